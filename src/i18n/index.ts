@@ -1,0 +1,79 @@
+// i18next set-up. Catalogs live in locales/<lang>/<namespace>.json, one namespace per area
+// (cli, config, providers, runtime, tools, ui, ...), so every area owns its own file.
+import i18next from 'i18next';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join, basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
+/** locales/ sits at the package root, two levels above dist/i18n (and src/i18n). */
+export function localesDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return join(here, '..', '..', 'locales');
+}
+
+export function loadCatalogs(dir = localesDir()): Record<string, Record<string, Record<string, unknown>>> {
+  const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const lang of SUPPORTED_LANGUAGES) {
+    const langDir = join(dir, lang);
+    resources[lang] = {};
+    if (!existsSync(langDir)) continue;
+    for (const file of readdirSync(langDir)) {
+      if (!file.endsWith('.json')) continue;
+      const ns = basename(file, '.json');
+      const path = join(langDir, file);
+      try {
+        resources[lang][ns] = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      } catch (err) {
+        throw new Error(`locale catalog ${path} is not valid JSON: ${(err as Error).message}`);
+      }
+    }
+  }
+  return resources;
+}
+
+let initialized = false;
+
+/** Picks en or es from a LANG-style value ("es_ES.UTF-8" → es); anything else is en. */
+export function languageFromEnv(env: NodeJS.ProcessEnv = process.env): Language {
+  const raw = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return raw.toLowerCase().startsWith('es') ? 'es' : 'en';
+}
+
+export function initI18n(language: Language = languageFromEnv()): void {
+  const resources = loadCatalogs();
+  const namespaces = Object.keys(resources.en ?? {});
+  if (initialized) {
+    void i18next.changeLanguage(language);
+    return;
+  }
+  void i18next.init({
+    lng: language,
+    fallbackLng: 'en',
+    resources,
+    ns: namespaces,
+    defaultNS: 'common',
+    initAsync: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  initialized = true;
+}
+
+export function setLanguage(language: Language): void {
+  if (!initialized) initI18n(language);
+  else void i18next.changeLanguage(language);
+}
+
+export function currentLanguage(): Language {
+  return (i18next.language as Language) ?? 'en';
+}
+
+/** Translate `ns:key` with interpolation values. Initializes with the environment's
+ * language on first use so that library code and tests never see raw keys. */
+export function t(key: string, options?: Record<string, unknown>): string {
+  if (!initialized) initI18n();
+  return String(i18next.t(key, options as never));
+}

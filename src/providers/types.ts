@@ -1,0 +1,103 @@
+// The one interface the runtime uses to talk to any model. Everything provider-specific
+// (wire formats, retries, error mapping) stays behind it.
+
+export type ProviderType = 'openai-compatible' | 'openai' | 'anthropic' | 'offline';
+
+/** A tool call the model asked for. `args` is the parsed JSON object; when the model sent
+ * arguments that do not parse, `args` is undefined and `rawArgs` keeps the text. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  args: unknown;
+  rawArgs: string;
+}
+
+export type ModelMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+
+/** JSON-schema description of a tool, as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type StreamEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; call: ToolCallRequest }
+  | { type: 'usage'; usage: Usage }
+  /** A transient failure is being retried; the UI shows it. */
+  | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string }
+  | { type: 'finish'; reason: 'stop' | 'tool_calls' | 'length' | 'other' };
+
+export interface ModelProvider {
+  /** The config name of the provider entry (e.g. "local"). */
+  readonly name: string;
+  readonly type: ProviderType;
+  readonly model: string;
+  /** Streams one model call. Throws ProviderError on permanent failure or once retries are
+   * exhausted; throws an AbortError-like ProviderError(kind 'aborted') when the signal fires. */
+  stream(req: CompletionRequest): AsyncIterable<StreamEvent>;
+}
+
+export type ProviderErrorKind =
+  | 'auth'
+  | 'not_found'
+  | 'rate_limit'
+  | 'server'
+  | 'network'
+  | 'malformed'
+  | 'aborted'
+  | 'config'
+  | 'other';
+
+/** A failure that names the provider and model and never carries a secret or a stack. */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly retryable: boolean;
+  readonly providerName: string;
+  readonly model: string;
+  readonly status?: number;
+
+  constructor(opts: {
+    kind: ProviderErrorKind;
+    message: string;
+    providerName: string;
+    model: string;
+    retryable?: boolean;
+    status?: number;
+  }) {
+    super(opts.message);
+    this.name = 'ProviderError';
+    this.kind = opts.kind;
+    this.retryable = opts.retryable ?? false;
+    this.providerName = opts.providerName;
+    this.model = opts.model;
+    this.status = opts.status;
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  if (err instanceof ProviderError) return err.kind === 'aborted';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    ((err as { name?: string }).name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
+  );
+}

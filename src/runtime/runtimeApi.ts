@@ -1,0 +1,38 @@
+// The actions the UI and the headless runner may take. The UI never mutates a run
+// directly; it calls these and reads the store through selectors.
+import type { RuntimeStore } from './store.js';
+import type { ApprovalAnswer } from './types.js';
+
+export interface RuntimeInfo {
+  /** Alias of the agent the user talks to. */
+  agentAlias: string;
+  /** Config name of its provider, e.g. "local". */
+  providerName: string;
+  /** "<provider_type>/<model>", e.g. "openai-compatible/qwen3:8b". */
+  providerLabel: string;
+  /** Env var the provider was picked from when no config exists (status bar says so). */
+  autoDetectedFrom?: string;
+  /** Warnings from loading config, shown once at start. */
+  configWarnings: string[];
+}
+
+export interface RuntimeApi {
+  readonly store: RuntimeStore;
+  readonly info: RuntimeInfo;
+  /** Runs one root turn for the user's message; resolves when the turn ends. */
+  startTurn(text: string): Promise<void>;
+  /** Esc / Ctrl+C / /stop: stops the current turn and every foreground child. The partial
+   * reply is kept and marked interrupted. Background tasks survive. */
+  interrupt(): void;
+  answerApproval(approvalId: string, answer: ApprovalAnswer): void;
+  /** Forget the session transcript on screen and in the model's context. */
+  clear(): void;
+  pause(runId: string): void;
+  resume(runId: string): void;
+  /** Kills a run and its descendants; returns how many descendants were killed. */
+  kill(runId: string): { killed: boolean; descendants: number };
+  steer(runId: string, message: string): void;
+  setSpawnPaused(paused: boolean): void;
+  /** Releases timers, child runs and files. */
+  dispose(): Promise<void>;
+}

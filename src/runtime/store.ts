@@ -1,0 +1,205 @@
+// The runtime store: a zustand vanilla store holding every run, the session transcript,
+// each child's transcript and the controls. Only the runtime calls the mutators below;
+// the UI reads through selectors and acts through the Runtime facade.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import {
+  isTerminal,
+  type Controls,
+  type Run,
+  type RunStatus,
+  type RuntimeState,
+  type ToolActivity,
+  type TranscriptItem,
+} from './types.js';
+
+export type RuntimeStore = StoreApi<RuntimeState>;
+
+/** Retained tool results are capped here; the card's Copy uses what is retained. */
+export const RETAINED_RESULT_CAP = 16 * 1024;
+
+const TOOL_NAME_CAP = 64;
+
+export function initialControls(): Controls {
+  return { spawnPaused: false, approvals: [], runaway: { tripped: false } };
+}
+
+export function createRuntimeStore(sessionId: string): RuntimeStore {
+  return createStore<RuntimeState>(() => ({
+    sessionId,
+    runs: {},
+    runOrder: [],
+    transcript: [],
+    runTranscripts: {},
+    controls: initialControls(),
+    totals: { tokensIn: 0, tokensOut: 0, costUsd: 0 },
+  }));
+}
+
+export function capResult(text: string): string {
+  if (Buffer.byteLength(text, 'utf8') <= RETAINED_RESULT_CAP) return text;
+  // Cut on a character boundary at or below the byte cap.
+  const buf = Buffer.from(text, 'utf8').subarray(0, RETAINED_RESULT_CAP);
+  return buf.toString('utf8').replace(/\uFFFD$/, '');
+}
+
+export function cutToolName(name: string): string {
+  return name.length > TOOL_NAME_CAP ? name.slice(0, TOOL_NAME_CAP) : name;
+}
+
+// ---- mutators (runtime only) ----
+
+export function addRun(store: RuntimeStore, run: Run): void {
+  store.setState((s) => ({ runs: { ...s.runs, [run.id]: run }, runOrder: [...s.runOrder, run.id] }));
+}
+
+/** Progress updates only touch an existing run, and never a finished one. */
+export function patchRun(store: RuntimeStore, runId: string, patch: Partial<Run> | ((run: Run) => Partial<Run>)): void {
+  store.setState((s) => {
+    const run = s.runs[runId];
+    if (!run || isTerminal(run.status)) return s;
+    const p = typeof patch === 'function' ? patch(run) : patch;
+    return { runs: { ...s.runs, [runId]: { ...run, ...p } } };
+  });
+}
+
+/** Moves a run to a new status. Terminal statuses are final: a late event never overwrites one. */
+export function setRunStatus(store: RuntimeStore, runId: string, status: RunStatus, extra: Partial<Run> = {}): boolean {
+  let changed = false;
+  store.setState((s) => {
+    const run = s.runs[runId];
+    if (!run || isTerminal(run.status)) return s;
+    const now = Date.now();
+    const next: Run = { ...run, ...extra, status };
+    if (status === 'running' && run.startedAt === undefined) next.startedAt = now;
+    if (status === 'paused' && run.status !== 'paused') next.pausedAt = now;
+    if (run.status === 'paused' && status !== 'paused' && run.pausedAt !== undefined) {
+      next.pausedMs = run.pausedMs + (now - run.pausedAt);
+      next.pausedAt = undefined;
+    }
+    if (isTerminal(status)) {
+      next.endedAt = now;
+      next.queuePosition = undefined;
+      if (run.status === 'paused' && run.pausedAt !== undefined) {
+        next.pausedMs = run.pausedMs + (now - run.pausedAt);
+        next.pausedAt = undefined;
+      }
+    }
+    changed = true;
+    return { runs: { ...s.runs, [runId]: next } };
+  });
+  return changed;
+}
+
+export function toolStarted(store: RuntimeStore, runId: string, name: string, at = Date.now()): void {
+  patchRun(store, runId, { lastTool: { name: cutToolName(name), startedAt: at } });
+}
+
+export function toolFinished(store: RuntimeStore, runId: string, name: string, startedAt: number, success: boolean): void {
+  patchRun(store, runId, (run) => {
+    const done: ToolActivity = { name: cutToolName(name), startedAt, finishedAt: Date.now(), success };
+    return {
+      toolsCompleted: run.toolsCompleted + 1,
+      lastTool: run.lastTool && run.lastTool.finishedAt === undefined && run.lastTool.startedAt !== startedAt ? run.lastTool : done,
+      recentTools: [...run.recentTools, done].slice(-5),
+    };
+  });
+}
+
+export function addUsage(store: RuntimeStore, runId: string, tokensIn: number, tokensOut: number, costUsd: number): void {
+  store.setState((s) => {
+    const run = s.runs[runId];
+    const runs = run
+      ? { ...s.runs, [runId]: { ...run, tokensIn: run.tokensIn + tokensIn, tokensOut: run.tokensOut + tokensOut, costUsd: run.costUsd + costUsd } }
+      : s.runs;
+    return {
+      runs,
+      totals: {
+        tokensIn: s.totals.tokensIn + tokensIn,
+        tokensOut: s.totals.tokensOut + tokensOut,
+        costUsd: s.totals.costUsd + costUsd,
+      },
+    };
+  });
+}
+
+/** Appends to the session transcript (root runs) or to a child's own transcript. */
+export function appendItem(store: RuntimeStore, runId: string | undefined, item: TranscriptItem): void {
+  store.setState((s) => {
+    if (runId === undefined || isRootRun(s, runId)) return { transcript: [...s.transcript, item] };
+    const list = s.runTranscripts[runId] ?? [];
+    return { runTranscripts: { ...s.runTranscripts, [runId]: [...list, item] } };
+  });
+}
+
+export function updateItem(
+  store: RuntimeStore,
+  runId: string | undefined,
+  itemId: string,
+  patch: (item: TranscriptItem) => TranscriptItem,
+): void {
+  store.setState((s) => {
+    const root = runId === undefined || isRootRun(s, runId);
+    const list = root ? s.transcript : (s.runTranscripts[runId!] ?? []);
+    // Search from the end: the item being updated is almost always among the newest.
+    let idx = -1;
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i].id === itemId) {
+        idx = i;
+        break;
+      }
+    }
+    if (idx < 0) return s;
+    const next = list.slice();
+    next[idx] = patch(list[idx]);
+    return root ? { transcript: next } : { runTranscripts: { ...s.runTranscripts, [runId!]: next } };
+  });
+}
+
+function isRootRun(s: RuntimeState, runId: string): boolean {
+  const run = s.runs[runId];
+  return !run || run.kind === 'root';
+}
+
+// ---- selectors (pure; safe for React) ----
+
+export const selectRun = (id: string) => (s: RuntimeState): Run | undefined => s.runs[id];
+
+/** The child run created by a given tool call: cards bind through this, never by text. */
+export function findRunByToolCall(s: RuntimeState, toolCallId: string): Run | undefined {
+  for (let i = s.runOrder.length - 1; i >= 0; i--) {
+    const run = s.runs[s.runOrder[i]];
+    if (run && run.parentToolCallId === toolCallId) return run;
+  }
+  return undefined;
+}
+
+export function findRunsByToolCall(s: RuntimeState, toolCallId: string): Run[] {
+  const out: Run[] = [];
+  for (const id of s.runOrder) {
+    const run = s.runs[id];
+    if (run && run.parentToolCallId === toolCallId) out.push(run);
+  }
+  return out;
+}
+
+export function childrenOf(s: RuntimeState, runId: string): Run[] {
+  return s.runOrder.map((id) => s.runs[id]).filter((r): r is Run => !!r && r.parentRunId === runId);
+}
+
+export function descendantsOf(s: RuntimeState, runId: string): Run[] {
+  const out: Run[] = [];
+  const stack = [runId];
+  const byParent = new Map<string, string[]>();
+  for (const id of s.runOrder) {
+    const p = s.runs[id]?.parentRunId;
+    if (p) byParent.set(p, [...(byParent.get(p) ?? []), id]);
+  }
+  while (stack.length) {
+    const cur = stack.pop()!;
+    for (const child of byParent.get(cur) ?? []) {
+      out.push(s.runs[child]);
+      stack.push(child);
+    }
+  }
+  return out;
+}
