@@ -1,0 +1,76 @@
+// argv → a typed command. node:util parseArgs does the parsing; we add the optional value
+// of --resume and turn every mistake into a UsageError (exit code 2).
+import { parseArgs } from 'node:util';
+import { t } from '../i18n/index.js';
+
+export class UsageError extends Error {}
+
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'init'; configPath?: string }
+  | {
+      kind: 'chat';
+      configPath?: string;
+      resume?: { id?: string };
+      print?: string;
+      output: 'text' | 'json';
+      yes: boolean;
+    };
+
+export function parseCli(argv: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        config: { type: 'string', short: 'c' },
+        resume: { type: 'boolean', short: 'r' },
+        print: { type: 'string', short: 'p' },
+        output: { type: 'string', short: 'o' },
+        yes: { type: 'boolean', short: 'y' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+  }
+  const { values, positionals, tokens } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+
+  // `--resume <id>`: the positional right after --resume is its value.
+  let resumeId: string | undefined;
+  const rest: string[] = [];
+  const toks = tokens ?? [];
+  for (let i = 0; i < toks.length; i++) {
+    const tok = toks[i];
+    if (tok.kind !== 'positional') continue;
+    const prev = toks[i - 1];
+    if (prev && prev.kind === 'option' && prev.name === 'resume') resumeId = tok.value;
+    else rest.push(tok.value);
+  }
+  if (rest[0] === 'init') {
+    if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
+    return { kind: 'init', configPath: values.config };
+  }
+  if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
+
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError(t('cli:badOutput', { value: output }));
+  if (values.output && values.print === undefined) throw new UsageError(t('cli:outputNeedsPrint'));
+  if (values.yes && values.print === undefined) throw new UsageError(t('cli:yesNeedsPrint'));
+  if (values.print !== undefined && values.print.trim() === '') throw new UsageError(t('cli:emptyPrompt'));
+  return {
+    kind: 'chat',
+    configPath: values.config,
+    resume: values.resume ? { id: resumeId } : undefined,
+    print: values.print,
+    output,
+    yes: values.yes ?? false,
+  };
+}

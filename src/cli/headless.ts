@@ -1,0 +1,87 @@
+// Headless mode (arbor -p): one turn on the same runtime, no Ink. The final answer goes to
+// stdout; diagnostics to stderr. With --output json, one JSON event per line on stdout.
+import { t } from '../i18n/index.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { RuntimeState, TranscriptItem } from '../runtime/types.js';
+
+export interface HeadlessOptions {
+  output: 'text' | 'json';
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+type Emit = (event: Record<string, unknown>) => void;
+
+/** Watches the session transcript and reports what changed since the last look. */
+function transcriptWatcher(emit: Emit) {
+  const textSeen = new Map<string, number>();
+  const toolState = new Map<string, string>();
+  return (items: TranscriptItem[]) => {
+    for (const item of items) {
+      if (item.kind === 'assistant') {
+        const seen = textSeen.get(item.id) ?? 0;
+        if (item.text.length > seen) {
+          emit({ type: 'text', delta: item.text.slice(seen) });
+          textSeen.set(item.id, item.text.length);
+        }
+      } else if (item.kind === 'tool') {
+        const prev = toolState.get(item.id);
+        if (prev === undefined) emit({ type: 'tool_call', call_id: item.callId, name: item.name, args: item.args ?? item.rawArgs });
+        if (prev !== item.status && item.status !== 'running' && item.status !== 'pending_approval') {
+          emit({ type: 'tool_result', call_id: item.callId, name: item.name, status: item.status, result: item.result ?? '' });
+        }
+        toolState.set(item.id, item.status);
+      } else if (item.kind === 'notice') {
+        if (!toolState.has(item.id)) {
+          toolState.set(item.id, 'seen');
+          emit({ type: 'notice', level: item.level, text: item.text });
+        }
+      }
+    }
+  };
+}
+
+/** Runs one turn; resolves to the process exit code. */
+export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
+  const json = opts.output === 'json';
+  const writeJson: Emit = (e) => opts.stdout.write(`${JSON.stringify(e)}\n`);
+  const diag: Emit = (e) => {
+    if (e.type === 'tool_result') opts.stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
+    else if (e.type === 'notice' && e.level !== 'info') opts.stderr.write(`${e.text}\n`);
+  };
+  const watch = transcriptWatcher(json ? writeJson : diag);
+  let lastRetry: string | undefined;
+  const unsubscribe = runtime.store.subscribe((s: RuntimeState) => {
+    watch(s.transcript);
+    if (s.retryNotice && s.retryNotice !== lastRetry) {
+      lastRetry = s.retryNotice;
+      if (json) writeJson({ type: 'retry', text: s.retryNotice });
+      else opts.stderr.write(`${s.retryNotice}\n`);
+    }
+  });
+  const onSigint = () => runtime.interrupt();
+  process.on('SIGINT', onSigint);
+  try {
+    await runtime.startTurn(prompt);
+  } finally {
+    process.off('SIGINT', onSigint);
+    unsubscribe();
+  }
+  const state = runtime.store.getState();
+  watch(state.transcript);
+  const root = [...state.runOrder].reverse().map((id) => state.runs[id]).find((r) => r?.kind === 'root');
+  const status = root?.status ?? 'failed';
+  if (json) {
+    writeJson({ type: 'usage', input_tokens: state.totals.tokensIn, output_tokens: state.totals.tokensOut, cost_usd: state.totals.costUsd });
+    writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error });
+  } else if (status === 'completed') {
+    const answer = root?.result ?? '';
+    opts.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
+  }
+  if (status === 'completed') return 0;
+  if (status === 'cancelled' || status === 'killed') {
+    if (!json) opts.stderr.write(`${t('cli:headlessInterrupted')}\n`);
+    return 130;
+  }
+  return 1;
+}

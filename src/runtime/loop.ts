@@ -1,0 +1,322 @@
+// The agent loop: one agent's turn. Model call (streamed) → tool calls (in order, or
+// concurrently with parallel_tools) → repeat, until a final answer or a limit.
+// At every step boundary it honours its AbortSignal and its pause gate.
+import { randomUUID } from 'node:crypto';
+import type { ProviderConfig } from '../config/types.js';
+import { estimateCostUsd } from '../providers/createProvider.js';
+import { ProviderError, isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ActionTracker, ToolCaller, ToolResult } from '../tools/types.js';
+import type { ArborConfig } from '../config/types.js';
+import type { ApprovalBroker } from './approvals.js';
+import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.js';
+import type { PauseGate } from './pauseGate.js';
+import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
+import type { ToolTranscriptItem, TranscriptItem } from './types.js';
+
+/** How often streamed text reaches the store: a frame's worth at a time. */
+const TEXT_FLUSH_MS = 16;
+
+export const DUPLICATE_SKIPPED = (tool: string) =>
+  `Skipped: '${tool}' was already called with identical arguments in this turn; reuse that result.`;
+export const UNKNOWN_TOOL = (tool: string, known: string[]) =>
+  `Unknown tool '${tool}'. Available tools: ${known.length ? known.join(', ') : '(none)'}.`;
+export const BAD_ARGUMENTS = (tool: string) => `Tool '${tool}' received arguments that are not valid JSON; call it again with a JSON object.`;
+
+export interface LoopHooks {
+  /** An item reached its final form (for the session log). */
+  onItemFinal?(runId: string, item: TranscriptItem): void;
+  /** A message entered the run's model history (for the session log and restore). */
+  onMessage?(runId: string, message: ModelMessage): void;
+  onToolStarted?(runId: string, tool: string): void;
+  onToolFinished?(runId: string, tool: string, success: boolean, ms: number): void;
+  /** A provider retry: shown in the status bar. */
+  onRetry?(runId: string, text: string | undefined): void;
+}
+
+export interface LoopSpec {
+  runId: string;
+  store: RuntimeStore;
+  config: ArborConfig;
+  provider: ModelProvider;
+  providerConfig: ProviderConfig;
+  systemPrompt: string;
+  /** The run's own model history, appended in place. */
+  history: ModelMessage[];
+  tools: ToolRegistry;
+  caller: ToolCaller;
+  signal: AbortSignal;
+  gate: PauseGate;
+  budget?: { budget: ExecutionBudget; role: 'root' | 'child' };
+  approvals: ApprovalBroker;
+  isChild: boolean;
+  tracker: ActionTracker;
+  cwd: string;
+  /** Handed to tools that create runs. */
+  services: unknown;
+  /** Steering messages waiting for the next step boundary. */
+  takeSteering(): string[];
+  hooks: LoopHooks;
+  /** Model calls allowed in this turn (max_tool_iterations, or 1 for a non-agentic target). */
+  maxIterations: number;
+}
+
+export interface LoopResult {
+  text: string;
+}
+
+export class RunAbortedError extends Error {
+  constructor() {
+    super('aborted');
+    this.name = 'AbortError';
+  }
+}
+
+export class BudgetExhaustedError extends Error {}
+
+function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const entries = Object.keys(value as object)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}
+
+async function stepBoundary(spec: LoopSpec): Promise<void> {
+  if (spec.signal.aborted) throw new RunAbortedError();
+  if (spec.gate.paused) {
+    await spec.gate.wait(spec.signal);
+    if (spec.signal.aborted) throw new RunAbortedError();
+  }
+  for (const text of spec.takeSteering()) {
+    const msg: ModelMessage = { role: 'user', content: text };
+    spec.history.push(msg);
+    spec.hooks.onMessage?.(spec.runId, msg);
+    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
+    appendItem(spec.store, spec.runId, item);
+    spec.hooks.onItemFinal?.(spec.runId, item);
+  }
+}
+
+/** Runs the loop to a final answer. Throws RunAbortedError when stopped, ProviderError on a
+ * permanent model failure, BudgetExhaustedError when a child's budget view is spent. */
+export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
+  const seen = new Set<string>();
+  for (let iteration = 1; ; iteration++) {
+    await stepBoundary(spec);
+    // The last permitted iteration is tools-free, so the turn always ends with an answer.
+    let toolsAllowed = iteration < spec.maxIterations;
+    if (spec.budget) {
+      if (spec.budget.role === 'root') {
+        const r = spec.budget.budget.reserveRoot();
+        if (r === 'exhausted') throw new BudgetExhaustedError(budgetExhaustedMessage(spec.budget.budget.limit));
+        if (r === 'final') toolsAllowed = false;
+      } else if (!spec.budget.budget.reserveChild()) {
+        throw new BudgetExhaustedError(budgetExhaustedMessage(spec.budget.budget.limit));
+      }
+    }
+    const { text, calls } = await modelStep(spec, toolsAllowed);
+    if (calls.length === 0 || !toolsAllowed) return { text };
+    await stepBoundary(spec);
+    await runToolCalls(spec, calls, seen);
+  }
+}
+
+async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text: string; calls: ToolCallRequest[] }> {
+  const messages: ModelMessage[] = [{ role: 'system', content: spec.systemPrompt }, ...spec.history];
+  const tools = toolsAllowed ? spec.tools.specs(spec.caller, spec.config) : [];
+  patchRun(spec.store, spec.runId, (r) => ({ iterations: r.iterations + 1 }));
+
+  const itemId = randomUUID();
+  let text = '';
+  let flushed = 0;
+  let itemAdded = false;
+  let timer: NodeJS.Timeout | undefined;
+  const calls: ToolCallRequest[] = [];
+  const flush = () => {
+    timer = undefined;
+    if (text.length === flushed) return;
+    flushed = text.length;
+    if (!itemAdded) {
+      itemAdded = true;
+      appendItem(spec.store, spec.runId, { id: itemId, kind: 'assistant', runId: spec.runId, text, at: Date.now(), streaming: true });
+    } else {
+      const snapshot = text;
+      updateItem(spec.store, spec.runId, itemId, (it) => (it.kind === 'assistant' ? { ...it, text: snapshot } : it));
+    }
+  };
+  const finishItem = (interrupted: boolean) => {
+    if (timer) clearTimeout(timer);
+    flush();
+    if (!itemAdded) return;
+    let final: TranscriptItem | undefined;
+    updateItem(spec.store, spec.runId, itemId, (it) => {
+      final = it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it;
+      return final;
+    });
+    if (final) spec.hooks.onItemFinal?.(spec.runId, final);
+  };
+
+  try {
+    for await (const ev of spec.provider.stream({
+      messages,
+      tools,
+      signal: spec.signal,
+      temperature: spec.providerConfig.temperature,
+      maxTokens: spec.providerConfig.max_tokens,
+    })) {
+      switch (ev.type) {
+        case 'text':
+          text += ev.delta;
+          if (!timer) timer = setTimeout(flush, TEXT_FLUSH_MS);
+          break;
+        case 'tool_call':
+          calls.push(ev.call);
+          break;
+        case 'usage': {
+          const cost = estimateCostUsd(spec.providerConfig.pricing, ev.usage);
+          addUsage(spec.store, spec.runId, ev.usage.inputTokens, ev.usage.outputTokens, cost);
+          if (cost > 0) spec.tracker.recordCostUsd(cost);
+          break;
+        }
+        case 'retry':
+          spec.hooks.onRetry?.(spec.runId, `${ev.reason} — retry ${ev.attempt}/${ev.maxAttempts} in ${Math.round(ev.delayMs / 100) / 10}s`);
+          break;
+        case 'finish':
+          break;
+      }
+    }
+  } catch (err) {
+    finishItem(true);
+    spec.hooks.onRetry?.(spec.runId, undefined);
+    // Keep what the model already said: the next turn's context includes the partial reply.
+    if (text.trim() !== '') {
+      const partial: ModelMessage = { role: 'assistant', content: `${text}\n[interrupted]` };
+      spec.history.push(partial);
+      spec.hooks.onMessage?.(spec.runId, partial);
+    }
+    if (spec.signal.aborted || isAbortError(err)) throw new RunAbortedError();
+    throw err;
+  }
+  spec.hooks.onRetry?.(spec.runId, undefined);
+  finishItem(false);
+  if (spec.signal.aborted) throw new RunAbortedError();
+
+  const assistant: ModelMessage = { role: 'assistant', content: text, ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}) };
+  spec.history.push(assistant);
+  spec.hooks.onMessage?.(spec.runId, assistant);
+  return { text, calls };
+}
+
+async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<void> {
+  const items = calls.map((call) => {
+    const item: ToolTranscriptItem = {
+      id: randomUUID(),
+      kind: 'tool',
+      runId: spec.runId,
+      callId: call.id,
+      name: call.name,
+      args: call.args,
+      rawArgs: call.rawArgs,
+      status: 'running',
+      startedAt: Date.now(),
+    };
+    return item;
+  });
+  // Cards of every call appear at once, in order, before any of them runs.
+  for (const item of items) appendItem(spec.store, spec.runId, item);
+
+  const results: ToolResult[] = new Array(calls.length);
+  const runOne = async (i: number) => {
+    results[i] = await runToolCall(spec, calls[i], items[i], seen);
+  };
+  if (spec.caller.runtime.parallel_tools && calls.length > 1) {
+    await Promise.all(calls.map((_, i) => runOne(i)));
+  } else {
+    for (let i = 0; i < calls.length; i++) {
+      if (i > 0) await stepBoundary(spec);
+      await runOne(i);
+    }
+  }
+  for (let i = 0; i < calls.length; i++) {
+    const r = results[i];
+    const msg: ModelMessage = {
+      role: 'tool',
+      toolCallId: calls[i].id,
+      toolName: calls[i].name,
+      content: r.success ? r.output : (r.error ?? 'error'),
+      isError: !r.success || undefined,
+    };
+    spec.history.push(msg);
+    spec.hooks.onMessage?.(spec.runId, msg);
+  }
+  if (spec.signal.aborted) throw new RunAbortedError();
+}
+
+async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTranscriptItem, seen: Set<string>): Promise<ToolResult> {
+  const finish = (status: ToolTranscriptItem['status'], result: ToolResult): ToolResult => {
+    const text = result.success ? result.output : (result.error ?? '');
+    let final: TranscriptItem | undefined;
+    updateItem(spec.store, spec.runId, item.id, (it) => {
+      final = it.kind === 'tool' ? { ...it, status, result: capResult(text), endedAt: Date.now() } : it;
+      return final;
+    });
+    if (final) spec.hooks.onItemFinal?.(spec.runId, final);
+    return result;
+  };
+
+  const tool = spec.tools.get(call.name);
+  if (!tool) return finish('error', { success: false, output: '', error: UNKNOWN_TOOL(call.name, spec.tools.names()) });
+  if (call.args === undefined || call.args === null || typeof call.args !== 'object') {
+    return finish('error', { success: false, output: '', error: BAD_ARGUMENTS(call.name) });
+  }
+  if (!tool.duplicateExempt) {
+    const key = `${call.name}\u0000${stableStringify(call.args)}`;
+    if (seen.has(key)) return finish('skipped', { success: false, output: '', error: DUPLICATE_SKIPPED(call.name) });
+    seen.add(key);
+  }
+
+  if (spec.gate.paused) await spec.gate.wait(spec.signal);
+  if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
+
+  const decision = await spec.approvals.decide({
+    runId: spec.runId,
+    callId: call.id,
+    tool,
+    args: call.args,
+    risk: spec.caller.risk,
+    isChild: spec.isChild,
+    signal: spec.signal,
+  });
+  if (!decision.allowed) return finish('denied', { success: false, output: '', error: decision.error });
+  if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
+
+  const startedAt = Date.now();
+  toolStarted(spec.store, spec.runId, tool.name, startedAt);
+  spec.hooks.onToolStarted?.(spec.runId, tool.name);
+  let result: ToolResult;
+  try {
+    result = await tool.run(call.args, {
+      runId: spec.runId,
+      toolCallId: call.id,
+      signal: spec.signal,
+      caller: spec.caller,
+      config: spec.config,
+      cwd: spec.cwd,
+      tracker: spec.tracker,
+      services: spec.services,
+    });
+  } catch (err) {
+    result = { success: false, output: '', error: `Tool '${tool.name}' failed: ${(err as Error).message}` };
+  }
+  toolFinished(spec.store, spec.runId, tool.name, startedAt, result.success);
+  spec.hooks.onToolFinished?.(spec.runId, tool.name, result.success, Date.now() - startedAt);
+  return finish(result.success ? 'ok' : 'error', result);
+}
+
+export function describeLoopError(err: unknown): string {
+  if (err instanceof ProviderError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

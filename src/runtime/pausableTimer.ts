@@ -1,0 +1,47 @@
+// A timeout whose clock stops while its run is paused (run_timeout_secs counts active time).
+
+export class PausableTimer {
+  private remainingMs: number;
+  private startedAt = 0;
+  private handle: NodeJS.Timeout | undefined;
+  private fired = false;
+
+  constructor(
+    ms: number,
+    private readonly onFire: () => void,
+  ) {
+    this.remainingMs = ms;
+  }
+
+  start(): void {
+    if (this.fired || this.handle) return;
+    this.startedAt = Date.now();
+    this.handle = setTimeout(() => {
+      this.fired = true;
+      this.handle = undefined;
+      this.onFire();
+    }, this.remainingMs);
+    this.handle.unref?.();
+  }
+
+  pause(): void {
+    if (!this.handle) return;
+    clearTimeout(this.handle);
+    this.handle = undefined;
+    this.remainingMs = Math.max(0, this.remainingMs - (Date.now() - this.startedAt));
+  }
+
+  resume(): void {
+    this.start();
+  }
+
+  clear(): void {
+    if (this.handle) clearTimeout(this.handle);
+    this.handle = undefined;
+    this.fired = true;
+  }
+
+  get remaining(): number {
+    return this.handle ? Math.max(0, this.remainingMs - (Date.now() - this.startedAt)) : this.remainingMs;
+  }
+}

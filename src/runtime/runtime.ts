@@ -1,0 +1,257 @@
+// The Runtime facade: builds the supervisor and tools for a config, runs root turns, and
+// exposes the actions the UI and headless mode may take (RuntimeApi).
+import { randomUUID } from 'node:crypto';
+import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
+import { createProvider, providerLabel } from '../providers/createProvider.js';
+import { ProviderError, type ModelMessage, type ModelProvider } from '../providers/types.js';
+import { createActionTracker } from '../tools/actionTracker.js';
+import { applyPolicyToolFilter } from '../tools/policy.js';
+import { ToolRegistry, builtinTools } from '../tools/registry.js';
+import { spawnSubagentTool } from '../tools/spawnSubagent.js';
+import type { ActionTracker, Tool } from '../tools/types.js';
+import { t } from '../i18n/index.js';
+import { ApprovalBroker } from './approvals.js';
+import { ExecutionBudget } from './executionBudget.js';
+import { BudgetExhaustedError, RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
+import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
+import { repairHistory } from './history.js';
+import { appendItem, createRuntimeStore, setRunStatus, type RuntimeStore } from './store.js';
+import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
+import type { ApprovalAnswer, Run, TranscriptItem } from './types.js';
+
+/** Where session events and trace lines go. Both optional so tests can run bare. */
+export interface RuntimeSinks {
+  appendItem?(item: TranscriptItem): void;
+  appendMessage?(message: ModelMessage): void;
+  appendChildItem?(runId: string, item: TranscriptItem): void;
+  appendRun?(run: Run): void;
+  flush?(): void;
+  trace?(e: {
+    event: 'run_started' | 'run_finished' | 'run_failed' | 'tool_started' | 'tool_finished';
+    agent_alias: string;
+    session_key: string;
+    run_id: string;
+    parent_run_id?: string;
+    tool?: string;
+    status?: string;
+    ms?: number;
+  }): void;
+}
+
+export interface CreateRuntimeOptions {
+  config: ArborConfig;
+  cwd: string;
+  sessionId?: string;
+  /** An operator answers approvals (the TUI). False in headless mode. */
+  interactive: boolean;
+  /** Headless --yes: allow calls that would ask. */
+  autoYes?: boolean;
+  autoDetectedFrom?: string;
+  configWarnings?: string[];
+  sinks?: RuntimeSinks;
+  env?: NodeJS.ProcessEnv;
+  /** Restored context (--resume). */
+  restored?: { items: TranscriptItem[]; messages: ModelMessage[] };
+  /** Extra tools (delegate is added by its own module). */
+  extraTools?: Tool[];
+  /** Extra services those tools need from the supervisor (see SupervisorDeps.extraServices). */
+  extraServices?: SupervisorDeps['extraServices'];
+  /** Override provider construction (tests). */
+  providerFactory?: (config: ProviderConfig) => ModelProvider;
+}
+
+export interface Runtime extends RuntimeApi {
+  readonly supervisor: Supervisor;
+  readonly config: ArborConfig;
+  /** The model history of the session (root turns). */
+  readonly history: ModelMessage[];
+}
+
+export function createRuntime(opts: CreateRuntimeOptions): Runtime {
+  const config = opts.config;
+  const sessionId = opts.sessionId ?? randomUUID();
+  const store: RuntimeStore = createRuntimeStore(sessionId);
+  const sinks = opts.sinks ?? {};
+  const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
+  if (opts.restored?.items.length) store.setState({ transcript: [...opts.restored.items] });
+
+  const providers = new Map<string, ResolvedProvider>();
+  const providerFor = (agent: AgentConfig): ResolvedProvider => {
+    let resolved = providers.get(agent.provider);
+    if (!resolved) {
+      const pc = config.providers[agent.provider];
+      if (!pc) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
+      const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
+      resolved = { provider, config: pc, label: providerLabel(pc) };
+      providers.set(agent.provider, resolved);
+    }
+    return resolved;
+  };
+
+  const approvals = new ApprovalBroker(store, {
+    interactive: opts.interactive,
+    autoYes: opts.autoYes ?? false,
+    subagentAutoApprove: () => config.delegation.subagent_auto_approve,
+  });
+
+  const isRoot = (runId: string) => store.getState().runs[runId]?.kind === 'root';
+  const runById = (runId: string) => store.getState().runs[runId];
+  const hooks: LoopHooks = {
+    onItemFinal(runId, item) {
+      if (isRoot(runId)) sinks.appendItem?.(item);
+      else sinks.appendChildItem?.(runId, item);
+    },
+    onMessage(runId, message) {
+      if (isRoot(runId)) sinks.appendMessage?.(message);
+    },
+    onToolStarted(runId, tool) {
+      const r = runById(runId);
+      if (r) sinks.trace?.({ event: 'tool_started', agent_alias: r.alias, session_key: r.sessionKey, run_id: r.id, parent_run_id: r.parentRunId, tool });
+    },
+    onToolFinished(runId, tool, success, ms) {
+      const r = runById(runId);
+      if (r)
+        sinks.trace?.({ event: 'tool_finished', agent_alias: r.alias, session_key: r.sessionKey, run_id: r.id, parent_run_id: r.parentRunId, tool, status: success ? 'ok' : 'error', ms });
+    },
+    onRetry(_runId, text) {
+      store.setState({ retryNotice: text });
+    },
+  };
+
+  const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
+  const supervisor = new Supervisor({
+    store,
+    config,
+    cwd: opts.cwd,
+    approvals,
+    providerFor,
+    baseTools,
+    filterTools: applyPolicyToolFilter,
+    hooks,
+    trace(event, run) {
+      sinks.trace?.({ event, agent_alias: run.alias, session_key: run.sessionKey, run_id: run.id, parent_run_id: run.parentRunId, status: run.status });
+    },
+    onChildEnded(run) {
+      sinks.appendRun?.(run);
+    },
+    extraServices: opts.extraServices,
+  });
+
+  // One action/cost tracker per agent for the whole session: a child shares its parent's.
+  const trackers = new Map<string, ActionTracker>();
+  const trackerFor = (alias: string): ActionTracker => {
+    let tr = trackers.get(alias);
+    if (!tr) {
+      const risk = config.risk_profiles[config.agents[alias].risk_profile];
+      tr = createActionTracker(risk);
+      trackers.set(alias, tr);
+    }
+    return tr;
+  };
+
+  const notice = (level: 'info' | 'warn' | 'error', text: string) => {
+    const item: TranscriptItem = { id: randomUUID(), kind: 'notice', level, text, at: Date.now() };
+    appendItem(store, undefined, item);
+    sinks.appendItem?.(item);
+  };
+
+  const alias = config.default_agent;
+  const mainAgent = config.agents[alias];
+  const mainProvider = providerFor(mainAgent);
+  const info: RuntimeInfo = {
+    agentAlias: alias,
+    providerName: mainAgent.provider,
+    providerLabel: mainProvider.label,
+    autoDetectedFrom: opts.autoDetectedFrom,
+    configWarnings: opts.configWarnings ?? [],
+  };
+
+  async function startTurn(text: string): Promise<void> {
+    if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
+    const agent = supervisor.agent(alias);
+    const resolved = providerFor(agent);
+    const caller = supervisor.rootCaller(alias);
+    const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
+    const handle = supervisor.registerHandle(run.id);
+    setRunStatus(store, run.id, 'running');
+    store.setState({ activeRootRunId: run.id });
+    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id });
+
+    const userItem: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
+    appendItem(store, run.id, userItem);
+    hooks.onItemFinal?.(run.id, userItem);
+    const userMsg: ModelMessage = { role: 'user', content: text };
+    history.push(userMsg);
+    hooks.onMessage?.(run.id, userMsg);
+
+    const limit = caller.runtime.max_execution_tree_iterations;
+    const budget = limit !== undefined ? new ExecutionBudget(limit) : undefined;
+    try {
+      const answer = await supervisor.loopFor({
+        run,
+        handle,
+        agent,
+        resolved,
+        caller,
+        tools: applyPolicyToolFilter(baseTools, caller.risk),
+        history,
+        budget: budget ? { budget, role: 'root' } : undefined,
+        tracker: trackerFor(alias),
+        isChild: false,
+        maxIterations: caller.runtime.max_tool_iterations,
+      });
+      setRunStatus(store, run.id, handle.controller.signal.aborted ? (handle.stopReason ?? 'cancelled') : 'completed', { result: answer });
+    } catch (err) {
+      repairHistory(history);
+      if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
+        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', { error: 'interrupted' });
+        notice('warn', t('runtime:interrupted'));
+      } else {
+        const message = err instanceof BudgetExhaustedError || err instanceof ProviderError ? err.message : describeLoopError(err);
+        setRunStatus(store, run.id, 'failed', { error: message });
+        notice('error', message);
+      }
+    } finally {
+      const finished = store.getState().runs[run.id];
+      sinks.trace?.({
+        event: finished?.status === 'completed' ? 'run_finished' : 'run_failed',
+        agent_alias: alias,
+        session_key: run.sessionKey,
+        run_id: run.id,
+        status: finished?.status,
+      });
+      supervisor.handles.delete(run.id);
+      store.setState({ activeRootRunId: undefined, retryNotice: undefined });
+      sinks.flush?.();
+    }
+  }
+
+  return {
+    store,
+    info,
+    supervisor,
+    config,
+    history,
+    startTurn,
+    interrupt() {
+      const id = store.getState().activeRootRunId;
+      if (id) supervisor.stop(id, 'cancelled');
+    },
+    answerApproval(approvalId: string, answer: ApprovalAnswer) {
+      approvals.answer(approvalId, answer);
+    },
+    clear() {
+      history.length = 0;
+      store.setState({ transcript: [] });
+    },
+    pause: (runId) => void supervisor.pause(runId),
+    resume: (runId) => void supervisor.resume(runId),
+    kill: (runId) => supervisor.kill(runId),
+    steer: (runId, message) => void supervisor.steer(runId, message),
+    setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
+    async dispose() {
+      for (const id of [...supervisor.handles.keys()]) supervisor.stop(id, 'cancelled');
+      sinks.flush?.();
+    },
+  };
+}

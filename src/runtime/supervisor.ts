@@ -1,0 +1,455 @@
+// The supervisor owns runs: it creates them (and only it does), enforces depth, fan-out
+// and concurrency limits, queues what the lane cannot start yet, propagates kill and pause
+// down a subtree and records outcomes. spawn_subagent and delegate are thin tools over it.
+import { randomUUID } from 'node:crypto';
+import type { AgentConfig, ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
+import type { ModelMessage, ModelProvider } from '../providers/types.js';
+import type { ChildOutcome } from '../tools/childServices.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
+import type { ApprovalBroker } from './approvals.js';
+import { ConcurrencyLane } from './concurrencyLane.js';
+import type { ExecutionBudget } from './executionBudget.js';
+import { BudgetExhaustedError, RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
+import { PausableTimer } from './pausableTimer.js';
+import { PauseGate } from './pauseGate.js';
+import { addRun, appendItem, descendantsOf, patchRun, setRunStatus, type RuntimeStore } from './store.js';
+import { isTerminal, type Run, type RunKind, type RunStatus } from './types.js';
+
+export const SPAWN_PAUSED_REFUSAL =
+  'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
+export const childrenLimitRefusal = (limit: number, live: number) =>
+  `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
+
+/** Why a run stopped, so the right terminal status is recorded. */
+export type StopReason = 'killed' | 'cancelled' | 'timed_out';
+
+export interface RunHandle {
+  runId: string;
+  controller: AbortController;
+  gate: PauseGate;
+  steering: string[];
+  timer?: PausableTimer;
+  /** Set when the run is told to stop, before its controller aborts. */
+  stopReason?: StopReason;
+  /** Holds a lane slot (children only). */
+  laned: boolean;
+}
+
+export interface ResolvedProvider {
+  provider: ModelProvider;
+  config: ProviderConfig;
+  label: string;
+}
+
+export interface SupervisorDeps {
+  store: RuntimeStore;
+  config: ArborConfig;
+  cwd: string;
+  approvals: ApprovalBroker;
+  providerFor(agent: AgentConfig): ResolvedProvider;
+  /** Every tool before policy filtering (builtins, spawn_subagent, delegate). */
+  baseTools: ToolRegistry;
+  filterTools(registry: ToolRegistry, risk: RiskProfile): ToolRegistry;
+  hooks: LoopHooks;
+  trace(event: 'run_started' | 'run_finished' | 'run_failed', run: Run): void;
+  /** A child reached a terminal state (session log snapshot, background notices). */
+  onChildEnded?(run: Run): void;
+  /** More services for tools (the delegate service), built per tree budget. */
+  extraServices?(supervisor: Supervisor, budget: ExecutionBudget | undefined): Record<string, unknown>;
+}
+
+export interface ChildSpec {
+  kind: Exclude<RunKind, 'root'>;
+  parentRunId: string;
+  parentToolCallId: string;
+  alias: string;
+  task: string;
+  sessionKeyPrefix: 'subagent' | 'delegate' | 'background';
+  model: string;
+  /** Linked to the parent's cancellation (foreground). Background children pass none. */
+  parentSignal?: AbortSignal;
+  /** Active-time limit in seconds (paused time does not count); 0/undefined = none. */
+  timeoutSecs?: number;
+  /** Runs the child's work; gets the handle once the child holds a lane slot. */
+  execute(handle: RunHandle, run: Run): Promise<string>;
+}
+
+export class Supervisor {
+  readonly handles = new Map<string, RunHandle>();
+  readonly lane: ConcurrencyLane;
+  private spawnPaused = false;
+
+  constructor(readonly deps: SupervisorDeps) {
+    this.lane = new ConcurrencyLane(deps.config.delegation.max_concurrent, (positions) => this.applyQueuePositions(positions));
+  }
+
+  get store(): RuntimeStore {
+    return this.deps.store;
+  }
+
+  get config(): ArborConfig {
+    return this.deps.config;
+  }
+
+  // ---- identity ----
+
+  agent(alias: string): AgentConfig {
+    const agent = this.deps.config.agents[alias];
+    if (!agent) throw new Error(`unknown agent alias '${alias}' (known: ${Object.keys(this.deps.config.agents).join(', ')})`);
+    return agent;
+  }
+
+  riskProfile(name: string): RiskProfile | undefined {
+    return this.deps.config.risk_profiles[name];
+  }
+
+  runtimeProfile(name: string): RuntimeProfile {
+    return this.deps.config.runtime_profiles[name] ?? this.deps.config.runtime_profiles.default;
+  }
+
+  rootCaller(alias: string): ToolCaller {
+    const agent = this.agent(alias);
+    const risk = this.riskProfile(agent.risk_profile);
+    if (!risk) throw new Error(`agent '${alias}': risk_profile '${agent.risk_profile}' is not configured`);
+    const runtime = this.runtimeProfile(agent.runtime_profile);
+    return {
+      alias,
+      risk,
+      runtime,
+      isSubagent: false,
+      delegationDepth: 0,
+      delegationDepthLimit: runtime.max_delegation_depth,
+      callerChain: [alias],
+    };
+  }
+
+  // ---- run creation ----
+
+  createRun(fields: Pick<Run, 'kind' | 'alias' | 'task' | 'model'> & Partial<Run>): Run {
+    const id = randomUUID();
+    const run: Run = {
+      id,
+      shortId: id.slice(0, 8),
+      rootRunId: fields.rootRunId ?? id,
+      depth: 0,
+      status: 'queued',
+      sessionKey: `${fields.kind === 'root' ? 'session' : fields.kind}-${id}`,
+      createdAt: Date.now(),
+      iterations: 0,
+      toolsCompleted: 0,
+      recentTools: [],
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+      pausedMs: 0,
+      ...fields,
+    };
+    addRun(this.store, run);
+    return run;
+  }
+
+  registerHandle(runId: string, parentSignal?: AbortSignal): RunHandle {
+    const controller = new AbortController();
+    const handle: RunHandle = { runId, controller, gate: new PauseGate(), steering: [], laned: false };
+    if (parentSignal) {
+      const onParentAbort = () => {
+        handle.stopReason ??= 'cancelled';
+        controller.abort();
+      };
+      if (parentSignal.aborted) onParentAbort();
+      else parentSignal.addEventListener('abort', onParentAbort, { once: true });
+      controller.signal.addEventListener('abort', () => parentSignal.removeEventListener('abort', onParentAbort), { once: true });
+    }
+    this.handles.set(runId, handle);
+    return handle;
+  }
+
+  /** Live (non-terminal) children of a run. */
+  liveChildren(runId: string): Run[] {
+    const s = this.store.getState();
+    const out: Run[] = [];
+    for (const id of s.runOrder) {
+      const r = s.runs[id];
+      if (r && r.parentRunId === runId && !isTerminal(r.status)) out.push(r);
+    }
+    return out;
+  }
+
+  /** Refusal shared by every tool that creates runs, or undefined. */
+  spawnRefusal(parentRunId: string): string | undefined {
+    if (this.spawnPaused) return SPAWN_PAUSED_REFUSAL;
+    const limit = this.deps.config.delegation.max_children_per_agent;
+    const live = this.liveChildren(parentRunId).length;
+    if (live >= limit) return childrenLimitRefusal(limit, live);
+    return undefined;
+  }
+
+  /** Announces the child (queued, visible at once), waits for a lane slot, runs it and
+   * records its outcome. Never throws: the outcome says what happened. */
+  async runChild(spec: ChildSpec): Promise<ChildOutcome & { run: Run }> {
+    const parent = this.store.getState().runs[spec.parentRunId];
+    const run = this.createRun({
+      kind: spec.kind,
+      alias: spec.alias,
+      task: spec.task,
+      model: spec.model,
+      parentRunId: spec.parentRunId,
+      parentToolCallId: spec.parentToolCallId,
+      rootRunId: spec.kind === 'background' ? undefined : (parent?.rootRunId ?? spec.parentRunId),
+      depth: (parent?.depth ?? 0) + 1,
+      sessionKey: `${spec.sessionKeyPrefix}-${randomUUID()}`,
+    });
+    const handle = this.registerHandle(run.id, spec.parentSignal);
+    const parentHandle = this.handles.get(spec.parentRunId);
+    if (parentHandle?.gate.paused) this.pauseOne(run.id);
+
+    const work = this.executeChild(spec, run, handle);
+    // A parent blocked on its child does not hold a lane slot meanwhile.
+    const outcome = spec.parentSignal ? await this.lane.suspendWhile(spec.parentRunId, work) : await work;
+    return outcome;
+  }
+
+  private async executeChild(spec: ChildSpec, run: Run, handle: RunHandle): Promise<ChildOutcome & { run: Run }> {
+    try {
+      await this.lane.acquire(run.id, handle.controller.signal);
+      handle.laned = true;
+    } catch {
+      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped while queued');
+    }
+    if (handle.controller.signal.aborted) return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped before it started');
+    const status = this.store.getState().runs[run.id]?.status;
+    setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
+    patchRun(this.store, run.id, { startedAt: Date.now() });
+    this.deps.trace('run_started', this.store.getState().runs[run.id]);
+    if (spec.timeoutSecs && spec.timeoutSecs > 0) {
+      handle.timer = new PausableTimer(spec.timeoutSecs * 1000, () => this.stop(run.id, 'timed_out'));
+      if (!handle.gate.paused) handle.timer.start();
+    }
+    try {
+      const text = await spec.execute(handle, this.store.getState().runs[run.id]);
+      if (handle.controller.signal.aborted) return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', text, undefined);
+      return this.endChild(run.id, handle, 'completed', text, undefined);
+    } catch (err) {
+      if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
+        return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', undefined);
+      }
+      const message = err instanceof BudgetExhaustedError ? err.message : describeLoopError(err);
+      return this.endChild(run.id, handle, 'failed', '', message);
+    }
+  }
+
+  private endChild(runId: string, handle: RunHandle, status: Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>, text: string, error: string | undefined): ChildOutcome & { run: Run } {
+    handle.timer?.clear();
+    this.lane.release(runId);
+    handle.laned = false;
+    const reasonText =
+      status === 'killed'
+        ? 'killed by the operator'
+        : status === 'timed_out'
+          ? 'timed out'
+          : status === 'cancelled'
+            ? (error ?? 'cancelled: the turn was stopped')
+            : error;
+    setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : { error: reasonText });
+    const run = this.store.getState().runs[runId];
+    this.deps.trace(status === 'completed' ? 'run_finished' : 'run_failed', run);
+    this.deps.onChildEnded?.(run);
+    this.handles.delete(runId);
+    return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run };
+  }
+
+  // ---- the subagent service (spawn_subagent) ----
+
+  async runSubagent(ctx: ToolContext, prompt: string, budget: ExecutionBudget | undefined): Promise<ChildOutcome> {
+    const parentRun = this.store.getState().runs[ctx.runId];
+    const agent = this.agent(ctx.caller.alias);
+    const resolved = this.deps.providerFor(agent);
+    // Inherit verbatim: the child's policy is the parent's (a narrowing override would be
+    // validated by ensureNoEscalation before reaching here).
+    const caller: ToolCaller = { ...ctx.caller, isSubagent: true };
+    const tools = this.deps.filterTools(this.deps.baseTools, caller.risk);
+    const outcome = await this.runChild({
+      kind: 'subagent',
+      parentRunId: ctx.runId,
+      parentToolCallId: ctx.toolCallId,
+      alias: agent.alias,
+      task: prompt,
+      model: resolved.label,
+      sessionKeyPrefix: 'subagent',
+      parentSignal: ctx.signal,
+      timeoutSecs: this.deps.config.delegation.run_timeout_secs,
+      execute: (handle, run) => {
+        const history: ModelMessage[] = [{ role: 'user', content: prompt }];
+        appendItem(this.store, run.id, { id: randomUUID(), kind: 'user', text: prompt, at: Date.now() });
+        return this.loopFor({
+          run,
+          handle,
+          agent,
+          resolved,
+          caller,
+          tools,
+          history,
+          budget: budget ? { budget, role: 'child' } : undefined,
+          tracker: ctx.tracker,
+          isChild: true,
+          maxIterations: caller.runtime.max_tool_iterations,
+        });
+      },
+    });
+    void parentRun;
+    return outcome;
+  }
+
+  /** Runs the agent loop for a run with the supervisor's services. */
+  async loopFor(opts: {
+    run: Run;
+    handle: RunHandle;
+    agent: AgentConfig;
+    resolved: ResolvedProvider;
+    caller: ToolCaller;
+    tools: ToolRegistry;
+    history: ModelMessage[];
+    budget?: { budget: ExecutionBudget; role: 'root' | 'child' };
+    tracker: ActionTracker;
+    isChild: boolean;
+    maxIterations: number;
+    services?: unknown;
+  }): Promise<string> {
+    const { handle } = opts;
+    const result = await runLoop({
+      runId: opts.run.id,
+      store: this.store,
+      config: this.deps.config,
+      provider: opts.resolved.provider,
+      providerConfig: opts.resolved.config,
+      systemPrompt: opts.agent.system_prompt,
+      history: opts.history,
+      tools: opts.tools,
+      caller: opts.caller,
+      signal: handle.controller.signal,
+      gate: handle.gate,
+      budget: opts.budget,
+      approvals: this.deps.approvals,
+      isChild: opts.isChild,
+      tracker: opts.tracker,
+      cwd: this.deps.cwd,
+      services: opts.services ?? this.servicesFor(opts.budget?.budget),
+      takeSteering: () => handle.steering.splice(0),
+      hooks: this.deps.hooks,
+      maxIterations: opts.maxIterations,
+    });
+    return result.text;
+  }
+
+  /** Services handed to tools running inside a tree that shares `budget`. */
+  servicesFor(budget: ExecutionBudget | undefined): unknown {
+    return {
+      spawnRefusal: (ctx: ToolContext) => this.spawnRefusal(ctx.runId),
+      runSubagent: (ctx: ToolContext, prompt: string) => this.runSubagent(ctx, prompt, budget),
+      supervisor: this,
+      budget,
+      ...(this.deps.extraServices?.(this, budget) ?? {}),
+    };
+  }
+
+  // ---- controls ----
+
+  get isSpawnPaused(): boolean {
+    return this.spawnPaused;
+  }
+
+  setSpawnPaused(paused: boolean): void {
+    this.spawnPaused = paused;
+    this.store.setState((s) => ({ controls: { ...s.controls, spawnPaused: paused } }));
+  }
+
+  /** Stops a run and every descendant. Returns the descendants that were live. */
+  stop(runId: string, reason: StopReason): number {
+    const s = this.store.getState();
+    const run = s.runs[runId];
+    if (!run) return 0;
+    const targets = [run, ...descendantsOf(s, runId)].filter((r) => !isTerminal(r.status));
+    // Mark first, deepest first, so each run's own outcome records the real reason.
+    for (const r of targets.slice().reverse()) {
+      const h = this.handles.get(r.id);
+      if (h) h.stopReason = reason;
+    }
+    for (const r of targets.slice().reverse()) {
+      const h = this.handles.get(r.id);
+      if (h) {
+        h.gate.resume();
+        h.controller.abort();
+      } else {
+        setRunStatus(this.store, r.id, reason);
+      }
+    }
+    return targets.filter((r) => r.id !== runId).length;
+  }
+
+  kill(runId: string): { killed: boolean; descendants: number } {
+    const run = this.store.getState().runs[runId];
+    if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
+    const descendants = this.stop(runId, 'killed');
+    return { killed: true, descendants };
+  }
+
+  private pauseOne(runId: string): void {
+    const h = this.handles.get(runId);
+    if (!h) return;
+    h.gate.pause();
+    h.timer?.pause();
+    setRunStatus(this.store, runId, 'paused');
+  }
+
+  pause(runId: string): number {
+    const s = this.store.getState();
+    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    for (const r of targets) this.pauseOne(r.id);
+    return targets.length;
+  }
+
+  resume(runId: string): number {
+    const s = this.store.getState();
+    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    for (const r of targets) {
+      const h = this.handles.get(r.id);
+      if (!h) continue;
+      h.gate.resume();
+      const cur = this.store.getState().runs[r.id];
+      if (cur?.status === 'paused') setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : 'running');
+      if (cur?.startedAt !== undefined) h.timer?.resume();
+    }
+    return targets.length;
+  }
+
+  steer(runId: string, message: string): boolean {
+    const h = this.handles.get(runId);
+    const run = this.store.getState().runs[runId];
+    if (!h || !run || isTerminal(run.status)) return false;
+    h.steering.push(message);
+    return true;
+  }
+
+  private applyQueuePositions(positions: Map<string, number>): void {
+    this.store.setState((s) => {
+      let changed = false;
+      const runs = { ...s.runs };
+      for (const [id, pos] of positions) {
+        const r = runs[id];
+        if (r && r.queuePosition !== pos) {
+          runs[id] = { ...r, queuePosition: pos };
+          changed = true;
+        }
+      }
+      for (const id of s.runOrder) {
+        const r = runs[id];
+        if (r && r.queuePosition !== undefined && !positions.has(id)) {
+          runs[id] = { ...r, queuePosition: undefined };
+          changed = true;
+        }
+      }
+      return changed ? { runs } : s;
+    });
+  }
+}

@@ -1,0 +1,79 @@
+// spawn_subagent: runs the SAME agent again, under its own identity, for a focused subtask.
+// Guards run in the reference's order and their refusal strings are protocol: byte for byte.
+import type { ArborConfig } from '../config/types.js';
+import type { ToolSpec } from '../providers/types.js';
+import { subagentServices } from './childServices.js';
+import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+
+export const SPAWN_SUBAGENT = 'spawn_subagent';
+export const MISSING_PROMPT = "Missing or empty 'prompt' parameter";
+export const DEPTH_CAP_REFUSAL = 'spawn_subagent: a subagent may not spawn its own subagents (depth-1 cap)';
+export const EMPTY_OUTPUT = 'subagent completed without output';
+export const profileGateRefusal = (alias: string) =>
+  `spawn_subagent: refused: agent '${alias}' risk_profile does not list spawn_subagent in allowed_tools`;
+export const spawnFailed = (err: string) => `subagent spawn failed: ${err}`;
+export const runFailed = (err: string) => `subagent run failed: ${err}`;
+
+function profileAdmits(caller: ToolCaller): boolean {
+  const risk = caller.risk;
+  if (risk.deny_all_tools) return false;
+  if (risk.allowed_tools.length > 0 && !risk.allowed_tools.includes(SPAWN_SUBAGENT)) return false;
+  if (risk.excluded_tools.includes(SPAWN_SUBAGENT)) return false;
+  return true;
+}
+
+function describe(caller: ToolCaller, config: ArborConfig): string {
+  const d = config.delegation;
+  const parts = [
+    'Run a focused subtask as a child of yourself: same identity, model and permissions, a fresh conversation whose only message is `prompt`.',
+    'You block until the child ends and receive only its final answer; its intermediate steps never enter your history.',
+    'Several calls in one turn are all executed (identical prompts are not deduplicated)' +
+      (caller.runtime.parallel_tools ? ' and run concurrently.' : '; they run one after another.'),
+    'Limits: a subagent may not spawn its own subagents (depth-1 cap);' +
+      ` at most ${d.max_children_per_agent} live children per run; at most ${d.max_concurrent} children run at once process-wide (more wait in a queue)` +
+      (d.run_timeout_secs > 0 ? `; each child is stopped after ${d.run_timeout_secs}s of active time` : '') +
+      (caller.runtime.max_execution_tree_iterations !== undefined
+        ? `; the whole turn shares ${caller.runtime.max_execution_tree_iterations} model iterations (max_execution_tree_iterations)`
+        : '') +
+      '.',
+    'Children have no operator: tool calls that would need approval are denied inside them' +
+      (d.subagent_auto_approve ? ' (except that [delegation] subagent_auto_approve = true allows them).' : '.'),
+  ];
+  return parts.join(' ');
+}
+
+export const spawnSubagentTool: Tool = {
+  name: SPAWN_SUBAGENT,
+  asksByDefault: false,
+  duplicateExempt: true,
+  spec(caller: ToolCaller, config: ArborConfig): ToolSpec {
+    return {
+      name: SPAWN_SUBAGENT,
+      description: describe(caller, config),
+      parameters: {
+        type: 'object',
+        properties: { prompt: { type: 'string', description: 'The complete task for the child. It sees nothing else of this conversation.' } },
+        required: ['prompt'],
+        additionalProperties: false,
+      },
+    };
+  },
+  async run(args: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const prompt = (args as { prompt?: unknown } | undefined)?.prompt;
+    if (typeof prompt !== 'string' || prompt.trim() === '') return fail(MISSING_PROMPT);
+    if (ctx.caller.isSubagent) return fail(DEPTH_CAP_REFUSAL);
+    if (!profileAdmits(ctx.caller)) return fail(profileGateRefusal(ctx.caller.alias));
+    const services = subagentServices(ctx);
+    if (!services) return fail(spawnFailed('no supervisor is available in this context'));
+    const refusal = services.spawnRefusal(ctx);
+    if (refusal) return fail(refusal);
+    let outcome;
+    try {
+      outcome = await services.runSubagent(ctx, prompt);
+    } catch (err) {
+      return fail(spawnFailed((err as Error).message));
+    }
+    if (outcome.status === 'completed') return ok(outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text);
+    return fail(runFailed(outcome.error ?? outcome.status));
+  },
+};
