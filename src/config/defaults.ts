@@ -1,0 +1,158 @@
+// Built-in defaults: the value of every field a config file leaves out, and the starter
+// setup used when no config file defines any provider or agent.
+import type { DelegationConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
+import { languageFromEnv } from '../i18n/index.js';
+
+/** The profile name every agent uses unless it says otherwise; it always exists. */
+export const DEFAULT_PROFILE = 'default';
+export const DEFAULT_AGENT_ALIAS = 'main';
+export const OFFLINE_PROVIDER = 'offline';
+export const OFFLINE_MODEL = 'arbor-offline';
+
+// Model-facing text, so it is not localized.
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are a helpful assistant working in a terminal. Answer clearly and concisely, ' +
+  'use the tools you are given when they help, and say so plainly when you cannot do something.';
+
+export const AGENT_DEFAULTS = {
+  risk_profile: DEFAULT_PROFILE,
+  runtime_profile: DEFAULT_PROFILE,
+  delegate_same_risk_profile: true,
+  enabled: true,
+  system_prompt: DEFAULT_SYSTEM_PROMPT,
+} as const;
+
+export function defaultRiskProfile(name: string): RiskProfile {
+  return {
+    name,
+    allowed_tools: [],
+    excluded_tools: [],
+    deny_all_tools: false,
+    auto_approve: ['read_file', 'list_files'],
+    always_ask: [],
+    allowed_roots: ['.'],
+    forbidden_paths: ['~/.ssh', '~/.aws'],
+    allowed_commands: [],
+    max_actions_per_hour: 0,
+    max_cost_per_day_cents: 0,
+    delegation_policy: { mode: 'forbidden' },
+  };
+}
+
+export function defaultRuntimeProfile(name: string): RuntimeProfile {
+  return {
+    name,
+    max_tool_iterations: 10,
+    parallel_tools: false,
+    shell_timeout_secs: 60,
+    max_execution_tree_iterations: undefined,
+    agentic: false,
+    max_delegation_depth: 3,
+  };
+}
+
+export function defaultDelegation(): DelegationConfig {
+  return {
+    max_concurrent: 8,
+    max_children_per_agent: 5,
+    archive_after_minutes: 60,
+    subagent_auto_approve: false,
+    run_timeout_secs: 0,
+    runaway: { on_trip: 'pause_tree' },
+  };
+}
+
+export function defaultUi(env: NodeJS.ProcessEnv = process.env): UiConfig {
+  return { language: languageFromEnv(env) };
+}
+
+/** A provider picked from an API key in the environment when there is no config file.
+ * Only the variable's name is kept; the key itself never enters the config. */
+export interface DetectedProvider {
+  envVar: string;
+  name: string;
+  type: 'openai' | 'anthropic';
+  model: string;
+}
+
+const ENV_PROVIDERS: readonly DetectedProvider[] = [
+  { envVar: 'OPENAI_API_KEY', name: 'openai', type: 'openai', model: 'gpt-4.1-mini' },
+  { envVar: 'ANTHROPIC_API_KEY', name: 'anthropic', type: 'anthropic', model: 'claude-sonnet-4-5' },
+];
+
+/** First match wins, in the order above. A blank variable does not count. */
+export function detectProviderFromEnv(env: NodeJS.ProcessEnv): DetectedProvider | undefined {
+  return ENV_PROVIDERS.find((p) => (env[p.envVar] ?? '').trim() !== '');
+}
+
+export const STARTER_RISK_PROFILE = 'trusted';
+export const STARTER_ORCHESTRATOR_PROFILE = 'orchestrator';
+export const STARTER_AGENTIC_PROFILE = 'agentic';
+
+export interface StarterAgent {
+  alias: string;
+  description: string;
+  runtime_profile: string;
+  system_prompt: string;
+  delegates: string[];
+}
+
+export const STARTER_AGENTS: readonly StarterAgent[] = [
+  {
+    alias: 'main',
+    description: 'General assistant',
+    runtime_profile: STARTER_ORCHESTRATOR_PROFILE,
+    system_prompt:
+      'You are main, a general assistant working in a terminal. Answer directly when you can. ' +
+      'When a specialist should own part of the work, hand it off with the delegate tool: ' +
+      'researcher finds and summarizes information, reviewer reviews code and plans.',
+    delegates: ['researcher', 'reviewer'],
+  },
+  {
+    alias: 'researcher',
+    description: 'Finds and summarizes information',
+    runtime_profile: STARTER_AGENTIC_PROFILE,
+    system_prompt:
+      'You are researcher. Find the information the task asks for with the tools you have, ' +
+      'then reply with a concise summary that says where each fact came from.',
+    delegates: [],
+  },
+  {
+    alias: 'reviewer',
+    description: 'Reviews code and plans',
+    runtime_profile: STARTER_AGENTIC_PROFILE,
+    system_prompt:
+      'You are reviewer. Review the code or plan you are given: list bugs, risks and unclear ' +
+      'parts, most important first, each with a concrete fix.',
+    delegates: [],
+  },
+];
+
+/** The starter setup as a raw config layer, so it goes through the same validation as a
+ * file. Fresh objects on every call: the merge may not mutate them, but callers might. */
+export function starterLayer(detected?: DetectedProvider): Record<string, unknown> {
+  const provider = detected
+    ? { name: detected.name, table: { type: detected.type, model: detected.model, api_key_env: detected.envVar } }
+    : { name: OFFLINE_PROVIDER, table: { type: 'offline', model: OFFLINE_MODEL } };
+  const agents: Record<string, unknown> = {};
+  for (const a of STARTER_AGENTS) {
+    agents[a.alias] = {
+      provider: provider.name,
+      description: a.description,
+      system_prompt: a.system_prompt,
+      risk_profile: STARTER_RISK_PROFILE,
+      runtime_profile: a.runtime_profile,
+      delegates: a.delegates.map((agent) => ({ agent, mode: 'bounded' })),
+    };
+  }
+  return {
+    default_agent: DEFAULT_AGENT_ALIAS,
+    providers: { [provider.name]: provider.table },
+    agents,
+    risk_profiles: { [STARTER_RISK_PROFILE]: { delegation_policy: { mode: 'allow' } } },
+    runtime_profiles: {
+      [STARTER_ORCHESTRATOR_PROFILE]: { max_tool_iterations: 10, parallel_tools: true },
+      [STARTER_AGENTIC_PROFILE]: { agentic: true, max_delegation_depth: 3 },
+    },
+  };
+}

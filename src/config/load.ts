@@ -1,0 +1,112 @@
+// Finding, reading and layering the config files:
+// built-in defaults < $ARBOR_HOME/config.toml < <cwd>/.arbor/config.toml < explicit path.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import type { LoadedConfig } from './types.js';
+import { t } from '../i18n/index.js';
+import { fileError, formatKeyPath, syntaxError } from './errors.js';
+import { isTable, mergeLayers, type Layer, type RawTable } from './merge.js';
+import { findUnknownKeys } from './schema.js';
+import { validateConfig } from './validate.js';
+import { detectProviderFromEnv, starterLayer } from './defaults.js';
+import { projectConfigPath, userConfigPath } from './paths.js';
+
+export { formatConfigError } from './errors.js';
+
+/** The text of one config file and where it came from. */
+export interface ConfigLayerText {
+  file: string;
+  text: string;
+}
+
+/** Parses TOML, turning a syntax error into a ConfigError with file, line and column. */
+export function parseConfigText(text: string, file: string): RawTable {
+  // Editors on some systems save a byte-order mark, which TOML does not allow.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  try {
+    return parse(body, { unsafeKeyBehaviour: 'throw' }) as RawTable;
+  } catch (err) {
+    if (err instanceof TomlError) {
+      const problem = err.message.replace(/^Invalid TOML document: /, '').split('\n')[0];
+      throw syntaxError(problem, file, err.line, err.column);
+    }
+    throw err;
+  }
+}
+
+/** A file "defines" providers or agents when it has a non-empty table there (or a value
+ * of the wrong kind, which validation will then report against that file). */
+function definesSetup(data: RawTable): boolean {
+  return ['providers', 'agents'].some((key) => {
+    const v = data[key];
+    return v !== undefined && !(isTable(v) && Object.keys(v).length === 0);
+  });
+}
+
+/** Layers already read, lowest precedence first. The starter setup fills in when no
+ * layer defines a provider or agent; with no layers at all, an API key in the
+ * environment picks the starter's provider. */
+export function loadConfigFromTexts(layers: readonly ConfigLayerText[], env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const parsed: Layer[] = layers.map(({ file, text }) => ({ file, data: parseConfigText(text, file) }));
+
+  const warnings = new Set<string>();
+  for (const layer of parsed) {
+    for (const path of findUnknownKeys(layer.data)) {
+      const key = String(path[path.length - 1]);
+      warnings.add(t('config:warnings.unknownKey', { key, path: formatKeyPath(path), file: layer.file }));
+    }
+  }
+
+  let autoDetectedFrom: string | undefined;
+  let builtin: RawTable = {};
+  if (!parsed.some((l) => definesSetup(l.data))) {
+    const detected = parsed.length === 0 ? detectProviderFromEnv(env) : undefined;
+    autoDetectedFrom = detected?.envVar;
+    builtin = starterLayer(detected);
+  }
+
+  const { data, origins } = mergeLayers([{ data: builtin }, ...parsed]);
+  const { config, warnings: semantic } = validateConfig(data, origins, env);
+  for (const w of semantic) warnings.add(w);
+
+  const loaded: LoadedConfig = { config, sources: layers.map((l) => l.file), warnings: [...warnings] };
+  if (autoDetectedFrom) loaded.autoDetectedFrom = autoDetectedFrom;
+  return loaded;
+}
+
+function readLayer(file: string): ConfigLayerText {
+  try {
+    return { file, text: readFileSync(file, 'utf8') };
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw fileError(t('config:errors.readFailed', { reason }), file);
+  }
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
+}
+
+/** The config files that apply, lowest precedence first; the same file reached twice
+ * (e.g. cwd is the home directory) is read once, at its highest place. */
+export function configFiles(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string }): string[] {
+  const env = opts.env ?? process.env;
+  const files = [userConfigPath(env), projectConfigPath(opts.cwd)].filter((f) => existsSync(f));
+  if (opts.explicitPath !== undefined) {
+    const explicit = resolve(opts.cwd, opts.explicitPath);
+    if (!existsSync(explicit)) throw fileError(t('config:errors.fileNotFound'), explicit);
+    files.push(explicit);
+  }
+  return files.filter((f, i) => !files.slice(i + 1).some((later) => sameFile(f, later)));
+}
+
+/** Loads the layered config. Throws ConfigError (see formatConfigError) on any problem. */
+export function loadConfig(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string }): LoadedConfig {
+  const env = opts.env ?? process.env;
+  return loadConfigFromTexts(configFiles({ ...opts, env }).map(readLayer), env);
+}
