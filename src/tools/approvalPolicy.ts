@@ -1,0 +1,81 @@
+// Which tool calls need an operator, and what happens where there is none. A child run
+// never reads the terminal, so a call that would ask is denied there with text the child
+// model can act on — unless the operator opted in with [delegation] subagent_auto_approve.
+import type { RiskProfile } from '../config/types.js';
+import { t } from '../i18n/index.js';
+import type { Tool } from './types.js';
+
+export type ApprovalRequirement = 'auto' | 'ask';
+
+type ApprovalGate = Pick<RiskProfile, 'auto_approve' | 'always_ask'>;
+
+export function approvalRequirement(tool: Pick<Tool, 'name' | 'asksByDefault'>, risk: ApprovalGate): ApprovalRequirement {
+  if (risk.always_ask.includes(tool.name)) return 'ask';
+  if (risk.auto_approve.includes(tool.name)) return 'auto';
+  return tool.asksByDefault ? 'ask' : 'auto';
+}
+
+export const CHILD_APPROVAL_DENIED = (toolName: string) =>
+  `Tool '${toolName}' requires operator approval, but this agent runs as a child with no operator; the call was denied. Set [delegation] subagent_auto_approve = true to allow.`;
+
+export type ChildApprovalDecision = { allowed: true } | { allowed: false; error: string };
+
+export function childApprovalDecision(
+  requirement: ApprovalRequirement,
+  subagentAutoApprove: boolean,
+  toolName: string,
+): ChildApprovalDecision {
+  if (requirement === 'auto' || subagentAutoApprove) return { allowed: true };
+  return { allowed: false, error: CHILD_APPROVAL_DENIED(toolName) };
+}
+
+const SUMMARY_MAX = 200;
+
+function clip(text: string, max = SUMMARY_MAX): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+function field(args: unknown, key: string): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const v = (args as Record<string, unknown>)[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** One line for the approval prompt: what the tool is about to do, in the operator's language. */
+export function describeToolCall(toolName: string, args: unknown): string {
+  switch (toolName) {
+    case 'shell': {
+      const command = field(args, 'command');
+      if (command !== undefined) return t('tools:approval.shell', { command: clip(command) });
+      break;
+    }
+    case 'write_file': {
+      const path = field(args, 'path');
+      const content = field(args, 'content') ?? '';
+      if (path !== undefined) {
+        return t('tools:approval.writeFile', { path: clip(path), bytes: Buffer.byteLength(content, 'utf8') });
+      }
+      break;
+    }
+    case 'read_file': {
+      const path = field(args, 'path');
+      if (path !== undefined) return t('tools:approval.readFile', { path: clip(path) });
+      break;
+    }
+    case 'list_files': {
+      const path = field(args, 'path') ?? '.';
+      const pattern = field(args, 'pattern');
+      return pattern !== undefined
+        ? t('tools:approval.listFilesPattern', { path: clip(path), pattern: clip(pattern) })
+        : t('tools:approval.listFiles', { path: clip(path) });
+    }
+  }
+  let shown: string;
+  try {
+    shown = JSON.stringify(args) ?? '';
+  } catch {
+    shown = String(args);
+  }
+  return t('tools:approval.generic', { name: toolName, args: clip(shown) });
+}

@@ -1,0 +1,340 @@
+// read_file, write_file and list_files. Every path goes through the path guard with the
+// caller's allowed_roots / forbidden_paths, and every call counts as one action first.
+// Results and errors are read by the model, so their text is fixed English.
+import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ToolSpec } from '../providers/types.js';
+import { isInside, resolveConfigPath, resolveConfinedPath } from './pathGuard.js';
+import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+
+export const READ_CAP_BYTES = 64 * 1024;
+export const LIST_CAP_ENTRIES = 500;
+/** Directories a recursive listing skips unless the pattern names them. */
+const NOISY_DIRS = ['.git', 'node_modules'];
+
+export const INVALID_ARGS = (tool: string, problem: string, usage: string) =>
+  `Invalid arguments for ${tool}: ${problem}. Expected ${usage}.`;
+export const FILE_NOT_FOUND = (p: string) => `File not found: '${p}'.`;
+export const DIR_NOT_FOUND = (p: string) => `Directory not found: '${p}'.`;
+export const READ_IS_DIRECTORY = (p: string) => `'${p}' is a directory; use list_files to see its entries.`;
+export const LIST_IS_FILE = (p: string) => `'${p}' is a file, not a directory; use read_file to read it.`;
+export const BINARY_FILE = (p: string, bytes: number) => `'${p}' looks like a binary file (${bytes} bytes); not shown.`;
+export const EMPTY_FILE = (p: string) => `(empty file: '${p}')`;
+export const READ_TRUNCATED = (p: string, shown: number, total: number) =>
+  `[truncated: showed the first ${shown} of ${total} bytes of '${p}']`;
+export const WROTE_FILE = (p: string, bytes: number) => `Wrote ${bytes} bytes to '${p}'.`;
+export const IO_ERROR = (action: string, p: string, err: unknown) =>
+  `Could not ${action} '${p}': ${(err as Error).message ?? String(err)}`;
+export const NO_ENTRIES = (p: string) => `No entries in '${p}'.`;
+export const NO_MATCHES = (p: string, pattern: string) => `No entries under '${p}' match '${pattern}'.`;
+export const LIST_TRUNCATED = (cap: number) => `[truncated at ${cap} entries; narrow the path or pattern]`;
+export const BAD_PATTERN = (pattern: string) =>
+  `Pattern '${pattern}' must be relative to the listed directory (no leading '/' and no '..').`;
+export const ABORTED = (tool: string) => `${tool} was aborted.`;
+
+type ArgsResult = { ok: true; values: Record<string, string | undefined> } | { ok: false; error: string };
+
+/** Checks that `args` is an object whose listed keys are strings (required ones present). */
+export function stringArgs(tool: string, args: unknown, keys: Record<string, boolean>, usage: string): ArgsResult {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { ok: false, error: INVALID_ARGS(tool, 'arguments must be a JSON object', usage) };
+  }
+  const values: Record<string, string | undefined> = {};
+  for (const [key, required] of Object.entries(keys)) {
+    const v = (args as Record<string, unknown>)[key];
+    if (v === undefined || v === null) {
+      if (required) return { ok: false, error: INVALID_ARGS(tool, `'${key}' is missing`, usage) };
+      values[key] = undefined;
+    } else if (typeof v !== 'string') {
+      return { ok: false, error: INVALID_ARGS(tool, `'${key}' must be a string`, usage) };
+    } else values[key] = v;
+  }
+  return { ok: true, values };
+}
+
+function guardOptions(ctx: ToolContext, forWrite = false) {
+  return {
+    cwd: ctx.cwd,
+    allowedRoots: ctx.caller.risk.allowed_roots,
+    forbiddenPaths: ctx.caller.risk.forbidden_paths,
+    forWrite,
+  };
+}
+
+/** The confinement rules in words, for tool descriptions. */
+export function describeConfinement(caller: ToolCaller): string {
+  const { allowed_roots: roots, forbidden_paths: forbidden } = caller.risk;
+  const rootText = roots.length > 0 ? `inside the allowed roots (${roots.join(', ')})` : 'nowhere: no allowed roots are configured';
+  const forbiddenText = forbidden.length > 0 ? `; these paths are forbidden: ${forbidden.join(', ')}` : '';
+  return `Relative paths resolve against the workspace. Only paths ${rootText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
+}
+
+function pathParam(description: string) {
+  return { type: 'string', description };
+}
+
+/** Backs off from a cut inside a multi-byte UTF-8 character. */
+function utf8Boundary(buf: Buffer, end: number): number {
+  let i = end;
+  while (i > 0 && i < buf.length && (buf[i] & 0xc0) === 0x80) i--;
+  return i;
+}
+
+export const readFileTool: Tool = {
+  name: 'read_file',
+  asksByDefault: false,
+  spec(caller): ToolSpec {
+    return {
+      name: 'read_file',
+      description: `Read a UTF-8 text file. ${describeConfinement(caller)} Output is capped at ${READ_CAP_BYTES / 1024} KiB; longer files are truncated with a note.`,
+      parameters: {
+        type: 'object',
+        properties: { path: pathParam('File path, relative to the workspace or absolute.') },
+        required: ['path'],
+        additionalProperties: false,
+      },
+    };
+  },
+  async run(args, ctx): Promise<ToolResult> {
+    const limited = ctx.tracker.recordAction();
+    if (limited) return fail(limited);
+    const parsed = stringArgs('read_file', args, { path: true }, '{"path": string}');
+    if (!parsed.ok) return fail(parsed.error);
+    const input = parsed.values.path as string;
+    const guarded = resolveConfinedPath(input, guardOptions(ctx));
+    if (!guarded.ok) return fail(guarded.error);
+    const path = guarded.path;
+
+    let handle;
+    try {
+      const st = await stat(path);
+      if (st.isDirectory()) return fail(READ_IS_DIRECTORY(input));
+      handle = await open(path, 'r');
+      // One byte past the cap tells a file of exactly the cap apart from a longer one.
+      const buf = Buffer.alloc(READ_CAP_BYTES + 1);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      const chunk = buf.subarray(0, Math.min(bytesRead, READ_CAP_BYTES));
+      if (chunk.includes(0)) return fail(BINARY_FILE(input, Math.max(st.size, bytesRead)));
+      if (bytesRead === 0) return ok(EMPTY_FILE(input));
+      if (bytesRead <= READ_CAP_BYTES) return ok(chunk.toString('utf8'));
+      const cut = utf8Boundary(buf, READ_CAP_BYTES);
+      const text = chunk.subarray(0, cut).toString('utf8');
+      const size = Math.max(st.size, bytesRead);
+      return ok(`${text}\n\n${READ_TRUNCATED(input, cut, size)}`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fail(FILE_NOT_FOUND(input));
+      return fail(IO_ERROR('read', input, err));
+    } finally {
+      await handle?.close();
+    }
+  },
+};
+
+export const writeFileTool: Tool = {
+  name: 'write_file',
+  asksByDefault: true,
+  spec(caller): ToolSpec {
+    return {
+      name: 'write_file',
+      description: `Create or overwrite a UTF-8 text file with the given content, creating missing parent directories. ${describeConfinement(caller)}`,
+      parameters: {
+        type: 'object',
+        properties: {
+          path: pathParam('File path, relative to the workspace or absolute.'),
+          content: { type: 'string', description: 'The complete new content of the file.' },
+        },
+        required: ['path', 'content'],
+        additionalProperties: false,
+      },
+    };
+  },
+  async run(args, ctx): Promise<ToolResult> {
+    const limited = ctx.tracker.recordAction();
+    if (limited) return fail(limited);
+    const parsed = stringArgs('write_file', args, { path: true, content: true }, '{"path": string, "content": string}');
+    if (!parsed.ok) return fail(parsed.error);
+    const input = parsed.values.path as string;
+    const content = parsed.values.content as string;
+    const guarded = resolveConfinedPath(input, guardOptions(ctx, true));
+    if (!guarded.ok) return fail(guarded.error);
+    try {
+      // The guard checked the nearest existing ancestor, so every directory created here
+      // is inside a root.
+      await mkdir(dirname(guarded.path), { recursive: true });
+      await writeFile(guarded.path, content, 'utf8');
+    } catch (err) {
+      return fail(IO_ERROR('write', input, err));
+    }
+    return ok(WROTE_FILE(input, Buffer.byteLength(content, 'utf8')));
+  },
+};
+
+// A small glob matcher (Node 20 has no path.matchesGlob). Patterns are '/'-separated
+// segments; '**' spans any number of segments, '*' and '?' stay within one, and '[abc]',
+// '[!abc]' and '{a,b}' work as in the shell. '*' also matches dotfiles: the model should
+// see everything it may read.
+export interface GlobMatcher {
+  matches(relPath: string): boolean;
+  /** Whether some path below `relDir` could still match, so the walk may prune. */
+  couldMatchBelow(relDir: string): boolean;
+  /** Whether a literal segment of the pattern contains `name`. */
+  mentions(name: string): boolean;
+}
+
+const GLOBSTAR = Symbol('globstar');
+type Segment = RegExp | typeof GLOBSTAR;
+
+function segmentRegExp(seg: string): RegExp {
+  let re = '';
+  let braces = 0;
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i];
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = seg.indexOf(']', i + 2);
+      if (close === -1) re += '\\[';
+      else {
+        let body = seg.slice(i + 1, close);
+        const negate = body.startsWith('!') || body.startsWith('^');
+        if (negate) body = body.slice(1);
+        re += `[${negate ? '^' : ''}${body.replace(/[\\\]]/g, '\\$&')}]`;
+        i = close;
+      }
+    } else if (c === '{' && seg.indexOf('}', i) !== -1) {
+      braces++;
+      re += '(?:';
+    } else if (c === ',' && braces > 0) re += '|';
+    else if (c === '}' && braces > 0) {
+      braces--;
+      re += ')';
+    } else re += c.replace(/[.+^$()|{}\\[\]\\]/g, '\\$&');
+  }
+  re += ')'.repeat(braces);
+  return new RegExp(`^${re}$`);
+}
+
+function matchSegments(pattern: Segment[], pi: number, path: string[], si: number, partial: boolean): boolean {
+  if (si === path.length) {
+    // The path ran out: a full match needs only '**' left; a prefix match needs anything left.
+    return partial ? pi < pattern.length : pattern.slice(pi).every((p) => p === GLOBSTAR);
+  }
+  if (pi === pattern.length) return false;
+  const seg = pattern[pi];
+  if (seg === GLOBSTAR) {
+    return matchSegments(pattern, pi + 1, path, si, partial) || matchSegments(pattern, pi, path, si + 1, partial);
+  }
+  return seg.test(path[si]) && matchSegments(pattern, pi + 1, path, si + 1, partial);
+}
+
+export function compileGlob(pattern: string): GlobMatcher {
+  const raw = pattern.split('/').filter((s) => s !== '' && s !== '.');
+  const segments: Segment[] = raw.map((s) => (s === '**' ? GLOBSTAR : segmentRegExp(s)));
+  return {
+    matches: (relPath) => matchSegments(segments, 0, relPath.split('/'), 0, false),
+    couldMatchBelow: (relDir) => matchSegments(segments, 0, relDir.split('/'), 0, true),
+    mentions: (name) => raw.some((s) => s !== '**' && s.includes(name)),
+  };
+}
+
+interface Walk {
+  base: string;
+  matcher: GlobMatcher;
+  forbidden: string[];
+  signal: AbortSignal;
+  out: string[];
+  /** Set once more than the cap was found; the walk stops there. */
+  overflow: boolean;
+}
+
+async function entriesOf(dir: string): Promise<Dirent[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+async function walk(state: Walk, rel: string): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await entriesOf(rel ? join(state.base, rel) : state.base);
+  } catch {
+    return; // An unreadable subdirectory is skipped, not fatal for the listing.
+  }
+  for (const entry of entries) {
+    if (state.overflow || state.signal.aborted) return;
+    const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+    const abs = join(state.base, relPath);
+    if (state.forbidden.some((f) => isInside(abs, f))) continue;
+    const isDir = entry.isDirectory();
+    if (state.matcher.matches(relPath)) {
+      if (state.out.length >= LIST_CAP_ENTRIES) {
+        state.overflow = true;
+        return;
+      }
+      state.out.push(isDir ? `${relPath}/` : relPath);
+    }
+    // Symlinked directories are listed but not entered: no loops, no leaving the roots.
+    const noisy = NOISY_DIRS.includes(entry.name) && !state.matcher.mentions(entry.name);
+    if (isDir && !noisy && state.matcher.couldMatchBelow(relPath)) await walk(state, relPath);
+  }
+}
+
+export const listFilesTool: Tool = {
+  name: 'list_files',
+  asksByDefault: false,
+  spec(caller): ToolSpec {
+    return {
+      name: 'list_files',
+      description:
+        `List a directory (default: the workspace). Directories end in '/'. Without a pattern, lists the directory's own entries. ` +
+        `With a pattern, matches paths relative to that directory: '*.ts' (this directory only), '**/*.md' (any depth); ` +
+        `supports *, ?, [abc], {a,b} and **. ${NOISY_DIRS.join(' and ')} are not searched unless the pattern names them. ` +
+        `At most ${LIST_CAP_ENTRIES} entries are returned. ${describeConfinement(caller)}`,
+      parameters: {
+        type: 'object',
+        properties: {
+          path: pathParam("Directory to list, relative to the workspace or absolute (default '.')."),
+          pattern: { type: 'string', description: "Glob relative to the directory, e.g. '*.ts' or '**/*.md'." },
+        },
+        additionalProperties: false,
+      },
+    };
+  },
+  async run(args, ctx): Promise<ToolResult> {
+    const limited = ctx.tracker.recordAction();
+    if (limited) return fail(limited);
+    const parsed = stringArgs('list_files', args ?? {}, { path: false, pattern: false }, '{"path"?: string, "pattern"?: string}');
+    if (!parsed.ok) return fail(parsed.error);
+    const input = parsed.values.path && parsed.values.path.trim() !== '' ? parsed.values.path : '.';
+    const rawPattern = parsed.values.pattern?.trim() || undefined;
+    const pattern = rawPattern?.replace(/^(\.\/)+/, '');
+    if (pattern !== undefined && (pattern.startsWith('/') || pattern.split('/').includes('..'))) {
+      return fail(BAD_PATTERN(rawPattern as string));
+    }
+    const guarded = resolveConfinedPath(input, guardOptions(ctx));
+    if (!guarded.ok) return fail(guarded.error);
+    try {
+      const st = await stat(guarded.path);
+      if (!st.isDirectory()) return fail(LIST_IS_FILE(input));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fail(DIR_NOT_FOUND(input));
+      return fail(IO_ERROR('list', input, err));
+    }
+    const home = homedir();
+    const state: Walk = {
+      base: guarded.path,
+      // Without a pattern: this directory's own entries, i.e. exactly one path segment.
+      matcher: compileGlob(pattern ?? '*'),
+      forbidden: ctx.caller.risk.forbidden_paths.map((f) => resolveConfigPath(f, ctx.cwd, home)),
+      signal: ctx.signal,
+      out: [],
+      overflow: false,
+    };
+    await walk(state, '');
+    if (ctx.signal.aborted) return fail(ABORTED('list_files'));
+    if (state.out.length === 0) return ok(pattern === undefined ? NO_ENTRIES(input) : NO_MATCHES(input, pattern));
+    const lines = state.out.join('\n');
+    return ok(state.overflow ? `${lines}\n${LIST_TRUNCATED(LIST_CAP_ENTRIES)}` : lines);
+  },
+};

@@ -1,0 +1,243 @@
+// The shell tool. The command runs under /bin/sh in its own process group, so that on
+// abort (kill / stop of the run), on timeout, and when the shell exits leaving background
+// jobs behind, the whole group can be signalled: nothing the command started outlives
+// the call. stdin is closed, so a command can never wait on (or read) the terminal.
+import { execa } from 'execa';
+import type { ToolSpec } from '../providers/types.js';
+import { resolveConfinedPath } from './pathGuard.js';
+import { stringArgs } from './files.js';
+import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+
+export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
+/** Between SIGTERM and SIGKILL for the process group. */
+export const KILL_GRACE_MS = 2000;
+const GROUP_POLL_MS = 50;
+
+export const COMMAND_EMPTY = 'Missing or empty \'command\' parameter.';
+export const COMMAND_NOT_ALLOWED = (word: string, allowed: string[]) =>
+  `Command '${word}' is not allowed: this agent's risk profile only allows commands starting with ${allowed.map((c) => `'${c}'`).join(', ')} (allowed_commands).`;
+export const COMMAND_SUBSTITUTION_REFUSED = (allowed: string[]) =>
+  `Command substitution ($(...) or backticks) is refused while allowed_commands is set (${allowed.join(', ')}): every command must be checked against that list.`;
+export const CWD_REFUSED = (detail: string) => `The workspace directory is not usable for shell commands: ${detail}`;
+export const START_FAILED = (message: string) => `Could not start the command: ${message}`;
+export const EXIT_LINE = (code: number) => `[exit code: ${code}]`;
+export const SIGNAL_LINE = (signal: string) => `[terminated by signal ${signal}]`;
+export const TIMED_OUT_LINE = (secs: number) =>
+  `[timed out after ${secs}s (shell_timeout_secs); the command and every process it started were killed]`;
+export const ABORTED_LINE = '[aborted: the run was stopped; the command and every process it started were killed]';
+export const OUTPUT_OMITTED = (bytes: number) => `\n[... ${bytes} bytes of output omitted ...]\n`;
+export const NO_OUTPUT = '(no output)';
+
+/** Keeps the first and last half of the cap, since errors tend to come at the end. */
+class CappedOutput {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private total = 0;
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: Buffer | string): void {
+    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.total += buf.length;
+    const half = this.cap / 2;
+    if (this.headBytes < half) {
+      const take = Math.min(half - this.headBytes, buf.length);
+      this.head.push(buf.subarray(0, take));
+      this.headBytes += take;
+      buf = buf.subarray(take);
+    }
+    if (buf.length === 0) return;
+    this.tail.push(buf);
+    this.tailBytes += buf.length;
+    while (this.tailBytes - this.tail[0].length >= half) this.tailBytes -= this.tail.shift()!.length;
+  }
+
+  text(): string {
+    const head = Buffer.concat(this.head);
+    let tail = Buffer.concat(this.tail);
+    const half = this.cap / 2;
+    if (tail.length > half) tail = tail.subarray(tail.length - half);
+    const omitted = this.total - head.length - tail.length;
+    if (omitted <= 0) return Buffer.concat([head, tail]).toString('utf8');
+    return `${head.toString('utf8')}${OUTPUT_OMITTED(omitted)}${tail.toString('utf8')}`;
+  }
+}
+
+/** Splits a command line into simple commands on unquoted ; & | && || and newlines.
+ * `substitution` reports an unquoted or double-quoted $( or backtick. */
+export function splitCommands(line: string): { commands: string[]; substitution: boolean } {
+  const commands: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | undefined;
+  let substitution = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      current += c;
+    } else if (c === '\\' && i + 1 < line.length) {
+      current += c + line[++i];
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      if (c === '`' || (c === '$' && line[i + 1] === '(')) substitution = true;
+      current += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      current += c;
+    } else if (c === '`' || (c === '$' && line[i + 1] === '(')) {
+      substitution = true;
+      current += c;
+    } else if (c === '&' && (line[i - 1] === '>' || line[i - 1] === '<' || line[i + 1] === '>')) {
+      current += c; // a redirection such as 2>&1 or &>file, not a separator
+    } else if (c === ';' || c === '&' || c === '|' || c === '\n' || c === '(' || c === ')') {
+      if (current.trim()) commands.push(current.trim());
+      current = '';
+    } else current += c;
+  }
+  if (current.trim()) commands.push(current.trim());
+  return { commands, substitution };
+}
+
+/** undefined when allowed; else the refusal. An empty list allows any command. */
+export function checkAllowedCommands(command: string, allowed: string[]): string | undefined {
+  if (allowed.length === 0) return undefined;
+  const { commands, substitution } = splitCommands(command);
+  if (substitution) return COMMAND_SUBSTITUTION_REFUSED(allowed);
+  for (const simple of commands) {
+    const word = simple.split(/\s+/)[0];
+    if (!allowed.includes(word)) return COMMAND_NOT_ALLOWED(word, allowed);
+  }
+  return undefined;
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** SIGTERM the group now, SIGKILL whatever is left after the grace period. */
+export function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): void {
+  if (!groupAlive(pgid)) return;
+  signalGroup(pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  const poll = setInterval(() => {
+    if (!groupAlive(pgid)) clearInterval(poll);
+    else if (Date.now() >= deadline) {
+      signalGroup(pgid, 'SIGKILL');
+      clearInterval(poll);
+    }
+  }, GROUP_POLL_MS);
+}
+
+function describeShell(caller: ToolCaller): string {
+  const secs = caller.runtime.shell_timeout_secs;
+  const allowed = caller.risk.allowed_commands;
+  const timeout =
+    secs > 0 ? `Each command is killed, with every process it started, after ${secs}s (shell_timeout_secs).` : 'There is no timeout.';
+  const commands =
+    allowed.length > 0
+      ? `Only these commands are allowed (the first word of each command in a pipeline or list): ${allowed.join(', ')}.`
+      : 'Any command is allowed.';
+  return (
+    `Run a shell command with /bin/sh in the workspace directory. stdin is closed. ${timeout} ${commands} ` +
+    `stdout and stderr are returned together, capped at ${SHELL_OUTPUT_CAP_BYTES / 1024} KiB (the middle is cut), followed by the exit code.`
+  );
+}
+
+export const shellTool: Tool = {
+  name: 'shell',
+  asksByDefault: true,
+  spec(caller): ToolSpec {
+    return {
+      name: 'shell',
+      description: describeShell(caller),
+      parameters: {
+        type: 'object',
+        properties: { command: { type: 'string', description: 'The command line, run as `sh -c <command>`.' } },
+        required: ['command'],
+        additionalProperties: false,
+      },
+    };
+  },
+  async run(args, ctx): Promise<ToolResult> {
+    const limited = ctx.tracker.recordAction();
+    if (limited) return fail(limited);
+    const parsed = stringArgs('shell', args, { command: true }, '{"command": string}');
+    if (!parsed.ok) return fail(parsed.error);
+    const command = parsed.values.command as string;
+    if (command.trim() === '') return fail(COMMAND_EMPTY);
+    const refusal = checkAllowedCommands(command, ctx.caller.risk.allowed_commands);
+    if (refusal) return fail(refusal);
+    const cwd = resolveConfinedPath('.', {
+      cwd: ctx.cwd,
+      allowedRoots: ctx.caller.risk.allowed_roots,
+      forbiddenPaths: ctx.caller.risk.forbidden_paths,
+    });
+    if (!cwd.ok) return fail(CWD_REFUSED(cwd.error));
+    if (ctx.signal.aborted) return fail(ABORTED_LINE);
+    return runCommand(command, cwd.path, ctx);
+  },
+};
+
+async function runCommand(command: string, cwd: string, ctx: ToolContext): Promise<ToolResult> {
+  const timeoutSecs = ctx.caller.runtime.shell_timeout_secs;
+  const output = new CappedOutput(SHELL_OUTPUT_CAP_BYTES);
+  // One pipe for both streams keeps stdout and stderr in the order they were written.
+  const child = execa(`exec 2>&1\n${command}`, {
+    shell: true,
+    cwd,
+    detached: true,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+  });
+  child.all?.on('data', (chunk: Buffer | string) => output.push(chunk));
+
+  let ending: 'timeout' | 'abort' | undefined;
+  let groupKilled = false;
+  const killGroup = () => {
+    if (groupKilled || child.pid === undefined) return;
+    groupKilled = true;
+    killProcessGroup(child.pid);
+  };
+  const stop = (why: 'timeout' | 'abort') => {
+    if (ending) return;
+    ending = why;
+    killGroup();
+  };
+  const onAbort = () => stop('abort');
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const timer = timeoutSecs > 0 ? setTimeout(() => stop('timeout'), timeoutSecs * 1000) : undefined;
+  // The shell is gone but jobs it put in the background may still hold the output pipe.
+  child.once('exit', killGroup);
+
+  const result = await child;
+  clearTimeout(timer);
+  ctx.signal.removeEventListener('abort', onAbort);
+
+  if (result.exitCode === undefined && !result.signal && !ending) {
+    return fail(START_FAILED(result.originalMessage || result.shortMessage || 'unknown error'));
+  }
+  const text = output.text();
+  const body = text.length > 0 ? text.replace(/\n$/, '') : NO_OUTPUT;
+  if (ending === 'timeout') return fail(`${body}\n${TIMED_OUT_LINE(timeoutSecs)}`);
+  if (ending === 'abort') return fail(`${body}\n${ABORTED_LINE}`);
+  if (result.exitCode === undefined) return fail(`${body}\n${SIGNAL_LINE(result.signal ?? 'unknown')}`);
+  const withCode = `${body}\n${EXIT_LINE(result.exitCode)}`;
+  return result.exitCode === 0 ? ok(withCode) : fail(withCode);
+}

@@ -1,0 +1,112 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConfinedPath } from '../../../src/tools/pathGuard.js';
+
+let base: string;
+let work: string;
+let outside: string;
+let home: string;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-guard-')));
+  work = join(base, 'work');
+  outside = join(base, 'outside');
+  home = join(base, 'home');
+  for (const d of [work, outside, home, join(home, '.ssh'), join(work, 'src')]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(work, 'src', 'a.ts'), 'a');
+  writeFileSync(join(outside, 'secret.txt'), 'secret');
+  writeFileSync(join(home, '.ssh', 'id_rsa'), 'key');
+});
+
+afterEach(() => {
+  rmSync(base, { recursive: true, force: true });
+});
+
+function guard(input: string, extra: Partial<Parameters<typeof resolveConfinedPath>[1]> = {}) {
+  return resolveConfinedPath(input, { cwd: work, allowedRoots: ['.'], forbiddenPaths: [], home, ...extra });
+}
+
+describe('resolveConfinedPath', () => {
+  it('resolves a relative path inside the root', () => {
+    expect(guard('src/a.ts')).toEqual({ ok: true, path: join(work, 'src', 'a.ts') });
+    expect(guard('src/../src/a.ts')).toEqual({ ok: true, path: join(work, 'src', 'a.ts') });
+  });
+
+  it('refuses a .. escape and says so', () => {
+    const r = guard('../outside/secret.txt');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toContain("'../outside/secret.txt'");
+      expect(r.error).toContain("'..' leads outside the allowed roots");
+    }
+  });
+
+  it('refuses an absolute path outside the roots', () => {
+    const r = guard(join(outside, 'secret.txt'));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain('outside the allowed roots (.)');
+  });
+
+  it('accepts an absolute path inside a root and a second root relative to cwd', () => {
+    expect(guard(join(work, 'src', 'a.ts')).ok).toBe(true);
+    expect(guard(join(outside, 'secret.txt'), { allowedRoots: ['.', '../outside'] }).ok).toBe(true);
+  });
+
+  it('refuses a symlink inside the root that points to a directory outside it', () => {
+    symlinkSync(outside, join(work, 'link'));
+    const read = guard('link/secret.txt');
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.error).toContain('resolves through a symlink');
+    // A new file under the link would be created outside the root as well.
+    expect(guard('link/new.txt', { forWrite: true }).ok).toBe(false);
+    expect(guard('link/deeper/new.txt', { forWrite: true }).ok).toBe(false);
+  });
+
+  it('refuses a dangling symlink whose target is outside the root', () => {
+    symlinkSync(join(outside, 'not-yet.txt'), join(work, 'dangling'));
+    expect(guard('dangling', { forWrite: true }).ok).toBe(false);
+  });
+
+  it('accepts a symlink that stays inside the root', () => {
+    symlinkSync(join(work, 'src'), join(work, 'alias'));
+    expect(guard('alias/a.ts')).toEqual({ ok: true, path: join(work, 'alias', 'a.ts') });
+  });
+
+  it('refuses forbidden paths and anything under them, with ~ expanded', () => {
+    const opts = { allowedRoots: ['~', '.'], forbiddenPaths: ['~/.ssh'] };
+    for (const input of ['~/.ssh', '~/.ssh/id_rsa', join(home, '.ssh', 'id_rsa')]) {
+      const r = guard(input, opts);
+      expect(r.ok, input).toBe(false);
+      if (!r.ok) expect(r.error).toContain("forbidden path '~/.ssh'");
+    }
+    expect(guard('~/.sshx', opts).ok).toBe(true);
+  });
+
+  it('refuses a symlink that leads into a forbidden path', () => {
+    symlinkSync(join(home, '.ssh'), join(work, 'keys'));
+    const r = guard('keys/id_rsa', { allowedRoots: ['.', '~'], forbiddenPaths: ['~/.ssh'] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain("forbidden path '~/.ssh'");
+  });
+
+  it('accepts a new file in new directories under an allowed root', () => {
+    expect(guard('new/dir/file.txt', { forWrite: true })).toEqual({ ok: true, path: join(work, 'new', 'dir', 'file.txt') });
+  });
+
+  it('refuses writing over a directory, an empty path, and everything when no roots are configured', () => {
+    expect(guard('src', { forWrite: true }).ok).toBe(false);
+    expect(guard('  ').ok).toBe(false);
+    const r = guard('src/a.ts', { allowedRoots: [] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain('no allowed_roots');
+  });
+
+  it('reports a symlink loop instead of throwing', () => {
+    symlinkSync(join(work, 'loop-b'), join(work, 'loop-a'));
+    symlinkSync(join(work, 'loop-a'), join(work, 'loop-b'));
+    const r = guard('loop-a/x');
+    expect(r.ok).toBe(false);
+  });
+});
