@@ -1,0 +1,183 @@
+// Appends a conversation to <arborHome>/sessions/<id>.jsonl, event by event. Events are
+// buffered in memory and written at flush() (every turn end) and at most 2 s after they
+// were appended, so a crash loses at most the turn in flight, and streaming never waits
+// on the disk.
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, appendFileSync } from 'node:fs';
+import type { ModelMessage } from '../providers/types.js';
+import type { Run, TranscriptItem } from '../runtime/types.js';
+import { t } from '../i18n/index.js';
+import { flushOnExit } from './exitFlush.js';
+import { scrubKnownSecrets } from './redact.js';
+import {
+  SESSION_FORMAT_VERSION,
+  newSessionId,
+  serializeEvent,
+  sessionPath,
+  sessionsDir,
+  type SessionEvent,
+  type SessionHeader,
+  type SessionMeta,
+} from './sessionFormat.js';
+
+/** Upper bound on how long an appended event may stay only in memory. */
+export const AUTO_FLUSH_MS = 2000;
+
+export class SessionLog {
+  readonly id: string;
+  readonly path: string;
+  private buffer: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Set when the file does not end in a newline (a crash cut its last line): the next
+   * write starts on a fresh line so the damage stays confined to that one line. */
+  private startWithNewline: boolean;
+  private lastError: Error | undefined;
+  private readonly unregisterExit: () => void;
+
+  private constructor(id: string, path: string, startWithNewline: boolean) {
+    this.id = id;
+    this.path = path;
+    this.startWithNewline = startWithNewline;
+    this.unregisterExit = flushOnExit(() => this.flush());
+  }
+
+  /** Starts a new session file and writes its header at once, so the session is listed
+   * (and resumable) even if arbor dies before the first turn ends. */
+  static create(arborHome: string, meta: SessionMeta): SessionLog {
+    const dir = sessionsDir(arborHome);
+    mkdirSync(dir, { recursive: true });
+    for (let attempt = 0; ; attempt++) {
+      const id = newSessionId();
+      const path = sessionPath(arborHome, id);
+      const header: SessionHeader = {
+        type: 'session',
+        version: SESSION_FORMAT_VERSION,
+        id,
+        createdAt: new Date().toISOString(),
+        agentAlias: meta.agentAlias,
+        providerLabel: meta.providerLabel,
+        cwd: meta.cwd,
+      };
+      let fd: number;
+      try {
+        // 'wx' fails if the name is taken, so two arbors started in the same second
+        // (with the same random suffix) never share a file.
+        fd = openSync(path, 'wx');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
+        throw new Error(t('persistence:log.writeFailed', { file: path, error: (err as Error).message }));
+      }
+      try {
+        writeSync(fd, serializeEvent(header) + '\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      return new SessionLog(id, path, false);
+    }
+  }
+
+  /** Reopens an existing session to append to it (resume). */
+  static open(arborHome: string, id: string): SessionLog {
+    const path = sessionPath(arborHome, id);
+    if (!existsSync(path)) {
+      throw new Error(t('persistence:session.unknown', { id, dir: sessionsDir(arborHome) }));
+    }
+    return new SessionLog(id, path, !endsWithNewline(path));
+  }
+
+  appendItem(item: TranscriptItem): void {
+    this.append({ type: 'item', item });
+  }
+
+  appendMessage(message: ModelMessage): void {
+    this.append({ type: 'message', message });
+  }
+
+  appendChildItem(runId: string, item: TranscriptItem): void {
+    this.append({ type: 'child_item', runId, item });
+  }
+
+  /** The final snapshot of a child run, when it ends. */
+  appendRun(run: Run): void {
+    this.append({ type: 'run', run });
+  }
+
+  /** The last automatic flush's failure, if it has not been recovered by a later flush. */
+  get writeError(): Error | undefined {
+    return this.lastError;
+  }
+
+  /** Writes and fsyncs everything buffered. Throws (naming the file) when the disk write
+   * fails; the events stay buffered for the next attempt. */
+  flush(): void {
+    if (this.buffer.length === 0) return;
+    const text = scrubKnownSecrets((this.startWithNewline ? '\n' : '') + this.buffer.join('\n') + '\n');
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.path, 'a');
+      appendFileSync(fd, text, 'utf8');
+      fsyncSync(fd);
+    } catch (err) {
+      this.lastError = new Error(t('persistence:log.writeFailed', { file: this.path, error: (err as Error).message }));
+      throw this.lastError;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    this.buffer = [];
+    this.startWithNewline = false;
+    this.lastError = undefined;
+    this.clearTimer();
+  }
+
+  /** Flushes and stops; appending afterwards is an error. */
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      this.clearTimer();
+      this.unregisterExit();
+    }
+  }
+
+  private append(event: SessionEvent): void {
+    if (this.closed) throw new Error(t('persistence:log.closed', { file: this.path }));
+    // Serialized now: later mutation of the object must not change what was recorded.
+    this.buffer.push(serializeEvent(event));
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      try {
+        this.flush();
+      } catch {
+        // Kept in writeError; retry later rather than crash from a timer.
+        if (!this.closed) this.scheduleFlush();
+      }
+    }, AUTO_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function endsWithNewline(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
