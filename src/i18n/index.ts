@@ -58,6 +58,8 @@ export function initI18n(language: Language = languageFromEnv()): void {
     initAsync: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // i18next otherwise prints an advert on stdout, which would corrupt headless output.
+    showSupportNotice: false,
   });
   initialized = true;
 }

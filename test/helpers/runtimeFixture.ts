@@ -1,0 +1,65 @@
+// A runtime wired to the real openai-compatible provider, pointed at a scripted loopback
+// model server. Runtime tests use this instead of mocking our own provider interface.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfigFromTexts } from '../../src/config/load.js';
+import { createRuntime, type CreateRuntimeOptions, type Runtime } from '../../src/runtime/runtime.js';
+import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../src/testing/loopbackModel.js';
+
+export interface Fixture {
+  server: LoopbackModel;
+  runtime: Runtime;
+  workdir: string;
+  cleanup(): Promise<void>;
+}
+
+export const baseToml = (url: string, extra = '') => `
+default_agent = "main"
+[providers.fake]
+type = "openai-compatible"
+base_url = "${url}"
+model = "fake-model"
+[agents.main]
+provider = "fake"
+system_prompt = "You are main."
+${extra}
+`;
+
+export async function makeFixture(opts: {
+  respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>;
+  toml?: (url: string) => string;
+  runtime?: Partial<CreateRuntimeOptions>;
+}): Promise<Fixture> {
+  const server = await startLoopbackModel({ dialect: 'openai', respond: opts.respond });
+  const workdir = mkdtempSync(join(tmpdir(), 'arbor-rt-'));
+  const text = (opts.toml ?? ((u: string) => baseToml(u)))(server.url);
+  const loaded = loadConfigFromTexts([{ text, file: join(workdir, 'config.toml') }], { ARBOR_RETRY_BASE_MS: '5' });
+  const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env: { ARBOR_RETRY_BASE_MS: '5' }, ...opts.runtime });
+  return {
+    server,
+    runtime,
+    workdir,
+    async cleanup() {
+      await runtime.dispose();
+      await server.close();
+      rmSync(workdir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The system prompt's first user message: how a scripted server tells children from the root. */
+export function firstUserText(body: any): string {
+  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
+  return typeof m?.content === 'string' ? m.content : Array.isArray(m?.content) ? m.content.map((p: any) => p.text ?? '').join('') : '';
+}
+
+export function toolMessages(body: any): Array<{ tool_call_id: string; content: string }> {
+  return (body.messages ?? []).filter((x: any) => x.role === 'tool').map((x: any) => ({
+    tool_call_id: x.tool_call_id,
+    content: typeof x.content === 'string' ? x.content : JSON.stringify(x.content),
+  }));
+}
+
+export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });
+export const calls = (...c: Array<{ id?: string; name: string; args: object | string }>): LoopbackReply => ({ kind: 'tools', calls: c });
