@@ -1,0 +1,268 @@
+// The network providers (openai-compatible, openai, anthropic) on the AI SDK. One call of
+// stream() is one HTTP request: no retries here (retry.ts owns them) and one step only,
+// since tools are declared without `execute` and the runtime runs them itself.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage as SdkMessage, type ToolSet } from 'ai';
+import type { ProviderConfig } from '../config/types.js';
+import { t } from '../i18n/index.js';
+import { abortedError, ArborProviderError, classifyError, configError, type ErrorContext } from './errors.js';
+import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
+
+// The SDK prints compatibility warnings to the console, which would tear through the TUI.
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
+
+const DEFAULT_KEY_ENV: Partial<Record<ProviderConfig['type'], string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
+const DEFAULT_BASE_URL: Partial<Record<ProviderConfig['type'], string>> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+};
+
+export function providerLabel(config: Pick<ProviderConfig, 'type' | 'model'>): string {
+  return `${config.type}/${config.model}`;
+}
+
+/** The env var a provider's key is read from: api_key_env, else the type's usual one. */
+export function keyEnvVar(config: ProviderConfig): string | undefined {
+  return config.api_key_env ?? DEFAULT_KEY_ENV[config.type];
+}
+
+const SENSITIVE_HEADER = /auth|key|token|secret|cookie/i;
+
+function errorContext(config: ProviderConfig, apiKey: string | undefined): ErrorContext {
+  const secrets = Object.entries(config.headers ?? {})
+    .filter(([name]) => SENSITIVE_HEADER.test(name))
+    .map(([, value]) => value.replace(/^bearer\s+/i, ''));
+  if (apiKey) secrets.push(apiKey);
+  return {
+    providerName: config.name,
+    type: config.type,
+    model: config.model,
+    label: providerLabel(config),
+    baseUrl: config.base_url ?? DEFAULT_BASE_URL[config.type] ?? '',
+    envVar: keyEnvVar(config),
+    secrets,
+    timeoutSecs: config.timeout_secs,
+  };
+}
+
+function buildModel(config: ProviderConfig, apiKey: string | undefined, ctx: ErrorContext): LanguageModel {
+  const headers = { ...(config.headers ?? {}) };
+  switch (config.type) {
+    case 'openai-compatible':
+      if (!config.base_url) throw configError(ctx, t('providers:error.missingBaseUrl'));
+      return createOpenAICompatible({
+        name: config.name,
+        baseURL: config.base_url,
+        apiKey,
+        headers,
+        includeUsage: true,
+      }).chatModel(config.model);
+    case 'openai':
+      if (!apiKey) throw configError(ctx, t('providers:error.missingKey', { envVar: ctx.envVar }));
+      // Chat completions, not the Responses API: it is what every compatible server speaks too.
+      return createOpenAI({ apiKey, baseURL: config.base_url, headers }).chat(config.model);
+    case 'anthropic':
+      if (!apiKey) throw configError(ctx, t('providers:error.missingKey', { envVar: ctx.envVar }));
+      return createAnthropic({ apiKey, baseURL: config.base_url, headers })(config.model);
+    default:
+      throw configError(ctx, t('providers:error.unknownType', { type: config.type }));
+  }
+}
+
+/** Tool-call inputs the SDK accepts: the parsed object, or {} when the model sent junk
+ * (its raw text already reached the tool result, which says what was wrong). */
+function inputFor(call: ToolCallRequest): unknown {
+  if (call.args !== undefined && call.args !== null && typeof call.args === 'object') return call.args;
+  try {
+    const parsed = JSON.parse(call.rawArgs) as unknown;
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Our history → the SDK's. Anthropic accepts system text only at the start, so a later
+ * system message (a runtime notice) travels as a user note there. */
+export function toSdkMessages(messages: ModelMessage[], type: ProviderConfig['type']): SdkMessage[] {
+  const out: SdkMessage[] = [];
+  let leading = true;
+  for (const m of messages) {
+    if (m.role !== 'system') leading = false;
+    switch (m.role) {
+      case 'system':
+        if (leading || type !== 'anthropic') out.push({ role: 'system', content: m.content });
+        else out.push({ role: 'user', content: `[system note]\n${m.content}` });
+        break;
+      case 'user':
+        out.push({ role: 'user', content: m.content });
+        break;
+      case 'assistant': {
+        const parts: Array<
+          { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+        > = [];
+        if (m.content) parts.push({ type: 'text', text: m.content });
+        for (const call of m.toolCalls ?? []) {
+          parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: inputFor(call) });
+        }
+        if (parts.length > 0) out.push({ role: 'assistant', content: parts });
+        break;
+      }
+      case 'tool': {
+        const part = {
+          type: 'tool-result' as const,
+          toolCallId: m.toolCallId,
+          toolName: m.toolName,
+          output: m.isError ? { type: 'error-text' as const, value: m.content } : { type: 'text' as const, value: m.content },
+        };
+        const prev = out[out.length - 1];
+        // Results of one assistant turn belong together (Anthropic wants them in one message).
+        if (prev && prev.role === 'tool') prev.content.push(part);
+        else out.push({ role: 'tool', content: [part] });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export function toSdkTools(specs: ToolSpec[]): ToolSet | undefined {
+  if (specs.length === 0) return undefined;
+  const tools: ToolSet = {};
+  for (const spec of specs) {
+    tools[spec.name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters as never) });
+  }
+  return tools;
+}
+
+/** Empty arguments mean "no arguments"; text that does not parse keeps args undefined. */
+export function parseArgs(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function mapFinish(reason: string): 'stop' | 'tool_calls' | 'length' | 'other' {
+  if (reason === 'stop') return 'stop';
+  if (reason === 'tool-calls') return 'tool_calls';
+  if (reason === 'length') return 'length';
+  return 'other';
+}
+
+export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
+  const envVar = keyEnvVar(config);
+  const apiKey = envVar ? env[envVar] || undefined : undefined;
+  const ctx = errorContext(config, apiKey);
+  let model: LanguageModel | undefined;
+
+  async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    if (req.signal.aborted) throw abortedError(ctx);
+    model ??= buildModel(config, apiKey, ctx);
+
+    // Our own controller so an idle timeout can cut the request without looking like a
+    // user abort.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(req.signal.reason);
+    req.signal.addEventListener('abort', onAbort, { once: true });
+    const idleMs = config.timeout_secs !== undefined && config.timeout_secs > 0 ? config.timeout_secs * 1000 : 0;
+    let timedOut = false;
+    let streamed = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (!idleMs) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, idleMs);
+    };
+    const stopped = (): ArborProviderError | undefined => {
+      if (req.signal.aborted) return abortedError(ctx);
+      if (timedOut) {
+        return new ArborProviderError(ctx, {
+          kind: 'network',
+          detail: t('providers:error.timeout', { secs: config.timeout_secs }),
+          retryable: !streamed,
+        });
+      }
+      return undefined;
+    };
+
+    const rawArgs = new Map<string, string>();
+    try {
+      arm();
+      const result = streamText({
+        model,
+        messages: toSdkMessages(req.messages, config.type),
+        // The agent's system prompt is ours, not user input: no injection warning.
+        allowSystemInMessages: true,
+        tools: toSdkTools(req.tools),
+        temperature: req.temperature ?? config.temperature,
+        maxOutputTokens: req.maxTokens ?? config.max_tokens,
+        maxRetries: 0,
+        abortSignal: controller.signal,
+        // Errors arrive as stream parts and are classified below; the default handler logs.
+        onError: () => {},
+      });
+      let finished = false;
+      for await (const part of result.fullStream) {
+        arm();
+        switch (part.type) {
+          case 'text-delta':
+            if (part.text) {
+              streamed = true;
+              yield { type: 'text', delta: part.text };
+            }
+            break;
+          case 'tool-input-delta':
+            rawArgs.set(part.id, (rawArgs.get(part.id) ?? '') + part.delta);
+            break;
+          case 'tool-call': {
+            const raw =
+              rawArgs.get(part.toolCallId) ?? (typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}));
+            streamed = true;
+            yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, args: parseArgs(raw), rawArgs: raw } };
+            break;
+          }
+          case 'finish':
+            finished = true;
+            yield {
+              type: 'usage',
+              usage: { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 },
+            };
+            yield { type: 'finish', reason: mapFinish(part.finishReason) };
+            break;
+          case 'error':
+            throw stopped() ?? classifyError(part.error, ctx, streamed);
+          case 'abort':
+            throw stopped() ?? abortedError(ctx);
+          default:
+            break;
+        }
+      }
+      if (!finished) {
+        throw stopped() ?? new ArborProviderError(ctx, { kind: 'malformed', detail: t('providers:error.endedEarly') });
+      }
+    } catch (err) {
+      throw stopped() ?? classifyError(err, ctx, streamed);
+    } finally {
+      if (timer) clearTimeout(timer);
+      req.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    name: config.name,
+    type: config.type,
+    model: config.model,
+    stream,
+  };
+}

@@ -1,0 +1,23 @@
+// The one place that turns a [providers.<name>] entry into a ModelProvider.
+import type { Pricing, ProviderConfig } from '../config/types.js';
+import { createAiSdkProvider, providerLabel } from './aiSdkProvider.js';
+import { createOfflineProvider } from './offline.js';
+import { withRetry } from './retry.js';
+import type { ModelProvider, Usage } from './types.js';
+
+export { providerLabel };
+
+/** Never throws: a provider that cannot work (missing key, missing base_url) fails its first
+ * stream() with a ProviderError of kind 'config', so the chat still starts and says why. */
+export function createProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
+  if (config.type === 'offline') return createOfflineProvider(config, env);
+  return withRetry(createAiSdkProvider(config, env), { env });
+}
+
+/** Estimated cost in US dollars; 0 without pricing. */
+export function estimateCostUsd(pricing: Pricing | undefined, usage: Usage): number {
+  if (!pricing) return 0;
+  const cost =
+    (usage.inputTokens * pricing.input_per_mtok) / 1_000_000 + (usage.outputTokens * pricing.output_per_mtok) / 1_000_000;
+  return Number.isFinite(cost) && cost > 0 ? cost : 0;
+}

@@ -1,0 +1,204 @@
+// Turns whatever the AI SDK, fetch or a server threw into a ProviderError that names the
+// provider and model, says whether a retry can help, and never carries a secret.
+import {
+  APICallError,
+  EmptyResponseBodyError,
+  InvalidResponseDataError,
+  JSONParseError,
+  LoadAPIKeyError,
+  TypeValidationError,
+} from 'ai';
+import { t } from '../i18n/index.js';
+import { ProviderError, type ProviderErrorKind, type ProviderType } from './types.js';
+
+/** Everything an error message may mention about the provider it came from. */
+export interface ErrorContext {
+  providerName: string;
+  type: ProviderType;
+  model: string;
+  /** "<type>/<model>" */
+  label: string;
+  baseUrl: string;
+  /** The env var the key is read from, when there is one. */
+  envVar?: string;
+  /** Values that must never appear in a message (the key, auth header values). */
+  secrets: string[];
+  timeoutSecs?: number;
+}
+
+/** Our ProviderError: keeps the provider-free `detail` (shown in retry notices) and the
+ * delay a server asked for. */
+export class ArborProviderError extends ProviderError {
+  readonly detail: string;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>,
+    opts: { kind: ProviderErrorKind; detail: string; retryable?: boolean; status?: number; retryAfterMs?: number },
+  ) {
+    super({
+      kind: opts.kind,
+      message: t('providers:error.withProvider', { name: ctx.providerName, label: ctx.label, detail: opts.detail }),
+      providerName: ctx.providerName,
+      model: ctx.model,
+      retryable: opts.retryable,
+      status: opts.status,
+    });
+    this.detail = opts.detail;
+    this.retryAfterMs = opts.retryAfterMs;
+    // A stack would only ever reach a log; the message is the whole story.
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  [/\b(sk|pk|rk)-[A-Za-z0-9_*-]{8,}/g, '[redacted]'],
+  [/\bsk-ant-[A-Za-z0-9_*-]+/g, '[redacted]'],
+  [/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]'],
+  [/((?:x-)?api[-_]?key["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1[redacted]'],
+];
+
+/** Removes known secrets and anything shaped like a key or bearer token. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** One line, bounded, secret-free: safe to put in a message. */
+function cleanReason(text: string, ctx: ErrorContext): string {
+  const oneLine = redact(text, ctx.secrets).replace(/\s+/g, ' ').trim();
+  return oneLine.length > 300 ? `${oneLine.slice(0, 297)}...` : oneLine;
+}
+
+const RETRY_AFTER_CAP_MS = 30_000;
+
+/** Reads `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date). */
+export function parseRetryAfter(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const lower: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) lower[k.toLowerCase()] = v;
+  const ms = Number(lower['retry-after-ms']);
+  if (lower['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return Math.min(ms, RETRY_AFTER_CAP_MS);
+  const raw = lower['retry-after'];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const secs = Number(raw);
+  if (Number.isFinite(secs)) return secs >= 0 ? Math.min(secs * 1000, RETRY_AFTER_CAP_MS) : undefined;
+  const date = Date.parse(raw);
+  if (Number.isNaN(date)) return undefined;
+  return Math.min(Math.max(0, date - now), RETRY_AFTER_CAP_MS);
+}
+
+function isMalformed(err: unknown): boolean {
+  return (
+    TypeValidationError.isInstance(err) ||
+    JSONParseError.isInstance(err) ||
+    InvalidResponseDataError.isInstance(err) ||
+    EmptyResponseBodyError.isInstance(err)
+  );
+}
+
+function causeMessage(err: unknown): string {
+  const cause = (err as { cause?: { message?: string; code?: string } } | undefined)?.cause;
+  const inner = cause?.message ?? '';
+  const code = cause?.code ?? '';
+  if (inner && code && !inner.includes(code)) return `${inner} (${code})`;
+  return inner || code || (err instanceof Error ? err.message : String(err));
+}
+
+function fromStatus(status: number, err: APICallError, ctx: ErrorContext, streamed: boolean): ArborProviderError {
+  const make = (kind: ProviderErrorKind, detail: string, retryable = false) =>
+    new ArborProviderError(ctx, {
+      kind,
+      detail,
+      retryable,
+      status,
+      retryAfterMs: retryable ? parseRetryAfter(err.responseHeaders) : undefined,
+    });
+  const reason = cleanReason(err.message, ctx);
+  // Anthropic's client reports a first stream event it could not parse as a 500.
+  if (isMalformed(err.cause) || /^(type validation failed|json parsing failed|invalid json response)/i.test(err.message)) {
+    return make('malformed', t('providers:error.malformed', { reason }));
+  }
+  if (status === 401) {
+    return make('auth', ctx.envVar ? t('providers:error.auth', { status, envVar: ctx.envVar }) : t('providers:error.authNoEnv', { status }));
+  }
+  if (status === 403) {
+    return make(
+      'auth',
+      ctx.envVar
+        ? t('providers:error.forbidden', { status, envVar: ctx.envVar, model: ctx.model })
+        : t('providers:error.forbiddenNoEnv', { status, model: ctx.model }),
+    );
+  }
+  if (status === 404) return make('not_found', t('providers:error.notFound', { model: ctx.model, baseUrl: ctx.baseUrl }));
+  if (status === 429) return make('rate_limit', t('providers:error.rateLimit'), true);
+  if (status === 408) return make('network', t('providers:error.server', { status }), true);
+  if (status >= 500) return make('server', t('providers:error.server', { status }), true);
+  if (status >= 200 && status < 300) {
+    // The request was accepted and the body then failed: a broken connection.
+    const why = cleanReason(causeMessage(err), ctx);
+    return streamed
+      ? make('network', t('providers:error.midStream', { reason: why }))
+      : make('network', t('providers:error.network', { baseUrl: ctx.baseUrl, reason: why }), true);
+  }
+  return make('other', t('providers:error.badRequest', { status, reason }));
+}
+
+/** Errors some servers send inside an otherwise healthy stream: `{message, type, code}`. */
+function fromInBand(err: Record<string, unknown>, ctx: ErrorContext): ArborProviderError {
+  const type = String(err.type ?? err.code ?? '');
+  const reason = cleanReason(String(err.message ?? JSON.stringify(err)), ctx);
+  if (/auth/i.test(type)) return fromAuthLike(ctx);
+  if (/rate_limit/i.test(type)) return new ArborProviderError(ctx, { kind: 'rate_limit', detail: t('providers:error.rateLimit'), retryable: true });
+  if (/invalid_request|not_found|permission/i.test(type)) {
+    return new ArborProviderError(ctx, { kind: 'other', detail: t('providers:error.serverInBand', { reason }) });
+  }
+  return new ArborProviderError(ctx, { kind: 'server', detail: t('providers:error.serverInBand', { reason }), retryable: true });
+}
+
+function fromAuthLike(ctx: ErrorContext): ArborProviderError {
+  const detail = ctx.envVar ? t('providers:error.auth', { status: 401, envVar: ctx.envVar }) : t('providers:error.authNoEnv', { status: 401 });
+  return new ArborProviderError(ctx, { kind: 'auth', detail, status: 401 });
+}
+
+export function abortedError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>): ArborProviderError {
+  return new ArborProviderError(ctx, { kind: 'aborted', detail: t('providers:error.aborted') });
+}
+
+export function configError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>, detail: string): ArborProviderError {
+  return new ArborProviderError(ctx, { kind: 'config', detail });
+}
+
+/**
+ * @param streamed whether text or a tool call already reached the caller in this attempt:
+ *   a broken connection then is final, since a retry would repeat what was shown.
+ */
+export function classifyError(err: unknown, ctx: ErrorContext, streamed: boolean): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (APICallError.isInstance(err)) {
+    if (err.statusCode !== undefined) return fromStatus(err.statusCode, err, ctx, streamed);
+    const why = cleanReason(causeMessage(err), ctx);
+    if (streamed) return new ArborProviderError(ctx, { kind: 'network', detail: t('providers:error.midStream', { reason: why }) });
+    return new ArborProviderError(ctx, {
+      kind: 'network',
+      detail: t('providers:error.network', { baseUrl: ctx.baseUrl, reason: why }),
+      retryable: true,
+    });
+  }
+  if (isMalformed(err)) {
+    return new ArborProviderError(ctx, {
+      kind: 'malformed',
+      detail: t('providers:error.malformed', { reason: cleanReason((err as Error).message, ctx) }),
+    });
+  }
+  if (LoadAPIKeyError.isInstance(err)) {
+    return configError(ctx, t('providers:error.missingKey', { envVar: ctx.envVar ?? 'OPENAI_API_KEY' }));
+  }
+  if (err && typeof err === 'object' && !(err instanceof Error)) return fromInBand(err as Record<string, unknown>, ctx);
+  const message = err instanceof Error ? err.message : String(err);
+  return new ArborProviderError(ctx, { kind: 'other', detail: t('providers:error.other', { reason: cleanReason(message, ctx) }) });
+}

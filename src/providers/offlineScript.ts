@@ -1,0 +1,273 @@
+// What the offline model says, decided only from the conversation and the tools offered.
+// Model output, so English and not localized. The phrasings are documented in offline.ts.
+import { delegateRoster, pickDelegateTarget } from './offlineRoster.js';
+import type { ModelMessage, ToolCallRequest, ToolSpec } from './types.js';
+
+export const OFFLINE_LABEL = '[offline model]';
+export const SPAWN_TOOL = 'spawn_subagent';
+export const DELEGATE_TOOL = 'delegate';
+export const MAX_FAN_OUT = 20;
+
+export interface PlannedCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface OfflinePlan {
+  text: string;
+  calls: PlannedCall[];
+  /** A child answering its task: it "thinks" for a while before the first word. */
+  childThinking: boolean;
+}
+
+type Trigger =
+  | { kind: 'runaway'; task: string }
+  | { kind: 'fanout'; n: number; task: string }
+  | { kind: 'parallel'; agents: string[]; task: string }
+  | { kind: 'background'; agent: string; task: string }
+  | { kind: 'delegate'; agent: string; task: string }
+  | { kind: 'check'; taskId: string };
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const PART_SUFFIX = /\(part \d+ of \d+\)\s*$/i;
+
+export function parseTrigger(text: string): Trigger | undefined {
+  let m = text.match(/\brunaway\s*:\s*([\s\S]*\S)/i);
+  if (m) return { kind: 'runaway', task: m[1].trim() };
+  m = text.match(/\bfan out (\d+)\s*:\s*([\s\S]*\S)/i);
+  if (m) return { kind: 'fanout', n: Number(m[1]), task: m[2].trim() };
+  m = text.match(/\bdelegate in parallel to ([^:\n]+):\s*([\s\S]*\S)/i);
+  if (m) {
+    const agents = m[1]
+      .split(/,|\band\b/)
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    return { kind: 'parallel', agents, task: m[2].trim() };
+  }
+  m = text.match(/\bdelegate in (?:the )?background to ([A-Za-z0-9_.-]+)\s*:\s*([\s\S]*\S)/i);
+  if (m) return { kind: 'background', agent: m[1], task: m[2].trim() };
+  m = text.match(/\bdelegate to ([A-Za-z0-9_.-]+)\s*:\s*([\s\S]*\S)/i);
+  if (m) return { kind: 'delegate', agent: m[1], task: m[2].trim() };
+  m = text.match(new RegExp(`\\bcheck task (${UUID.source})`, 'i'));
+  if (m) return { kind: 'check', taskId: m[1].toLowerCase() };
+  return undefined;
+}
+
+// Prompts this process's offline model handed to children, so that a child's first message
+// is recognised as a task rather than as a person typing. Bounded: old entries fall out.
+const handedOut = new Set<string>();
+const HANDED_OUT_LIMIT = 5000;
+
+export function rememberChildPrompt(prompt: string): void {
+  handedOut.delete(prompt);
+  handedOut.add(prompt);
+  if (handedOut.size > HANDED_OUT_LIMIT) {
+    const oldest = handedOut.values().next().value;
+    if (oldest !== undefined) handedOut.delete(oldest);
+  }
+}
+
+/** A delegate child may receive "[Context]\n...\n\n[Task]\n<prompt>". */
+function taskPart(text: string): string {
+  const i = text.lastIndexOf('[Task]\n');
+  return i >= 0 ? text.slice(i + '[Task]\n'.length).trim() : text.trim();
+}
+
+function isChildTask(text: string): boolean {
+  const task = taskPart(text);
+  return PART_SUFFIX.test(task) || handedOut.has(task);
+}
+
+function firstLine(text: string, max = 120): string {
+  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function has(tools: ToolSpec[], name: string): boolean {
+  return tools.some((t) => t.name === name);
+}
+
+function say(text: string, calls: PlannedCall[] = []): OfflinePlan {
+  return { text, calls, childThinking: false };
+}
+
+function missingTool(what: string, tool: string): OfflinePlan {
+  return say(`${OFFLINE_LABEL} I would ${what}, but the ${tool} tool is not available to this agent here.`);
+}
+
+function planTrigger(trigger: Trigger, tools: ToolSpec[], messages: ModelMessage[]): OfflinePlan {
+  switch (trigger.kind) {
+    case 'fanout': {
+      if (!Number.isInteger(trigger.n) || trigger.n < 1 || trigger.n > MAX_FAN_OUT) {
+        return say(`${OFFLINE_LABEL} I can fan out into 1 to ${MAX_FAN_OUT} subagents; ${trigger.n} is out of range.`);
+      }
+      if (!has(tools, SPAWN_TOOL)) return missingTool(`fan out into ${trigger.n} subagents`, SPAWN_TOOL);
+      const calls = Array.from({ length: trigger.n }, (_, i) => ({
+        name: SPAWN_TOOL,
+        args: { prompt: `${trigger.task} (part ${i + 1} of ${trigger.n})` },
+      }));
+      return say(`${OFFLINE_LABEL} Fanning out into ${trigger.n} subagents: ${clip(trigger.task, 80)}`, calls);
+    }
+    case 'delegate':
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(`delegate to ${trigger.agent}`, DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} Delegating to ${trigger.agent}.`, [
+        { name: DELEGATE_TOOL, args: { agent: trigger.agent, prompt: trigger.task } },
+      ]);
+    case 'parallel':
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(`delegate to ${trigger.agents.join(', ')}`, DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} Delegating in parallel to ${trigger.agents.join(', ')}.`, [
+        { name: DELEGATE_TOOL, args: { parallel: trigger.agents, prompt: trigger.task } },
+      ]);
+    case 'background':
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(`delegate to ${trigger.agent} in the background`, DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} Starting a background task for ${trigger.agent}.`, [
+        { name: DELEGATE_TOOL, args: { agent: trigger.agent, prompt: trigger.task, background: true } },
+      ]);
+    case 'check':
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(`check task ${trigger.taskId}`, DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} Checking task ${trigger.taskId}.`, [
+        { name: DELEGATE_TOOL, args: { action: 'check_result', task_id: trigger.taskId } },
+      ]);
+    case 'runaway': {
+      const prompt = `runaway: ${trigger.task}`;
+      const calls: PlannedCall[] = [];
+      const target = has(tools, DELEGATE_TOOL) ? pickDelegateTarget(tools, messages) : undefined;
+      if (target) calls.push({ name: DELEGATE_TOOL, args: { agent: target, prompt } });
+      if (has(tools, SPAWN_TOOL)) {
+        calls.push({ name: SPAWN_TOOL, args: { prompt } }, { name: SPAWN_TOOL, args: { prompt } });
+      }
+      if (calls.length === 0) {
+        return say(`${OFFLINE_LABEL} Runaway branch ends here: no ${SPAWN_TOOL} or ${DELEGATE_TOOL} tool can reach another agent.`);
+      }
+      return say(`${OFFLINE_LABEL} Spreading out (runaway): ${clip(trigger.task, 80)}`, calls);
+    }
+  }
+}
+
+interface ResultPair {
+  call: ToolCallRequest;
+  content: string;
+  ok: boolean;
+}
+
+function resultsOfLastTurn(messages: ModelMessage[]): ResultPair[] | undefined {
+  let i = messages.length - 1;
+  const results: Array<Extract<ModelMessage, { role: 'tool' }>> = [];
+  while (i >= 0 && messages[i].role === 'tool') results.unshift(messages[i--] as Extract<ModelMessage, { role: 'tool' }>);
+  if (results.length === 0) return undefined;
+  const assistant = i >= 0 ? messages[i] : undefined;
+  const calls = assistant?.role === 'assistant' ? (assistant.toolCalls ?? []) : [];
+  return results.map((r) => ({
+    call: calls.find((c) => c.id === r.toolCallId) ?? { id: r.toolCallId, name: r.toolName, args: undefined, rawArgs: '' },
+    content: r.content,
+    ok: !r.isError,
+  }));
+}
+
+const mark = (ok: boolean) => (ok ? '[ok]' : '[failed]');
+
+function tally(pairs: ResultPair[]): string {
+  const ok = pairs.filter((p) => p.ok).length;
+  return `${ok} of ${pairs.length} succeeded, ${pairs.length - ok} failed`;
+}
+
+function listResults(pairs: ResultPair[]): string {
+  return pairs.map((p, i) => `${i + 1}. ${mark(p.ok)} ${firstLine(p.content) || '(no output)'}`).join('\n');
+}
+
+/** The delegate envelope starts with "[Agent '<name>' (...)]"; the answer is what follows. */
+function delegateAnswer(content: string): string {
+  return firstLine(content.replace(/^\[Agent '[^']*' \([^)]*\)\]\n?/, '')) || '(no output)';
+}
+
+function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
+  const single = pairs[0];
+  switch (trigger?.kind) {
+    case 'fanout':
+      return `${OFFLINE_LABEL} Fan-out finished: ${tally(pairs)}.\n\n${listResults(pairs)}`;
+    case 'runaway':
+      return `${OFFLINE_LABEL} Runaway round finished: ${tally(pairs)}.\n\n${listResults(pairs)}`;
+    case 'delegate':
+      return single.ok
+        ? `${OFFLINE_LABEL} ${trigger.agent} answered: ${delegateAnswer(single.content)}`
+        : `${OFFLINE_LABEL} Delegation to ${trigger.agent} failed: ${firstLine(single.content)}`;
+    case 'parallel': {
+      const blocks = [...single.content.matchAll(/^--- (.+?) \(success=(true|false)\) ---\n?(.*)$/gm)];
+      if (!single.ok || blocks.length === 0) {
+        return `${OFFLINE_LABEL} Parallel delegation ${single.ok ? 'finished' : 'failed'}: ${firstLine(single.content)}`;
+      }
+      const ok = blocks.filter((b) => b[2] === 'true').length;
+      const lines = blocks.map((b, i) => `${i + 1}. ${mark(b[2] === 'true')} ${b[1]}: ${firstLine(b[3] ?? '') || '(no output)'}`);
+      return `${OFFLINE_LABEL} Parallel delegation finished: ${ok} of ${blocks.length} agents succeeded, ${blocks.length - ok} failed.\n\n${lines.join('\n')}`;
+    }
+    case 'background': {
+      const id = single.content.match(UUID)?.[0];
+      if (!single.ok || !id) return `${OFFLINE_LABEL} The background task did not start: ${firstLine(single.content)}`;
+      return `${OFFLINE_LABEL} Background task started for ${trigger.agent}: ${id}. It keeps running on its own; say "check task ${id}" to read its result.`;
+    }
+    case 'check': {
+      if (!single.ok) return `${OFFLINE_LABEL} Could not check task ${trigger.taskId}: ${firstLine(single.content)}`;
+      try {
+        const view = JSON.parse(single.content) as { status?: unknown; output?: unknown; error?: unknown };
+        const body = typeof view.output === 'string' && view.output ? view.output : typeof view.error === 'string' ? view.error : '';
+        return `${OFFLINE_LABEL} Task ${trigger.taskId} is ${String(view.status ?? 'unknown')}.${body ? ` ${firstLine(body)}` : ''}`;
+      } catch {
+        return `${OFFLINE_LABEL} Task ${trigger.taskId}: ${firstLine(single.content)}`;
+      }
+    }
+    default:
+      return `${OFFLINE_LABEL} Tool results: ${tally(pairs)}.\n\n${listResults(pairs)}`;
+  }
+}
+
+function defaultReply(userText: string, tools: ToolSpec[]): string {
+  const roster = delegateRoster(tools);
+  const a = roster[0] ?? 'researcher';
+  const b = roster[1] ?? 'reviewer';
+  const tries: string[] = [];
+  if (has(tools, SPAWN_TOOL)) tries.push('- fan out 3: summarize each file');
+  if (has(tools, DELEGATE_TOOL)) {
+    tries.push(
+      `- delegate to ${a}: review the plan`,
+      `- delegate in parallel to ${a}, ${b}: compare the options`,
+      `- delegate in background to ${a}: write a report`,
+    );
+  }
+  if (has(tools, SPAWN_TOOL) || has(tools, DELEGATE_TOOL)) {
+    tries.push('- runaway: explore everything (keeps spreading until a limit or the runaway guard stops it)');
+  }
+  const echo = clip(userText, 80) || '(nothing)';
+  const parts = [
+    `${OFFLINE_LABEL} You said: "${echo}"`,
+    "I am arbor's built-in offline model: I need no network, I echo what you write and I can demonstrate subagents, but I do not really answer.",
+    'To chat with a real model, run `arbor init`, then edit ~/.arbor/config.toml to add a provider (Ollama, vLLM, LM Studio, OpenAI, Anthropic, ...), or start arbor with OPENAI_API_KEY or ANTHROPIC_API_KEY set.',
+  ];
+  if (tries.length > 0) parts.push(`To watch subagents without a model, try:\n${tries.join('\n')}`);
+  return parts.join('\n\n');
+}
+
+function lastUser(messages: ModelMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'user') return m.content;
+  }
+  return '';
+}
+
+export function planReply(messages: ModelMessage[], tools: ToolSpec[]): OfflinePlan {
+  const userText = lastUser(messages);
+  const trigger = parseTrigger(userText);
+  const results = resultsOfLastTurn(messages);
+  if (results) return say(summarize(trigger, results));
+  if (trigger) return planTrigger(trigger, tools, messages);
+  const firstUser = messages.find((m) => m.role === 'user');
+  if (firstUser && isChildTask(firstUser.content)) {
+    return { text: `Done: ${taskPart(userText).replace(/\s+/g, ' ').slice(0, 60)}`, calls: [], childThinking: true };
+  }
+  return say(defaultReply(userText, tools));
+}

@@ -1,0 +1,108 @@
+// Bounded retries with exponential backoff around any ModelProvider. A transient failure is
+// retried only while the failed attempt had shown nothing yet: once text or a tool call has
+// reached the caller, a retry would show it twice, so the error stands.
+//
+// Before each wait a `retry` event goes out: `attempt` is the attempt about to start
+// (2..maxAttempts), `maxAttempts` counts the first one too, `reason` is the failure without
+// the provider prefix (the UI already says which provider it is).
+import { t } from '../i18n/index.js';
+import { abortedError, ArborProviderError } from './errors.js';
+import { ProviderError, type CompletionRequest, type ModelProvider, type StreamEvent } from './types.js';
+
+export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_BASE_DELAY_MS = 500;
+export const MAX_DELAY_MS = 30_000;
+
+export interface RetryOptions {
+  maxRetries?: number;
+  baseDelayMs?: number;
+  /** Read for ARBOR_RETRY_BASE_MS and ARBOR_RETRY_MAX when the options above are absent. */
+  env?: NodeJS.ProcessEnv;
+  /** 0..1; jitter source, replaceable for tests. */
+  random?: () => number;
+}
+
+function envNumber(env: NodeJS.ProcessEnv | undefined, name: string): number | undefined {
+  const raw = env?.[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** Delay before retry number `retry` (1-based): the server's Retry-After when it gave one,
+ * else base·2^(retry-1) plus up to 20% jitter so many children do not retry in lockstep. */
+export function retryDelayMs(retry: number, baseMs: number, retryAfterMs: number | undefined, random = Math.random): number {
+  if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), MAX_DELAY_MS);
+  const backoff = baseMs * 2 ** (retry - 1);
+  return Math.min(Math.round(backoff * (1 + 0.2 * random())), MAX_DELAY_MS);
+}
+
+/** Waits `ms`, or rejects with `onAbort()` as soon as the signal fires. */
+export function abortableSleep(ms: number, signal: AbortSignal, onAbort: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(onAbort());
+    const done = () => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(onAbort());
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelProvider {
+  const maxRetries = opts.maxRetries ?? envNumber(opts.env, 'ARBOR_RETRY_MAX') ?? DEFAULT_MAX_RETRIES;
+  const baseMs = opts.baseDelayMs ?? envNumber(opts.env, 'ARBOR_RETRY_BASE_MS') ?? DEFAULT_BASE_DELAY_MS;
+  const random = opts.random ?? Math.random;
+  const ctx = { providerName: inner.name, model: inner.model, label: `${inner.type}/${inner.model}` };
+  const maxAttempts = Math.floor(maxRetries) + 1;
+
+  const asProviderError = (err: unknown): ProviderError =>
+    err instanceof ProviderError
+      ? err
+      : new ArborProviderError(ctx, {
+          kind: 'other',
+          detail: t('providers:error.other', { reason: err instanceof Error ? err.message : String(err) }),
+        });
+
+  const detailOf = (err: ProviderError): string => (err instanceof ArborProviderError ? err.detail : err.message);
+
+  async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    for (let attempt = 1; ; attempt++) {
+      let yielded = false;
+      try {
+        for await (const event of inner.stream(req)) {
+          yielded = true;
+          yield event;
+        }
+        return;
+      } catch (raw) {
+        if (req.signal.aborted) throw raw instanceof ProviderError && raw.kind === 'aborted' ? raw : abortedError(ctx);
+        const err = asProviderError(raw);
+        if (!err.retryable) throw err;
+        if (yielded) {
+          // Something was shown already; the caller must not retry this on its own either.
+          throw new ArborProviderError(ctx, { kind: err.kind, detail: detailOf(err), status: err.status });
+        }
+        if (attempt >= maxAttempts) {
+          if (attempt === 1) throw err;
+          throw new ArborProviderError(ctx, {
+            kind: err.kind,
+            detail: t('providers:error.gaveUp', { detail: detailOf(err), attempts: attempt }),
+            status: err.status,
+          });
+        }
+        const retryAfter = err instanceof ArborProviderError ? err.retryAfterMs : undefined;
+        const delayMs = retryDelayMs(attempt, baseMs, retryAfter, random);
+        yield { type: 'retry', attempt: attempt + 1, maxAttempts, delayMs, reason: detailOf(err) };
+        await abortableSleep(delayMs, req.signal, () => abortedError(ctx));
+      }
+    }
+  }
+
+  return { name: inner.name, type: inner.type, model: inner.model, stream };
+}

@@ -1,0 +1,194 @@
+// A fake model server on 127.0.0.1 that speaks the real wire formats (OpenAI chat-completions
+// SSE, Anthropic messages SSE), scripted per request. Tests, the pty e2e suite and the
+// benchmark point real provider code at it, so it imports nothing from the rest of arbor.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  defaultErrorBody,
+  estimateTokens,
+  sendJson,
+  sendReset,
+  sendText,
+  sendTools,
+  startStream,
+  type Exchange,
+  type LoopbackDialect,
+  type LoopbackIncoming,
+  type LoopbackModel,
+  type LoopbackOptions,
+  type LoopbackRecord,
+  type RequestOutcome,
+} from './loopbackWire.js';
+
+export type {
+  LoopbackDialect,
+  LoopbackIncoming,
+  LoopbackModel,
+  LoopbackOptions,
+  LoopbackRecord,
+  LoopbackReply,
+  RequestOutcome,
+} from './loopbackWire.js';
+
+function endpointMatches(dialect: LoopbackDialect, path: string): boolean {
+  const p = path.split('?')[0];
+  return dialect === 'anthropic' ? p.endsWith('/messages') : p.endsWith('/chat/completions');
+}
+
+export async function startLoopbackModel(opts: LoopbackOptions): Promise<LoopbackModel> {
+  const sockets = new Set<Socket>();
+  const requests: LoopbackRecord[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: any = raw;
+      try {
+        body = raw ? JSON.parse(raw) : {};
+      } catch {
+        /* keep the raw text so a test can see what arrived */
+      }
+      const path = req.url ?? '/';
+      const headers = { ...(req.headers as IncomingHttpHeaders) } as Record<string, string | string[] | undefined>;
+      let resolveEnded!: (o: RequestOutcome) => void;
+      const record: LoopbackRecord = {
+        body,
+        index: requests.length,
+        path,
+        headers,
+        outcome: 'pending',
+        ended: new Promise<RequestOutcome>((r) => (resolveEnded = r)),
+      };
+      requests.push(record);
+      const settle = (o: RequestOutcome) => {
+        if (record.outcome !== 'pending') return;
+        record.outcome = o;
+        resolveEnded(o);
+      };
+      let closed = false;
+      res.on('close', () => {
+        closed = true;
+        settle(res.writableFinished ? 'completed' : 'client_closed');
+      });
+      const ex: Exchange = {
+        res,
+        dialect: opts.dialect,
+        model: typeof body?.model === 'string' ? body.model : 'loopback-model',
+        stream: body?.stream === true,
+        isClosed: () => closed || res.destroyed,
+      };
+      void handle(ex, record, req.socket, settle).catch((err: unknown) => {
+        if (!ex.isClosed() && !res.headersSent) {
+          sendJson(ex, JSON.parse(defaultErrorBody(opts.dialect, 500)), 500);
+        } else if (!ex.isClosed()) {
+          res.destroy(err as Error);
+        }
+      });
+    });
+  });
+
+  async function handle(ex: Exchange, record: LoopbackRecord, socket: Socket, settle: (o: RequestOutcome) => void) {
+    if (!endpointMatches(opts.dialect, record.path)) {
+      ex.res.writeHead(404, { 'content-type': 'application/json' });
+      ex.res.end(defaultErrorBody(opts.dialect, 404));
+      return;
+    }
+    const reply = await opts.respond({ body: record.body, index: record.index, path: record.path, headers: record.headers });
+    const promptTokens = estimateTokens(JSON.stringify(record.body?.messages ?? ''));
+    switch (reply.kind) {
+      case 'text':
+        return sendText(ex, reply, promptTokens);
+      case 'tools':
+        return sendTools(ex, reply, promptTokens);
+      case 'status':
+        ex.res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
+        ex.res.end(reply.body ?? defaultErrorBody(opts.dialect, reply.status));
+        return;
+      case 'reset':
+        settle('reset');
+        return sendReset(ex, reply, socket);
+      case 'hang':
+        startStream(ex);
+        return;
+    }
+  }
+
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        sockets.clear();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---- helpers for scripting replies, valid for both dialects ----
+
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p: any) => p && p.type === 'text' && typeof p.text === 'string')
+    .map((p: any) => p.text as string)
+    .join('');
+}
+
+function isToolResultMessage(m: any): boolean {
+  if (m?.role === 'tool') return true;
+  return m?.role === 'user' && Array.isArray(m.content) && m.content.some((p: any) => p?.type === 'tool_result');
+}
+
+/** The text of the last user message that was written by a person, not tool results. */
+export function lastUserText(body: any): string {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user') continue;
+    const text = textOfContent(m.content);
+    if (text !== '' || !isToolResultMessage(m)) return text;
+  }
+  return '';
+}
+
+/** True when the conversation ends with tool results: the model is being asked to continue
+ * after its tool calls ran. */
+export function hasToolResults(body: any): boolean {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  return messages.length > 0 && isToolResultMessage(messages[messages.length - 1]);
+}
+
+/** The tool results at the end of the conversation, in order, for either dialect. */
+export function trailingToolResults(body: any): Array<{ toolCallId: string; content: string; isError: boolean }> {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const out: Array<{ toolCallId: string; content: string; isError: boolean }> = [];
+  for (let i = messages.length - 1; i >= 0 && isToolResultMessage(messages[i]); i--) {
+    const m = messages[i];
+    if (m.role === 'tool') {
+      out.unshift({ toolCallId: String(m.tool_call_id), content: textOfContent(m.content), isError: false });
+    } else {
+      const parts = (m.content as any[]).filter((p) => p?.type === 'tool_result');
+      out.unshift(
+        ...parts.map((p) => ({
+          toolCallId: String(p.tool_use_id),
+          content: typeof p.content === 'string' ? p.content : textOfContent(p.content),
+          isError: p.is_error === true,
+        })),
+      );
+    }
+  }
+  return out;
+}
