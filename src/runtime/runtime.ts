@@ -16,6 +16,8 @@ import { BudgetExhaustedError, RunAbortedError, describeLoopError, type LoopHook
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRunStatus, type RuntimeStore } from './store.js';
+import { RunawayGuard } from './runawayGuard.js';
+import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
 import type { ApprovalAnswer, Run, TranscriptItem } from './types.js';
 
@@ -155,6 +157,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     sinks.appendItem?.(item);
   };
 
+  const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text));
+
   const alias = config.default_agent;
   const mainAgent = config.agents[alias];
   const mainProvider = providerFor(mainAgent);
@@ -245,11 +249,28 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       store.setState({ transcript: [] });
     },
     pause: (runId) => void supervisor.pause(runId),
-    resume: (runId) => void supervisor.resume(runId),
+    resume(runId) {
+      const runaway = store.getState().controls.runaway;
+      // Resuming the tree the guard paused is the user's answer to the trip.
+      if (runaway.tripped && runaway.rootRunId === runId) guard.resolve('resume');
+      else supervisor.resume(runId);
+    },
     kill: (runId) => supervisor.kill(runId),
-    steer: (runId, message) => void supervisor.steer(runId, message),
+    steer(runId, message) {
+      if (supervisor.steer(runId, message)) return 'delivered';
+      if (!supervisor.contexts.has(runId)) return 'unknown';
+      const label = runLabel(store.getState(), runId);
+      void supervisor.continueFinished(runId, message).then((outcome) => {
+        if (!outcome) return;
+        if (outcome.status === 'completed') notice('info', t('runtime:steer.answer', { label, text: outcome.text || t('runtime:steer.empty') }));
+        else notice('error', t('runtime:steer.failed', { label, error: outcome.error ?? outcome.status }));
+      });
+      return 'continued';
+    },
     setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
+    resolveRunaway: (choice) => guard.resolve(choice),
     async dispose() {
+      guard.dispose();
       for (const id of [...supervisor.handles.keys()]) supervisor.stop(id, 'cancelled');
       sinks.flush?.();
     },

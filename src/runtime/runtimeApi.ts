@@ -31,8 +31,12 @@ export interface RuntimeApi {
   resume(runId: string): void;
   /** Kills a run and its descendants; returns how many descendants were killed. */
   kill(runId: string): { killed: boolean; descendants: number };
-  steer(runId: string, message: string): void;
+  /** Running child: delivered at its next step boundary. Finished child: a new turn in its
+   * own history, whose answer is posted to the chat. */
+  steer(runId: string, message: string): 'delivered' | 'continued' | 'unknown';
   setSpawnPaused(paused: boolean): void;
+  /** The user's answer to a runaway-guard trip. */
+  resolveRunaway(choice: 'resume' | 'kill'): boolean;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

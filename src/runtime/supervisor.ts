@@ -62,7 +62,8 @@ export interface SupervisorDeps {
 export interface ChildSpec {
   kind: Exclude<RunKind, 'root'>;
   parentRunId: string;
-  parentToolCallId: string;
+  /** The tool call that created the child; absent for a steered continuation. */
+  parentToolCallId?: string;
   alias: string;
   task: string;
   sessionKeyPrefix: 'subagent' | 'delegate' | 'background';
@@ -75,8 +76,13 @@ export interface ChildSpec {
   execute(handle: RunHandle, run: Run): Promise<string>;
 }
 
+/** Everything needed to run one more turn in a run's own history (steering a finished child). */
+export type LoopContext = Parameters<Supervisor['loopFor']>[0];
+
 export class Supervisor {
   readonly handles = new Map<string, RunHandle>();
+  /** Per child run: its loop context, kept after it ends so it can be steered again. */
+  readonly contexts = new Map<string, LoopContext>();
   readonly lane: ConcurrencyLane;
   private spawnPaused = false;
 
@@ -317,6 +323,7 @@ export class Supervisor {
     services?: unknown;
   }): Promise<string> {
     const { handle } = opts;
+    if (opts.isChild) this.contexts.set(opts.run.id, opts);
     const result = await runLoop({
       runId: opts.run.id,
       store: this.store,
@@ -429,6 +436,28 @@ export class Supervisor {
     if (!h || !run || isTerminal(run.status)) return false;
     h.steering.push(message);
     return true;
+  }
+
+  /** Steering a finished child starts a new turn in that child's own history, as a new run
+   * under the same parent (terminal states are final, so the old run is not reopened). */
+  async continueFinished(runId: string, message: string): Promise<(ChildOutcome & { run: Run }) | undefined> {
+    const old = this.store.getState().runs[runId];
+    const ctx = this.contexts.get(runId);
+    if (!old || !ctx || !isTerminal(old.status)) return undefined;
+    return this.runChild({
+      kind: old.kind === 'root' ? 'subagent' : old.kind,
+      parentRunId: old.parentRunId ?? old.rootRunId,
+      alias: old.alias,
+      task: message,
+      model: old.model,
+      sessionKeyPrefix: old.sessionKey.startsWith('delegate') ? 'delegate' : old.sessionKey.startsWith('background') ? 'background' : 'subagent',
+      timeoutSecs: this.deps.config.delegation.run_timeout_secs,
+      execute: (handle, run) => {
+        ctx.history.push({ role: 'user', content: message });
+        appendItem(this.store, run.id, { id: randomUUID(), kind: 'user', text: message, at: Date.now() });
+        return this.loopFor({ ...ctx, run, handle, budget: undefined });
+      },
+    });
   }
 
   private applyQueuePositions(positions: Map<string, number>): void {

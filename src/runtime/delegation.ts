@@ -1,0 +1,187 @@
+// The delegate service: runs delegate children through the Supervisor. Foreground children
+// (one, or a parallel fan-out) are bound to the launching turn; background ones are
+// detached, recorded under $ARBOR_HOME/tasks and survive the turn. Plugged into the
+// supervisor through SupervisorDeps.extraServices, under the `delegate` key.
+import { randomUUID } from 'node:crypto';
+import { t } from '../i18n/index.js';
+import type { ModelMessage } from '../providers/types.js';
+import type { TaskStore } from '../persistence/taskRecords.js';
+import type { DelegateRequest, DelegateRunOutcome, DelegateServices } from '../tools/delegate/services.js';
+import type { ToolContext } from '../tools/types.js';
+import { ChildPlanner, ownBudget, type ChildPlan } from './delegationPlan.js';
+import { BackgroundTasks, type BackgroundLaunch } from './delegationTasks.js';
+import type { ExecutionBudget } from './executionBudget.js';
+import { appendItem, patchRun } from './store.js';
+import { childrenLimitRefusal, type RunHandle, type Supervisor, type SupervisorDeps } from './supervisor.js';
+import type { Run, TranscriptItem } from './types.js';
+
+export class DelegationService {
+  readonly planner: ChildPlanner;
+  readonly tasks: BackgroundTasks;
+
+  constructor(
+    readonly supervisor: Supervisor,
+    taskStore: TaskStore,
+  ) {
+    this.planner = new ChildPlanner(supervisor);
+    this.tasks = new BackgroundTasks(supervisor, taskStore);
+  }
+
+  /** The services for tools inside a tree that shares `budget`. */
+  forBudget(budget: ExecutionBudget | undefined): DelegateServices {
+    return {
+      admissionRefusal: (ctx, count) => this.admissionRefusal(ctx, count),
+      runForeground: (ctx, requests) => this.runForeground(ctx, requests, budget),
+      startBackground: (ctx, request) => this.startBackground(ctx, request),
+      checkResult: (ctx, id) => this.tasks.check(ctx, id),
+      listResults: (ctx) => this.tasks.list(ctx),
+      cancelTask: (ctx, id) => this.tasks.cancel(ctx, id),
+      awaitSessions: (ctx, ids, timeoutMs) => this.tasks.await(ctx, ids, timeoutMs),
+    };
+  }
+
+  admissionRefusal(ctx: ToolContext, count: number): string | undefined {
+    const shared = this.supervisor.spawnRefusal(ctx.runId);
+    if (shared) return shared;
+    // Detached background tasks still count against the run that launched them.
+    const live = this.supervisor.liveChildren(ctx.runId).length + this.tasks.launchedBy(ctx.runId);
+    const limit = this.supervisor.config.delegation.max_children_per_agent;
+    return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
+  }
+
+  async runForeground(ctx: ToolContext, requests: DelegateRequest[], budget: ExecutionBudget | undefined): Promise<DelegateRunOutcome[]> {
+    if (requests.length === 1) return [await this.runOne(ctx, requests[0], budget)];
+    // A caller blocked on a fan-out gives its lane slot up once, for the whole fan-out;
+    // otherwise the first child to finish would take it back while its siblings still run.
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const suspended = this.supervisor.lane.suspendWhile(ctx.runId, blocked);
+    try {
+      return await Promise.all(requests.map((req) => this.runOne(ctx, req, budget)));
+    } finally {
+      release();
+      await suspended;
+    }
+  }
+
+  private async runOne(ctx: ToolContext, req: DelegateRequest, treeBudget: ExecutionBudget | undefined): Promise<DelegateRunOutcome> {
+    let plan: ChildPlan;
+    try {
+      plan = this.planner.plan(ctx, req);
+    } catch (err) {
+      return { status: 'failed', text: '', error: (err as Error).message, label: '', agentic: false };
+    }
+    // Bounded children draw from the turn's tree budget; independent ones mint their own.
+    const budget =
+      req.mode === 'bounded'
+        ? treeBudget && { budget: treeBudget, role: 'child' as const }
+        : (() => {
+            const own = ownBudget(plan.runtime);
+            return own && { budget: own, role: 'root' as const };
+          })();
+    const outcome = await this.supervisor.runChild({
+      kind: 'delegate',
+      parentRunId: ctx.runId,
+      parentToolCallId: ctx.toolCallId,
+      alias: req.target,
+      task: req.task,
+      model: plan.resolved.label,
+      sessionKeyPrefix: 'delegate',
+      parentSignal: ctx.signal,
+      timeoutSecs: plan.timeoutSecs,
+      execute: (handle, run) => this.execute(handle, run, plan, req.task, budget),
+    });
+    return { status: outcome.status, text: outcome.text, error: outcome.error, label: plan.resolved.label, agentic: plan.agentic, timeoutSecs: plan.timeoutSecs };
+  }
+
+  private async execute(
+    handle: RunHandle,
+    run: Run,
+    plan: ChildPlan,
+    task: string,
+    budget: { budget: ExecutionBudget; role: 'root' | 'child' } | undefined,
+  ): Promise<string> {
+    const { supervisor } = this;
+    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text: task, at: Date.now() };
+    appendItem(supervisor.store, run.id, item);
+    supervisor.deps.hooks.onItemFinal?.(run.id, item);
+    const history: ModelMessage[] = [{ role: 'user', content: task }];
+    this.planner.remember(run.id, plan.tools);
+    try {
+      return await supervisor.loopFor({
+        run,
+        handle,
+        agent: plan.agent,
+        resolved: plan.resolved,
+        caller: plan.caller,
+        tools: plan.tools,
+        history,
+        budget,
+        tracker: plan.tracker,
+        // No operator in a child: calls that would ask are denied before they run.
+        isChild: true,
+        maxIterations: plan.maxIterations,
+      });
+    } finally {
+      this.planner.forget(run.id);
+    }
+  }
+
+  /** Returns as soon as the record exists and the child is announced. Throws with a
+   * message when the child cannot be built or its record cannot be written. */
+  startBackground(ctx: ToolContext, req: DelegateRequest): { taskId: string } {
+    const { supervisor } = this;
+    const plan = this.planner.plan(ctx, req);
+    const launch: BackgroundLaunch = {
+      taskId: this.tasks.newTaskId(),
+      agent: req.target,
+      callerChain: [...ctx.caller.callerChain],
+      timeoutSecs: plan.timeoutSecs,
+    };
+    this.tasks.record(launch);
+    const own = ownBudget(plan.runtime);
+    const budget = own && { budget: own, role: 'root' as const };
+    let runId = '';
+    const outcome = supervisor.runChild({
+      kind: 'background',
+      parentRunId: ctx.runId,
+      parentToolCallId: ctx.toolCallId,
+      alias: req.target,
+      task: req.task,
+      model: plan.resolved.label,
+      sessionKeyPrefix: 'background',
+      // No parentSignal: the turn's cancellation does not reach it.
+      timeoutSecs: plan.timeoutSecs,
+      execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
+    });
+    // runChild announces the run synchronously, so the newest run is this one. Detach it
+    // from the launching turn's tree: stop() walks parentRunId, and a background task must
+    // survive stopping the turn. It is the root of its own tree; the tool call still links it.
+    const s = supervisor.store.getState();
+    const newest = s.runs[s.runOrder[s.runOrder.length - 1]];
+    if (newest && newest.kind === 'background' && newest.parentToolCallId === ctx.toolCallId) {
+      runId = newest.id;
+      patchRun(supervisor.store, runId, { parentRunId: undefined, rootRunId: runId, depth: 0, taskId: launch.taskId });
+    }
+    this.tasks.adopt(launch, runId, ctx.runId, outcome);
+    return { taskId: launch.taskId };
+  }
+}
+
+/** SupervisorDeps.extraServices for the delegate tool: one DelegationService per supervisor,
+ * handed to tools as `services.delegate`, bound to the tree budget of the calling loop. */
+export function delegationServices(taskStore: TaskStore, startupWarning?: string): NonNullable<SupervisorDeps['extraServices']> {
+  const services = new WeakMap<Supervisor, DelegationService>();
+  return (supervisor, budget) => {
+    let service = services.get(supervisor);
+    if (!service) {
+      service = new DelegationService(supervisor, taskStore);
+      services.set(supervisor, service);
+      if (startupWarning) {
+        const text = t('delegate:notice.startupFailed', { error: startupWarning });
+        appendItem(supervisor.store, undefined, { id: randomUUID(), kind: 'notice', level: 'warn', text, at: Date.now() });
+      }
+    }
+    return { delegate: service.forBudget(budget) };
+  };
+}

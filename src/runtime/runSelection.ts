@@ -1,0 +1,84 @@
+// How runs are listed and named for people: the order /subagents and the /agents pane use,
+// stable labels ("researcher#2"), and resolving what a user typed (last, #, id prefix, label).
+import { isTerminal, type Run, type RuntimeState } from './types.js';
+
+/** "<alias>#<n>": n counts this alias's child runs in the session, from 1. */
+export function runLabels(s: RuntimeState): Map<string, string> {
+  const counts = new Map<string, number>();
+  const labels = new Map<string, string>();
+  for (const id of s.runOrder) {
+    const run = s.runs[id];
+    if (!run || run.kind === 'root') continue;
+    const n = (counts.get(run.alias) ?? 0) + 1;
+    counts.set(run.alias, n);
+    labels.set(id, `${run.alias}#${n}`);
+  }
+  return labels;
+}
+
+export function runLabel(s: RuntimeState, runId: string): string {
+  const run = s.runs[runId];
+  if (run?.kind === 'root') return `${run.alias} (turn)`;
+  return runLabels(s).get(runId) ?? runId.slice(0, 8);
+}
+
+/** Child runs in list order: active first (newest first), then those that finished within
+ * `archiveAfterMinutes` of now (newest first). Archiving counts from when a run ENDED. */
+export function listedRuns(s: RuntimeState, archiveAfterMinutes: number, now = Date.now()): Run[] {
+  const active: Run[] = [];
+  const finished: Run[] = [];
+  const archiveMs = archiveAfterMinutes * 60_000;
+  for (let i = s.runOrder.length - 1; i >= 0; i--) {
+    const run = s.runs[s.runOrder[i]];
+    if (!run || run.kind === 'root') continue;
+    if (!isTerminal(run.status)) active.push(run);
+    else if (run.endedAt !== undefined && now - run.endedAt <= archiveMs) finished.push(run);
+  }
+  return [...active, ...finished];
+}
+
+export type RunRefResult =
+  | { ok: true; run: Run }
+  | { ok: false; reason: 'empty' | 'unknown' | 'ambiguous'; ref: string; candidates: string[] };
+
+/** Resolves what a user typed: `last`; a number (1-based position in `list`); a run-id
+ * prefix; a label (exact, then prefix). */
+export function resolveRunRef(s: RuntimeState, list: Run[], ref: string): RunRefResult {
+  const r = ref.trim().replace(/^#(?=\d+$)/, '');
+  if (!r) return { ok: false, reason: 'empty', ref, candidates: [] };
+  if (r === 'last') {
+    // The most recently created child, wherever it sits in the list.
+    const newest = [...list].sort((a, b) => b.createdAt - a.createdAt)[0];
+    return newest ? { ok: true, run: newest } : { ok: false, reason: 'unknown', ref, candidates: [] };
+  }
+  if (/^\d+$/.test(r)) {
+    const run = list[Number(r) - 1];
+    return run ? { ok: true, run } : { ok: false, reason: 'unknown', ref, candidates: [] };
+  }
+  const labels = runLabels(s);
+  const lower = r.toLowerCase();
+  const exactLabel = list.filter((run) => labels.get(run.id)?.toLowerCase() === lower);
+  if (exactLabel.length === 1) return { ok: true, run: exactLabel[0] };
+  const byId = list.filter((run) => run.id.toLowerCase().startsWith(lower));
+  if (byId.length === 1) return { ok: true, run: byId[0] };
+  if (byId.length > 1) return { ok: false, reason: 'ambiguous', ref, candidates: byId.map((x) => labels.get(x.id) ?? x.shortId) };
+  const byLabelPrefix = list.filter((run) => labels.get(run.id)?.toLowerCase().startsWith(lower));
+  if (byLabelPrefix.length === 1) return { ok: true, run: byLabelPrefix[0] };
+  if (byLabelPrefix.length > 1) {
+    return { ok: false, reason: 'ambiguous', ref, candidates: byLabelPrefix.map((x) => labels.get(x.id) ?? x.shortId) };
+  }
+  return { ok: false, reason: 'unknown', ref, candidates: [] };
+}
+
+/** Counts for headers and status lines. */
+export function runCounts(runs: Run[]): { running: number; queued: number; paused: number; awaiting: number; finished: number } {
+  const c = { running: 0, queued: 0, paused: 0, awaiting: 0, finished: 0 };
+  for (const r of runs) {
+    if (r.status === 'running') c.running++;
+    else if (r.status === 'queued') c.queued++;
+    else if (r.status === 'paused') c.paused++;
+    else if (r.status === 'awaiting_approval') c.awaiting++;
+    else c.finished++;
+  }
+  return c;
+}

@@ -1,0 +1,145 @@
+// The runaway guard: watches each root's tree against [delegation.runaway] and, when a
+// threshold trips, acts at once (on_trip), raises a banner and leaves the choice to the
+// user — resume or kill. Pausing keeps every run's state, so no work is lost.
+import type { RunawayConfig } from '../config/types.js';
+import { t } from '../i18n/index.js';
+import type { Supervisor } from './supervisor.js';
+import { isTerminal, type Run, type RuntimeState } from './types.js';
+
+export type Threshold = 'max_tree_size' | 'max_spawns_per_minute' | 'max_tree_tokens' | 'max_tree_cost_cents';
+
+export interface TreeMeasure {
+  size: number;
+  spawnsLastMinute: number;
+  tokens: number;
+  costCents: number;
+  live: number;
+}
+
+export function measureTree(s: RuntimeState, rootRunId: string, now = Date.now()): TreeMeasure {
+  const m: TreeMeasure = { size: 0, spawnsLastMinute: 0, tokens: 0, costCents: 0, live: 0 };
+  for (const id of s.runOrder) {
+    const r = s.runs[id];
+    if (!r || r.rootRunId !== rootRunId) continue;
+    m.size++;
+    m.tokens += r.tokensIn + r.tokensOut;
+    m.costCents += r.costUsd * 100;
+    if (r.kind !== 'root' && now - r.createdAt <= 60_000) m.spawnsLastMinute++;
+    if (!isTerminal(r.status)) m.live++;
+  }
+  return m;
+}
+
+/** The first threshold the tree is over, or undefined. */
+export function firstTrip(cfg: RunawayConfig, m: TreeMeasure, acknowledged: ReadonlySet<Threshold>): { threshold: Threshold; limit: number; measured: number } | undefined {
+  const checks: Array<[Threshold, number | undefined, number]> = [
+    ['max_tree_size', cfg.max_tree_size, m.size],
+    ['max_spawns_per_minute', cfg.max_spawns_per_minute, m.spawnsLastMinute],
+    ['max_tree_tokens', cfg.max_tree_tokens, m.tokens],
+    ['max_tree_cost_cents', cfg.max_tree_cost_cents, Math.round(m.costCents * 100) / 100],
+  ];
+  for (const [threshold, limit, measured] of checks) {
+    if (limit !== undefined && !acknowledged.has(threshold) && measured > limit) return { threshold, limit, measured };
+  }
+  return undefined;
+}
+
+export class RunawayGuard {
+  private acknowledged = new Map<string, Set<Threshold>>();
+  private scheduled = false;
+  private pausedSpawningByGuard = false;
+  private unsubscribe: () => void;
+
+  constructor(
+    private readonly sup: Supervisor,
+    private readonly cfg: RunawayConfig,
+    private readonly banner: (level: 'warn' | 'info', text: string) => void,
+  ) {
+    const enabled = [cfg.max_tree_size, cfg.max_spawns_per_minute, cfg.max_tree_tokens, cfg.max_tree_cost_cents].some((v) => v !== undefined);
+    this.unsubscribe = enabled ? sup.store.subscribe((s, prev) => this.onChange(s, prev)) : () => {};
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Checks coalesce to once per tick: streaming updates many times a second. */
+  private onChange(s: RuntimeState, prev: RuntimeState): void {
+    if (s.runs === prev.runs || this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      this.checkAll();
+    });
+  }
+
+  /** Evaluates every tree that still has live runs. Exposed for tests and the supervisor. */
+  checkAll(now = Date.now()): void {
+    const s = this.sup.store.getState();
+    if (s.controls.runaway.tripped) return;
+    const roots = new Set<string>();
+    for (const id of s.runOrder) {
+      const r = s.runs[id];
+      if (r && !isTerminal(r.status)) roots.add(r.rootRunId);
+    }
+    for (const rootRunId of roots) {
+      const trip = firstTrip(this.cfg, measureTree(s, rootRunId, now), this.acknowledged.get(rootRunId) ?? new Set());
+      if (trip) {
+        this.trip(rootRunId, trip.threshold, trip.limit, trip.measured);
+        return;
+      }
+    }
+  }
+
+  private trip(rootRunId: string, threshold: Threshold, limit: number, measured: number): void {
+    const action = this.cfg.on_trip;
+    this.sup.store.setState((s) => ({
+      controls: { ...s.controls, runaway: { tripped: true, threshold, limit, measured, rootRunId, action, at: Date.now() } },
+    }));
+    if (action === 'pause_spawning') {
+      if (!this.sup.isSpawnPaused) this.pausedSpawningByGuard = true;
+      this.sup.setSpawnPaused(true);
+    } else if (action === 'pause_tree') {
+      this.sup.pause(rootRunId);
+    } else {
+      this.killChildren(rootRunId);
+    }
+    this.banner('warn', t('runtime:runaway.tripped', { threshold, limit, measured, action: t(`runtime:runaway.action.${action}`) }));
+  }
+
+  private killChildren(rootRunId: string): number {
+    const s = this.sup.store.getState();
+    let n = 0;
+    for (const id of s.runOrder) {
+      const r: Run | undefined = s.runs[id];
+      if (r && r.rootRunId === rootRunId && r.kind !== 'root' && !isTerminal(r.status) && r.parentRunId === rootRunId) {
+        n += 1 + this.sup.kill(r.id).descendants;
+      }
+    }
+    return n;
+  }
+
+  /** The user's answer to a trip: resume (the threshold stays acknowledged for that tree)
+   * or kill every child of the tree. */
+  resolve(choice: 'resume' | 'kill'): boolean {
+    const state = this.sup.store.getState().controls.runaway;
+    if (!state.tripped || !state.rootRunId) return false;
+    const rootRunId = state.rootRunId;
+    const ack = this.acknowledged.get(rootRunId) ?? new Set<Threshold>();
+    ack.add(state.threshold as Threshold);
+    this.acknowledged.set(rootRunId, ack);
+    if (choice === 'resume') {
+      if (state.action === 'pause_tree') this.sup.resume(rootRunId);
+      if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
+    } else {
+      // Kill first: resuming before the kill would let children take one more step.
+      this.killChildren(rootRunId);
+      if (state.action === 'pause_tree') this.sup.resume(rootRunId);
+      if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
+    }
+    this.pausedSpawningByGuard = false;
+    this.sup.store.setState((s) => ({ controls: { ...s.controls, runaway: { tripped: false } } }));
+    this.banner('info', t(choice === 'resume' ? 'runtime:runaway.resumed' : 'runtime:runaway.killed'));
+    return true;
+  }
+}
