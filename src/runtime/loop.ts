@@ -56,6 +56,8 @@ export interface LoopSpec {
   services: unknown;
   /** Steering messages waiting for the next step boundary. */
   takeSteering(): string[];
+  /** True while steering is waiting: a final answer then gets one more step to read it. */
+  hasSteering?(): boolean;
   hooks: LoopHooks;
   /** Model calls allowed in this turn (max_tool_iterations, or 1 for a non-agentic target). */
   maxIterations: number;
@@ -83,12 +85,15 @@ function stableStringify(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-async function stepBoundary(spec: LoopSpec): Promise<void> {
+/** Honours kill/stop and pause. Steering is delivered only before a model call: between an
+ * assistant's tool calls and their results a user message would break the history. */
+async function stepBoundary(spec: LoopSpec, deliverSteering: boolean): Promise<void> {
   if (spec.signal.aborted) throw new RunAbortedError();
   if (spec.gate.paused) {
     await spec.gate.wait(spec.signal);
     if (spec.signal.aborted) throw new RunAbortedError();
   }
+  if (!deliverSteering) return;
   for (const text of spec.takeSteering()) {
     const msg: ModelMessage = { role: 'user', content: text };
     spec.history.push(msg);
@@ -104,7 +109,7 @@ async function stepBoundary(spec: LoopSpec): Promise<void> {
 export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
   const seen = new Set<string>();
   for (let iteration = 1; ; iteration++) {
-    await stepBoundary(spec);
+    await stepBoundary(spec, true);
     // The last permitted iteration is tools-free, so the turn always ends with an answer.
     let toolsAllowed = iteration < spec.maxIterations;
     if (spec.budget) {
@@ -117,8 +122,9 @@ export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
       }
     }
     const { text, calls } = await modelStep(spec, toolsAllowed);
+    if (calls.length === 0 && spec.hasSteering?.() && iteration < spec.maxIterations) continue;
     if (calls.length === 0 || !toolsAllowed) return { text };
-    await stepBoundary(spec);
+    await stepBoundary(spec, false);
     await runToolCalls(spec, calls, seen);
   }
 }
@@ -235,7 +241,7 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
     await Promise.all(calls.map((_, i) => runOne(i)));
   } else {
     for (let i = 0; i < calls.length; i++) {
-      if (i > 0) await stepBoundary(spec);
+      if (i > 0) await stepBoundary(spec, false);
       await runOne(i);
     }
   }

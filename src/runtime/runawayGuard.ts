@@ -56,7 +56,20 @@ export class RunawayGuard {
     private readonly banner: (level: 'warn' | 'info', text: string) => void,
   ) {
     const enabled = [cfg.max_tree_size, cfg.max_spawns_per_minute, cfg.max_tree_tokens, cfg.max_tree_cost_cents].some((v) => v !== undefined);
-    this.unsubscribe = enabled ? sup.store.subscribe((s, prev) => this.onChange(s, prev)) : () => {};
+    if (!enabled) {
+      this.unsubscribe = () => {};
+      return;
+    }
+    const unsubStore = sup.store.subscribe((s, prev) => this.onChange(s, prev));
+    const onCreated = (run: Run) => {
+      if (run.kind !== 'root') this.checkAll();
+    };
+    sup.runCreatedListeners.push(onCreated);
+    this.unsubscribe = () => {
+      unsubStore();
+      const i = sup.runCreatedListeners.indexOf(onCreated);
+      if (i >= 0) sup.runCreatedListeners.splice(i, 1);
+    };
   }
 
   dispose(): void {
@@ -102,6 +115,10 @@ export class RunawayGuard {
     } else if (action === 'pause_tree') {
       this.sup.pause(rootRunId);
     } else {
+      // Killing alone would let the root spawn a fresh batch at once: hold spawning until
+      // the user answers.
+      if (!this.sup.isSpawnPaused) this.pausedSpawningByGuard = true;
+      this.sup.setSpawnPaused(true);
       this.killChildren(rootRunId);
     }
     this.banner('warn', t('runtime:runaway.tripped', { threshold, limit, measured, action: t(`runtime:runaway.action.${action}`) }));

@@ -132,10 +132,13 @@ export class Supervisor {
 
   // ---- run creation ----
 
+  /** Called synchronously after each run is announced (the runaway guard checks here, so
+   * it trips before the next child of a parallel batch is created). */
+  readonly runCreatedListeners: Array<(run: Run) => void> = [];
+
   createRun(fields: Pick<Run, 'kind' | 'alias' | 'task' | 'model'> & Partial<Run>): Run {
-    const id = randomUUID();
+    const id = fields.id ?? randomUUID();
     const run: Run = {
-      id,
       shortId: id.slice(0, 8),
       rootRunId: fields.rootRunId ?? id,
       depth: 0,
@@ -150,8 +153,10 @@ export class Supervisor {
       costUsd: 0,
       pausedMs: 0,
       ...fields,
+      id,
     };
     addRun(this.store, run);
+    for (const listener of this.runCreatedListeners) listener(run);
     return run;
   }
 
@@ -195,7 +200,16 @@ export class Supervisor {
    * records its outcome. Never throws: the outcome says what happened. */
   async runChild(spec: ChildSpec): Promise<ChildOutcome & { run: Run }> {
     const parent = this.store.getState().runs[spec.parentRunId];
+    // The handle exists before the run is announced, so a pause or kill issued the moment
+    // the child appears (by the user or the runaway guard) reaches it.
+    const id = randomUUID();
+    const handle = this.registerHandle(id, spec.parentSignal);
+    const parentHandle = this.handles.get(spec.parentRunId);
+    if (parentHandle?.gate.paused) handle.gate.pause();
     const run = this.createRun({
+      id,
+      status: handle.gate.paused ? 'paused' : 'queued',
+      pausedAt: handle.gate.paused ? Date.now() : undefined,
       kind: spec.kind,
       alias: spec.alias,
       task: spec.task,
@@ -206,10 +220,6 @@ export class Supervisor {
       depth: (parent?.depth ?? 0) + 1,
       sessionKey: `${spec.sessionKeyPrefix}-${randomUUID()}`,
     });
-    const handle = this.registerHandle(run.id, spec.parentSignal);
-    const parentHandle = this.handles.get(spec.parentRunId);
-    if (parentHandle?.gate.paused) this.pauseOne(run.id);
-
     const work = this.executeChild(spec, run, handle);
     // A parent blocked on its child does not hold a lane slot meanwhile.
     const outcome = spec.parentSignal ? await this.lane.suspendWhile(spec.parentRunId, work) : await work;
@@ -343,6 +353,7 @@ export class Supervisor {
       cwd: this.deps.cwd,
       services: opts.services ?? this.servicesFor(opts.budget?.budget),
       takeSteering: () => handle.steering.splice(0),
+      hasSteering: () => handle.steering.length > 0,
       hooks: this.deps.hooks,
       maxIterations: opts.maxIterations,
     });

@@ -1,0 +1,307 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
+import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
+import { createRuntimeStore, addRun, setRunStatus } from '../../../src/runtime/store.js';
+import type { Run } from '../../../src/runtime/types.js';
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
+
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > ms) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
+const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind !== 'root');
+
+describe('queueing and queue positions', () => {
+  it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\n'),
+      respond: ({ body }) => {
+        if (firstUserText(body).startsWith('job')) return text(`did ${firstUserText(body)}`, 150);
+        if (toolMessages(body).length) return text('all done');
+        return calls(...[1, 2, 3, 4].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
+      },
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => children(fx!).length === 4 && children(fx!).filter((r) => r.status === 'running').length === 2);
+    const queued = children(fx).filter((r) => r.status === 'queued');
+    expect(queued.map((r) => r.queuePosition).sort()).toEqual([1, 2]);
+    await turn;
+    expect(children(fx).every((r) => r.status === 'completed' && r.queuePosition === undefined)).toBe(true);
+  });
+});
+
+describe('limits refuse with the reason', () => {
+  it('max_children_per_agent refuses beyond the limit, naming it and how to raise it', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 2\n'),
+      respond: ({ body }) => {
+        if (firstUserText(body).startsWith('job')) return text('ok', 100);
+        if (toolMessages(body).length) return text('done');
+        return calls(...[1, 2, 3].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const results = toolMessages(fx.server.requests.at(-1)!.body);
+    expect(results.filter((r) => r.content === 'ok')).toHaveLength(2);
+    expect(results.find((r) => r.content !== 'ok')!.content).toMatch(/max_children_per_agent = 2.*raise \[delegation\] max_children_per_agent/);
+  });
+
+  it('spawn pause refuses new spawns with the literal message', async () => {
+    fx = await makeFixture({
+      respond: ({ body }) => (toolMessages(body).length ? text('done') : calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'x' } })),
+    });
+    fx.runtime.setSpawnPaused(true);
+    await fx.runtime.startTurn('go');
+    expect(toolMessages(fx.server.requests.at(-1)!.body)[0].content).toBe(
+      'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.',
+    );
+    expect(SPAWN_PAUSED_REFUSAL).toContain('p in /agents');
+    expect(children(fx)).toHaveLength(0);
+  });
+});
+
+describe('pause and resume', () => {
+  it('a paused child freezes at its next step boundary; resume continues with nothing repeated', async () => {
+    let childCalls = 0;
+    fx = await makeFixture({
+      respond: ({ body }) => {
+        if (firstUserText(body) === 'worker') {
+          childCalls++;
+          if (toolMessages(body).length === 0) return { ...calls({ id: 'l', name: 'list_files', args: {} }), text: undefined };
+          return text('worker finished');
+        }
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
+      },
+    });
+    // Pause the child as soon as it exists: it must not make its first model call.
+    const unsub = fx.runtime.store.subscribe((s) => {
+      const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+      if (child && child.status === 'queued' && !s.controls.spawnPaused) fx!.runtime.pause(child.id);
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => children(fx!).some((r) => r.status === 'paused'));
+    unsub();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(childCalls).toBe(0);
+    const child = children(fx)[0];
+    fx.runtime.resume(child.id);
+    await turn;
+    expect(childCalls).toBe(2);
+    const run = fx.runtime.store.getState().runs[child.id];
+    expect(run).toMatchObject({ status: 'completed', iterations: 2, toolsCompleted: 1 });
+  });
+
+  it('run_timeout_secs does not count paused time', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[delegation]\nrun_timeout_secs = 1\n'),
+      respond: ({ body }) => {
+        if (firstUserText(body) === 'slow') return text('slow done', 300);
+        if (toolMessages(body).length) return text(toolMessages(body)[0].content);
+        return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'slow' } });
+      },
+    });
+    const unsub = fx.runtime.store.subscribe((s) => {
+      const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+      if (child && child.status === 'queued') fx!.runtime.pause(child.id);
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => children(fx!).some((r) => r.status === 'paused'));
+    unsub();
+    await new Promise((r) => setTimeout(r, 1500)); // longer than the timeout, but paused
+    const child = children(fx)[0];
+    expect(fx.runtime.store.getState().runs[child.id].status).toBe('paused');
+    fx.runtime.resume(child.id);
+    await turn;
+    expect(fx.runtime.store.getState().runs[child.id].status).toBe('completed');
+  });
+
+  it('a child that runs past run_timeout_secs ends timed_out and the parent continues', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[delegation]\nrun_timeout_secs = 1\n'),
+      respond: ({ body }) => {
+        if (firstUserText(body) === 'hang') return { kind: 'hang' };
+        if (toolMessages(body).length) return text('parent continued');
+        return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'hang' } });
+      },
+    });
+    await fx.runtime.startTurn('go');
+    expect(children(fx)[0].status).toBe('timed_out');
+    expect(toolMessages(fx.server.requests.at(-1)!.body)[0].content).toBe('subagent run failed: timed out');
+  });
+});
+
+describe('steer', () => {
+  it('a message for a running child arrives at its next step boundary as a user message', async () => {
+    let steered = false;
+    fx = await makeFixture({
+      respond: async ({ body }) => {
+        if (firstUserText(body) === 'worker') {
+          const users = body.messages.filter((m: any) => m.role === 'user').map((m: any) => contentText(m.content));
+          if (users.includes('focus on tests')) {
+            steered = true;
+            return text('focused');
+          }
+          return calls({ id: `l${body.messages.length}`, name: 'list_files', args: { path: `.${'/.'.repeat(body.messages.length)}` } });
+        }
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
+      },
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => children(fx!).some((r) => r.status === 'running' && r.iterations >= 1));
+    expect(fx.runtime.steer(children(fx)[0].id, 'focus on tests')).toBe('delivered');
+    await turn;
+    expect(steered).toBe(true);
+    const child = children(fx)[0];
+    expect(fx.runtime.store.getState().runTranscripts[child.id].some((i) => i.kind === 'user' && i.text === 'focus on tests')).toBe(true);
+  });
+
+  it('a message for a finished child starts a new turn in its history and posts the answer', async () => {
+    fx = await makeFixture({
+      respond: ({ body }) => {
+        if (firstUserText(body) === 'worker') {
+          const users = body.messages.filter((m: any) => m.role === 'user');
+          return text(users.length > 1 ? `follow-up saw ${users.length} user messages` : 'first answer');
+        }
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const child = children(fx)[0];
+    expect(fx.runtime.steer(child.id, 'and then?')).toBe('continued');
+    await until(() => fx!.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('follow-up saw 2 user messages')));
+    const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice' && i.text.includes('follow-up'))!;
+    expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#1: follow-up saw 2 user messages/);
+    expect(fx.runtime.store.getState().runs[child.id].status).toBe('completed'); // terminal stays final
+  });
+});
+
+describe('runaway guard', () => {
+  const fanOut = (n: number, delay = 200) => ({ body }: { body: any }) => {
+    if (firstUserText(body).startsWith('job')) return text('ok', delay);
+    if (toolMessages(body).length) return text('done');
+    return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
+  };
+
+  for (const [threshold, section, expectMeasured] of [
+    ['max_tree_size', 'max_tree_size = 3', 4],
+    ['max_spawns_per_minute', 'max_spawns_per_minute = 2', 3],
+    ['max_tree_tokens', 'max_tree_tokens = 5', undefined],
+  ] as const) {
+    it(`trips on ${threshold}, pauses the tree and shows a banner`, async () => {
+      fx = await makeFixture({
+        toml: (u) => baseToml(u, `[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\n${section}\non_trip = "pause_tree"\n`),
+        respond: fanOut(4),
+      });
+      const turn = fx.runtime.startTurn('go');
+      await until(() => fx!.runtime.store.getState().controls.runaway.tripped);
+      const state = fx.runtime.store.getState();
+      expect(state.controls.runaway).toMatchObject({ tripped: true, threshold, action: 'pause_tree' });
+      if (expectMeasured !== undefined) expect(state.controls.runaway.measured).toBe(expectMeasured);
+      const banner = state.transcript.find((i) => i.kind === 'notice' && i.text.startsWith('Runaway guard'));
+      expect(banner && banner.kind === 'notice' && banner.text).toContain(threshold);
+      await until(() => Object.values(fx!.runtime.store.getState().runs).filter((r) => r.status !== 'completed').every((r) => r.status === 'paused'));
+      expect(fx.runtime.resolveRunaway('resume')).toBe(true);
+      await turn;
+      expect(Object.values(fx.runtime.store.getState().runs).every((r) => r.status === 'completed')).toBe(true);
+    });
+  }
+
+  it('trips on max_tree_cost_cents and kill_tree kills the live children; the root continues', async () => {
+    fx = await makeFixture({
+      toml: (u) =>
+        baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_cost_cents = 1\non_trip = "kill_tree"\n').replace(
+          'model = "fake-model"',
+          'model = "fake-model"\npricing = { input_per_mtok = 1000.0, output_per_mtok = 1000.0 }',
+        ),
+      respond: ({ body }) => {
+        const first = firstUserText(body);
+        // job 0 finishes fast and expensive (20 000 tokens = 2 cents); the others would take 5 s.
+        if (first === 'job 0') return { kind: 'text', chunks: ['pricey'], delayMs: 30, usage: { input: 10000, output: 10000 } };
+        if (first.startsWith('job')) return { kind: 'text', chunks: ['slow'], delayMs: 5000, usage: { input: 1, output: 1 } };
+        if (toolMessages(body).length) return { kind: 'text', chunks: ['done'], usage: { input: 1, output: 1 } };
+        return { ...calls(...[0, 1, 2].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } }))), usage: { input: 1, output: 1 } };
+      },
+    });
+    const started = Date.now();
+    await fx.runtime.startTurn('go');
+    expect(Date.now() - started).toBeLessThan(4000);
+    const state = fx.runtime.store.getState();
+    expect(state.controls.runaway).toMatchObject({ tripped: true, threshold: 'max_tree_cost_cents', action: 'kill_tree', limit: 1 });
+    const kids = children(fx);
+    // job 0's usage arrives at the end of its stream, while it is still live: it is killed too.
+    expect(kids.map((r) => r.status)).toEqual(['killed', 'killed', 'killed']);
+    expect(state.controls.runaway.measured).toBeGreaterThan(1);
+    expect(Object.values(state.runs).find((r) => r.kind === 'root')!.status).toBe('completed');
+    expect(state.controls.spawnPaused).toBe(true); // held until the user answers
+    fx.runtime.resolveRunaway('kill');
+    expect(fx.runtime.store.getState().controls.spawnPaused).toBe(false);
+  });
+
+  it('pause_spawning refuses new spawns until resolved', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_spawning"\n'),
+      respond: fanOut(3, 50),
+    });
+    await fx.runtime.startTurn('go');
+    expect(fx.runtime.store.getState().controls.spawnPaused).toBe(true);
+    const results = toolMessages(fx.server.requests.at(-1)!.body).map((r) => r.content);
+    expect(results.filter((c) => c.startsWith('Delegation spawning is paused')).length).toBeGreaterThanOrEqual(1);
+    fx.runtime.resolveRunaway('resume');
+    expect(fx.runtime.store.getState().controls.spawnPaused).toBe(false);
+  });
+});
+
+describe('id resolution', () => {
+  function mk(id: string, alias: string, createdAt: number, extra: Partial<Run> = {}): Run {
+    return {
+      id, shortId: id.slice(0, 8), rootRunId: 'root', depth: 1, alias, kind: 'subagent', status: 'running', task: 't',
+      sessionKey: 's', model: 'm', createdAt, iterations: 0, toolsCompleted: 0, recentTools: [], tokensIn: 0, tokensOut: 0,
+      costUsd: 0, pausedMs: 0, parentRunId: 'root', ...extra,
+    };
+  }
+  const store = createRuntimeStore('s');
+  addRun(store, mk('root', 'main', 0, { kind: 'root', depth: 0, parentRunId: undefined }));
+  addRun(store, mk('aaaa1111-0000', 'researcher', 1));
+  addRun(store, mk('aaaa2222-0000', 'researcher', 2));
+  addRun(store, mk('bbbb3333-0000', 'reviewer', 3));
+  setRunStatus(store, 'aaaa1111-0000', 'completed');
+  const s = () => store.getState();
+  const list = () => listedRuns(s(), 60);
+
+  it('labels and list order: active newest first, then finished', () => {
+    expect([...runLabels(s()).values()]).toEqual(['researcher#1', 'researcher#2', 'reviewer#1']);
+    expect(list().map((r) => r.id)).toEqual(['bbbb3333-0000', 'aaaa2222-0000', 'aaaa1111-0000']);
+  });
+
+  it('resolves last, numbers, id prefixes and labels; reports ambiguity and unknowns', () => {
+    expect(resolveRunRef(s(), list(), 'last')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
+    expect(resolveRunRef(s(), list(), '2')).toMatchObject({ ok: true, run: { id: 'aaaa2222-0000' } });
+    expect(resolveRunRef(s(), list(), '#3')).toMatchObject({ ok: true, run: { id: 'aaaa1111-0000' } });
+    expect(resolveRunRef(s(), list(), 'bbbb')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
+    expect(resolveRunRef(s(), list(), 'researcher#2')).toMatchObject({ ok: true, run: { id: 'aaaa2222-0000' } });
+    expect(resolveRunRef(s(), list(), 'rev')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
+    expect(resolveRunRef(s(), list(), 'aaaa')).toMatchObject({ ok: false, reason: 'ambiguous', candidates: ['researcher#2', 'researcher#1'] });
+    expect(resolveRunRef(s(), list(), 'research')).toMatchObject({ ok: false, reason: 'ambiguous' });
+    expect(resolveRunRef(s(), list(), '9')).toMatchObject({ ok: false, reason: 'unknown' });
+    expect(resolveRunRef(s(), list(), 'zzz')).toMatchObject({ ok: false, reason: 'unknown' });
+  });
+
+  it('archives finished runs counting from when they ended', () => {
+    const later = Date.now() + 61 * 60_000;
+    expect(listedRuns(s(), 60, later).map((r) => r.id)).toEqual(['bbbb3333-0000', 'aaaa2222-0000']);
+  });
+});
