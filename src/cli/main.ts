@@ -14,7 +14,7 @@ import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
-import { extraToolsFor } from './extraTools.js';
+import { extraServicesFor, extraToolsFor } from './extraTools.js';
 
 function packageVersion(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -104,6 +104,7 @@ export async function main(argv: string[]): Promise<void> {
     configWarnings: warnings,
     restored: restored ? { items: restored.items, messages: restored.messages } : undefined,
     extraTools: extraToolsFor(loaded.config, home),
+    extraServices: extraServicesFor(loaded.config, home),
     sinks: {
       appendItem: (item) => log.appendItem(item),
       appendMessage: (m) => log.appendMessage(m),

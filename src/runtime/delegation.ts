@@ -11,7 +11,7 @@ import type { ToolContext } from '../tools/types.js';
 import { ChildPlanner, ownBudget, type ChildPlan } from './delegationPlan.js';
 import { BackgroundTasks, type BackgroundLaunch } from './delegationTasks.js';
 import type { ExecutionBudget } from './executionBudget.js';
-import { appendItem, patchRun } from './store.js';
+import { appendItem } from './store.js';
 import { childrenLimitRefusal, type RunHandle, type Supervisor, type SupervisorDeps } from './supervisor.js';
 import type { Run, TranscriptItem } from './types.js';
 
@@ -152,17 +152,14 @@ export class DelegationService {
       sessionKeyPrefix: 'background',
       // No parentSignal: the turn's cancellation does not reach it.
       timeoutSecs: plan.timeoutSecs,
+      taskId: launch.taskId,
       execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
     });
-    // runChild announces the run synchronously, so the newest run is this one. Detach it
-    // from the launching turn's tree: stop() walks parentRunId, and a background task must
-    // survive stopping the turn. It is the root of its own tree; the tool call still links it.
+    // runChild announces the run synchronously (detached from the turn's tree, as the root
+    // of its own), so the newest run is this one.
     const s = supervisor.store.getState();
     const newest = s.runs[s.runOrder[s.runOrder.length - 1]];
-    if (newest && newest.kind === 'background' && newest.parentToolCallId === ctx.toolCallId) {
-      runId = newest.id;
-      patchRun(supervisor.store, runId, { parentRunId: undefined, rootRunId: runId, depth: 0, taskId: launch.taskId });
-    }
+    if (newest && newest.kind === 'background' && newest.parentToolCallId === ctx.toolCallId) runId = newest.id;
     this.tasks.adopt(launch, runId, ctx.runId, outcome);
     return { taskId: launch.taskId };
   }
@@ -179,7 +176,8 @@ export function delegationServices(taskStore: TaskStore, startupWarning?: string
       services.set(supervisor, service);
       if (startupWarning) {
         const text = t('delegate:notice.startupFailed', { error: startupWarning });
-        appendItem(supervisor.store, undefined, { id: randomUUID(), kind: 'notice', level: 'warn', text, at: Date.now() });
+        if (supervisor.deps.notice) supervisor.deps.notice('warn', text);
+        else appendItem(supervisor.store, undefined, { id: randomUUID(), kind: 'notice', level: 'warn', text, at: Date.now() });
       }
     }
     return { delegate: service.forBudget(budget) };

@@ -156,8 +156,12 @@ export class BackgroundTasks {
       case 'failed':
         patch = { status: 'failed', error: agentFailed(agent, outcome.error ?? 'failed') };
         break;
+      case 'killed':
+        patch = { status: 'cancelled', error: outcome.error ?? outcome.status };
+        break;
       default:
-        patch = { status: 'cancelled', error: task.cancelRequested ? t('delegate:task.cancelledByTool') : (outcome.error ?? outcome.status) };
+        // Detached from every turn, so only cancel_task or a shutdown cancels it.
+        patch = { status: 'cancelled', error: t(task.cancelRequested ? 'delegate:task.cancelledByTool' : 'delegate:task.cancelledByShutdown') };
     }
     const now = Date.now();
     this.safeUpdate(task.taskId, {
@@ -185,25 +189,31 @@ export class BackgroundTasks {
       tokens: (run?.tokensIn ?? 0) + (run?.tokensOut ?? 0),
       cost: (run?.costUsd ?? 0).toFixed(4),
     });
-    const item: TranscriptItem = {
+    const item: TranscriptItem & { kind: 'notice' } = {
       id: randomUUID(),
       kind: 'notice',
       level: outcome.status === 'completed' ? 'info' : outcome.status === 'failed' || outcome.status === 'timed_out' ? 'error' : 'warn',
       text: lines.length ? `${text}\n${lines.join('\n')}` : text,
       at: Date.now(),
     };
-    appendItem(this.supervisor.store, undefined, item);
+    this.post(item);
+  }
+
+  /** Through the runtime's notice (chat and session file) when it has one. */
+  private post(item: TranscriptItem & { kind: 'notice' }): void {
+    if (this.supervisor.deps.notice) this.supervisor.deps.notice(item.level, item.text);
+    else appendItem(this.supervisor.store, undefined, item);
   }
 
   private noteWriteFailure(taskId: string, err: unknown): void {
-    const item: TranscriptItem = {
+    const item: TranscriptItem & { kind: 'notice' } = {
       id: randomUUID(),
       kind: 'notice',
       level: 'warn',
       text: t('delegate:notice.recordWriteFailed', { id: taskId, error: (err as Error).message }),
       at: Date.now(),
     };
-    appendItem(this.supervisor.store, undefined, item);
+    this.post(item);
   }
 
   private safeUpdate(taskId: string, patch: TaskPatch): void {

@@ -137,6 +137,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       sinks.appendRun?.(run);
     },
     extraServices: opts.extraServices,
+    notice: (level, text) => notice(level, text),
   });
 
   // One action/cost tracker per agent for the whole session: a child shares its parent's.

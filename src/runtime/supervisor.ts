@@ -55,6 +55,8 @@ export interface SupervisorDeps {
   trace(event: 'run_started' | 'run_finished' | 'run_failed', run: Run): void;
   /** A child reached a terminal state (session log snapshot, background notices). */
   onChildEnded?(run: Run): void;
+  /** A line in the chat transcript (and the session file), e.g. a background task ending. */
+  notice?(level: 'info' | 'warn' | 'error', text: string): void;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: Supervisor, budget: ExecutionBudget | undefined): Record<string, unknown>;
 }
@@ -72,6 +74,8 @@ export interface ChildSpec {
   parentSignal?: AbortSignal;
   /** Active-time limit in seconds (paused time does not count); 0/undefined = none. */
   timeoutSecs?: number;
+  /** Background task id (kind 'background'). */
+  taskId?: string;
   /** Runs the child's work; gets the handle once the child holds a lane slot. */
   execute(handle: RunHandle, run: Run): Promise<string>;
 }
@@ -203,6 +207,7 @@ export class Supervisor {
     // The handle exists before the run is announced, so a pause or kill issued the moment
     // the child appears (by the user or the runaway guard) reaches it.
     const id = randomUUID();
+    const detached = spec.kind === 'background';
     const handle = this.registerHandle(id, spec.parentSignal);
     const parentHandle = this.handles.get(spec.parentRunId);
     if (parentHandle?.gate.paused) handle.gate.pause();
@@ -214,11 +219,15 @@ export class Supervisor {
       alias: spec.alias,
       task: spec.task,
       model: spec.model,
-      parentRunId: spec.parentRunId,
+      // A background run is detached from the launching turn: the root of its own tree, so
+      // stopping the turn (which walks parentRunId) never reaches it. The tool call still
+      // links it to the card that launched it.
+      parentRunId: detached ? undefined : spec.parentRunId,
       parentToolCallId: spec.parentToolCallId,
-      rootRunId: spec.kind === 'background' ? undefined : (parent?.rootRunId ?? spec.parentRunId),
-      depth: (parent?.depth ?? 0) + 1,
+      rootRunId: detached ? id : (parent?.rootRunId ?? spec.parentRunId),
+      depth: detached ? 0 : (parent?.depth ?? 0) + 1,
       sessionKey: `${spec.sessionKeyPrefix}-${randomUUID()}`,
+      taskId: spec.taskId,
     });
     const work = this.executeChild(spec, run, handle);
     // A parent blocked on its child does not hold a lane slot meanwhile.

@@ -1,0 +1,59 @@
+// What the delegate tool needs from the runtime. Declared here and implemented in
+// runtime/delegation.ts, so tools/ stays below runtime/ in the import graph.
+import type { DelegateMode } from '../../config/types.js';
+import type { TaskView } from '../../persistence/taskRecords.js';
+import type { ChildOutcome } from '../childServices.js';
+import type { ToolContext } from '../types.js';
+
+export interface DelegateRequest {
+  /** The target agent's alias. */
+  target: string;
+  mode: DelegateMode;
+  /** The child's only user message (context already prepended). */
+  task: string;
+}
+
+export interface DelegateRunOutcome extends ChildOutcome {
+  /** "<provider_type>/<model>" of the target, for the envelope. */
+  label: string;
+  agentic: boolean;
+  /** The active-time limit the child ran under, when it had one. */
+  timeoutSecs?: number;
+}
+
+export type CancelResult =
+  | { kind: 'cancelled'; agent: string }
+  | { kind: 'finished'; status: string }
+  | { kind: 'elsewhere'; pid: number }
+  | { kind: 'missing' };
+
+export interface AwaitReport {
+  status: 'complete' | 'timeout';
+  completed: string[];
+  pending: string[];
+  missing: string[];
+  failed: string[];
+  results: Record<string, TaskView>;
+}
+
+export interface DelegateServices {
+  /** Shared spawn limits (spawn pause, children per run) for `count` new children, or
+   * undefined when they may start. */
+  admissionRefusal(ctx: ToolContext, count: number): string | undefined;
+  /** Runs foreground children (one, or a parallel fan-out) bound to the turn's cancellation;
+   * outcomes come back in request order. Never throws. */
+  runForeground(ctx: ToolContext, requests: DelegateRequest[]): Promise<DelegateRunOutcome[]>;
+  /** Records and starts a detached background child; returns its task id at once. */
+  startBackground(ctx: ToolContext, request: DelegateRequest): { taskId: string };
+  /** Rows are visible only when their caller chain contains the caller's alias. */
+  checkResult(ctx: ToolContext, taskId: string): TaskView | undefined;
+  listResults(ctx: ToolContext): TaskView[];
+  cancelTask(ctx: ToolContext, taskId: string): Promise<CancelResult>;
+  awaitSessions(ctx: ToolContext, taskIds: string[], timeoutMs: number): Promise<AwaitReport>;
+}
+
+/** The services object handed to tools carries these under `delegate`. */
+export function delegateServices(ctx: ToolContext): DelegateServices | undefined {
+  const s = (ctx.services as { delegate?: Partial<DelegateServices> } | undefined)?.delegate;
+  return s && typeof s.runForeground === 'function' ? (s as DelegateServices) : undefined;
+}

@@ -1,0 +1,70 @@
+// The schema the model reads. The `agent` description lists exactly the reachable roster,
+// and only when the caller's policy allows delegation; the tool description states the
+// caller's real limits (depth left, timeouts, await cap) from config.
+import type { ArborConfig } from '../../config/types.js';
+import type { ToolSpec } from '../../providers/types.js';
+import type { ToolCaller } from '../types.js';
+import { delegationAllowed, reachableRoster, type RosterEntry } from './gating.js';
+import { ACTIONS, AWAIT_DEFAULT_TIMEOUT_MS, AWAIT_MAX_TIMEOUT_MS, DELEGATE } from './strings.js';
+
+function rosterText(roster: RosterEntry[]): string {
+  if (roster.length === 0) return 'Alias of the target agent. No agent is reachable from you, so delegation will be refused.';
+  const lines = roster.map((r) => `- ${r.alias} (${r.mode})${r.description ? `: ${r.description}` : ''}`);
+  return `Alias of the target agent. Reachable agents:\n${lines.join('\n')}`;
+}
+
+function describe(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): string {
+  const parts = [
+    'Hand a request to a DIFFERENT configured agent (named by alias), which runs under its own identity and model and returns its final answer.',
+    "`prompt` is the complete task; optional `context` is sent before it. `parallel` sends the same prompt to several agents at once; `background: true` returns a task_id at once while the agent keeps working.",
+  ];
+  if (!delegationAllowed(caller)) {
+    parts.push(`Delegation is forbidden for you by risk profile "${caller.risk.name}"; calls are refused.`);
+    return parts.join(' ');
+  }
+  const hopsLeft = Math.max(0, caller.delegationDepthLimit - caller.delegationDepth);
+  parts.push(
+    `You are at delegation depth ${caller.delegationDepth} of at most ${caller.delegationDepthLimit} (${hopsLeft} more hop${hopsLeft === 1 ? '' : 's'} allowed).`,
+    `At most ${config.delegation.max_children_per_agent} live children per run; at most ${config.delegation.max_concurrent} children run at once (more wait in a queue).`,
+    'A delegated agent has no operator: its tool calls that would need approval are denied.',
+  );
+  if (delegateOnly) {
+    parts.push('Only action=delegate is available to you; return background task ids to your caller.');
+  } else {
+    parts.push(
+      `Background results: action=check_result (task_id), list_results, cancel_task (task_id), await_sessions (task_ids, timeout_ms default ${AWAIT_DEFAULT_TIMEOUT_MS}, at most ${AWAIT_MAX_TIMEOUT_MS}).`,
+    );
+  }
+  return parts.join(' ');
+}
+
+export function delegateSpec(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): ToolSpec {
+  const agentDescription = delegationAllowed(caller)
+    ? rosterText(reachableRoster(config, caller.alias))
+    : 'Alias of the target agent. Delegation is forbidden for you.';
+  return {
+    name: DELEGATE,
+    description: describe(caller, config, delegateOnly),
+    parameters: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: [...ACTIONS], default: 'delegate', description: 'What to do; delegate unless managing background tasks.' },
+        agent: { type: 'string', description: agentDescription },
+        prompt: { type: 'string', description: 'The complete task for the target agent. It sees nothing else of this conversation.' },
+        context: { type: 'string', description: 'Background the target needs, sent before the task.' },
+        background: { type: 'boolean', description: 'Run detached and return a task_id at once.' },
+        parallel: { type: 'array', items: { type: 'string' }, description: 'Several target aliases that each get the same prompt, run at once.' },
+        task_id: { type: 'string', description: 'A background task id (check_result, cancel_task).' },
+        task_ids: { type: 'array', items: { type: 'string' }, description: 'Background task ids to wait for (await_sessions).' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 0,
+          maximum: AWAIT_MAX_TIMEOUT_MS,
+          default: AWAIT_DEFAULT_TIMEOUT_MS,
+          description: `How long await_sessions waits (default ${AWAIT_DEFAULT_TIMEOUT_MS}, capped at ${AWAIT_MAX_TIMEOUT_MS}).`,
+        },
+      },
+      additionalProperties: false,
+    },
+  };
+}
