@@ -1,0 +1,317 @@
+// End to end: the built bin/arbor.js in a real pseudo-terminal, talking to a loopback
+// OpenAI-compatible server scripted per test. Assertions are on visible text only.
+import { afterEach, describe, expect, it, type TestContext } from 'vitest';
+import {
+  lastUserText,
+  startLoopbackModel,
+  type LoopbackIncoming,
+  type LoopbackModel,
+  type LoopbackReply,
+} from '../../src/testing/loopbackModel.js';
+import {
+  arborBin,
+  disposeAllTerminals,
+  fakeProviderConfig,
+  runArbor,
+  startTerminal,
+  tempArborHome,
+  writeConfig,
+  type ArborHome,
+  type Term,
+} from './harness.js';
+
+// The input line's placeholder: once it is on screen, arbor is ready for typing.
+const READY = 'Type a message';
+const START_TIMEOUT = 15000;
+// Machines are 2-core and shared: a pty test gets room for a slow start, the two-phase
+// quit/resume test for two.
+const PTY_TEST_TIMEOUT = 40000;
+// Child-process tests run concurrently, so under load each one waits for CPU.
+const PROCESS_TEST_TIMEOUT = 40000;
+
+/** One test's world: temp ARBOR_HOME/HOME/cwd, optionally a loopback model, and the
+ * terminals it starts; everything is torn down when the test finishes, pass or fail, so
+ * tests can also run concurrently. */
+interface Sandbox {
+  h: ArborHome;
+  withModel(respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>): Promise<LoopbackModel>;
+  arbor(args: string[], input?: string): ReturnType<typeof runArbor>;
+  startArbor(args?: string[]): Promise<Term>;
+}
+
+function sandbox(ctx: TestContext): Sandbox {
+  const h = tempArborHome();
+  const models: LoopbackModel[] = [];
+  const terms: Term[] = [];
+  ctx.onTestFinished(async () => {
+    await Promise.all(terms.map((t) => t.dispose()));
+    await Promise.all(models.map((m) => m.close()));
+    h.cleanup();
+  });
+  return {
+    h,
+    async withModel(respond) {
+      const model = await startLoopbackModel({ dialect: 'openai', respond });
+      models.push(model);
+      writeConfig(h.dir, fakeProviderConfig(model.url));
+      return model;
+    },
+    arbor: (args, input) => runArbor(args, { env: h.env, cwd: h.dir, input }),
+    async startArbor(args = []) {
+      const term = await startTerminal({ args, env: h.env, cwd: h.dir, cols: 100, rows: 30 });
+      terms.push(term);
+      await term.waitForText(READY, START_TIMEOUT);
+      await term.waitForRawMode(START_TIMEOUT);
+      return term;
+    },
+  };
+}
+
+// Safety net: nothing a failed test started may outlive it.
+afterEach(async () => {
+  await disposeAllTerminals();
+});
+
+async function send(term: Term, text: string): Promise<void> {
+  term.type(text);
+  await term.waitForText(text, 5000, { where: 'screen' });
+  term.press('enter');
+}
+
+describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('--help prints usage and exits 0', async (ctx) => {
+    const { arbor } = sandbox(ctx);
+    const r = await arbor(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage:/);
+    expect(r.stdout).toContain('--resume');
+    expect(r.stdout).toContain('-p, --print');
+    expect(r.stderr).toBe('');
+  });
+
+  it('--version prints the package version', async (ctx) => {
+    const { arbor } = sandbox(ctx);
+    const r = await arbor(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('an unknown flag exits 2 with an error naming it', async (ctx) => {
+    const { arbor } = sandbox(ctx);
+    const r = await arbor(['--frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^arbor: .*--frobnicate/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('interactive chat', () => {
+  it('streams the reply onto the screen and shows provider, model and tokens in the status bar', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const { withModel, startArbor } = sandbox(ctx);
+    const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
+    const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
+    const term = await startArbor();
+    await send(term, 'hello model');
+
+    // The first words are visible while the last chunk has not been sent yet.
+    await term.waitForText('Streaming reply', 8000);
+    expect(term.screen()).not.toContain('DONE.');
+    await term.waitForText('Streaming reply arrives piece by piece until DONE.', 10000);
+
+    await term.waitForText('321 in / 47 out', 5000, { where: 'screen' });
+    const screen = term.screen();
+    expect(screen).toContain('fake-model');
+    expect(screen).toContain('hello model');
+    expect(m.requests).toHaveLength(1);
+    expect(lastUserText(m.requests[0].body)).toBe('hello model');
+  });
+
+  it('Esc interrupts a long reply: the partial text stays, marked interrupted, and input works again', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const { withModel, startArbor } = sandbox(ctx);
+    const words = Array.from({ length: 50 }, (_, i) => `w${i + 1} `);
+    const m = await withModel((req) =>
+      req.index === 0
+        ? { kind: 'text', chunks: words, delayMs: 100 }
+        : { kind: 'text', chunks: ['second ', 'answer ', 'here'], delayMs: 20 },
+    );
+    const term = await startArbor();
+    await send(term, 'tell me a long story');
+    await term.waitForText('w1 w2 w3 w4 w5', 8000);
+    term.press('esc');
+
+    await term.waitForText(/interrupted/i, 5000, { where: 'screen' });
+    // The model request was abandoned, not left streaming to the end.
+    await expect(m.requests[0].ended).resolves.toBe('client_closed');
+    await term.flush();
+    const after = term.scrollback();
+    expect(after).toContain('w1 w2 w3 w4 w5');
+    expect(after).not.toContain('w50');
+    const shown = after.match(/w\d+ /g)?.length ?? 0;
+    // The partial reply does not keep growing once interrupted.
+    await new Promise((r) => setTimeout(r, 600));
+    await term.flush();
+    expect(term.scrollback().match(/w\d+ /g)?.length ?? 0).toBe(shown);
+
+    await send(term, 'are you there');
+    await term.waitForText('second answer here', 8000);
+    expect(m.requests).toHaveLength(2);
+    expect(lastUserText(m.requests[1].body)).toBe('are you there');
+    // The partial reply is kept in the conversation.
+    expect(JSON.stringify(m.requests[1].body.messages)).toContain('w1 w2 w3');
+  });
+
+  it(
+    'Ctrl+D on an empty input quits with code 0 and restores the terminal; --resume shows the conversation again',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const { h, withModel, startArbor } = sandbox(ctx);
+      const m = await withModel((req) =>
+        req.index === 0
+          ? { kind: 'text', chunks: ['The capital ', 'of France ', 'is Paris.'], delayMs: 20 }
+          : { kind: 'text', chunks: ['Resumed ', 'and ', 'ready.'], delayMs: 20 },
+      );
+      // A shell runs arbor, then reports its exit code and the tty's mode: what a person's
+      // shell gets back after quitting.
+      const script = `"${process.execPath}" "${arborBin}"; echo "arbor-exit=$?"; stty -a`;
+      const term = await startTerminal({ command: '/bin/sh', args: ['-c', script], env: h.env, cwd: h.dir, cols: 100, rows: 30 });
+      ctx.onTestFinished(() => term.dispose());
+      await term.waitForText(READY, START_TIMEOUT);
+      await term.waitForRawMode(START_TIMEOUT);
+      await send(term, 'what is the capital of France');
+      await term.waitForText('The capital of France is Paris.', 8000);
+      await term.waitForText(READY, 5000, { where: 'screen' });
+
+      term.press('ctrl-d');
+      await term.waitForText('arbor-exit=0', 8000);
+      await term.waitForText(/\bicanon\b/, 5000);
+      const all = term.scrollback();
+      // Raw mode is undone: canonical input and echo are back on.
+      expect(all).not.toMatch(/(^|\s)-icanon\b/);
+      expect(all).not.toMatch(/(^|\s)-echo\b/);
+      expect((await term.waitForExit(5000)).exitCode).toBe(0);
+
+      const resumed = await startArbor(['--resume']);
+      await resumed.waitForText('what is the capital of France', 5000);
+      await resumed.waitForText('The capital of France is Paris.', 5000);
+      // Restored into the model's context too, not only onto the screen.
+      await send(resumed, 'and now?');
+      await resumed.waitForText('Resumed and ready.', 8000);
+      const context = JSON.stringify(m.requests[1].body.messages);
+      expect(context).toContain('what is the capital of France');
+      expect(context).toContain('The capital of France is Paris.');
+    },
+  );
+
+  it('renders a markdown reply without raw # or ``` markers', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const { withModel, startArbor } = sandbox(ctx);
+    const md = [
+      '# Release Notes\n\n',
+      'Some **important** text.\n\n',
+      '- first item\n',
+      '- second item\n\n',
+      '```js\n',
+      'const answer = 42;\n',
+      '```\n',
+    ];
+    await withModel(() => ({ kind: 'text', chunks: md, delayMs: 30 }));
+    const term = await startArbor();
+    await send(term, 'show me markdown');
+    await term.waitFor(
+      (screen) =>
+        screen.includes('Release Notes') &&
+        screen.includes('second item') &&
+        screen.includes('const answer = 42;') &&
+        !screen.includes('```') &&
+        !screen.includes('**') &&
+        !/#\s*Release Notes/.test(screen),
+      'the rendered markdown (no raw markers)',
+      10000,
+    );
+    const screen = term.screen();
+    expect(screen).toContain('first item');
+    expect(screen).toContain('important');
+  });
+
+  it('with no config at all, the offline provider answers with its labelled reply', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const { startArbor } = sandbox(ctx);
+    const term = await startArbor();
+    await send(term, 'hi there');
+    await term.waitForText('[offline model]', 8000);
+    await term.waitForText(READY, 5000, { where: 'screen' });
+    expect(term.scrollback()).toContain('hi there');
+  });
+});
+
+describe.concurrent('headless', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('-p prints the answer on stdout and exits 0', async (ctx) => {
+    const { withModel, arbor } = sandbox(ctx);
+    const m = await withModel(() => ({ kind: 'text', chunks: ['Headless ', 'answer ', 'works.'], delayMs: 10 }));
+    const r = await arbor(['-p', 'hello']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Headless answer works.\n');
+    expect(lastUserText(m.requests[0].body)).toBe('hello');
+  });
+
+  it('--output json prints one JSON event per line, ending with final', async (ctx) => {
+    const { withModel, arbor } = sandbox(ctx);
+    await withModel(() => ({ kind: 'text', chunks: ['Alpha ', 'beta ', 'gamma.'], delayMs: 10, usage: { input: 11, output: 3 } }));
+    const r = await arbor(['-p', 'hello', '--output', 'json']);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    expect(events[events.length - 1]).toMatchObject({ type: 'final', status: 'completed', text: 'Alpha beta gamma.' });
+    const text = events.filter((e) => e.type === 'text').map((e) => e.delta as string).join('');
+    expect(text).toBe('Alpha beta gamma.');
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({ input_tokens: 11, output_tokens: 3 });
+  });
+
+  it('a 401 exits non-zero and stderr names the provider and model', async (ctx) => {
+    const { withModel, arbor } = sandbox(ctx);
+    await withModel(() => ({ kind: 'status', status: 401 }));
+    const r = await arbor(['-p', 'hello']);
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    expect(r.stderr).toContain('"fake"');
+    expect(r.stderr).toContain('fake-model');
+    expect(r.stderr).toMatch(/401/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('-p - reads the prompt from stdin', async (ctx) => {
+    const { withModel, arbor } = sandbox(ctx);
+    const m = await withModel((req) => ({ kind: 'text', chunks: [`you said: ${lastUserText(req.body)}`] }));
+    const r = await arbor(['-p', '-'], 'prompt from a pipe\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('you said: prompt from a pipe\n');
+    expect(m.requests).toHaveLength(1);
+  });
+});
+
+describe.concurrent('bad config', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('a TOML syntax error exits 2 naming the file, line and column', async (ctx) => {
+    const { h, arbor } = sandbox(ctx);
+    const path = writeConfig(h.dir, 'default_agent = "main"\nmodel = @bad\n');
+    const r = await arbor(['-p', 'hello']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}:2:9: invalid TOML`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unknown provider names the key path and the known providers', async (ctx) => {
+    const { h, arbor } = sandbox(ctx);
+    const path = writeConfig(
+      h.dir,
+      fakeProviderConfig('http://127.0.0.1:9/v1').replace('provider = "fake"', 'provider = "locl"'),
+    );
+    const r = await arbor([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('agents.main.provider: unknown provider "locl"');
+    expect(r.stderr).toContain('(known: fake)');
+    expect(r.stderr).toContain(path);
+  });
+});
