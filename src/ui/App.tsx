@@ -1,0 +1,264 @@
+// The chat screen. Finished transcript items go to <Static> (printed once, kept in
+// scrollback); the live region below holds the turn in flight, a pending approval, the
+// input line (or a pane) and the status bar, and is budgeted to stay shorter than the
+// terminal. The UI acts only through RuntimeApi and reads the store through selectors.
+//
+// Enter while a turn runs sends nothing: the text stays in the input and a hint says to
+// press Enter again once the turn ends (or Esc to interrupt it). Slash commands still run.
+import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Box, Static, Text, useStdout } from 'ink';
+import { useStore } from 'zustand';
+import type { RuntimeApi } from '../runtime/runtimeApi.js';
+import { currentLanguage, setLanguage as setI18nLanguage, t, type Language } from '../i18n/index.js';
+import { builtinCommands } from './commands/index.js';
+import {
+  CommandRegistry,
+  isSlashLine,
+  runSlashLine,
+  unescapeSlash,
+  type CommandContext,
+  type SessionsSource,
+  type SlashCommand,
+} from './commands/registry.js';
+import { ApprovalPrompt, approvalPromptHeight } from './components/ApprovalPrompt.js';
+import { FeedEntryView } from './components/FeedEntryView.js';
+import { InputLine, inputLineHeight } from './components/InputLine.js';
+import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
+import { StatusBar, statusBarHeight } from './components/StatusBar.js';
+import { useChatKeys } from './hooks/useChatKeys.js';
+import { useFlash } from './hooks/useFlash.js';
+import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
+import { useTerminalSize } from './hooks/useTerminalSize.js';
+import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
+import type { Pane } from './panes/types.js';
+import { StaticFeed, type FeedEntry } from './state/feed.js';
+import type { NoticeLevel } from './theme.js';
+
+export interface AppProps {
+  runtime: RuntimeApi;
+  sessions: SessionsSource;
+  onExit: () => void;
+  /** Shown once at start (e.g. config warnings from the CLI). */
+  initialNotices?: string[];
+  /** Slash commands added by later features, next to the built-in ones. */
+  commands?: SlashCommand[];
+  /** Key bindings added by later features; they see keys before the built-in ones. */
+  keyBindings?: KeyBinding[];
+}
+
+/** Clears the screen and the scrollback, cursor home. */
+export const CLEAR_SCREEN = '\u001B[2J\u001B[3J\u001B[H';
+/** Wait for a drag-resize to settle before reprinting scrollback at the new width. */
+export const RESIZE_SETTLE_MS = 150;
+
+/** Leading blank lines and trailing whitespace of a message carry nothing. */
+function tidyMessage(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+function initialFeed(runtime: RuntimeApi, notices: string[] | undefined): StaticFeed {
+  const feed = new StaticFeed();
+  const warnings = runtime.info.configWarnings ?? [];
+  const seen = new Set<string>();
+  // The CLI may pass the config warnings as notices too; show each line once.
+  for (const text of [...warnings, ...(notices ?? [])]) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    feed.addLocal(warnings.includes(text) ? 'warn' : 'info', text);
+  }
+  return feed;
+}
+
+export function App(props: AppProps) {
+  const { runtime, sessions, onExit } = props;
+  const store = runtime.store;
+  const { columns, rows } = useTerminalSize();
+  const { write } = useStdout();
+  const [language, setLang] = useState<Language>(currentLanguage());
+  // Commands and bindings are fixed for the life of the screen.
+  const registry = useMemo(() => new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]), []);
+  const bindings = useMemo(() => [...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
+  const input = useInputController(registry);
+  const { text: flashText, flash, clearFlash } = useFlash();
+  const [pane, setPane] = useState<Pane | null>(null);
+  const [pendingTurn, setPendingTurn] = useState(false);
+  const [staticEpoch, setStaticEpoch] = useState(0);
+  const feedRef = useRef<StaticFeed | null>(null);
+  if (feedRef.current === null) feedRef.current = initialFeed(runtime, props.initialNotices);
+  const feed = feedRef.current;
+  const [, bumpFeed] = useReducer((n: number) => n + 1, 0);
+  const exited = useRef(false);
+
+  const transcript = useStore(store, (s) => s.transcript);
+  const activeRoot = useStore(store, (s) => s.activeRootRunId);
+  const approval = useStore(store, (s) => s.controls.approvals[0]);
+  const approvalAgent = useStore(store, (s) => {
+    const a = s.controls.approvals[0];
+    return a ? s.runs[a.runId]?.alias : undefined;
+  });
+  const retryNotice = useStore(store, (s) => s.retryNotice);
+
+  const turnRunning = activeRoot !== undefined || pendingTurn;
+  const turnRunningRef = useRef(turnRunning);
+  turnRunningRef.current = turnRunning;
+  // Synchronous on purpose: a finished reply must leave the live region in the same frame
+  // it lands in scrollback, or one frame would show it twice (and too tall).
+  const entries = feed.sync(transcript, turnRunning);
+  const live = transcript.slice(feed.cursor);
+
+  const print = useCallback(
+    (text: string, level: NoticeLevel = 'info') => {
+      feed.addLocal(level, text);
+      bumpFeed();
+    },
+    [feed],
+  );
+
+  const exit = useCallback(() => {
+    if (exited.current) return;
+    exited.current = true;
+    onExit();
+  }, [onExit]);
+
+  const reprintScrollback = useCallback(() => {
+    write(CLEAR_SCREEN);
+    setStaticEpoch((e) => e + 1);
+  }, [write]);
+
+  const clearScreen = useCallback(() => {
+    feed.reset();
+    reprintScrollback();
+  }, [feed, reprintScrollback]);
+
+  // Lines already in scrollback were wrapped for the old width: reprint them at the new one.
+  const printedWidth = useRef(columns);
+  useEffect(() => {
+    if (columns === printedWidth.current) return;
+    const timer = setTimeout(() => {
+      printedWidth.current = columns;
+      reprintScrollback();
+    }, RESIZE_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [columns, reprintScrollback]);
+
+  const changeLanguage = useCallback((lang: Language) => {
+    setI18nLanguage(lang);
+    setLang(lang);
+  }, []);
+
+  const commandList = useMemo(() => registry.list(), [registry]);
+  const keyHelp = useMemo(() => helpLines(bindings), [bindings]);
+  const commandContext: CommandContext = {
+    runtime,
+    print,
+    sessions,
+    exit,
+    setLanguage: changeLanguage,
+    clearScreen,
+    openPane: setPane,
+    closePane: () => setPane(null),
+    isTurnRunning: () => turnRunningRef.current,
+    commands: commandList,
+    keyBindings: keyHelp,
+  };
+
+  // ink-text-input may call this from a handler made before the latest keys were applied;
+  // the controller always holds the current text.
+  const onSubmit = () => {
+    const value = normalizeNewlines(input.read());
+    if (!value.trim()) return;
+    if (isSlashLine(value)) {
+      input.commit(value.trim());
+      clearFlash();
+      void runSlashLine(value, registry, commandContext);
+      return;
+    }
+    if (turnRunningRef.current) {
+      flash(t('ui:input.busy'));
+      return;
+    }
+    const text = tidyMessage(unescapeSlash(value));
+    input.commit(value);
+    clearFlash();
+    setPendingTurn(true);
+    turnRunningRef.current = true;
+    runtime
+      .startTurn(text)
+      .catch((err: unknown) => print(t('ui:errors.turnFailed', { message: err instanceof Error ? err.message : String(err) }), 'error'))
+      .finally(() => setPendingTurn(false));
+  };
+
+  const submitRef = useRef(onSubmit);
+  submitRef.current = onSubmit;
+  const submit = useCallback(() => submitRef.current(), []);
+
+  useChatKeys(bindings, {
+    runtime,
+    turnRunning,
+    approvalPending: approval !== undefined,
+    paneOpen: pane !== null,
+    inputValue: input.value,
+    suggestionsVisible: input.suggestions.length > 0 && pane === null && approval === undefined,
+    input,
+    exit,
+    flash,
+    openPane: setPane,
+    closePane: () => setPane(null),
+    now: Date.now,
+  });
+
+  // Row budget, bottom up: status bar, flash line, input (or pane), approval, then the
+  // live turn gets what is left. One row stays free for the cursor line Ink leaves below.
+  const width = Math.max(10, columns);
+  const statusRows = statusBarHeight(retryNotice);
+  const flashRows = flashText ? 1 : 0;
+  const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
+  const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows) : 0;
+  const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
+  const fixedRows = statusRows + flashRows + approvalRows + LIVE_TURN_MARGIN + 1;
+  const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
+  const inputRows = pane ? 1 + paneRows : 1 + inputLineHeight(input, width, inputMaxLines);
+  const liveRows = Math.max(1, rows - fixedRows - inputRows);
+
+  return (
+    <>
+      <Static key={staticEpoch} items={entries as FeedEntry[]}>
+        {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} />}
+      </Static>
+      <Box flexDirection="column" width={width}>
+        <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} />
+        {approval && (
+          <Box marginTop={1}>
+            <ApprovalPrompt
+              runtime={runtime}
+              approval={approval}
+              agent={approvalAgent ?? runtime.info.agentAlias}
+              width={width}
+              maxArgLines={approvalArgRows}
+            />
+          </Box>
+        )}
+        <Box marginTop={1} flexDirection="column">
+          {pane ? (
+            pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })
+          ) : (
+            <InputLine
+              controller={input}
+              onSubmit={submit}
+              focus={approval === undefined}
+              width={width}
+              maxLines={inputMaxLines}
+              language={language}
+            />
+          )}
+        </Box>
+        {flashText && (
+          <Text color="yellow" wrap="truncate-end">
+            {flashText}
+          </Text>
+        )}
+        <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+// The actions the /agents pane and /subagents share, each through RuntimeApi, each
+// returning the one line that confirms what happened (the pane flashes it, /subagents
+// prints it). Counts are read before acting: a kill or pause changes them.
+import { t } from '../../i18n/index.js';
+import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import { runLabel } from '../../runtime/runSelection.js';
+import { descendantsOf } from '../../runtime/store.js';
+import { isTerminal, type RuntimeState } from '../../runtime/types.js';
+import type { NoticeLevel } from '../theme.js';
+import { statusWord } from './status.js';
+import { topLiveRuns } from './tree.js';
+
+export interface ActionResult {
+  text: string;
+  level: NoticeLevel;
+}
+
+const info = (text: string): ActionResult => ({ text, level: 'info' });
+const warn = (text: string): ActionResult => ({ text, level: 'warn' });
+
+function liveDescendants(s: RuntimeState, runId: string): number {
+  return descendantsOf(s, runId).filter((r) => r && !isTerminal(r.status)).length;
+}
+
+function isTrippedRoot(s: RuntimeState, runId: string): boolean {
+  return s.controls.runaway.tripped && s.controls.runaway.rootRunId === runId;
+}
+
+/** Why nothing happened to a run that is gone or already finished, or undefined. */
+function notLive(s: RuntimeState, runId: string): ActionResult | undefined {
+  const run = s.runs[runId];
+  if (!run) return warn(t('agents:actions.gone', { id: runId.slice(0, 8) }));
+  if (isTerminal(run.status)) return warn(t('agents:actions.alreadyFinished', { label: runLabel(s, runId), status: statusWord(run.status) }));
+  return undefined;
+}
+
+function withDescendants(key: string, label: string, count: number): string {
+  return count > 0 ? t(`agents:actions.${key}`, { label, count }) : t(`agents:actions.${key}Alone`, { label });
+}
+
+/** Kills a run and its subtree. On the root of a tripped tree this is the answer "kill" to
+ * the runaway guard: its children die, the root turn goes on. */
+export function killRun(runtime: RuntimeApi, runId: string): ActionResult {
+  const s = runtime.store.getState();
+  const label = runLabel(s, runId);
+  if (isTrippedRoot(s, runId)) {
+    const count = liveDescendants(s, runId);
+    runtime.resolveRunaway('kill');
+    return info(t('agents:actions.guardKilled', { label, count }));
+  }
+  const stop = notLive(s, runId);
+  if (stop) return stop;
+  const res = runtime.kill(runId);
+  if (!res.killed) return notLive(runtime.store.getState(), runId) ?? warn(t('agents:actions.gone', { id: runId.slice(0, 8) }));
+  return info(withDescendants('killed', label, res.descendants));
+}
+
+export function pauseRun(runtime: RuntimeApi, runId: string): ActionResult {
+  const s = runtime.store.getState();
+  const stop = notLive(s, runId);
+  if (stop) return stop;
+  const count = liveDescendants(s, runId);
+  runtime.pause(runId);
+  return info(withDescendants('paused', runLabel(s, runId), count));
+}
+
+/** Resumes a subtree. On the root of a tripped tree it answers the guard with "resume". */
+export function resumeRun(runtime: RuntimeApi, runId: string): ActionResult {
+  const s = runtime.store.getState();
+  const label = runLabel(s, runId);
+  if (isTrippedRoot(s, runId)) {
+    runtime.resume(runId);
+    return info(t('agents:actions.guardResumed', { label }));
+  }
+  const stop = notLive(s, runId);
+  if (stop) return stop;
+  const count = liveDescendants(s, runId);
+  runtime.resume(runId);
+  return info(withDescendants('resumed', label, count));
+}
+
+/** Space in the pane: resume what is paused (or the tripped root), pause the rest. */
+export function togglePause(runtime: RuntimeApi, runId: string): ActionResult {
+  const s = runtime.store.getState();
+  if (isTrippedRoot(s, runId) || s.runs[runId]?.status === 'paused') return resumeRun(runtime, runId);
+  return pauseRun(runtime, runId);
+}
+
+export function steerRun(runtime: RuntimeApi, runId: string, message: string): ActionResult {
+  const label = runLabel(runtime.store.getState(), runId);
+  const text = message.trim();
+  if (!text) return warn(t('agents:actions.steerEmpty'));
+  const outcome = runtime.steer(runId, text);
+  if (outcome === 'delivered') return info(t('agents:actions.steerDelivered', { label }));
+  if (outcome === 'continued') return info(t('agents:actions.steerContinued', { label }));
+  return { text: t('agents:actions.steerUnknown', { label }), level: 'error' };
+}
+
+export function setSpawning(runtime: RuntimeApi, paused: boolean): ActionResult {
+  runtime.setSpawnPaused(paused);
+  return paused ? warn(t('agents:actions.spawnPaused')) : info(t('agents:actions.spawnResumed'));
+}
+
+/** Kills every live run (`childrenOnly`: every live child, root turns go on). A tripped
+ * guard is answered first, so the tree it paused does not stay paused. Returns how many
+ * runs were live and are now killed. */
+export function killAll(runtime: RuntimeApi, childrenOnly: boolean): number {
+  const before = runtime.store.getState();
+  const count = Object.values(before.runs).filter((r) => !isTerminal(r.status) && !(childrenOnly && r.kind === 'root')).length;
+  if (before.controls.runaway.tripped) runtime.resolveRunaway('kill');
+  for (const run of topLiveRuns(runtime.store.getState(), childrenOnly)) runtime.kill(run.id);
+  return count;
+}

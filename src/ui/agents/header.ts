@@ -1,0 +1,68 @@
+// The pane's header (spawn pause, counts, depth, tree tokens and cost, filter, position),
+// the runaway-guard banner and the key hints, as lines of exact width.
+import { t } from '../../i18n/index.js';
+import type { Controls } from '../../runtime/types.js';
+import { formatCost, formatTokens } from '../text/format.js';
+import { packLines, wrapSeg, type Line, type Seg } from './segments.js';
+import type { AgentsFilter, TreeTotals } from './tree.js';
+
+const SEP: Seg = { text: ' · ', dim: true };
+
+export function headerLines(opts: {
+  totals: TreeTotals;
+  spawnPaused: boolean;
+  filter: AgentsFilter;
+  selected: number;
+  count: number;
+  width: number;
+}): Line[] {
+  const { totals } = opts;
+  const pieces: Line[] = [
+    [{ text: t('agents:pane.title'), bold: true }],
+    opts.spawnPaused ? [{ text: t('agents:pane.spawnPaused'), color: 'yellow', bold: true }] : [{ text: t('agents:pane.spawnOn'), dim: true }],
+    [{ text: t('agents:pane.running', { count: totals.running }), color: totals.running ? 'cyan' : undefined }],
+    [{ text: t('agents:pane.queued', { count: totals.queued }), dim: totals.queued === 0 }],
+    [{ text: t('agents:pane.paused', { count: totals.paused }), color: totals.paused ? 'yellow' : undefined, dim: totals.paused === 0 }],
+  ];
+  if (totals.awaiting) pieces.push([{ text: t('agents:pane.awaiting', { count: totals.awaiting }), color: 'yellow' }]);
+  pieces.push(
+    [{ text: t('agents:pane.finished', { count: totals.finished }), dim: true }],
+    [{ text: t('agents:pane.depth', { depth: totals.maxDepth }), dim: true }],
+    [{ text: t('agents:pane.tokens', { tokens: formatTokens(totals.tokens), cost: formatCost(totals.costUsd) }), dim: true }],
+  );
+  if (opts.filter !== 'all') pieces.push([{ text: t('agents:pane.filter', { filter: t(`agents:filter.${opts.filter}`) }), color: 'magenta' }]);
+  if (opts.count > 0) pieces.push([{ text: `${opts.selected + 1}/${opts.count}`, dim: true }]);
+  return packLines(pieces, opts.width, SEP);
+}
+
+/** The banner while the guard is tripped: which threshold, its limit, the measured value,
+ * what it did, and how to answer (space on the root resumes, x kills). */
+export function runawayLines(controls: Controls, rootLabel: string | undefined, width: number): Line[] {
+  const r = controls.runaway;
+  if (!r.tripped) return [];
+  const action = r.action ? t(`runtime:runaway.action.${r.action}`) : '';
+  const text = t('agents:runaway.banner', {
+    threshold: r.threshold ?? '?',
+    limit: r.limit ?? '?',
+    measured: r.measured ?? '?',
+    action,
+    root: rootLabel ?? r.rootRunId?.slice(0, 8) ?? '?',
+  });
+  return wrapSeg(`⚠ ${text}`, width, { color: 'red', bold: true });
+}
+
+export type HintMode = 'list' | 'transcript' | 'steer' | 'confirm';
+
+export function hintLines(mode: HintMode, width: number): Line[] {
+  const keys: Record<HintMode, string[]> = {
+    list: ['select', 'pauseResume', 'kill', 'killAll', 'spawnPause', 'steer', 'open', 'filter', 'close'],
+    transcript: ['scroll', 'ends', 'back'],
+    steer: ['send', 'cancel'],
+    confirm: ['confirm', 'cancelAny'],
+  };
+  return packLines(
+    keys[mode].map((k) => [{ text: t(`agents:hints.${k}`), dim: true }]),
+    width,
+    SEP,
+  );
+}

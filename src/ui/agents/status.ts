@@ -1,0 +1,42 @@
+// How a run's status reads: a single-cell glyph, a colour and a localized word (with the
+// queue position while queued). Shared by the pane and /subagents.
+import { t } from '../../i18n/index.js';
+import type { Run, RunStatus } from '../../runtime/types.js';
+
+export const STATUS_GLYPHS: Record<RunStatus, string> = {
+  queued: '◌',
+  running: '●',
+  paused: '‖',
+  awaiting_approval: '?',
+  completed: '✓',
+  failed: '✗',
+  killed: '×',
+  timed_out: '◔',
+  cancelled: '⊘',
+};
+
+export const STATUS_COLORS: Record<RunStatus, string> = {
+  queued: 'gray',
+  running: 'cyan',
+  paused: 'yellow',
+  awaiting_approval: 'yellow',
+  completed: 'green',
+  failed: 'red',
+  killed: 'red',
+  timed_out: 'red',
+  cancelled: 'gray',
+};
+
+export function statusWord(status: RunStatus): string {
+  return t(`agents:status.${status}`);
+}
+
+/** "running", or "queued #3" while waiting for a lane slot. */
+export function statusText(run: Run): string {
+  if (run.status === 'queued' && run.queuePosition !== undefined) return t('agents:status.queuedAt', { n: run.queuePosition });
+  return statusWord(run.status);
+}
+
+export function kindWord(run: Run): string {
+  return t(`agents:kind.${run.kind}`);
+}

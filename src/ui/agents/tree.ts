@@ -1,0 +1,155 @@
+// The /agents pane's model: which runs are shown, in what tree order, and the header's
+// totals. Pure and computed once per refresh; the pane memoizes it on the store snapshot.
+import { listedRuns, runCounts, runLabels } from '../../runtime/runSelection.js';
+import { isTerminal, type Run, type RuntimeState } from '../../runtime/types.js';
+
+export type AgentsFilter = 'all' | 'running' | 'finished';
+export const FILTERS: readonly AgentsFilter[] = ['all', 'running', 'finished'];
+
+export interface TreeRow {
+  run: Run;
+  /** Nesting level in the tree (0 = a root turn or a background run). */
+  level: number;
+  /** Position in the /subagents list order, so `/subagents kill 3` means row #3. Root turns
+   * are not in that list and have none. */
+  position?: number;
+  label: string;
+  /** Shown only to keep a matching descendant attached to its tree (the filter excludes it). */
+  context: boolean;
+}
+
+export interface TreeTotals {
+  running: number;
+  queued: number;
+  paused: number;
+  awaiting: number;
+  finished: number;
+  maxDepth: number;
+  tokens: number;
+  costUsd: number;
+  /** Child runs (not root turns) in the tree, whatever the filter. */
+  children: number;
+  /** Whether any shown run is still live (the elapsed clock must tick). */
+  live: boolean;
+}
+
+export interface TreeView {
+  rows: TreeRow[];
+  totals: TreeTotals;
+}
+
+/** Active time: from start to end (or now), minus the time spent paused. */
+export function activeMs(run: Run, now: number): number {
+  if (run.startedAt === undefined) return 0;
+  const end = run.endedAt ?? now;
+  const pausedNow = run.pausedAt !== undefined && run.endedAt === undefined ? Math.max(0, now - run.pausedAt) : 0;
+  return Math.max(0, end - run.startedAt - run.pausedMs - pausedNow);
+}
+
+/** "5m12s", "1h02m", "42s": short enough for a row and for narrow /subagents output. */
+export function compactDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m${String(s).padStart(2, '0')}s`;
+  return `${s}s`;
+}
+
+function matches(run: Run, filter: AgentsFilter): boolean {
+  if (filter === 'all') return true;
+  return filter === 'running' ? !isTerminal(run.status) : isTerminal(run.status);
+}
+
+/** Roots in list order: active first, newest first, then finished, newest first. */
+function rootOrder(a: Run, b: Run): number {
+  const la = isTerminal(a.status) ? 1 : 0;
+  const lb = isTerminal(b.status) ? 1 : 0;
+  return la - lb || b.createdAt - a.createdAt;
+}
+
+export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: AgentsFilter, now = Date.now()): TreeView {
+  const archiveMs = archiveAfterMinutes * 60_000;
+  const positions = new Map<string, number>();
+  listedRuns(s, archiveAfterMinutes, now).forEach((r, i) => positions.set(r.id, i + 1));
+  const labels = runLabels(s);
+
+  const byParent = new Map<string, Run[]>();
+  const roots: Run[] = [];
+  for (const id of s.runOrder) {
+    const run = s.runs[id];
+    if (!run) continue;
+    // A run whose parent is gone from the store still deserves a row: show it as a root.
+    if (run.parentRunId && s.runs[run.parentRunId]) {
+      const list = byParent.get(run.parentRunId);
+      if (list) list.push(run);
+      else byParent.set(run.parentRunId, [run]);
+    } else roots.push(run);
+  }
+
+  // Bottom-up: a run is kept when it is itself within the archive window, or when something
+  // under it is (so a visible child always hangs under its parent). A root turn that never
+  // delegated is just a chat turn: kept only while it runs.
+  const kept = new Map<string, boolean>();
+  const hit = new Map<string, boolean>();
+  const visit = (run: Run): boolean => {
+    let anyChild = false;
+    let anyHit = false;
+    for (const child of byParent.get(run.id) ?? []) {
+      if (visit(child)) {
+        anyChild = true;
+        if (hit.get(child.id)) anyHit = true;
+      }
+    }
+    const live = !isTerminal(run.status);
+    const recent = live || (run.endedAt !== undefined && now - run.endedAt <= archiveMs);
+    const keep = run.kind === 'root' ? anyChild || live : anyChild || recent;
+    kept.set(run.id, keep);
+    hit.set(run.id, keep && (matches(run, filter) || anyHit));
+    return keep;
+  };
+
+  const totals: TreeTotals = { running: 0, queued: 0, paused: 0, awaiting: 0, finished: 0, maxDepth: 0, tokens: 0, costUsd: 0, children: 0, live: false };
+  const children: Run[] = [];
+  const rows: TreeRow[] = [];
+  const walk = (run: Run, level: number) => {
+    if (!kept.get(run.id)) return;
+    totals.tokens += run.tokensIn + run.tokensOut;
+    totals.costUsd += run.costUsd;
+    totals.maxDepth = Math.max(totals.maxDepth, run.depth);
+    if (!isTerminal(run.status)) totals.live = true;
+    if (run.kind !== 'root') children.push(run);
+    if (hit.get(run.id)) {
+      rows.push({
+        run,
+        level,
+        position: positions.get(run.id),
+        label: run.kind === 'root' ? run.alias : (labels.get(run.id) ?? run.shortId),
+        context: !matches(run, filter),
+      });
+    }
+    for (const child of byParent.get(run.id) ?? []) walk(child, level + 1);
+  };
+  for (const root of roots) visit(root);
+  for (const root of roots.slice().sort(rootOrder)) walk(root, 0);
+
+  const c = runCounts(children);
+  Object.assign(totals, { running: c.running, queued: c.queued, paused: c.paused, awaiting: c.awaiting, finished: c.finished, children: children.length });
+  return { rows, totals };
+}
+
+/** The live runs to kill for "kill everything": each live run whose parent is not live
+ * (killing it cascades to the rest). `childrenOnly` leaves root turns running. */
+export function topLiveRuns(s: RuntimeState, childrenOnly: boolean): Run[] {
+  const out: Run[] = [];
+  for (const id of s.runOrder) {
+    const run = s.runs[id];
+    if (!run || isTerminal(run.status)) continue;
+    if (childrenOnly && run.kind === 'root') continue;
+    const parent = run.parentRunId ? s.runs[run.parentRunId] : undefined;
+    const parentCounts = parent && !isTerminal(parent.status) && !(childrenOnly && parent.kind === 'root');
+    if (!parentCounts) out.push(run);
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+// The built-in commands. Later features append theirs (e.g. /agents, /subagents).
+import { clearCommand } from './clear.js';
+import { helpCommand } from './help.js';
+import { langCommand } from './lang.js';
+import { modelCommand } from './model.js';
+import { quitCommand } from './quit.js';
+import type { SlashCommand } from './registry.js';
+import { sessionsCommand } from './sessions.js';
+
+export function builtinCommands(): SlashCommand[] {
+  return [helpCommand, clearCommand, modelCommand, sessionsCommand, langCommand, quitCommand];
+}
+
+export { CommandRegistry, runSlashLine, isSlashLine, unescapeSlash, parseSlashLine, usageOf } from './registry.js';
+export type { SlashCommand, CommandContext, SessionsSource, SessionSummary, KeyBindingInfo } from './registry.js';

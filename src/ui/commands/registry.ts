@@ -1,0 +1,132 @@
+// The slash-command registry: one file per command registers a SlashCommand here; the
+// input line completes from it and `runSlashLine` dispatches to it. Commands act only
+// through the CommandContext (the runtime facade, local notice lines, panes).
+import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { Language } from '../../i18n/index.js';
+import { t } from '../../i18n/index.js';
+import type { NoticeLevel } from '../theme.js';
+import type { Pane } from '../panes/types.js';
+
+export interface SessionSummary {
+  id: string;
+  createdAt: string;
+  firstUserMessage?: string;
+  items: number;
+}
+
+export interface SessionsSource {
+  list(): SessionSummary[];
+  currentId: string;
+}
+
+/** A key binding as /help shows it: both fields are i18n keys. */
+export interface KeyBindingInfo {
+  label: string;
+  summary: string;
+}
+
+export interface CommandContext {
+  runtime: RuntimeApi;
+  /** Adds a local notice line to the chat (UI state, not the runtime transcript). */
+  print(text: string, level?: NoticeLevel): void;
+  sessions: SessionsSource;
+  exit(): void;
+  /** Switches the UI language live. */
+  setLanguage(lang: Language): void;
+  /** Wipes the screen and the lines already printed to scrollback. */
+  clearScreen(): void;
+  /** Shows a pane in place of the input area until it closes itself. */
+  openPane(pane: Pane): void;
+  closePane(): void;
+  isTurnRunning(): boolean;
+  commands: readonly SlashCommand[];
+  keyBindings: readonly KeyBindingInfo[];
+}
+
+export interface SlashCommand {
+  /** Without the leading slash. */
+  name: string;
+  /** i18n key of a one-line description. */
+  summary: string;
+  /** Syntax shown in /help and in bad-argument errors, e.g. "/lang en|es". */
+  usage?: string;
+  /** Most arguments accepted; more is a bad-arguments error. Omitted = any. */
+  maxArgs?: number;
+  /** Commands that would disturb a running turn (e.g. /clear) set this to false. */
+  allowedWhileRunning?: boolean;
+  run(args: string[], ctx: CommandContext): void | Promise<void>;
+}
+
+export class CommandRegistry {
+  private readonly byName = new Map<string, SlashCommand>();
+
+  constructor(commands: readonly SlashCommand[] = []) {
+    for (const c of commands) this.register(c);
+  }
+
+  register(command: SlashCommand): void {
+    if (!/^[a-z][a-z0-9-]*$/.test(command.name)) {
+      throw new Error(`slash command name "${command.name}" must be lowercase letters, digits or "-"`);
+    }
+    if (this.byName.has(command.name)) throw new Error(`slash command "/${command.name}" is registered twice`);
+    this.byName.set(command.name, command);
+  }
+
+  get(name: string): SlashCommand | undefined {
+    return this.byName.get(name.toLowerCase());
+  }
+
+  list(): SlashCommand[] {
+    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Commands whose name starts with `prefix` (no slash), alphabetical. */
+  complete(prefix: string): SlashCommand[] {
+    const p = prefix.toLowerCase();
+    return this.list().filter((c) => c.name.startsWith(p));
+  }
+}
+
+export function usageOf(command: SlashCommand): string {
+  return command.usage ?? `/${command.name}`;
+}
+
+/** A line is a command when it starts with one "/" and is a single line; "//" escapes. */
+export function isSlashLine(line: string): boolean {
+  const s = line.trimStart();
+  return s.startsWith('/') && !s.startsWith('//') && !s.includes('\n');
+}
+
+/** "//text" is sent as "/text". */
+export function unescapeSlash(line: string): string {
+  const s = line.trimStart();
+  return s.startsWith('//') ? s.slice(1) : line;
+}
+
+export function parseSlashLine(line: string): { name: string; args: string[] } {
+  const parts = line.trim().slice(1).split(/\s+/).filter(Boolean);
+  return { name: (parts[0] ?? '').toLowerCase(), args: parts.slice(1) };
+}
+
+/** Runs one slash line. Every failure becomes a localized error line; nothing throws. */
+export async function runSlashLine(line: string, registry: CommandRegistry, ctx: CommandContext): Promise<void> {
+  const { name, args } = parseSlashLine(line);
+  const command = registry.get(name);
+  if (!command) {
+    ctx.print(t('ui:commands.unknown', { name }), 'error');
+    return;
+  }
+  if (command.maxArgs !== undefined && args.length > command.maxArgs) {
+    ctx.print(t('ui:commands.badArgs', { name, usage: usageOf(command) }), 'error');
+    return;
+  }
+  if (command.allowedWhileRunning === false && ctx.isTurnRunning()) {
+    ctx.print(t('ui:commands.notWhileRunning', { name }), 'error');
+    return;
+  }
+  try {
+    await command.run(args, ctx);
+  } catch (err) {
+    ctx.print(t('ui:commands.failed', { name, message: err instanceof Error ? err.message : String(err) }), 'error');
+  }
+}

@@ -1,0 +1,35 @@
+import { t } from '../../i18n/index.js';
+import { formatDate } from '../text/format.js';
+import { truncate } from '../text/width.js';
+import type { SlashCommand } from './registry.js';
+
+/** Enough to find a recent conversation without flooding the screen. */
+export const SESSIONS_SHOWN = 10;
+const FIRST_MESSAGE_WIDTH = 50;
+
+export const sessionsCommand: SlashCommand = {
+  name: 'sessions',
+  summary: 'ui:commands.sessions.summary',
+  maxArgs: 0,
+  run(_args, ctx) {
+    const all = [...ctx.sessions.list()].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    if (all.length === 0) {
+      ctx.print(t('ui:commands.sessions.none'));
+      return;
+    }
+    const lines = [t('ui:commands.sessions.title')];
+    for (const s of all.slice(0, SESSIONS_SHOWN)) {
+      const first = s.firstUserMessage ? `"${truncate(s.firstUserMessage.replace(/\s+/g, ' ').trim(), FIRST_MESSAGE_WIDTH)}"` : t('ui:commands.sessions.noMessage');
+      const row = t('ui:commands.sessions.row', {
+        id: s.id,
+        date: formatDate(s.createdAt),
+        items: t('ui:commands.sessions.items', { count: s.items }),
+        first,
+      });
+      lines.push(`  ${row}${s.id === ctx.sessions.currentId ? `  ${t('ui:commands.sessions.current')}` : ''}`);
+    }
+    if (all.length > SESSIONS_SHOWN) lines.push(`  ${t('ui:commands.sessions.more', { count: all.length - SESSIONS_SHOWN })}`);
+    lines.push(t('ui:commands.sessions.resumeHint'));
+    ctx.print(lines.join('\n'));
+  },
+};

@@ -1,0 +1,118 @@
+// The in-flight part of the transcript: the reply still streaming (plain text, only its
+// last lines), running tool cards, and anything waiting behind them. Everything here fits
+// in `maxRows`; the full text goes to scrollback as markdown once it is finished.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { TranscriptItem } from '../../runtime/types.js';
+import { t } from '../../i18n/index.js';
+import { useTicker } from '../hooks/useTicker.js';
+import { ASSISTANT_INDENT, SPINNER_INTERVAL_MS, USER_PROMPT } from '../theme.js';
+import { tailLines, truncate } from '../text/width.js';
+import { firstLine } from '../text/format.js';
+import { NoticeLine } from './NoticeLine.js';
+import { renderToolItem, toolItemHeight, type ToolRenderContext } from './renderToolItem.js';
+
+export interface LiveTurnProps {
+  items: readonly TranscriptItem[];
+  width: number;
+  /** Rows this region may use, all included. */
+  maxRows: number;
+  turnRunning: boolean;
+}
+
+/** Rows the streaming reply keeps even when many cards compete for space. */
+const MIN_TEXT_ROWS = 3;
+
+function lastAssistant(items: readonly TranscriptItem[]): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === 'assistant') return i;
+  return -1;
+}
+
+function compactHeight(item: TranscriptItem, ctx: ToolRenderContext): number {
+  return item.kind === 'tool' ? toolItemHeight(item, ctx) : 1;
+}
+
+/** One line for an item that is not the streaming reply. */
+function CompactItem({ item, ctx }: { item: TranscriptItem; ctx: ToolRenderContext }) {
+  switch (item.kind) {
+    case 'tool':
+      return <>{renderToolItem(item, ctx)}</>;
+    case 'assistant': {
+      const lines = item.text.trimEnd().split('\n');
+      return (
+        <Text dimColor wrap="truncate-end">
+          {truncate(lines[lines.length - 1] ?? '', ctx.width)}
+        </Text>
+      );
+    }
+    case 'user':
+      return <Text wrap="truncate-end">{truncate(`${USER_PROMPT}${firstLine(item.text)}`, ctx.width)}</Text>;
+    case 'notice':
+      return <NoticeLine level={item.level} text={truncate(firstLine(item.text), ctx.width - 2)} width={ctx.width} />;
+  }
+}
+
+export function LiveTurn({ items, width, maxRows, turnRunning }: LiveTurnProps) {
+  const frame = useTicker(turnRunning && items.some((i) => i.kind === 'tool' && i.status === 'running'), SPINNER_INTERVAL_MS);
+  if (items.length === 0) return null;
+  const inner = Math.max(8, width - ASSISTANT_INDENT);
+  const ctx: ToolRenderContext = { width: inner, frame, live: true };
+  const streamIdx = lastAssistant(items);
+  const budget = Math.max(1, maxRows);
+  const textReserve = streamIdx >= 0 ? Math.min(MIN_TEXT_ROWS, budget) : 0;
+
+  // Keep the newest compact items that fit; say how many older ones are hidden.
+  const shown = new Set<number>();
+  let used = 0;
+  let hidden = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (i === streamIdx) continue;
+    const h = compactHeight(items[i], ctx);
+    if (hidden === 0 && used + h <= budget - textReserve - 1) {
+      shown.add(i);
+      used += h;
+    } else {
+      hidden++;
+    }
+  }
+  const moreRow = hidden > 0 ? 1 : 0;
+  const textRows = Math.max(1, budget - used - moreRow);
+  let tail: string[] = [];
+  let cut = false;
+  if (streamIdx >= 0) {
+    const item = items[streamIdx] as Extract<TranscriptItem, { kind: 'assistant' }>;
+    const text = item.text.trimEnd();
+    if (text) {
+      const res = tailLines(text, inner, textRows);
+      cut = res.truncated;
+      tail = cut ? res.lines.slice(1) : res.lines;
+    }
+  }
+
+  return (
+    // Cards of the reply already in scrollback sit right under it, as they will once settled.
+    <Box flexDirection="column" width={width} marginTop={items[0].kind === 'tool' ? 0 : 1}>
+      {hidden > 0 && <Text dimColor>{t('ui:live.moreItems', { count: hidden })}</Text>}
+      {items.map((item, i) => {
+        if (i === streamIdx) {
+          if (tail.length === 0) return null;
+          return (
+            <Box key={item.id} flexDirection="column" paddingLeft={ASSISTANT_INDENT}>
+              {cut && <Text dimColor>{t('ui:live.earlier')}</Text>}
+              <Text>{tail.join('\n')}</Text>
+            </Box>
+          );
+        }
+        if (!shown.has(i)) return null;
+        return (
+          <Box key={item.id} paddingLeft={ASSISTANT_INDENT}>
+            <CompactItem item={item} ctx={ctx} />
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** Rows LiveTurn may add besides `maxRows`: its top margin. */
+export const LIVE_TURN_MARGIN = 1;

@@ -1,0 +1,74 @@
+// One line at the bottom: turn activity (spinner, elapsed) on the left, then agent,
+// provider/model, session tokens and estimated cost. A retry notice gets its own line.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { useStore } from 'zustand';
+import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import { t } from '../../i18n/index.js';
+import { useTicker } from '../hooks/useTicker.js';
+import { formatCost, formatElapsed, formatTokens } from '../text/format.js';
+import { SPINNER_INTERVAL_MS, spinnerFrame } from '../theme.js';
+
+export interface StatusBarProps {
+  runtime: RuntimeApi;
+  width: number;
+  /** True from Enter until the turn's promise settles, even before the runtime has a run. */
+  turnRunning: boolean;
+}
+
+export function statusBarHeight(retryNotice: string | undefined): number {
+  return retryNotice ? 2 : 1;
+}
+
+export function providerText(runtime: RuntimeApi): string {
+  const { providerLabel, autoDetectedFrom } = runtime.info;
+  return autoDetectedFrom ? t('ui:status.autoDetected', { label: providerLabel, env: autoDetectedFrom }) : providerLabel;
+}
+
+export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
+  const store = runtime.store;
+  const totals = useStore(store, (s) => s.totals);
+  const retryNotice = useStore(store, (s) => s.retryNotice);
+  const startedAt = useStore(store, (s) => {
+    const run = s.activeRootRunId ? s.runs[s.activeRootRunId] : undefined;
+    return run ? (run.startedAt ?? run.createdAt) : undefined;
+  });
+  const waiting = useStore(store, (s) => s.controls.approvals.length > 0);
+  const frame = useTicker(turnRunning, SPINNER_INTERVAL_MS);
+  // The first frame of a turn may come before the runtime has stamped a start time.
+  const elapsed = startedAt !== undefined ? Date.now() - startedAt : 0;
+  const sep = <Text dimColor> · </Text>;
+  return (
+    <Box flexDirection="column" width={width}>
+      {retryNotice && (
+        <Text color="yellow" wrap="truncate-end">
+          {t('ui:status.retry', { text: retryNotice })}
+        </Text>
+      )}
+      <Text wrap="truncate-end">
+        {turnRunning && (
+          <Text>
+            <Text color="cyan">{spinnerFrame(frame)} </Text>
+            <Text color={waiting ? 'yellow' : 'cyan'}>{waiting ? t('ui:status.waitingApproval') : t('ui:status.working')}</Text>
+            <Text>{` ${formatElapsed(elapsed)}`}</Text>
+            {sep}
+            {/* While an approval is pending, Esc answers it (deny) instead. */}
+            {!waiting && (
+              <>
+                <Text dimColor>{t('ui:status.escHint')}</Text>
+                {sep}
+              </>
+            )}
+          </Text>
+        )}
+        <Text bold>{runtime.info.agentAlias}</Text>
+        {sep}
+        <Text>{providerText(runtime)}</Text>
+        {sep}
+        <Text dimColor>{t('ui:status.tokens', { in: formatTokens(totals.tokensIn), out: formatTokens(totals.tokensOut) })}</Text>
+        {sep}
+        <Text dimColor>{t('ui:status.cost', { cost: formatCost(totals.costUsd) })}</Text>
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,66 @@
+// The generic, compact tool card: status glyph, tool name, one-line argument summary and
+// the first line of the result. Dedicated cards (spawn_subagent, delegate) plug in through
+// renderToolItem.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { ToolTranscriptItem } from '../../runtime/types.js';
+import { t } from '../../i18n/index.js';
+import { firstLine, summarizeArgs } from '../text/format.js';
+import { displayWidth, truncate } from '../text/width.js';
+import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
+
+export interface ToolCardProps {
+  item: ToolTranscriptItem;
+  width: number;
+  /** Spinner frame for running cards. */
+  frame: number;
+}
+
+export function toolGlyph(item: ToolTranscriptItem, frame: number): string {
+  return item.status === 'running' ? spinnerFrame(frame) : TOOL_GLYPHS[item.status];
+}
+
+/** What the second line says: the result's first line, or a word for the status. */
+function outcomeLine(item: ToolTranscriptItem): string {
+  const first = firstLine(item.result);
+  if (first) return first;
+  switch (item.status) {
+    case 'pending_approval':
+      return t('ui:tool.awaitingApproval');
+    case 'denied':
+      return t('ui:tool.denied');
+    case 'skipped':
+      return t('ui:tool.skipped');
+    case 'error':
+      return t('ui:tool.failed');
+    default:
+      return '';
+  }
+}
+
+/** Rows a card takes (for the live-region budget). */
+export function toolCardHeight(item: ToolTranscriptItem): number {
+  return outcomeLine(item) ? 2 : 1;
+}
+
+export function ToolCard({ item, width, frame }: ToolCardProps) {
+  const color = TOOL_COLORS[item.status];
+  const head = `${toolGlyph(item, frame)} ${item.name}`;
+  const room = Math.max(1, width - displayWidth(head) - 1);
+  const args = summarizeArgs(item.args, item.rawArgs);
+  const outcome = outcomeLine(item);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate-end">
+        <Text color={color}>{toolGlyph(item, frame)} </Text>
+        <Text bold>{item.name}</Text>
+        {args && <Text dimColor>{` ${truncate(args, room)}`}</Text>}
+      </Text>
+      {outcome && (
+        <Text wrap="truncate-end" color={item.status === 'error' ? 'red' : undefined} dimColor={item.status !== 'error'}>
+          {truncate(`  └ ${outcome}`, width)}
+        </Text>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,84 @@
+// What has been printed to <Static>. Static prints each entry once and tracks them by
+// position, so this list only ever grows (until a clear); entries appear in the order they
+// were committed, which is the order the user saw them happen.
+import type { TranscriptItem } from '../../runtime/types.js';
+import type { NoticeLevel } from '../theme.js';
+
+export type FeedEntry =
+  | { key: string; kind: 'item'; item: TranscriptItem }
+  | { key: string; kind: 'local'; level: NoticeLevel; text: string };
+
+/** Finished items never change on screen again, so they can go to scrollback. */
+export function isSettled(item: TranscriptItem): boolean {
+  switch (item.kind) {
+    case 'assistant':
+      return !item.streaming;
+    case 'tool':
+      return item.status !== 'running' && item.status !== 'pending_approval';
+    default:
+      return true;
+  }
+}
+
+export class StaticFeed {
+  private list: FeedEntry[] = [];
+  private seq = 0;
+  /** How many transcript items have been committed, and the last one's identity. */
+  private committed = 0;
+  private lastCommitted: TranscriptItem | undefined;
+
+  get entries(): readonly FeedEntry[] {
+    return this.list;
+  }
+
+  /** Index of the first transcript item not yet committed: the live region starts here. */
+  get cursor(): number {
+    return this.committed;
+  }
+
+  /**
+   * Commits the settled prefix of the transcript. Items after an unsettled one wait, so
+   * order on screen matches the transcript. With no turn running everything is final,
+   * whatever flags a cut-off turn left behind. Idempotent, so it is safe to call in render.
+   */
+  sync(transcript: readonly TranscriptItem[], turnRunning: boolean): readonly FeedEntry[] {
+    if (this.committed > 0 && !this.stillPrefix(transcript)) this.rebase(transcript);
+    let i = this.committed;
+    const added: FeedEntry[] = [];
+    while (i < transcript.length && (!turnRunning || isSettled(transcript[i]))) {
+      added.push({ key: `e${this.seq++}`, kind: 'item', item: transcript[i] });
+      i++;
+    }
+    if (added.length > 0) {
+      this.committed = i;
+      this.lastCommitted = transcript[i - 1];
+      this.list = this.list.concat(added);
+    }
+    return this.list;
+  }
+
+  addLocal(level: NoticeLevel, text: string): void {
+    this.list = [...this.list, { key: `e${this.seq++}`, kind: 'local', level, text }];
+  }
+
+  /** Forget everything printed (the screen is being cleared too). */
+  reset(): void {
+    this.list = [];
+    this.committed = 0;
+    this.lastCommitted = undefined;
+  }
+
+  private stillPrefix(transcript: readonly TranscriptItem[]): boolean {
+    const at = transcript[this.committed - 1];
+    return at !== undefined && at.id === this.lastCommitted?.id;
+  }
+
+  /** The transcript was replaced (cleared, or loaded from disk): resume after the last
+   * item we printed if it is still there, else start over with the new list. */
+  private rebase(transcript: readonly TranscriptItem[]): void {
+    const id = this.lastCommitted?.id;
+    const idx = id === undefined ? -1 : transcript.findIndex((it) => it.id === id);
+    this.committed = idx + 1;
+    this.lastCommitted = idx >= 0 ? transcript[idx] : undefined;
+  }
+}

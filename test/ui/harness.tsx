@@ -1,0 +1,181 @@
+// Shared helpers for the UI tests: mount the App on ink-testing-library, type, wait.
+import React from 'react';
+import { EventEmitter } from 'node:events';
+import { render as inkRender } from 'ink';
+import { render } from 'ink-testing-library';
+import { App, type AppProps } from '../../src/ui/App.js';
+import { FakeRuntime } from './fakeRuntime.js';
+import type { SessionSummary } from '../../src/ui/commands/registry.js';
+
+export const ESC = '\u001B';
+export const UP = '\u001B[A';
+export const DOWN = '\u001B[B';
+export const TAB = '\t';
+export const ENTER = '\r';
+export const CTRL_C = '\u0003';
+export const CTRL_D = '\u0004';
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B\][^\u0007]*\u0007/g;
+
+export function plain(text: string | undefined): string {
+  return (text ?? '').replace(ANSI, '');
+}
+
+/** Time for React to re-subscribe input handlers after a render (slow in the dev build). */
+export const KEY_GAP_MS = 40;
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until `check` passes (it throws until then), so tests wait for frames, not fixed times. */
+export async function waitFor(check: () => void, timeoutMs = 2000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (err) {
+      if (Date.now() - start > timeoutMs) throw err;
+      await sleep(10);
+    }
+  }
+}
+
+export interface Mounted {
+  runtime: FakeRuntime;
+  frame(): string;
+  /** Every write Ink made to stdout, raw. */
+  writes(): string[];
+  /** Writes raw input, then lets Ink and React settle. */
+  press(data: string): Promise<void>;
+  /** Text as one chunk, the way a terminal delivers fast typing. */
+  type(text: string): Promise<void>;
+  /** One key at a time, at a person's pace. */
+  typeKeys(text: string): Promise<void>;
+  /** One key at a time, each a separate chunk, with almost no gap. */
+  typeKeysFast(text: string): Promise<void>;
+  exits: number;
+  unmount(): void;
+}
+
+export async function mount(
+  options: { runtime?: FakeRuntime; sessions?: SessionSummary[]; props?: Partial<AppProps> } = {},
+): Promise<Mounted> {
+  const runtime = options.runtime ?? new FakeRuntime();
+  const sessionList = options.sessions ?? [];
+  let exits = 0;
+  const app = render(
+    <App
+      runtime={runtime}
+      sessions={{ list: () => sessionList, currentId: 'current' }}
+      onExit={() => {
+        exits++;
+      }}
+      {...options.props}
+    />,
+  );
+  // Ink subscribes to input in effects; let them run before the first key.
+  await sleep(30);
+  const mounted: Mounted = {
+    runtime,
+    frame: () => plain(app.lastFrame()),
+    writes: () => app.frames.slice(),
+    async press(data: string) {
+      app.stdin.write(data);
+      await sleep(KEY_GAP_MS);
+    },
+    async type(text: string) {
+      app.stdin.write(text);
+      await sleep(KEY_GAP_MS);
+    },
+    async typeKeysFast(text: string) {
+      for (const ch of text) {
+        app.stdin.write(ch);
+        await sleep(1);
+      }
+    },
+    async typeKeys(text: string) {
+      for (const ch of text) {
+        app.stdin.write(ch);
+        await sleep(KEY_GAP_MS);
+      }
+    },
+    get exits() {
+      return exits;
+    },
+    unmount: () => app.unmount(),
+  };
+  return mounted;
+}
+
+/** A terminal of a given size that can be resized, for layout tests. */
+export class SizedStdout extends EventEmitter {
+  isTTY = true;
+  writes: string[] = [];
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (data: string) => {
+    this.writes.push(data);
+    return true;
+  };
+  resize(columns: number, rows: number) {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
+  }
+  last(): string {
+    return plain(this.writes[this.writes.length - 1]);
+  }
+}
+
+class QuietStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string) {
+    this.data = data;
+    this.emit('readable');
+  }
+  read() {
+    const d = this.data;
+    this.data = null;
+    return d;
+  }
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+export async function mountSized(columns: number, rows: number, runtime = new FakeRuntime()) {
+  const stdout = new SizedStdout(columns, rows);
+  const stdin = new QuietStdin();
+  const instance = inkRender(
+    <App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />,
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
+  await sleep(30);
+  return {
+    runtime,
+    stdout,
+    async press(data: string) {
+      stdin.write(data);
+      await sleep(KEY_GAP_MS);
+    },
+    unmount: () => instance.unmount(),
+  };
+}
