@@ -1,17 +1,33 @@
 // The one place that turns a [providers.<name>] entry into a ModelProvider.
 import type { Pricing, ProviderConfig } from '../config/types.js';
-import { createAiSdkProvider, providerLabel } from './aiSdkProvider.js';
 import { createOfflineProvider } from './offline.js';
 import { withRetry } from './retry.js';
-import type { ModelProvider, Usage } from './types.js';
+import type { CompletionRequest, ModelProvider, StreamEvent, Usage } from './types.js';
 
-export { providerLabel };
+export function providerLabel(config: Pick<ProviderConfig, 'type' | 'model'>): string {
+  return `${config.type}/${config.model}`;
+}
+
+/** The AI SDK and its three provider packages take longer to load than Ink itself, so they
+ * are imported on the first model call rather than at startup. */
+function lazyAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessEnv): ModelProvider {
+  let inner: Promise<ModelProvider> | undefined;
+  return {
+    name: config.name,
+    type: config.type,
+    model: config.model,
+    async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+      inner ??= import('./aiSdkProvider.js').then((m) => m.createAiSdkProvider(config, env));
+      yield* (await inner).stream(req);
+    },
+  };
+}
 
 /** Never throws: a provider that cannot work (missing key, missing base_url) fails its first
  * stream() with a ProviderError of kind 'config', so the chat still starts and says why. */
 export function createProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
   if (config.type === 'offline') return createOfflineProvider(config, env);
-  return withRetry(createAiSdkProvider(config, env), { env });
+  return withRetry(lazyAiSdkProvider(config, env), { env });
 }
 
 /** Estimated cost in US dollars; 0 without pricing. */

@@ -26,7 +26,7 @@
 // ARBOR_OFFLINE_DELAY_MS sets the delay per streamed word (default 15 ms; 0 = instant).
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
-import { abortedError } from './errors.js';
+import { abortedError } from './providerError.js';
 import { planReply, rememberChildPrompt, SPAWN_TOOL, DELEGATE_TOOL } from './offlineScript.js';
 import { abortableSleep } from './retry.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent } from './types.js';

@@ -6,7 +6,7 @@
 // (2..maxAttempts), `maxAttempts` counts the first one too, `reason` is the failure without
 // the provider prefix (the UI already says which provider it is).
 import { t } from '../i18n/index.js';
-import { abortedError, ArborProviderError } from './errors.js';
+import { abortedError, ArborProviderError } from './providerError.js';
 import { ProviderError, type CompletionRequest, type ModelProvider, type StreamEvent } from './types.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
