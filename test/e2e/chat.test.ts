@@ -19,64 +19,13 @@ import {
   type ArborHome,
   type Term,
 } from './harness.js';
-
-// The input line's placeholder: once it is on screen, arbor is ready for typing.
-const READY = 'Type a message';
-const START_TIMEOUT = 15000;
-// Machines are 2-core and shared: a pty test gets room for a slow start, the two-phase
-// quit/resume test for two.
-const PTY_TEST_TIMEOUT = 40000;
-// Child-process tests run concurrently, so under load each one waits for CPU.
-const PROCESS_TEST_TIMEOUT = 40000;
-
-/** One test's world: temp ARBOR_HOME/HOME/cwd, optionally a loopback model, and the
- * terminals it starts; everything is torn down when the test finishes, pass or fail, so
- * tests can also run concurrently. */
-interface Sandbox {
-  h: ArborHome;
-  withModel(respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>): Promise<LoopbackModel>;
-  arbor(args: string[], input?: string): ReturnType<typeof runArbor>;
-  startArbor(args?: string[]): Promise<Term>;
-}
-
-function sandbox(ctx: TestContext): Sandbox {
-  const h = tempArborHome();
-  const models: LoopbackModel[] = [];
-  const terms: Term[] = [];
-  ctx.onTestFinished(async () => {
-    await Promise.all(terms.map((t) => t.dispose()));
-    await Promise.all(models.map((m) => m.close()));
-    h.cleanup();
-  });
-  return {
-    h,
-    async withModel(respond) {
-      const model = await startLoopbackModel({ dialect: 'openai', respond });
-      models.push(model);
-      writeConfig(h.dir, fakeProviderConfig(model.url));
-      return model;
-    },
-    arbor: (args, input) => runArbor(args, { env: h.env, cwd: h.dir, input }),
-    async startArbor(args = []) {
-      const term = await startTerminal({ args, env: h.env, cwd: h.dir, cols: 100, rows: 30 });
-      terms.push(term);
-      await term.waitForText(READY, START_TIMEOUT);
-      await term.waitForRawMode(START_TIMEOUT);
-      return term;
-    },
-  };
-}
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
 
 // Safety net: nothing a failed test started may outlive it.
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
-async function send(term: Term, text: string): Promise<void> {
-  term.type(text);
-  await term.waitForText(text, 5000, { where: 'screen' });
-  term.press('enter');
-}
 
 describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
   it('--help prints usage and exits 0', async (ctx) => {

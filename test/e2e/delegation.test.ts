@@ -1,0 +1,39 @@
+// Delegation with no model at all: the built-in starter config (main, researcher, reviewer)
+// and the offline model, which delegates on documented phrasings.
+import { afterEach, describe, expect, it } from 'vitest';
+import { disposeAllTerminals } from './harness.js';
+import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+
+afterEach(async () => {
+  await disposeAllTerminals();
+});
+
+describe('delegation with the offline model', () => {
+  it('foreground, parallel and background delegation; the background end is announced in the chat', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '300';
+    const term = await sb.startArbor([], { cols: 120, rows: 40 });
+
+    await send(term, 'delegate to reviewer: check the plan');
+    await term.waitForText('Done: check the plan', 20000);
+    await term.waitForText(/delegate.*reviewer/);
+
+    await send(term, 'delegate in parallel to researcher, reviewer: compare options');
+    await term.waitForText(/researcher.*reviewer|reviewer.*researcher/, 20000);
+    await term.waitForText(/2 of 2|success=true|Done: compare options/, 20000);
+
+    await send(term, 'delegate in background to researcher: dig into caching');
+    await term.waitForText("Background task started for agent 'researcher'.", 20000);
+    // the notice comes from the runtime's outcome when the detached task ends
+    await term.waitForText(/Background task [0-9a-f]{8} \(researcher\) completed/, 20000);
+    await term.waitForText('Done: dig into caching');
+  });
+
+  it('fan out: three subagents run and the summary counts them', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const term = await sb.startArbor([], { cols: 120, rows: 40 });
+    await send(term, 'fan out 3: summarize each file');
+    await term.waitForText('Fan-out finished: 3 of 3 succeeded, 0 failed.', 20000);
+    for (const i of [1, 2, 3]) expect(term.scrollback()).toContain(`summarize each file (part ${i} of 3)`);
+  });
+});

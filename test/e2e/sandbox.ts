@@ -1,0 +1,61 @@
+// One test's world for the pty suites: temp ARBOR_HOME/HOME/cwd, optionally a loopback
+// model, and the terminals it starts; all torn down when the test finishes.
+import type { TestContext } from 'vitest';
+import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../src/testing/loopbackModel.js';
+import { fakeProviderConfig, runArbor, startTerminal, tempArborHome, writeConfig, type ArborHome, type Term } from './harness.js';
+
+// The input line's placeholder: once it is on screen, arbor is ready for typing.
+export const READY = 'Type a message';
+export const START_TIMEOUT = 15000;
+// Machines are 2-core and shared: a pty test gets room for a slow start, the two-phase
+// quit/resume test for two.
+export const PTY_TEST_TIMEOUT = 40000;
+// Child-process tests run concurrently, so under load each one waits for CPU.
+export const PROCESS_TEST_TIMEOUT = 40000;
+
+/** One test's world: temp ARBOR_HOME/HOME/cwd, optionally a loopback model, and the
+ * terminals it starts; everything is torn down when the test finishes, pass or fail, so
+ * tests can also run concurrently. */
+export interface Sandbox {
+  h: ArborHome;
+  /** Starts a loopback model and writes a config pointing `main` at it, plus `extraToml`. */
+  withModel(respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>, extraToml?: string): Promise<LoopbackModel>;
+  arbor(args: string[], input?: string): ReturnType<typeof runArbor>;
+  startArbor(args?: string[], size?: { cols: number; rows: number }): Promise<Term>;
+}
+
+export function sandbox(ctx: TestContext): Sandbox {
+  const h = tempArborHome();
+  const models: LoopbackModel[] = [];
+  const terms: Term[] = [];
+  ctx.onTestFinished(async () => {
+    await Promise.all(terms.map((t) => t.dispose()));
+    await Promise.all(models.map((m) => m.close()));
+    h.cleanup();
+  });
+  return {
+    h,
+    async withModel(respond, extraToml = '') {
+      const model = await startLoopbackModel({ dialect: 'openai', respond });
+      models.push(model);
+      writeConfig(h.dir, fakeProviderConfig(model.url) + extraToml);
+      return model;
+    },
+    arbor: (args, input) => runArbor(args, { env: h.env, cwd: h.dir, input }),
+    async startArbor(args = [], size = { cols: 100, rows: 30 }) {
+      const term = await startTerminal({ args, env: h.env, cwd: h.dir, ...size });
+      terms.push(term);
+      await term.waitForText(READY, START_TIMEOUT);
+      await term.waitForRawMode(START_TIMEOUT);
+      return term;
+    },
+  };
+}
+
+
+/** Types a message, waits until it is visible, then presses Enter. */
+export async function send(term: Term, text: string): Promise<void> {
+  term.type(text);
+  await term.waitForText(text, 5000, { where: 'screen' });
+  term.press('enter');
+}
