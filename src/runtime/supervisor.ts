@@ -7,6 +7,7 @@ import type { ModelMessage, ModelProvider } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
+import { ensureNoEscalation } from '../tools/escalation.js';
 import type { ApprovalBroker } from './approvals.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
@@ -20,6 +21,12 @@ export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
+
+/** A narrowing of the parent's policy for one child (the reference's SubAgentOverrides). */
+export interface SubagentOverrides {
+  risk?: RiskProfile;
+  shell_timeout_secs?: number;
+}
 
 /** Why a run stopped, so the right terminal status is recorded. */
 export type StopReason = 'killed' | 'cancelled' | 'timed_out';
@@ -286,13 +293,31 @@ export class Supervisor {
 
   // ---- the subagent service (spawn_subagent) ----
 
-  async runSubagent(ctx: ToolContext, prompt: string, budget: ExecutionBudget | undefined): Promise<ChildOutcome> {
-    const parentRun = this.store.getState().runs[ctx.runId];
+  /** The child's identity (the reference's SubAgentSpawn::for_agent + build): the parent's
+   * alias, provider and policy, with an optional narrowing override that may only be equal
+   * or narrower on every axis. Throws naming the field when an override escalates. */
+  buildSubagentCaller(parent: ToolCaller, overrides: SubagentOverrides = {}): ToolCaller {
+    const child: ToolCaller = {
+      ...parent,
+      risk: overrides.risk ?? parent.risk,
+      runtime: overrides.shell_timeout_secs !== undefined ? { ...parent.runtime, shell_timeout_secs: overrides.shell_timeout_secs } : parent.runtime,
+      isSubagent: true,
+    };
+    const check = ensureNoEscalation(
+      { ...parent.risk, shell_timeout_secs: parent.runtime.shell_timeout_secs },
+      { ...child.risk, shell_timeout_secs: child.runtime.shell_timeout_secs },
+      { cwd: this.deps.cwd },
+    );
+    if (!check.ok) throw new Error(`override escalates ${check.error}`);
+    return child;
+  }
+
+  async runSubagent(ctx: ToolContext, prompt: string, budget: ExecutionBudget | undefined, overrides?: SubagentOverrides): Promise<ChildOutcome> {
     const agent = this.agent(ctx.caller.alias);
     const resolved = this.deps.providerFor(agent);
-    // Inherit verbatim: the child's policy is the parent's (a narrowing override would be
-    // validated by ensureNoEscalation before reaching here).
-    const caller: ToolCaller = { ...ctx.caller, isSubagent: true };
+    // Both spawn paths pass no override today (inherit verbatim); the check still runs, so a
+    // future narrowing surface drops in without changing this path.
+    const caller = this.buildSubagentCaller(ctx.caller, overrides);
     const tools = this.deps.filterTools(this.deps.baseTools, caller.risk);
     const outcome = await this.runChild({
       kind: 'subagent',
@@ -322,7 +347,6 @@ export class Supervisor {
         });
       },
     });
-    void parentRun;
     return outcome;
   }
 

@@ -1,5 +1,7 @@
 // Delegation with no model at all: the built-in starter config (main, researcher, reviewer)
 // and the offline model, which delegates on documented phrasings.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAllTerminals } from './harness.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
@@ -35,5 +37,27 @@ describe('delegation with the offline model', () => {
     await send(term, 'fan out 3: summarize each file');
     await term.waitForText('Fan-out finished: 3 of 3 succeeded, 0 failed.', 20000);
     for (const i of [1, 2, 3]) expect(term.scrollback()).toContain(`summarize each file (part ${i} of 3)`);
+  });
+});
+
+describe('trace log', () => {
+  it('records each child run under its own session key with its parent, and no prompt text', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const r = await sb.arbor(['-p', 'fan out 2: secret-ish task words']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Fan-out finished: 2 of 2 succeeded');
+    const log = readFileSync(join(sb.h.home, 'logs', 'arbor.log'), 'utf8');
+    const lines = log.trim().split('\n').map((l) => JSON.parse(l));
+    const started = lines.filter((l) => l.event === 'run_started');
+    const root = started.find((l) => !l.parent_run_id)!;
+    const children = started.filter((l) => l.parent_run_id === root.run_id);
+    expect(children).toHaveLength(2);
+    for (const c of children) {
+      expect(c.agent_alias).toBe('main');
+      expect(c.session_key).toMatch(/^subagent-/);
+      expect(c.session_key).not.toBe(root.session_key);
+    }
+    expect(lines.filter((l) => l.event === 'tool_finished' && l.tool === 'spawn_subagent')).toHaveLength(2);
+    expect(log).not.toContain('secret-ish');
   });
 });

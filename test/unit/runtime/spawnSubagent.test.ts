@@ -246,3 +246,18 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     expect(second.content).toMatch(/max_actions_per_hour/);
   });
 });
+
+describe('subagent overrides may only narrow', () => {
+  it('accepts equal or narrower policies and rejects an escalation naming the field', async () => {
+    fx = await makeFixture({ respond: () => text('x') });
+    const sup = fx.runtime.supervisor;
+    const parent = sup.rootCaller('main');
+    expect(sup.buildSubagentCaller(parent).isSubagent).toBe(true);
+    const narrower = { ...parent.risk, max_actions_per_hour: 5, excluded_tools: ['shell'] };
+    expect(sup.buildSubagentCaller(parent, { risk: narrower }).risk.max_actions_per_hour).toBe(5);
+    expect(() => sup.buildSubagentCaller(parent, { risk: { ...parent.risk, allowed_roots: ['/'] } })).toThrow(/override escalates allowed_roots: /);
+    expect(() => sup.buildSubagentCaller(parent, { shell_timeout_secs: parent.runtime.shell_timeout_secs + 1 })).toThrow(/shell_timeout_secs/);
+    const limited = { ...parent, risk: { ...parent.risk, max_actions_per_hour: 10 } };
+    expect(() => sup.buildSubagentCaller(limited, { risk: { ...limited.risk, max_actions_per_hour: 0 } })).toThrow(/override escalates max_actions_per_hour/);
+  });
+});
