@@ -264,3 +264,16 @@ describe.concurrent('bad config', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     expect(r.stderr).toContain(path);
   });
 });
+
+describe('typeahead', () => {
+  it('keys typed while arbor is still starting are sent as a message, not echoed as a paste', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
+    ctx.onTestFinished(() => term.dispose());
+    // no waiting for the prompt: type at once, as an impatient person would
+    term.type('hello early');
+    term.press('enter');
+    await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
+    expect(term.scrollback()).not.toContain('2 lines');
+  });
+});
