@@ -14,8 +14,9 @@ import type { PauseGate } from './pauseGate.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
 import type { ToolTranscriptItem, TranscriptItem } from './types.js';
 
-/** How often streamed text reaches the store: a frame's worth at a time. */
-const TEXT_FLUSH_MS = 16;
+/** How often streamed text reaches the store: a frame's worth at a time (the UI draws at
+ * most 30 frames a second, so more frequent updates would cost layout and never show). */
+const TEXT_FLUSH_MS = 33;
 
 export const DUPLICATE_SKIPPED = (tool: string) =>
   `Skipped: '${tool}' was already called with identical arguments in this turn; reuse that result.`;

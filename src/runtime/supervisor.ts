@@ -41,6 +41,8 @@ export interface RunHandle {
   stopReason?: StopReason;
   /** Holds a lane slot (children only). */
   laned: boolean;
+  /** Unlinks the run from its parent's cancellation. */
+  detach?: () => void;
 }
 
 export interface ResolvedProvider {
@@ -180,8 +182,12 @@ export class Supervisor {
         controller.abort();
       };
       if (parentSignal.aborted) onParentAbort();
-      else parentSignal.addEventListener('abort', onParentAbort, { once: true });
-      controller.signal.addEventListener('abort', () => parentSignal.removeEventListener('abort', onParentAbort), { once: true });
+      else {
+        parentSignal.addEventListener('abort', onParentAbort, { once: true });
+        // Removed when the child ends, however it ends: a parent with many children must not
+        // pile up listeners (Node warns past ten, and the warning would land on the screen).
+        handle.detach = () => parentSignal.removeEventListener('abort', onParentAbort);
+      }
     }
     this.handles.set(runId, handle);
     return handle;
@@ -273,6 +279,7 @@ export class Supervisor {
 
   private endChild(runId: string, handle: RunHandle, status: Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>, text: string, error: string | undefined): ChildOutcome & { run: Run } {
     handle.timer?.clear();
+    handle.detach?.();
     this.lane.release(runId);
     handle.laned = false;
     const reasonText =

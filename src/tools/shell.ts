@@ -2,7 +2,6 @@
 // abort (kill / stop of the run), on timeout, and when the shell exits leaving background
 // jobs behind, the whole group can be signalled: nothing the command started outlives
 // the call. stdin is closed, so a command can never wait on (or read) the terminal.
-import { execa } from 'execa';
 import type { ToolSpec } from '../providers/types.js';
 import { resolveConfinedPath } from './pathGuard.js';
 import { stringArgs } from './files.js';
@@ -197,6 +196,8 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   const timeoutSecs = ctx.caller.runtime.shell_timeout_secs;
   const output = new CappedOutput(SHELL_OUTPUT_CAP_BYTES);
   // One pipe for both streams keeps stdout and stderr in the order they were written.
+  // execa costs a quarter of a second to load: take it on the first shell call, not at startup.
+  const { execa } = await import('execa');
   const child = execa(`exec 2>&1\n${command}`, {
     shell: true,
     cwd,

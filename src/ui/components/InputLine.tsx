@@ -51,10 +51,12 @@ function insertedText(input: string, key: Key): string {
   return input;
 }
 
-/** One chunk that is a single line ending in a carriage return. A paste with line breaks
- * inside stays text; only a lone trailing Enter submits. */
+/** One chunk that is a single line ending in Enter: a carriage return, or a newline when
+ * the line was typed while the terminal was still line-buffered (before arbor started) and
+ * the terminal turned the Enter into \n. A paste with line breaks inside stays text; only a
+ * lone trailing Enter submits. */
 export function isTypedLineWithEnter(input: string): boolean {
-  return input.length > 1 && input.endsWith('\r') && !/[\r\n]/.test(input.slice(0, -1));
+  return input.length > 1 && /[\r\n]$/.test(input) && !/[\r\n]/.test(input.slice(0, -1));
 }
 
 /**
@@ -104,7 +106,7 @@ export const InputLine = memo(function InputLine({ controller, onSubmit, focus, 
       remount = true;
     }
     if (typedEnter) {
-      controller.change(line.replace('\r', ''), { remount });
+      controller.change(line.replace(/[\r\n]$/, ''), { remount });
       onSubmit();
       return;
     }

@@ -97,9 +97,23 @@ export function tailLines(text: string, width: number, max: number): Tail {
   const limit = Math.max(1, Math.floor(max));
   const acc: string[] = [];
   let end = text.length;
+  // Only the end of a long paragraph can be shown: wrapping all of it on every frame would
+  // make a streamed reply quadratic. Wrapping from a word boundary inside the tail can
+  // differ slightly from wrapping the whole paragraph; the live view is transient, and the
+  // finished reply is wrapped in full once.
+  const tailChars = (limit + 2) * Math.max(1, width) * 2;
   for (;;) {
     const nl = end > 0 ? text.lastIndexOf('\n', end - 1) : -1;
-    const wrapped = wrapLine(text.slice(nl + 1, end), width);
+    let segment = text.slice(nl + 1, end);
+    let clipped = false;
+    if (segment.length > tailChars) {
+      segment = segment.slice(-tailChars);
+      const space = segment.indexOf(' ');
+      if (space >= 0 && space < width) segment = segment.slice(space + 1);
+      clipped = true;
+    }
+    const wrapped = wrapLine(segment, width);
+    if (clipped && wrapped.length >= limit) return { lines: wrapped.slice(-limit), truncated: true };
     for (let i = wrapped.length - 1; i >= 0; i--) {
       if (acc.length === limit) return { lines: acc.reverse(), truncated: true };
       acc.push(wrapped[i]);

@@ -1,0 +1,146 @@
+// Spawn fan-out (issue 3): one root turn whose first model reply is 100 spawn_subagent
+// calls, run concurrently (parallel_tools, concurrency limits raised to 100), against a
+// model that answers each child after 50 ms. The runtime runs in its own process and the
+// model server in another, so CPU is charged to the runtime alone.
+//
+// Wall time of the fan-out phase = from the end of the root's tool-call reply to the
+// arrival of the root's next request (every tool result in it), both seen by the server.
+// The ideal is the slowest child's model time (arrival → end of its reply, per request,
+// server side). Targets: wall ≤ 1.3 × ideal, runtime CPU < 2 ms per child.
+import { join } from 'node:path';
+import { childPrompt } from './lib/fanoutScript.js';
+import { benchDir } from './lib/paths.js';
+import { median, round } from './lib/stats.js';
+import { startWorker } from './lib/worker.js';
+
+export const name = 'spawn-fanout';
+
+const CHILDREN = 100;
+const CHILD_DELAY_MS = 50;
+const REPEATS = 5;
+const TARGET_WALL_RATIO = 1.3;
+const TARGET_CPU_PER_CHILD_MS = 2;
+
+function analyse(turn, stats) {
+  const first = stats.rootCalls.find((c) => !c.withResults);
+  const second = stats.rootCalls.find((c) => c.withResults);
+  if (!first || !second) {
+    throw new Error(
+      `the root did not come back with tool results (root status ${turn.rootStatus}: ${turn.rootError ?? 'no error'}; ` +
+        `${stats.childReqs.length} child requests seen)`,
+    );
+  }
+  const childModelMs = stats.childReqs.map((c) => c.endAt - c.arriveAt);
+  const idealMs = Math.max(...childModelMs);
+  const wallMs = second.arriveAt - first.endAt;
+  const cpuMs = (turn.cpuUserUs + turn.cpuSystemUs) / 1000;
+  const arrivals = stats.childReqs.map((c) => c.arriveAt);
+  const complete =
+    turn.rootStatus === 'completed' &&
+    turn.children === CHILDREN &&
+    (turn.statusCounts.completed ?? 0) === CHILDREN &&
+    stats.childReqs.length === CHILDREN &&
+    stats.resultCheck?.results === CHILDREN &&
+    stats.resultCheck?.wrong === 0;
+  return {
+    wallMs,
+    idealMs,
+    ratio: wallMs / idealMs,
+    cpuPerChildMs: cpuMs / CHILDREN,
+    cpuMs,
+    turnWallMs: turn.endAt - turn.startAt,
+    firstChildAfterMs: Math.min(...arrivals) - first.endAt,
+    lastChildAfterMs: Math.max(...arrivals) - first.endAt,
+    collectMs: second.arriveAt - Math.max(...stats.childReqs.map((c) => c.endAt)),
+    peakInFlight: stats.peakInFlight,
+    complete,
+    detail: complete
+      ? undefined
+      : `root ${turn.rootStatus}, children ${JSON.stringify(turn.statusCounts)}, requests ${stats.childReqs.length}, results ${JSON.stringify(stats.resultCheck)}`,
+  };
+}
+
+export async function run({ log } = { log: () => {} }) {
+  const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
+  const runtime = await startWorker(join(benchDir, 'workers', 'fanout-runtime.js'), { execArgv: ['--expose-gc'] });
+  const sdk = await startWorker(join(benchDir, 'workers', 'sdk-baseline.js'), { execArgv: ['--expose-gc'] });
+  const childPrompts = Array.from({ length: CHILDREN }, (_, i) => childPrompt(i));
+  const samples = [];
+  const baselines = { streamText: [], fetch: [] };
+  let cold;
+  try {
+    // The first turn pays for compiling the code paths; it is reported on its own.
+    for (let i = 0; i < REPEATS + 1; i++) {
+      // A fresh server (new port) every time: connections are set up in every repeat.
+      const { url } = await server.request({ cmd: 'open', scenario: 'fanout', options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS } });
+      const turn = await runtime.request({ cmd: 'turn', url, children: CHILDREN });
+      const { stats } = await server.request({ cmd: 'stats' });
+      await server.request({ cmd: 'close' });
+      const a = analyse(turn, stats);
+      log(
+        `${i === 0 ? 'cold' : `repeat ${i}/${REPEATS}`}: fan-out ${a.wallMs.toFixed(1)} ms vs ideal ${a.idealMs.toFixed(1)} ms ` +
+          `(×${a.ratio.toFixed(2)}), CPU ${a.cpuPerChildMs.toFixed(2)} ms/child, children arrive +${a.firstChildAfterMs.toFixed(0)}…+${a.lastChildAfterMs.toFixed(0)} ms, ` +
+          `peak ${a.peakInFlight} in flight${a.complete ? '' : `, INCOMPLETE: ${a.detail}`}`,
+      );
+      if (i === 0) cold = a;
+      else samples.push(a);
+      // The same child requests without the runtime, interleaved with the repeats so both see
+      // the same machine load.
+      for (const mode of Object.keys(baselines)) {
+        const { url: baseUrl } = await server.request({ cmd: 'open', scenario: 'fanout', options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS } });
+        const b = await sdk.request({ cmd: 'measure', url: baseUrl, prompts: childPrompts, mode });
+        await server.request({ cmd: 'close' });
+        if (i > 0) baselines[mode].push((b.cpuUserUs + b.cpuSystemUs) / 1000 / CHILDREN);
+      }
+    }
+  } finally {
+    await sdk.stop();
+    await runtime.stop();
+    await server.stop();
+  }
+
+  const m = (key) => median(samples.map((s) => s[key]));
+  const ratio = m('ratio');
+  const cpuPerChild = m('cpuPerChildMs');
+  const allComplete = samples.every((s) => s.complete) && cold.complete;
+  return [
+    {
+      metric: `${CHILDREN} children completed, each result returned to its own call (all repeats)`,
+      value: allComplete,
+      unit: '',
+      target: 'yes',
+      pass: allComplete,
+      ...(allComplete ? {} : { detail: [cold, ...samples].filter((s) => !s.complete).map((s) => s.detail) }),
+    },
+    { metric: `fan-out wall time (median of ${REPEATS})`, value: round(m('wallMs'), 1), unit: 'ms', samples: samples.map((s) => round(s.wallMs, 1)) },
+    { metric: 'ideal: slowest child model time (median)', value: round(m('idealMs'), 1), unit: 'ms', samples: samples.map((s) => round(s.idealMs, 1)) },
+    {
+      metric: 'fan-out wall / ideal (median)',
+      value: round(ratio, 2),
+      unit: '×',
+      target: `≤ ${TARGET_WALL_RATIO}`,
+      pass: ratio <= TARGET_WALL_RATIO,
+      samples: samples.map((s) => round(s.ratio, 2)),
+    },
+    {
+      metric: 'runtime CPU per child (median)',
+      value: round(cpuPerChild, 2),
+      unit: 'ms',
+      target: `< ${TARGET_CPU_PER_CHILD_MS}`,
+      pass: cpuPerChild < TARGET_CPU_PER_CHILD_MS,
+      samples: samples.map((s) => round(s.cpuPerChildMs, 2)),
+    },
+    {
+      metric: 'baseline: bare AI SDK streamText CPU per request, same requests (median)',
+      value: round(median(baselines.streamText), 2),
+      unit: 'ms',
+      samples: baselines.streamText.map((v) => round(v, 2)),
+    },
+    { metric: 'baseline: bare fetch + SSE body CPU per request (median)', value: round(median(baselines.fetch), 2), unit: 'ms', samples: baselines.fetch.map((v) => round(v, 2)) },
+    { metric: 'runtime CPU per child / bare streamText per request', value: round(cpuPerChild / median(baselines.streamText), 2), unit: '×' },
+    { metric: 'last child request arrives after the tool calls (median)', value: round(m('lastChildAfterMs'), 1), unit: 'ms' },
+    { metric: 'last child answer → root continues (median)', value: round(m('collectMs'), 1), unit: 'ms' },
+    { metric: 'peak child requests in flight (median)', value: m('peakInFlight'), unit: '' },
+    { metric: 'cold first turn: wall / ideal, CPU per child', value: `${round(cold.ratio, 2)} / ${round(cold.cpuPerChildMs, 2)}`, unit: '× / ms' },
+  ];
+}

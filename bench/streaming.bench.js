@@ -1,0 +1,199 @@
+// Streaming (issue 2): arbor, interactive in a pty, receives a 5,000-token reply (short
+// words, one per SSE event) at 1,000 tokens/s from a model server in another process.
+// Measured: arbor's CPU time (user+sys from /proc/<pid>/stat) from Enter until the whole
+// reply is on the emulated screen, per 1,000 tokens and as a share of the stream's wall
+// time; and whether every character arrived. Targets: all text shown; CPU < 40% of the
+// stream's wall time. Median of 3 runs, each a fresh arbor process.
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { processCpuMs, processRssBytes } from './lib/procStat.js';
+import { median, round } from './lib/stats.js';
+import { sleep, startTerminal } from './lib/terminal.js';
+import { loopbackConfig, tempArborHome } from './lib/tempHome.js';
+import { startWorker } from './lib/worker.js';
+
+export const name = 'streaming';
+
+const TOKENS = 5000;
+const RATE = 1000;
+const RUNS = 3;
+const TARGET_CPU_SHARE = 0.4;
+const WARMUP_TOKENS = 50;
+const PROMPT = 'Stream the benchmark reply.';
+const WARMUP_PROMPT = 'Warm up first.';
+const SETTLE_MS = 300;
+
+// Unique, short, markdown-neutral words: a missing one is found by its number.
+const words = Array.from({ length: TOKENS }, (_, i) => `w${i + 1} `);
+const warmupWords = Array.from({ length: WARMUP_TOKENS }, (_, i) => `u${i + 1} `);
+
+/** The screen's text as one line of single-spaced words: wrapping and indentation vanish. */
+const normalize = (rows) => rows.join(' ').replace(/\s+/g, ' ');
+
+/** How many leading words of `list` appear, in order and unbroken, in `text`. */
+function shownPrefix(text, list) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (text.includes(list.slice(0, mid).join('').trim())) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+async function readyMarker() {
+  const theme = await import(distUrl('ui/theme.js'));
+  const catalog = JSON.parse(readFileSync(join(repoRoot, 'locales', 'en', 'ui.json'), 'utf8'));
+  return `${theme.INPUT_PROMPT}${catalog.input.placeholder}`.trim();
+}
+
+async function sendAndWait(term, prompt, list, server, timeoutMs) {
+  // The prompt can be drawn before the terminal is in raw mode; text typed in that window
+  // is line-buffered by the tty and Enter turns into a newline inside the message.
+  await sleep(SETTLE_MS);
+  term.type(prompt);
+  await term.waitForText(prompt, { timeoutMs: 10000 });
+  await sleep(SETTLE_MS);
+  const streamEnd = server.nextEvent((m) => m.event === 'streamEnd' && m.stream.prompt === prompt, timeoutMs);
+  const cpu0 = processCpuMs(term.pid).totalMs;
+  const t0 = performance.now();
+  term.press('enter');
+  let stream;
+  try {
+    ({ stream } = await streamEnd);
+  } catch (err) {
+    await term.flush();
+    throw new Error(`${err.message}: the model server never finished streaming the reply to "${prompt}"\n${term.describe()}`);
+  }
+  const expected = list.join('').trim();
+  let shownAt;
+  try {
+    // Polled, not checked per chunk: reading 5,000 words off the emulator after every write
+    // would take CPU from arbor on a two-core machine.
+    shownAt = await term.waitFor((t) => normalize(t.allRows()).includes(expected), {
+      what: 'the whole reply on screen',
+      timeoutMs: 15000,
+      pollMs: 50,
+    });
+  } catch {
+    shownAt = undefined;
+  }
+  const cpu1 = processCpuMs(term.pid).totalMs;
+  await term.flush();
+  const text = normalize(term.allRows());
+  return {
+    stream,
+    cpuMs: cpu1 - cpu0,
+    turnMs: (shownAt ?? performance.now()) - t0,
+    allShown: shownAt !== undefined,
+    shownWords: shownAt !== undefined ? list.length : shownPrefix(text, list),
+  };
+}
+
+/** The same stream read by the AI SDK alone (no runtime, no UI), in its own process. */
+async function sdkBaseline(server, sdk, url) {
+  await sdk.request({ cmd: 'measure', url, prompts: [WARMUP_PROMPT], mode: 'streamText' });
+  const streamEnd = server.nextEvent((m) => m.event === 'streamEnd' && m.stream.prompt === PROMPT, 60000);
+  const b = await sdk.request({ cmd: 'measure', url, prompts: [PROMPT], mode: 'streamText' });
+  const { stream } = await streamEnd;
+  return (b.cpuUserUs + b.cpuSystemUs) / 1000 / (stream.lastAt - stream.requestAt);
+}
+
+async function oneRun(server, sdk, marker, log, i) {
+  const { url } = await server.request({
+    cmd: 'open',
+    scenario: 'paced-text',
+    options: {
+      ratePerSec: RATE,
+      replies: [
+        { match: WARMUP_PROMPT, words: warmupWords },
+        { match: PROMPT, words },
+      ],
+    },
+  });
+  const h = tempArborHome('arbor-bench-stream-');
+  h.writeProjectConfig(loopbackConfig(url));
+  // ARBOR_BENCH_PROFILE_DIR=<dir> writes arbor's V8 CPU profile there when it quits.
+  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
+  const term = startTerminal({ file: process.execPath, args: [...profile, arborBin], cwd: h.cwd, env: h.env, cols: 100, rows: 30 });
+  try {
+    await term.waitFor((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt', timeoutMs: 30000 });
+    // A short turn first, so the measured one is not charged for loading the provider code.
+    const warm = await sendAndWait(term, WARMUP_PROMPT, warmupWords, server, 30000);
+    if (!warm.allShown) throw new Error(`the warm-up reply did not reach the screen\n${term.describe()}`);
+    await term.waitFor((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
+    const r = await sendAndWait(term, PROMPT, words, server, 60000);
+    const streamWallMs = r.stream.lastAt - r.stream.requestAt;
+    const result = {
+      ...r,
+      streamWallMs,
+      rate: (r.stream.sent / streamWallMs) * 1000,
+      cpuShare: r.cpuMs / streamWallMs,
+      cpuPer1000: (r.cpuMs / TOKENS) * 1000,
+      rssBytes: processRssBytes(term.pid),
+    };
+    // Quit the way a person does, so arbor exits on its own (and writes a profile if asked).
+    term.press('ctrl-d');
+    await term.waitForExit(5000);
+    result.sdkShare = await sdkBaseline(server, sdk, url);
+    log(
+      `run ${i + 1}/${RUNS}: ${r.allShown ? 'all text shown' : `only ${r.shownWords}/${TOKENS} words shown`}, ` +
+        `CPU ${r.cpuMs.toFixed(0)} ms over a ${streamWallMs.toFixed(0)} ms stream (${(result.cpuShare * 100).toFixed(1)}%), ` +
+        `${result.rate.toFixed(0)} tokens/s, Enter → all shown ${r.turnMs.toFixed(0)} ms; ` +
+        `bare streamText on the same stream ${(result.sdkShare * 100).toFixed(1)}%`,
+    );
+    return result;
+  } finally {
+    await term.dispose();
+    h.cleanup();
+    await server.request({ cmd: 'close' });
+  }
+}
+
+export async function run({ log } = { log: () => {} }) {
+  const marker = await readyMarker();
+  const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
+  const sdk = await startWorker(join(benchDir, 'workers', 'sdk-baseline.js'));
+  const runs = [];
+  try {
+    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(server, sdk, marker, log, i));
+  } finally {
+    await sdk.stop();
+    await server.stop();
+  }
+  const m = (key) => median(runs.map((r) => r[key]));
+  const allShown = runs.every((r) => r.allShown);
+  const share = m('cpuShare');
+  return [
+    {
+      metric: `every character of the ${TOKENS}-token reply reached the screen (all runs)`,
+      value: allShown,
+      unit: '',
+      target: 'yes',
+      pass: allShown,
+      samples: runs.map((r) => r.shownWords),
+    },
+    { metric: `arbor CPU per 1,000 tokens (median of ${RUNS})`, value: round(m('cpuPer1000'), 1), unit: 'ms', samples: runs.map((r) => round(r.cpuPer1000, 1)) },
+    {
+      metric: 'arbor CPU / stream wall time (median)',
+      value: round(share * 100, 1),
+      unit: '%',
+      target: `< ${TARGET_CPU_SHARE * 100}`,
+      pass: share < TARGET_CPU_SHARE,
+      samples: runs.map((r) => round(r.cpuShare * 100, 1)),
+    },
+    {
+      metric: 'baseline: bare AI SDK streamText reading the same stream, CPU / wall (median)',
+      value: round(m('sdkShare') * 100, 1),
+      unit: '%',
+      samples: runs.map((r) => round(r.sdkShare * 100, 1)),
+    },
+    { metric: 'stream wall time, server side (median)', value: round(m('streamWallMs'), 0), unit: 'ms' },
+    { metric: 'achieved stream rate (median)', value: round(m('rate'), 0), unit: 'tokens/s' },
+    { metric: 'Enter → whole reply on screen (median)', value: round(m('turnMs'), 0), unit: 'ms' },
+    { metric: 'arbor RSS after the stream (median)', value: round(m('rssBytes') / 1024 / 1024, 1), unit: 'MiB' },
+  ];
+}

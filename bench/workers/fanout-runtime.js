@@ -1,0 +1,89 @@
+// The runtime under test for the spawn fan-out benchmark, alone in this process so that
+// process.cpuUsage() around a turn is the runtime's own CPU: the model server runs in
+// another process. Driven over IPC: {id, cmd: 'turn', url, children} → CPU, wall time and
+// what the store recorded.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ROOT_PROMPT } from '../lib/fanoutScript.js';
+import { distUrl } from '../lib/paths.js';
+
+const { loadConfigFromTexts } = await import(distUrl('config/load.js'));
+const { createRuntime } = await import(distUrl('runtime/runtime.js'));
+
+const now = () => performance.timeOrigin + performance.now();
+
+function configText(url, children) {
+  return `
+default_agent = "main"
+
+[providers.fake]
+type = "openai-compatible"
+base_url = "${url}"
+model = "fake-model"
+
+[agents.main]
+provider = "fake"
+runtime_profile = "fanout"
+
+[runtime_profiles.fanout]
+parallel_tools = true
+
+[delegation]
+max_concurrent = ${children}
+max_children_per_agent = ${children}
+`;
+}
+
+async function turn({ url, children }) {
+  const workdir = mkdtempSync(join(tmpdir(), 'arbor-bench-fanout-'));
+  // No API keys and no retries to wait for: the environment is what the benchmark gives.
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workdir };
+  try {
+    const loaded = loadConfigFromTexts([{ text: configText(url, children), file: join(workdir, 'config.toml') }], env);
+    const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env });
+    // Garbage from an earlier repeat is not this turn's cost.
+    globalThis.gc?.();
+    const startAt = now();
+    const cpu0 = process.cpuUsage();
+    await runtime.startTurn(ROOT_PROMPT);
+    const cpu = process.cpuUsage(cpu0);
+    const endAt = now();
+    const state = runtime.store.getState();
+    const runs = Object.values(state.runs);
+    const root = runs.find((r) => r.kind === 'root');
+    const kids = runs.filter((r) => r.kind === 'subagent');
+    const statusCounts = {};
+    for (const r of kids) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
+    await runtime.dispose();
+    return {
+      startAt,
+      endAt,
+      cpuUserUs: cpu.user,
+      cpuSystemUs: cpu.system,
+      rootStatus: root?.status,
+      rootError: root?.error,
+      rootResult: root?.result,
+      children: kids.length,
+      statusCounts,
+      rssBytes: process.memoryUsage().rss,
+    };
+  } finally {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+}
+
+const commands = { turn };
+
+process.on('message', async (msg) => {
+  try {
+    const command = commands[msg.cmd];
+    if (!command) throw new Error(`unknown command ${msg.cmd}`);
+    process.send({ id: msg.id, ok: true, ...(await command(msg)) });
+  } catch (err) {
+    process.send({ id: msg.id, ok: false, error: err && err.stack ? err.stack : String(err) });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ event: 'ready' });
