@@ -16,7 +16,7 @@ import type { ToolTranscriptItem, TranscriptItem } from './types.js';
 
 /** How often streamed text reaches the store: a frame's worth at a time (the UI draws at
  * most 30 frames a second, so more frequent updates would cost layout and never show). */
-const TEXT_FLUSH_MS = 33;
+const TEXT_FLUSH_MS = 50;
 
 export const DUPLICATE_SKIPPED = (tool: string) =>
   `Skipped: '${tool}' was already called with identical arguments in this turn; reuse that result.`;

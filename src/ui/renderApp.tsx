@@ -6,7 +6,7 @@ import { App, type AppProps } from './App.js';
 
 /** Streaming text reaches the store a frame at a time; 30 frames a second reads as smooth
  * and leaves the CPU to the model stream. */
-export const MAX_FPS = 30;
+export const MAX_FPS = 20;
 
 export interface RenderedApp {
   waitUntilExit(): Promise<void>;
