@@ -141,11 +141,16 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const { renderApp } = await import('../ui/renderApp.js');
+  const { registerTranscriptCards } = await import('../ui/cards/register.js');
+  const { viewerCommands, viewerKeyBindings } = await import('../ui/viewer/register.js');
+  registerTranscriptCards(runtime.store);
   const app = renderApp({
     runtime,
     sessions: { list: () => listSessions(home), currentId: log.id },
     onExit: () => app.unmount(),
     initialNotices: warnings,
+    commands: [...viewerCommands()],
+    keyBindings: [...viewerKeyBindings()],
   });
   await app.waitUntilExit();
   await cleanup();

@@ -1,5 +1,5 @@
 // Renders one laid-out line (see segments.ts) as a single terminal row.
-import React, { memo } from 'react';
+import { memo } from 'react';
 import { Text } from 'ink';
 import type { Line } from './segments.js';
 

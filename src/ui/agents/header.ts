@@ -40,7 +40,7 @@ export function headerLines(opts: {
 export function runawayLines(controls: Controls, rootLabel: string | undefined, width: number): Line[] {
   const r = controls.runaway;
   if (!r.tripped) return [];
-  const action = r.action ? t(`runtime:runaway.action.${r.action}`) : '';
+  const action = r.action ? t(`agents:runaway.action.${r.action}`, { defaultValue: r.action }) : '';
   const text = t('agents:runaway.banner', {
     threshold: r.threshold ?? '?',
     limit: r.limit ?? '?',

@@ -13,9 +13,10 @@ import { activeMs, compactDuration, type TreeRow } from './tree.js';
 /** The task column never shrinks below this before metrics start to drop. */
 const MIN_TASK = 12;
 const STATUS_PAD = 9;
-const TOOL_WIDTH = 14;
 
-type MetricId = 'elapsed' | 'tool' | 'tokens' | 'iterations' | 'tools' | 'cost';
+export type MetricId = 'elapsed' | 'tool' | 'tokens' | 'iterations' | 'tools' | 'cost';
+/** Fixed cell widths, so the columns line up. */
+const METRIC_WIDTHS: Record<MetricId, number> = { elapsed: 6, iterations: 6, tools: 9, tool: 14, tokens: 10, cost: 8 };
 /** Left to right as shown; DROP_ORDER says which go first when room is short. */
 const METRICS: MetricId[] = ['elapsed', 'iterations', 'tools', 'tool', 'tokens', 'cost'];
 const DROP_ORDER: MetricId[] = ['cost', 'tools', 'iterations', 'tokens', 'tool', 'elapsed'];
@@ -26,24 +27,79 @@ export function currentTool(row: TreeRow): string | undefined {
   return last && last.finishedAt === undefined && !isTerminal(row.run.status) ? last.name : undefined;
 }
 
+/** Text cut or padded to the metric's column width. */
+function fixed(text: string, id: MetricId, style: Omit<Seg, 'text'>, align: 'left' | 'right' = 'right'): Seg {
+  const w = METRIC_WIDTHS[id];
+  const cut = truncate(text, w);
+  const pad = ' '.repeat(Math.max(0, w - displayWidth(cut)));
+  return { ...style, text: align === 'left' ? cut + pad : pad + cut };
+}
+
 function metric(id: MetricId, row: TreeRow, now: number): Seg {
   const run = row.run;
   switch (id) {
     case 'elapsed':
-      return { text: (run.startedAt === undefined ? '–' : compactDuration(activeMs(run, now))).padStart(6), dim: true };
+      return fixed(run.startedAt === undefined ? '–' : compactDuration(activeMs(run, now)), id, { dim: true });
     case 'iterations':
-      return { text: t('agents:row.iterations', { n: run.iterations }).padStart(6), dim: true };
+      return fixed(t('agents:row.iterations', { n: run.iterations }), id, { dim: true });
     case 'tools':
-      return { text: t('agents:row.tools', { n: run.toolsCompleted }).padStart(9), dim: true };
+      return fixed(t('agents:row.tools', { n: run.toolsCompleted }), id, { dim: true });
     case 'tool': {
       const name = currentTool(row);
-      return name ? { text: truncate(`▸ ${name}`, TOOL_WIDTH).padEnd(TOOL_WIDTH), color: 'cyan' } : { text: ''.padEnd(TOOL_WIDTH) };
+      return name ? fixed(`▸ ${name}`, id, { color: 'cyan' }, 'left') : fixed('', id, {});
     }
     case 'tokens':
-      return { text: t('agents:row.tokens', { n: formatTokens(run.tokensIn + run.tokensOut) }).padStart(10), dim: true };
+      return fixed(t('agents:row.tokens', { n: formatTokens(run.tokensIn + run.tokensOut) }), id, { dim: true });
     case 'cost':
-      return { text: formatCost(run.costUsd).padStart(8), dim: true };
+      return fixed(formatCost(run.costUsd), id, { dim: true });
   }
+}
+
+/** The left part of a row: position, indent, status, label and kind. */
+function leftPart(row: TreeRow, posWidth: number): Line {
+  const run = row.run;
+  const pos = row.position !== undefined ? String(row.position) : '';
+  const color = STATUS_COLORS[run.status];
+  return [
+    { text: `${pos.padStart(posWidth)} ${'  '.repeat(row.level)}`, dim: true },
+    { text: `${STATUS_GLYPHS[run.status]} `, color },
+    { text: statusText(run).padEnd(STATUS_PAD), color },
+    { text: ` ${row.label}`, bold: !row.context },
+    { text: ` ${kindWord(run)}`, dim: true },
+    { text: '  ' },
+  ];
+}
+
+const widthOf = (line: Line) => line.reduce((w, s) => w + displayWidth(s.text), 0);
+
+/** Which metrics fit, decided once for the rows on screen so their columns line up at the
+ * right edge: the widest left part must still leave MIN_TASK cells for the task. */
+export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number): MetricId[] {
+  // Arithmetic on cached word widths: this runs over every row once per refresh.
+  const words = new Map<string, number>();
+  const wordWidth = (key: string, make: () => string) => {
+    let w = words.get(key);
+    if (w === undefined) {
+      w = displayWidth(make());
+      words.set(key, w);
+    }
+    return w;
+  };
+  let left = 0;
+  for (const row of rows) {
+    const run = row.run;
+    const status = wordWidth(`s${run.status}${run.queuePosition ?? ''}`, () => statusText(run));
+    const kind = wordWidth(`k${run.kind}`, () => kindWord(run));
+    const w = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + displayWidth(row.label) + 1 + kind + 2;
+    if (w > left) left = w;
+  }
+  const shown = new Set(METRICS);
+  const metricsWidth = () => METRICS.filter((m) => shown.has(m)).reduce((w, m) => w + 1 + METRIC_WIDTHS[m], 0);
+  for (const m of DROP_ORDER) {
+    if (width - left - metricsWidth() >= MIN_TASK) break;
+    shown.delete(m);
+  }
+  return METRICS.filter((m) => shown.has(m));
 }
 
 interface Cached {
@@ -52,41 +108,24 @@ interface Cached {
 }
 const cache = new WeakMap<TreeRow['run'], Cached>();
 
-export function formatRow(row: TreeRow, width: number, posWidth: number, now: number): Line {
+export function formatRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number): Line {
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
-  const key = `${width}|${posWidth}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}`;
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
-  const line = buildRow(row, width, posWidth, now);
+  const line = buildRow(row, width, posWidth, metrics, now);
   cache.set(run, { key, line });
   return line;
 }
 
-function buildRow(row: TreeRow, width: number, posWidth: number, now: number): Line {
-  const run = row.run;
-  const pos = row.position !== undefined ? String(row.position) : '';
-  const color = STATUS_COLORS[run.status];
-  const left: Line = [
-    { text: `${pos.padStart(posWidth)} ${'  '.repeat(row.level)}`, dim: true },
-    { text: `${STATUS_GLYPHS[run.status]} `, color },
-    { text: statusText(run).padEnd(STATUS_PAD), color },
-    { text: ` ${row.label}`, bold: !row.context },
-    { text: ` ${kindWord(run)}`, dim: true },
-    { text: '  ' },
-  ];
-  const leftW = left.reduce((w, s) => w + displayWidth(s.text), 0);
-  const segs = new Map(METRICS.map((m) => [m, metric(m, row, now)] as const));
-  const shown = new Set(METRICS);
-  const metricsWidth = () => METRICS.filter((m) => shown.has(m)).reduce((w, m) => w + 1 + displayWidth(segs.get(m)!.text), 0);
-  for (const m of DROP_ORDER) {
-    if (width - leftW - metricsWidth() >= MIN_TASK) break;
-    shown.delete(m);
-  }
-  const taskRoom = Math.max(1, width - leftW - metricsWidth());
-  const task = truncate(run.task.replace(/\s+/g, ' ').trim() || '—', taskRoom);
-  const line: Line = [...left, { text: task + ' '.repeat(Math.max(0, taskRoom - displayWidth(task))), dim: row.context }];
-  for (const m of METRICS) if (shown.has(m)) line.push({ text: ' ' }, segs.get(m)!);
+function buildRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number): Line {
+  const left = leftPart(row, posWidth);
+  const right: Line = [];
+  for (const m of metrics) right.push({ text: ' ' }, metric(m, row, now));
+  const taskRoom = Math.max(1, width - widthOf(left) - widthOf(right));
+  const task = truncate(row.run.task.replace(/\s+/g, ' ').trim() || '—', taskRoom);
+  const line: Line = [...left, { text: task + ' '.repeat(Math.max(0, taskRoom - displayWidth(task))), dim: row.context }, ...right];
   if (row.context) for (const seg of line) seg.dim = true;
   return fitLine(line, width);
 }

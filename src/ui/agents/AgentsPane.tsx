@@ -1,0 +1,240 @@
+// The /agents pane: every run of the session as a live tree, in place of the input area.
+// It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
+// once per refresh, and renders only the rows that fit, keeping the selection in view.
+import React, { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Box, useInput, type Key } from 'ink';
+import { t } from '../../i18n/index.js';
+import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import { runLabel } from '../../runtime/runSelection.js';
+import { useTicker } from '../hooks/useTicker.js';
+import type { PaneProps } from '../panes/types.js';
+import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
+import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
+import { LineView } from './LineView.js';
+import { markPaneMounted } from './openPanes.js';
+import { chooseMetrics, formatRow } from './rowFormat.js';
+import { fitLine, wrapSeg, type Line } from './segments.js';
+import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
+import { runItems, transcriptLines } from './transcriptLines.js';
+import { SteerPrompt } from './SteerPrompt.js';
+import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
+import { usePaneFlash } from './usePaneFlash.js';
+import { useThrottledState } from './useThrottledState.js';
+
+export interface AgentsPaneProps extends PaneProps {
+  /** [delegation] archive_after_minutes: finished runs leave the list this long after ending. */
+  archiveAfterMinutes: number;
+}
+
+type Mode = { kind: 'list' } | { kind: 'transcript'; runId: string } | { kind: 'steer'; runId: string } | { kind: 'confirm' };
+
+const FLASH_COLORS = { info: 'green', warn: 'yellow', error: 'red' } as const;
+
+/** Header, banner and hints give way (in this order) so at least one list row fits. */
+function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], footerNeeded: boolean) {
+  const parts = { header: header.slice(), banner: banner.slice(), hints: hints.slice(), footer: 1 };
+  const used = () => parts.header.length + parts.banner.length + parts.hints.length + parts.footer;
+  while (maxRows - used() < 1) {
+    if (parts.header.length > 1) parts.header.pop();
+    else if (parts.hints.length > 1) parts.hints.pop();
+    else if (parts.banner.length > 1) parts.banner.pop();
+    else if (parts.footer && !footerNeeded) parts.footer = 0;
+    else if (parts.header.length) parts.header.pop();
+    else if (parts.hints.length) parts.hints.pop();
+    else if (parts.banner.length) parts.banner.pop();
+    else break;
+  }
+  return { ...parts, body: Math.max(0, maxRows - used()) };
+}
+
+function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }: AgentsPaneProps) {
+  const state = useThrottledState(runtime.store);
+  const [filter, setFilter] = useState<AgentsFilter>('all');
+  const [mode, setModeState] = useState<Mode>({ kind: 'list' });
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  const { flash, show: showFlash } = usePaneFlash();
+  const [top, setTop] = useState<TranscriptTop>(null);
+  const offset = useRef(0);
+  const lastIndex = useRef(0);
+
+  // Layout effect: Ctrl+T must see the pane as open from the frame it first appears in.
+  useLayoutEffect(() => {
+    markPaneMounted(runtime, 1);
+    return () => markPaneMounted(runtime, -1);
+  }, [runtime]);
+
+  // Elapsed times move while anything is live, even when the store is quiet.
+  const liveNow = useMemo(() => Object.values(state.runs).some((r) => r.endedAt === undefined), [state.runs]);
+  const tick = useTicker(liveNow, 1000);
+  const view = useMemo(() => buildTree(state, archiveAfterMinutes, filter, Date.now()), [state, archiveAfterMinutes, filter, tick]);
+  const rows = view.rows;
+  const now = Date.now();
+  // Column layout for the whole list, once per refresh, so columns stay put while scrolling.
+  const { posWidth, metrics } = useMemo(() => {
+    const pw = Math.max(1, ...rows.map((r) => (r.position !== undefined ? String(r.position).length : 0)));
+    return { posWidth: pw, metrics: chooseMetrics(rows, width, pw) };
+  }, [rows, width]);
+
+  let index = selectedId === undefined ? -1 : rows.findIndex((r) => r.run.id === selectedId);
+  if (index < 0) index = Math.min(lastIndex.current, Math.max(0, rows.length - 1));
+  lastIndex.current = index;
+
+  const hintMode: HintMode = mode.kind === 'transcript' ? 'transcript' : mode.kind === 'steer' ? 'steer' : mode.kind === 'confirm' ? 'confirm' : 'list';
+  const tripped = state.controls.runaway;
+  const bannerRoot = tripped.rootRunId && state.runs[tripped.rootRunId] ? runLabel(state, tripped.rootRunId) : undefined;
+  const parts = budget(
+    maxRows,
+    headerLines({ totals: view.totals, spawnPaused: state.controls.spawnPaused, filter, selected: index, count: rows.length, width }),
+    runawayLines(state.controls, bannerRoot, width),
+    hintLines(hintMode, width),
+    mode.kind === 'steer' || mode.kind === 'confirm',
+  );
+  const visible = Math.max(1, parts.body);
+  let start = Math.min(offset.current, Math.max(0, rows.length - visible));
+  if (index < start) start = index;
+  if (index >= start + visible) start = index - visible + 1;
+  offset.current = Math.max(0, start);
+
+  const transcriptRun = mode.kind === 'transcript' ? mode.runId : undefined;
+  const tLines = useMemo(() => (transcriptRun ? transcriptLines(runItems(state, transcriptRun), width) : []), [state, transcriptRun, width]);
+  const win = transcriptWindow(tLines.length, top, parts.body);
+
+  // Key handlers are stable (Ink resubscribes on change and could drop a key meanwhile);
+  // they read the latest render through this.
+  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win });
+  latest.current = { rows, index, mode, filter, visible, runtime, close, win };
+
+  const setMode = useCallback((next: Mode) => {
+    latest.current.mode = next;
+    if (next.kind === 'transcript') setTop(null);
+    setModeState(next);
+  }, []);
+  const act = useCallback(
+    (result: ActionResult) => showFlash(result.text, result.level),
+    [showFlash],
+  );
+
+  const transcriptKey = useCallback((input: string, key: Key) => {
+    const { lastTop, body: page } = latest.current.win;
+    const by = (d: number) => setTop((cur) => scrollTop(cur, d, lastTop));
+    if (key.escape || input === 'q') setMode({ kind: 'list' });
+    else if (key.upArrow || input === 'k') by(-1);
+    else if (key.downArrow || input === 'j') by(1);
+    else if (key.pageUp) by(-page);
+    else if (key.pageDown) by(page);
+    else if (input === 'g' || key.home) setTop(lastTop > 0 ? 0 : null);
+    else if (input === 'G' || key.end) setTop(null);
+  }, [setMode]);
+
+  const onKey = useCallback(
+    (input: string, key: Key) => {
+      const cur = latest.current;
+      // The prompt's own text input takes every other key.
+      if (cur.mode.kind === 'steer') {
+        if (key.escape) setMode({ kind: 'list' });
+        return;
+      }
+      if (cur.mode.kind === 'transcript') return transcriptKey(input, key);
+      const rt: RuntimeApi = cur.runtime;
+      if (cur.mode.kind === 'confirm') {
+        setMode({ kind: 'list' });
+        if (input === 'y' && !key.ctrl) showFlash(t('agents:actions.killedAll', { count: killAll(rt, false) }), 'info');
+        else showFlash(t('agents:actions.killAllCancelled'), 'info');
+        return;
+      }
+      if (key.escape || input === 'q') return cur.close();
+      if (key.ctrl || key.meta) return;
+      const sel = cur.rows[cur.index];
+      const move = (to: number) => {
+        const i = Math.max(0, Math.min(cur.rows.length - 1, to));
+        const row = cur.rows[i];
+        if (!row) return;
+        // Keys can arrive faster than renders: the next one moves from here.
+        cur.index = i;
+        setSelectedId(row.run.id);
+      };
+      if (key.upArrow || input === 'k') move(cur.index - 1);
+      else if (key.downArrow || input === 'j') move(cur.index + 1);
+      else if (key.pageUp) move(cur.index - cur.visible);
+      else if (key.pageDown) move(cur.index + cur.visible);
+      else if (key.home || input === 'g') move(0);
+      else if (key.end || input === 'G') move(cur.rows.length - 1);
+      else if (input === 'p') act(setSpawning(rt, !rt.store.getState().controls.spawnPaused));
+      else if (input === 'f') {
+        const next = FILTERS[(FILTERS.indexOf(cur.filter) + 1) % FILTERS.length];
+        setFilter(next);
+        showFlash(t('agents:pane.filterNow', { filter: t(`agents:filter.${next}`) }), 'info');
+      } else if (input === 'X') {
+        if (topLiveRuns(rt.store.getState(), false).length === 0) return showFlash(t('agents:actions.nothingLive'), 'info');
+        setMode({ kind: 'confirm' });
+        showFlash(t('agents:pane.confirmKillAll'), 'warn', 0);
+      } else if (!sel) {
+        if (input === ' ' || input === 'x' || input === 's' || key.return) showFlash(t('agents:pane.noSelection'), 'warn');
+      } else if (input === ' ') act(togglePause(rt, sel.run.id));
+      else if (input === 'x') act(killRun(rt, sel.run.id));
+      else if (input === 's') setMode({ kind: 'steer', runId: sel.run.id });
+      else if (key.return) setMode({ kind: 'transcript', runId: sel.run.id });
+    },
+    [act, setMode, showFlash, transcriptKey],
+  );
+  useInput(onKey);
+
+  const sendSteer = useCallback(
+    (message: string) => {
+      const cur = latest.current;
+      if (cur.mode.kind !== 'steer') return;
+      if (message.trim()) act(steerRun(cur.runtime, cur.mode.runId, message));
+      setMode({ kind: 'list' });
+    },
+    [act, setMode],
+  );
+
+  let body: React.ReactNode;
+  if (mode.kind === 'transcript') {
+    body = <RunTranscriptView state={state} runId={mode.runId} lines={tLines} win={win} width={width} />;
+  } else {
+    const shown = rows.slice(start, start + visible);
+    const lines: React.ReactNode[] = shown.map((row, i) => (
+      <LineView key={row.run.id} line={formatRow(row, width, posWidth, metrics, now)} inverse={start + i === index} />
+    ));
+    // The hint fills the room under the rows while no child has appeared yet.
+    if (view.totals.children === 0 || rows.length === 0) {
+      const key = rows.length === 0 && view.totals.children > 0 ? 'pane.noMatch' : 'pane.empty';
+      const hint = wrapSeg(t(`agents:${key}`, { filter: t(`agents:filter.${filter}`) }), width, { dim: true });
+      for (const [i, l] of hint.slice(0, Math.max(0, parts.body - shown.length)).entries()) lines.push(<LineView key={`hint${i}`} line={l} />);
+    }
+    body = lines;
+  }
+
+  let footer: React.ReactNode = null;
+  if (parts.footer) {
+    if (mode.kind === 'steer') {
+      footer = <SteerPrompt label={runLabel(state, mode.runId)} width={width} onSubmit={sendSteer} />;
+    } else if (flash) {
+      footer = <LineView line={fitLine([{ text: flash.text, color: FLASH_COLORS[flash.level] }], width)} />;
+    } else footer = <LineView line={[]} />;
+  }
+
+  return (
+    <Box flexDirection="column" width={width}>
+      {parts.header.map((l, i) => (
+        <LineView key={`h${i}`} line={l} />
+      ))}
+      {parts.banner.map((l, i) => (
+        <LineView key={`b${i}`} line={l} />
+      ))}
+      <Box flexDirection="column">{body}</Box>
+      {footer}
+      {parts.hints.map((l, i) => (
+        <LineView key={`k${i}`} line={l} />
+      ))}
+    </Box>
+  );
+}
+
+/** The App re-renders on every streamed frame and hands a fresh `close` each time; the pane
+ * redraws only on its own refresh timer or when its size changes. */
+export const AgentsPane = memo(
+  AgentsPaneImpl,
+  (a, b) => a.runtime === b.runtime && a.width === b.width && a.maxRows === b.maxRows && a.archiveAfterMinutes === b.archiveAfterMinutes,
+);

@@ -1,0 +1,54 @@
+// What the chat screen adds for watching and steering the agent tree: /agents (the pane),
+// /subagents (the commands) and Ctrl+T (opens or closes the pane, from anywhere).
+import React from 'react';
+import type { SlashCommand } from '../commands/registry.js';
+import type { KeyBinding } from '../keys/bindings.js';
+import type { Pane } from '../panes/types.js';
+import { AgentsPane } from './AgentsPane.js';
+import { isAgentsPaneOpen } from './openPanes.js';
+import { subagentsCommand } from './subagentsCommand.js';
+
+export interface AgentsOptions {
+  /** [delegation] archive_after_minutes. */
+  archiveAfterMinutes: number;
+}
+
+export const AGENTS_PANE_ID = 'agents';
+
+export function agentsPane(opts: AgentsOptions): Pane {
+  return {
+    id: AGENTS_PANE_ID,
+    render: (props) => React.createElement(AgentsPane, { ...props, archiveAfterMinutes: opts.archiveAfterMinutes }),
+  };
+}
+
+export function agentsCommands(opts: AgentsOptions): SlashCommand[] {
+  const pane = agentsPane(opts);
+  const agents: SlashCommand = {
+    name: 'agents',
+    summary: 'agents:commands.agents',
+    usage: '/agents',
+    maxArgs: 0,
+    run(_args, ctx) {
+      ctx.openPane(pane);
+    },
+  };
+  return [agents, subagentsCommand(opts)];
+}
+
+export function agentsKeyBindings(opts: AgentsOptions): KeyBinding[] {
+  const pane = agentsPane(opts);
+  return [
+    {
+      id: 'agents-pane',
+      // Global: it must reach the pane (to close it) while the pane owns the keyboard.
+      global: true,
+      match: (input, key) => key.ctrl && input === 't',
+      run(ctx) {
+        if (isAgentsPaneOpen(ctx.runtime)) ctx.closePane();
+        else ctx.openPane(pane);
+      },
+      help: [{ label: 'agents:keys.ctrlT', summary: 'agents:keys.ctrlTSummary' }],
+    },
+  ];
+}

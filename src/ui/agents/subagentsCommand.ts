@@ -1,0 +1,123 @@
+// /subagents: list, kill, log, info, send, pause and resume child runs from the chat.
+// Ids resolve over the list order (active first, newest first, then finished within
+// archive_after_minutes): `last`, a position, a run-id prefix, or a label.
+import { t } from '../../i18n/index.js';
+import { listedRuns, resolveRunRef, runLabel } from '../../runtime/runSelection.js';
+import type { Run } from '../../runtime/types.js';
+import type { CommandContext, SlashCommand } from '../commands/registry.js';
+import { killAll, killRun, pauseRun, resumeRun, setSpawning, steerRun, type ActionResult } from './actions.js';
+import { formatInfo, formatList, formatLog, LOG_DEFAULT, LOG_MAX } from './subagentsFormat.js';
+
+export const SUBAGENTS_USAGE =
+  '/subagents [list | kill <id|#|all> | log <id|#> [limit] [tools] | info <id|#> | send <id|#> <message> | pause [<id|#>] | resume [<id|#>]]';
+
+const SUBCOMMANDS = ['list', 'kill', 'log', 'info', 'send', 'pause', 'resume'] as const;
+type Sub = (typeof SUBCOMMANDS)[number];
+
+function report(ctx: CommandContext, result: ActionResult): void {
+  ctx.print(result.text, result.level);
+}
+
+/** The run `ref` names, or undefined after printing why not. */
+function resolve(ctx: CommandContext, archiveAfterMinutes: number, ref: string | undefined, sub: Sub): Run | undefined {
+  if (!ref) {
+    ctx.print(t('agents:sub.needId', { sub, usage: SUBAGENTS_USAGE }), 'error');
+    return undefined;
+  }
+  const s = ctx.runtime.store.getState();
+  const res = resolveRunRef(s, listedRuns(s, archiveAfterMinutes), ref);
+  if (res.ok) return res.run;
+  if (res.reason === 'ambiguous') ctx.print(t('agents:sub.ambiguous', { ref, candidates: res.candidates.join(', ') }), 'error');
+  else ctx.print(t('agents:sub.unknown', { ref }), 'error');
+  return undefined;
+}
+
+function parseLogOptions(args: string[]): { limit: number; tools: boolean } | { error: string } {
+  let limit = LOG_DEFAULT;
+  let tools = false;
+  let sawLimit = false;
+  for (const arg of args) {
+    if (arg.toLowerCase() === 'tools' && !tools) tools = true;
+    else if (/^\d+$/.test(arg) && !sawLimit) {
+      const n = Number(arg);
+      if (n < 1 || n > LOG_MAX) return { error: t('agents:sub.badLimit', { value: arg, max: LOG_MAX }) };
+      limit = n;
+      sawLimit = true;
+    } else if (!sawLimit && /^-?\d/.test(arg)) return { error: t('agents:sub.badLimit', { value: arg, max: LOG_MAX }) };
+    else return { error: t('agents:sub.badLogArg', { value: arg }) };
+  }
+  return { limit, tools };
+}
+
+export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCommand {
+  const archive = opts.archiveAfterMinutes;
+  return {
+    name: 'subagents',
+    summary: 'agents:commands.subagents',
+    usage: SUBAGENTS_USAGE,
+    run(args, ctx) {
+      const sub = (args[0] ?? 'list').toLowerCase();
+      const rest = args.slice(1);
+      const runtime = ctx.runtime;
+      switch (sub) {
+        case 'list': {
+          if (rest.length) return ctx.print(t('agents:sub.noArgs', { sub }), 'error');
+          const s = runtime.store.getState();
+          return ctx.print(formatList(s, listedRuns(s, archive), archive));
+        }
+        case 'kill': {
+          if (rest.length !== 1) return ctx.print(t('agents:sub.usageKill'), 'error');
+          if (rest[0].toLowerCase() === 'all') {
+            const count = killAll(runtime, true);
+            return ctx.print(count ? t('agents:sub.killedAll', { count }) : t('agents:sub.nothingToKill'));
+          }
+          const run = resolve(ctx, archive, rest[0], 'kill');
+          if (run) report(ctx, killRun(runtime, run.id));
+          return;
+        }
+        case 'log': {
+          const run = resolve(ctx, archive, rest[0], 'log');
+          if (!run) return;
+          const parsed = parseLogOptions(rest.slice(1));
+          if ('error' in parsed) return ctx.print(parsed.error, 'error');
+          const s = runtime.store.getState();
+          return ctx.print(formatLog(runLabel(s, run.id), s.runTranscripts[run.id] ?? [], parsed.limit, parsed.tools));
+        }
+        case 'info': {
+          if (rest.length > 1) return ctx.print(t('agents:sub.usageInfo'), 'error');
+          const run = resolve(ctx, archive, rest[0], 'info');
+          if (run) ctx.print(formatInfo(runtime.store.getState(), runtime.store.getState().runs[run.id] ?? run));
+          return;
+        }
+        case 'send': {
+          const run = resolve(ctx, archive, rest[0], 'send');
+          if (!run) return;
+          const message = rest.slice(1).join(' ');
+          if (!message.trim()) return ctx.print(t('agents:sub.usageSend'), 'error');
+          return report(ctx, steerRun(runtime, run.id, message));
+        }
+        case 'pause':
+        case 'resume': {
+          if (rest.length > 1) return ctx.print(t('agents:sub.usagePauseResume', { sub }), 'error');
+          if (rest.length === 0) return spawning(ctx, sub === 'pause');
+          const run = resolve(ctx, archive, rest[0], sub);
+          if (run) report(ctx, sub === 'pause' ? pauseRun(runtime, run.id) : resumeRun(runtime, run.id));
+          return;
+        }
+        default:
+          ctx.print(t('agents:sub.unknownSub', { sub: args[0], list: SUBCOMMANDS.join(', '), usage: SUBAGENTS_USAGE }), 'error');
+      }
+    },
+  };
+}
+
+/** `pause` / `resume` with no id act on spawning; `resume` also answers a tripped runaway
+ * guard with "resume". */
+function spawning(ctx: CommandContext, pause: boolean): void {
+  const runtime = ctx.runtime;
+  if (pause) return report(ctx, setSpawning(runtime, true));
+  const tripped = runtime.store.getState().controls.runaway.tripped;
+  const resolved = tripped ? runtime.resolveRunaway('resume') : false;
+  report(ctx, setSpawning(runtime, false));
+  if (resolved) ctx.print(t('agents:sub.guardResumed'));
+}

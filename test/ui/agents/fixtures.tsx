@@ -1,0 +1,192 @@
+// Shared by the /agents and /subagents tests: a RuntimeApi over a real store (driven with
+// the real mutators) that records every action and plays the runtime's part, run
+// builders, and mounting helpers.
+import React from 'react';
+import { render } from 'ink-testing-library';
+import { addRun, appendItem, createRuntimeStore, descendantsOf, setRunStatus, type RuntimeStore } from '../../../src/runtime/store.js';
+import type { RuntimeApi, RuntimeInfo } from '../../../src/runtime/runtimeApi.js';
+import { isTerminal, type Run, type RunKind, type RunStatus } from '../../../src/runtime/types.js';
+import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
+
+export type Call = [string, ...unknown[]];
+
+export class RecordingRuntime implements RuntimeApi {
+  readonly store: RuntimeStore = createRuntimeStore('s1');
+  readonly info: RuntimeInfo = { agentAlias: 'main', providerName: 'local', providerLabel: 'offline/echo', configWarnings: [] };
+  readonly calls: Call[] = [];
+  steerOutcome: 'delivered' | 'continued' | 'unknown' = 'delivered';
+
+  callsOf(name: string): unknown[][] {
+    return this.calls.filter((c) => c[0] === name).map((c) => c.slice(1));
+  }
+  private live(runId: string): Run[] {
+    const s = this.store.getState();
+    return [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+  }
+
+  async startTurn(text: string): Promise<void> {
+    this.calls.push(['startTurn', text]);
+  }
+  interrupt(): void {
+    this.calls.push(['interrupt']);
+  }
+  answerApproval(): void {}
+  clear(): void {}
+  pause(runId: string): void {
+    this.calls.push(['pause', runId]);
+    for (const r of this.live(runId)) setRunStatus(this.store, r.id, 'paused');
+  }
+  resume(runId: string): void {
+    this.calls.push(['resume', runId]);
+    const guard = this.store.getState().controls.runaway;
+    if (guard.tripped && guard.rootRunId === runId) this.clearGuard();
+    for (const r of this.live(runId)) if (r.status === 'paused') setRunStatus(this.store, r.id, r.startedAt === undefined ? 'queued' : 'running');
+  }
+  kill(runId: string): { killed: boolean; descendants: number } {
+    this.calls.push(['kill', runId]);
+    const targets = this.live(runId);
+    if (!targets.length || targets[0].id !== runId) return { killed: false, descendants: 0 };
+    for (const r of targets.slice().reverse()) setRunStatus(this.store, r.id, 'killed');
+    return { killed: true, descendants: targets.length - 1 };
+  }
+  steer(runId: string, message: string): 'delivered' | 'continued' | 'unknown' {
+    this.calls.push(['steer', runId, message]);
+    return this.steerOutcome;
+  }
+  setSpawnPaused(paused: boolean): void {
+    this.calls.push(['setSpawnPaused', paused]);
+    this.store.setState((s) => ({ controls: { ...s.controls, spawnPaused: paused } }));
+  }
+  resolveRunaway(choice: 'resume' | 'kill'): boolean {
+    this.calls.push(['resolveRunaway', choice]);
+    const guard = this.store.getState().controls.runaway;
+    if (!guard.tripped || !guard.rootRunId) return false;
+    if (choice === 'kill') for (const r of descendantsOf(this.store.getState(), guard.rootRunId)) setRunStatus(this.store, r.id, 'killed');
+    this.clearGuard();
+    for (const r of this.live(guard.rootRunId)) if (r.status === 'paused') setRunStatus(this.store, r.id, 'running');
+    return true;
+  }
+  async dispose(): Promise<void> {}
+
+  private clearGuard(): void {
+    this.store.setState((s) => ({ controls: { ...s.controls, runaway: { tripped: false } } }));
+  }
+
+  // ---- the runtime's side, for tests ----
+
+  trip(rootRunId: string, threshold = 'max_tree_size', limit = 4, measured = 5, action = 'pause_tree'): void {
+    this.store.setState((s) => ({ controls: { ...s.controls, runaway: { tripped: true, threshold, limit, measured, rootRunId, action, at: Date.now() } } }));
+  }
+}
+
+let seq = 0;
+const T0 = Date.now();
+
+export interface RunSpec {
+  id?: string;
+  parent?: string;
+  alias?: string;
+  kind?: RunKind;
+  status?: RunStatus;
+  task?: string;
+  patch?: Partial<Run>;
+}
+
+/** Adds a run through the real mutators: created queued, then moved to `status`. Ids are
+ * hex-like so id-prefix resolution can be tested. */
+export function addTestRun(rt: RecordingRuntime, spec: RunSpec = {}): Run {
+  const s = rt.store.getState();
+  const parent = spec.parent ? s.runs[spec.parent] : undefined;
+  const n = ++seq;
+  const id = spec.id ?? `${n.toString(16).padStart(4, '0')}beef-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const kind = spec.kind ?? (parent ? 'subagent' : 'root');
+  const run: Run = {
+    id,
+    shortId: id.slice(0, 8),
+    parentRunId: kind === 'background' ? undefined : parent?.id,
+    rootRunId: kind === 'background' || !parent ? id : parent.rootRunId,
+    depth: kind === 'background' || !parent ? 0 : parent.depth + 1,
+    alias: spec.alias ?? 'main',
+    kind,
+    status: 'queued',
+    task: spec.task ?? `task ${n}`,
+    sessionKey: kind === 'root' ? 'session-s1' : `${kind}-${id}`,
+    model: 'offline/echo',
+    createdAt: T0 + n,
+    iterations: 0,
+    toolsCompleted: 0,
+    recentTools: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    costUsd: 0,
+    pausedMs: 0,
+    ...spec.patch,
+  };
+  addRun(rt.store, run);
+  const status = spec.status ?? 'running';
+  if (status !== 'queued') {
+    if (status !== 'running') setRunStatus(rt.store, id, 'running');
+    setRunStatus(rt.store, id, status);
+  }
+  return rt.store.getState().runs[id];
+}
+
+export function say(rt: RecordingRuntime, runId: string, kind: 'user' | 'assistant', text: string): void {
+  const id = `i${++seq}`;
+  if (kind === 'user') appendItem(rt.store, runId, { id, kind: 'user', text, at: Date.now() });
+  else appendItem(rt.store, runId, { id, kind: 'assistant', runId, text, at: Date.now() });
+}
+
+export function tool(rt: RecordingRuntime, runId: string, name: string, args: unknown, status: 'ok' | 'error' | 'running', result?: string): void {
+  const id = `i${++seq}`;
+  appendItem(rt.store, runId, { id, kind: 'tool', runId, callId: `c${id}`, name, args, rawArgs: JSON.stringify(args), status, result, startedAt: Date.now() });
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]/g;
+export const plain = (s: string | undefined) => (s ?? '').replace(ANSI, '');
+
+export const KEYS = { ESC: '\u001B', UP: '\u001B[A', DOWN: '\u001B[B', ENTER: '\r', CTRL_T: '\u0014' };
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function waitFor(check: () => void, timeoutMs = 2000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (err) {
+      if (Date.now() - start > timeoutMs) throw err;
+      await sleep(10);
+    }
+  }
+}
+
+/** Mounts the pane alone, the way the App renders it. */
+export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?: number; archiveAfterMinutes?: number } = {}) {
+  let closed = 0;
+  const app = render(
+    <AgentsPane
+      runtime={rt}
+      width={opts.width ?? 100}
+      maxRows={opts.maxRows ?? 20}
+      close={() => {
+        closed++;
+      }}
+      archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
+    />,
+  );
+  await sleep(30);
+  return {
+    app,
+    frame: () => plain(app.lastFrame()),
+    lines: () => plain(app.lastFrame()).split('\n'),
+    async press(data: string) {
+      app.stdin.write(data);
+      await sleep(40);
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}
