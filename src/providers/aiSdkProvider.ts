@@ -4,7 +4,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage as SdkMessage, type ToolSet } from 'ai';
+import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import { abortedError, ArborProviderError, classifyError, configError, type ErrorContext } from './errors.js';
@@ -51,7 +51,7 @@ function errorContext(config: ProviderConfig, apiKey: string | undefined): Error
   };
 }
 
-function buildModel(config: ProviderConfig, apiKey: string | undefined, ctx: ErrorContext): LanguageModel {
+function buildModel(config: ProviderConfig, apiKey: string | undefined, ctx: ErrorContext): LanguageModelV3 {
   const headers = { ...(config.headers ?? {}) };
   switch (config.type) {
     case 'openai-compatible':
@@ -87,25 +87,24 @@ function inputFor(call: ToolCallRequest): unknown {
   }
 }
 
-/** Our history → the SDK's. Anthropic accepts system text only at the start, so a later
- * system message (a runtime notice) travels as a user note there. */
-export function toSdkMessages(messages: ModelMessage[], type: ProviderConfig['type']): SdkMessage[] {
-  const out: SdkMessage[] = [];
+/** Our history → the provider's standardized prompt (what streamText would build, made
+ * directly). Anthropic accepts system text only at the start, so a later system message (a
+ * runtime notice) travels as a user note there. */
+export function toPrompt(messages: ModelMessage[], type: ProviderConfig['type']): LanguageModelV3Prompt {
+  const out: LanguageModelV3Prompt = [];
   let leading = true;
   for (const m of messages) {
     if (m.role !== 'system') leading = false;
     switch (m.role) {
       case 'system':
         if (leading || type !== 'anthropic') out.push({ role: 'system', content: m.content });
-        else out.push({ role: 'user', content: `[system note]\n${m.content}` });
+        else out.push({ role: 'user', content: [{ type: 'text', text: `[system note]\n${m.content}` }] });
         break;
       case 'user':
-        out.push({ role: 'user', content: m.content });
+        out.push({ role: 'user', content: [{ type: 'text', text: m.content }] });
         break;
       case 'assistant': {
-        const parts: Array<
-          { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
-        > = [];
+        const parts: Extract<LanguageModelV3Prompt[number], { role: 'assistant' }>['content'] = [];
         if (m.content) parts.push({ type: 'text', text: m.content });
         for (const call of m.toolCalls ?? []) {
           parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: inputFor(call) });
@@ -131,13 +130,9 @@ export function toSdkMessages(messages: ModelMessage[], type: ProviderConfig['ty
   return out;
 }
 
-export function toSdkTools(specs: ToolSpec[]): ToolSet | undefined {
+export function toTools(specs: ToolSpec[]): LanguageModelV3FunctionTool[] | undefined {
   if (specs.length === 0) return undefined;
-  const tools: ToolSet = {};
-  for (const spec of specs) {
-    tools[spec.name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters as never) });
-  }
-  return tools;
+  return specs.map((spec) => ({ type: 'function', name: spec.name, description: spec.description, inputSchema: spec.parameters as never }));
 }
 
 /** Empty arguments mean "no arguments"; text that does not parse keeps args undefined. */
@@ -150,7 +145,7 @@ export function parseArgs(raw: string): unknown {
   }
 }
 
-function mapFinish(reason: string): 'stop' | 'tool_calls' | 'length' | 'other' {
+function mapFinish(reason: string | undefined): 'stop' | 'tool_calls' | 'length' | 'other' {
   if (reason === 'stop') return 'stop';
   if (reason === 'tool-calls') return 'tool_calls';
   if (reason === 'length') return 'length';
@@ -161,7 +156,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
   const envVar = keyEnvVar(config);
   const apiKey = envVar ? env[envVar] || undefined : undefined;
   const ctx = errorContext(config, apiKey);
-  let model: LanguageModel | undefined;
+  let model: LanguageModelV3 | undefined;
 
   async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
     if (req.signal.aborted) throw abortedError(ctx);
@@ -199,54 +194,59 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     const rawArgs = new Map<string, string>();
     try {
       arm();
-      const result = streamText({
-        model,
-        messages: toSdkMessages(req.messages, config.type),
-        // The agent's system prompt is ours, not user input: no injection warning.
-        allowSystemInMessages: true,
-        tools: toSdkTools(req.tools),
+      // The provider's own doStream, not streamText: the same wire-format code, without
+      // streamText's extra stream layers and per-chunk validation, which cost more CPU per
+      // request than the rest of arbor together (see bench/spawn-fanout).
+      const { stream: parts } = await model.doStream({
+        prompt: toPrompt(req.messages, config.type),
+        tools: toTools(req.tools),
         temperature: req.temperature ?? config.temperature,
         maxOutputTokens: req.maxTokens ?? config.max_tokens,
-        maxRetries: 0,
         abortSignal: controller.signal,
-        // Errors arrive as stream parts and are classified below; the default handler logs.
-        onError: () => {},
+        includeRawChunks: false,
       });
       let finished = false;
-      for await (const part of result.fullStream) {
-        arm();
-        switch (part.type) {
-          case 'text-delta':
-            if (part.text) {
+      const reader = parts.getReader();
+      try {
+        for (;;) {
+          const { done, value: part } = await reader.read();
+          if (done) break;
+          arm();
+          switch (part.type) {
+            case 'text-delta':
+              if (part.delta) {
+                streamed = true;
+                yield { type: 'text', delta: part.delta };
+              }
+              break;
+            case 'tool-input-delta':
+              rawArgs.set(part.id, (rawArgs.get(part.id) ?? '') + part.delta);
+              break;
+            case 'tool-call': {
+              // The final input is the whole argument text; the deltas are the fallback.
+              const raw = part.input || rawArgs.get(part.toolCallId) || '';
               streamed = true;
-              yield { type: 'text', delta: part.text };
+              yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, args: parseArgs(raw), rawArgs: raw } };
+              break;
             }
-            break;
-          case 'tool-input-delta':
-            rawArgs.set(part.id, (rawArgs.get(part.id) ?? '') + part.delta);
-            break;
-          case 'tool-call': {
-            const raw =
-              rawArgs.get(part.toolCallId) ?? (typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}));
-            streamed = true;
-            yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, args: parseArgs(raw), rawArgs: raw } };
-            break;
+            case 'finish':
+              finished = true;
+              yield {
+                type: 'usage',
+                usage: { inputTokens: part.usage.inputTokens.total ?? 0, outputTokens: part.usage.outputTokens.total ?? 0 },
+              };
+              yield { type: 'finish', reason: mapFinish(part.finishReason.unified) };
+              break;
+            case 'error':
+              throw stopped() ?? classifyError(part.error, ctx, streamed);
+            default:
+              break;
           }
-          case 'finish':
-            finished = true;
-            yield {
-              type: 'usage',
-              usage: { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 },
-            };
-            yield { type: 'finish', reason: mapFinish(part.finishReason) };
-            break;
-          case 'error':
-            throw stopped() ?? classifyError(part.error, ctx, streamed);
-          case 'abort':
-            throw stopped() ?? abortedError(ctx);
-          default:
-            break;
         }
+      } finally {
+        // Stopping early (abort, error) must not leave the response body open.
+        reader.releaseLock();
+        if (!finished) await parts.cancel().catch(() => {});
       }
       if (!finished) {
         throw stopped() ?? new ArborProviderError(ctx, { kind: 'malformed', detail: t('providers:error.endedEarly') });
