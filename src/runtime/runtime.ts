@@ -10,6 +10,7 @@ import { ToolRegistry, builtinTools } from '../tools/registry.js';
 import { spawnSubagentTool } from '../tools/spawnSubagent.js';
 import type { ActionTracker, Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
+import type { TraceEvent } from '../persistence/traceLog.js';
 import { ApprovalBroker } from './approvals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { BudgetExhaustedError, RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
@@ -28,16 +29,8 @@ export interface RuntimeSinks {
   appendChildItem?(runId: string, item: TranscriptItem): void;
   appendRun?(run: Run): void;
   flush?(): void;
-  trace?(e: {
-    event: 'run_started' | 'run_finished' | 'run_failed' | 'tool_started' | 'tool_finished';
-    agent_alias: string;
-    session_key: string;
-    run_id: string;
-    parent_run_id?: string;
-    tool?: string;
-    status?: string;
-    ms?: number;
-  }): void;
+  /** The trace log: its event type admits no arguments, results or prompts. */
+  trace?(e: TraceEvent): void;
 }
 
 export interface CreateRuntimeOptions {
