@@ -54,6 +54,8 @@ export class RunawayGuard {
     private readonly sup: Supervisor,
     private readonly cfg: RunawayConfig,
     private readonly banner: (level: 'warn' | 'info', text: string) => void,
+    /** False in headless mode: nobody can answer a trip, so a paused tree would wait forever. */
+    private readonly hasOperator = true,
   ) {
     const enabled = [cfg.max_tree_size, cfg.max_spawns_per_minute, cfg.max_tree_tokens, cfg.max_tree_cost_cents].some((v) => v !== undefined);
     if (!enabled) {
@@ -122,6 +124,14 @@ export class RunawayGuard {
       this.killChildren(rootRunId);
     }
     this.banner('warn', t('runtime:runaway.tripped', { threshold, limit, measured, action: t(`runtime:runaway.action.${action}`) }));
+    if (!this.hasOperator) {
+      // Settle it now, the way the user most likely would have: stop the runaway children,
+      // refuse new spawns for the rest of this (single, headless) turn, and let the root
+      // finish with what it has.
+      this.resolve('kill');
+      this.sup.setSpawnPaused(true);
+      this.banner('warn', t('runtime:runaway.noOperator'));
+    }
   }
 
   private killChildren(rootRunId: string): number {

@@ -151,7 +151,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     sinks.appendItem?.(item);
   };
 
-  const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text));
+  const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text), opts.interactive);
 
   const alias = config.default_agent;
   const mainAgent = config.agents[alias];

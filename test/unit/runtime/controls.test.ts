@@ -205,6 +205,7 @@ describe('runaway guard', () => {
       fx = await makeFixture({
         toml: (u) => baseToml(u, `[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\n${section}\non_trip = "pause_tree"\n`),
         respond: fanOut(4),
+        runtime: { interactive: true },
       });
       const turn = fx.runtime.startTurn('go');
       await until(() => fx!.runtime.store.getState().controls.runaway.tripped);
@@ -227,6 +228,7 @@ describe('runaway guard', () => {
           'model = "fake-model"',
           'model = "fake-model"\npricing = { input_per_mtok = 1000.0, output_per_mtok = 1000.0 }',
         ),
+      runtime: { interactive: true },
       respond: ({ body }) => {
         const first = firstUserText(body);
         // job 0 finishes fast and expensive (20 000 tokens = 2 cents); the others would take 5 s.
@@ -255,6 +257,7 @@ describe('runaway guard', () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_spawning"\n'),
       respond: fanOut(3, 50),
+      runtime: { interactive: true },
     });
     await fx.runtime.startTurn('go');
     expect(fx.runtime.store.getState().controls.spawnPaused).toBe(true);
@@ -303,5 +306,26 @@ describe('id resolution', () => {
   it('archives finished runs counting from when they ended', () => {
     const later = Date.now() + 61 * 60_000;
     expect(listedRuns(s(), 60, later).map((r) => r.id)).toEqual(['bbbb3333-0000', 'aaaa2222-0000']);
+  });
+});
+
+describe('runaway guard without an operator (headless)', () => {
+  it('settles a pause_tree trip by killing the children, so the turn ends instead of waiting forever', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 3\non_trip = "pause_tree"\n'),
+      respond: ({ body }) => {
+        if (firstUserText(body).startsWith('job')) return text('ok', 3000);
+        if (toolMessages(body).length) return text('done');
+        return calls(...[0, 1, 2, 3].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
+      },
+    });
+    const started = Date.now();
+    await fx.runtime.startTurn('go');
+    expect(Date.now() - started).toBeLessThan(2500);
+    const state = fx.runtime.store.getState();
+    expect(children(fx).every((r) => r.status === 'killed')).toBe(true);
+    expect(Object.values(state.runs).find((r) => r.kind === 'root')!.status).toBe('completed');
+    expect(state.transcript.some((i) => i.kind === 'notice' && i.text.startsWith('No operator to answer the runaway guard'))).toBe(true);
+    expect(state.controls.runaway.tripped).toBe(false);
   });
 });
