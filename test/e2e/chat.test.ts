@@ -277,3 +277,35 @@ describe('typeahead', () => {
     expect(term.scrollback()).not.toContain('2 lines');
   });
 });
+
+describe('Ctrl+C and retries', () => {
+  it('Ctrl+C interrupts a running turn; twice with no turn quits with code 0', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 }));
+    const term = await sb.startArbor();
+    await send(term, 'talk slowly');
+    await term.waitForText('word3');
+    term.press('ctrl-c');
+    await term.waitForText(/interrupted/i);
+    expect(term.hasExited).toBe(false);
+    term.press('ctrl-c');
+    await term.waitForText('Press Ctrl+C again to quit.');
+    term.press('ctrl-c');
+    const exit = await term.waitForExit(10000);
+    expect(exit.exitCode).toBe(0);
+  });
+
+  it('a 429 is retried and the status bar says so while it waits', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    // Retry-After 2 s keeps the notice on screen long enough to read.
+    sb.h.env.ARBOR_RETRY_BASE_MS = '2000';
+    await sb.withModel(({ index }) =>
+      index === 0 ? { kind: 'status', status: 429, headers: { 'retry-after': '2' }, body: '{"error":{"message":"slow down"}}' } : { kind: 'text', chunks: ['after the retry'] },
+    );
+    const term = await sb.startArbor();
+    await send(term, 'hello');
+    await term.waitForText(/↻ .*retry 2\/4/, 10000);
+    await term.waitForText('after the retry', 15000);
+    await term.waitForNoText('↻');
+  });
+});
