@@ -140,17 +140,23 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  const { renderApp } = await import('../ui/renderApp.js');
-  const { registerTranscriptCards } = await import('../ui/cards/register.js');
-  const { viewerCommands, viewerKeyBindings } = await import('../ui/viewer/register.js');
+  // The UI loads only for the chat: headless runs never pay for Ink.
+  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }] =
+    await Promise.all([
+      import('../ui/renderApp.js'),
+      import('../ui/cards/register.js'),
+      import('../ui/viewer/register.js'),
+      import('../ui/agents/register.js'),
+    ]);
   registerTranscriptCards(runtime.store);
+  const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   const app = renderApp({
     runtime,
     sessions: { list: () => listSessions(home), currentId: log.id },
     onExit: () => app.unmount(),
     initialNotices: warnings,
-    commands: [...viewerCommands()],
-    keyBindings: [...viewerKeyBindings()],
+    commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
+    keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
   });
   await app.waitUntilExit();
   await cleanup();

@@ -102,9 +102,7 @@ export class DelegationService {
     budget: { budget: ExecutionBudget; role: 'root' | 'child' } | undefined,
   ): Promise<string> {
     const { supervisor } = this;
-    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text: task, at: Date.now() };
-    appendItem(supervisor.store, run.id, item);
-    supervisor.deps.hooks.onItemFinal?.(run.id, item);
+    supervisor.recordUserItem(run.id, task);
     const history: ModelMessage[] = [{ role: 'user', content: task }];
     this.planner.remember(run.id, plan.tools);
     try {

@@ -15,7 +15,7 @@ import { BudgetExhaustedError, RunAbortedError, describeLoopError, runLoop, type
 import { PausableTimer } from './pausableTimer.js';
 import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, patchRun, setRunStatus, type RuntimeStore } from './store.js';
-import { isTerminal, type Run, type RunKind, type RunStatus } from './types.js';
+import { isTerminal, type Run, type RunKind, type RunStatus, type TranscriptItem } from './types.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
@@ -338,7 +338,7 @@ export class Supervisor {
       timeoutSecs: this.deps.config.delegation.run_timeout_secs,
       execute: (handle, run) => {
         const history: ModelMessage[] = [{ role: 'user', content: prompt }];
-        appendItem(this.store, run.id, { id: randomUUID(), kind: 'user', text: prompt, at: Date.now() });
+        this.recordUserItem(run.id, prompt);
         return this.loopFor({
           run,
           handle,
@@ -355,6 +355,14 @@ export class Supervisor {
       },
     });
     return outcome;
+  }
+
+  /** A child's task (or a steering message) as the first item of its own transcript,
+   * recorded like every other item so the session file keeps it. */
+  recordUserItem(runId: string, text: string): void {
+    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
+    appendItem(this.store, runId, item);
+    this.deps.hooks.onItemFinal?.(runId, item);
   }
 
   /** Runs the agent loop for a run with the supervisor's services. */
@@ -505,7 +513,7 @@ export class Supervisor {
       timeoutSecs: this.deps.config.delegation.run_timeout_secs,
       execute: (handle, run) => {
         ctx.history.push({ role: 'user', content: message });
-        appendItem(this.store, run.id, { id: randomUUID(), kind: 'user', text: message, at: Date.now() });
+        this.recordUserItem(run.id, message);
         return this.loopFor({ ...ctx, run, handle, budget: undefined });
       },
     });

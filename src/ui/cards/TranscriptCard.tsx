@@ -1,0 +1,30 @@
+// The chat's spawn_subagent / delegate card: two rows, bound to its child runs while they
+// live. It reads only its own runs from the store, at most ~10 times a second.
+import React from 'react';
+import type { Run, RuntimeState, ToolTranscriptItem } from '../../runtime/types.js';
+import { useTicker } from '../hooks/useTicker.js';
+import { collapsedLines } from './cardLines.js';
+import { LinesView } from './LinesView.js';
+import { boundRuns, isAlive, sameRuns } from './live.js';
+import type { CardModel } from './model.js';
+import { cardStore } from './storeBinding.js';
+import { useThrottledSelector } from './useThrottledSelector.js';
+
+/** Elapsed times move once a second while a child lives, even when the store is quiet. */
+const CLOCK_MS = 1000;
+const NO_RUNS: readonly Run[] = [];
+
+export interface TranscriptCardProps {
+  item: ToolTranscriptItem;
+  model: CardModel;
+  width: number;
+  frame: number;
+}
+
+export function TranscriptCard({ item, model, width, frame }: TranscriptCardProps) {
+  const store = item.restored ? undefined : cardStore();
+  const runs = useThrottledSelector<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), sameRuns, NO_RUNS);
+  useTicker(runs.some(isAlive), CLOCK_MS);
+  const lines = collapsedLines({ item, model, runs, width, frame, now: Date.now() });
+  return <LinesView lines={lines} width={width} />;
+}

@@ -1,0 +1,255 @@
+// The lines of a spawn_subagent / delegate card. Collapsed: a heading (status glyph, tool,
+// targets, the task's first line) and one status line. Expanded: Task, Input, Response,
+// Details. Live state comes only from runs bound through parentToolCallId; without one, the
+// card states what the call recorded and claims nothing about a child.
+import { t } from '../../i18n/index.js';
+import type { Run, ToolTranscriptItem, TranscriptItem } from '../../runtime/types.js';
+import { firstLine, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
+import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
+import { limitNote, limitText } from './limits.js';
+import { fitLine, row, wrapBlock, type Line, type Seg } from './lines.js';
+import { activeMs, currentTool, isAlive, RUN_STATUS_COLORS, runStatusText } from './live.js';
+import type { CardModel, ResponseBlock } from './model.js';
+
+export interface CardView {
+  item: ToolTranscriptItem;
+  model: CardModel;
+  /** Runs bound to this call (always empty for restored items). */
+  runs: readonly Run[];
+  width: number;
+  frame: number;
+  now: number;
+  /** A child's own transcript, for its tool events (expanded cards). */
+  childItems?: (runId: string) => readonly TranscriptItem[] | undefined;
+}
+
+const SEP: Seg = { text: ' · ', dim: true };
+
+/** The call's recorded status; a restored call that never finished is not "running". */
+export function callStatusWord(item: ToolTranscriptItem): string {
+  if (item.restored && (item.status === 'running' || item.status === 'pending_approval')) return t('transcript:toolStatus.unfinished');
+  return t(`transcript:toolStatus.${item.status}`);
+}
+
+export function formatClock(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '—';
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function glyph(v: CardView): Seg {
+  const { item, runs } = v;
+  if (item.restored) {
+    // Recorded failures read as failures; a recorded answer is marked as restored, not as a
+    // success this process saw.
+    if (item.status === 'ok') return { text: '↺', color: 'gray' };
+    if (item.status === 'running' || item.status === 'pending_approval') return { text: '◌', color: 'gray' };
+    return { text: TOOL_GLYPHS[item.status], color: TOOL_COLORS[item.status] };
+  }
+  const alive = runs.filter(isAlive);
+  if (alive.length > 0) {
+    if (alive.some((r) => r.status === 'running')) return { text: spinnerFrame(v.frame), color: 'cyan' };
+    if (alive.some((r) => r.status === 'awaiting_approval')) return { text: '?', color: 'yellow' };
+    if (alive.some((r) => r.status === 'paused')) return { text: '‖', color: 'yellow' };
+    return { text: '◌', color: 'gray' };
+  }
+  if (item.status === 'running') return { text: spinnerFrame(v.frame), color: 'cyan' };
+  if (item.status !== 'ok') return { text: TOOL_GLYPHS[item.status], color: TOOL_COLORS[item.status] };
+  const completed = runs.filter((r) => r.status === 'completed').length;
+  if (runs.length > 0 && completed === runs.length) return { text: '✓', color: 'green' };
+  if (completed > 0) return { text: '!', color: 'yellow' };
+  // The call returned, but no run of this process says a child succeeded.
+  return { text: '•', color: 'gray' };
+}
+
+export function headingLine(v: CardView): Line {
+  const { model } = v;
+  const targets = model.tool === 'delegate' ? { text: ` → ${model.targets.join(', ')}`, color: 'cyan' } : undefined;
+  return row(v.width, glyph(v), { text: ' ' }, { text: v.item.name, bold: true }, targets, SEP, { text: firstLine(model.task) });
+}
+
+/** Live metrics of one run: status, active time, iterations, current tool, tools done,
+ * tokens. `compact` (several children on one row): alias, status, time and current tool. */
+function runMetrics(run: Run, now: number, compact: boolean): Seg[] {
+  const segs: Seg[] = [];
+  if (compact) segs.push({ text: `${run.alias} `, bold: true });
+  segs.push({ text: runStatusText(run), color: RUN_STATUS_COLORS[run.status] });
+  if (run.status !== 'queued') segs.push({ text: ' ' }, { text: formatElapsed(activeMs(run, now)) });
+  if (!isAlive(run)) return segs;
+  const tool = currentTool(run);
+  if (compact) {
+    if (tool) segs.push({ text: ` ▸ ${tool}`, color: 'cyan' });
+    return segs;
+  }
+  if (run.iterations > 0) segs.push(SEP, { text: t('transcript:live.iterations', { count: run.iterations }), dim: true });
+  if (tool) segs.push(SEP, { text: `▸ ${tool}`, color: 'cyan' });
+  if (run.toolsCompleted > 0) segs.push(SEP, { text: t('transcript:live.tools', { count: run.toolsCompleted }), dim: true });
+  const tokens = run.tokensIn + run.tokensOut;
+  if (tokens > 0) segs.push(SEP, { text: t('transcript:live.tokens', { n: formatTokens(tokens) }), dim: true });
+  return segs;
+}
+
+function blockSummary(b: ResponseBlock): string {
+  if (b.text === undefined) return t('transcript:card.notRecorded');
+  return firstLine(b.text) || t('transcript:card.notRecorded');
+}
+
+function recordedSummary(v: CardView): Seg[] {
+  const { model, item } = v;
+  if (!model.settled) {
+    return [{ text: item.status === 'pending_approval' ? t('transcript:card.awaitingApproval') : t('transcript:card.inProgress'), dim: true }];
+  }
+  if (model.parallel && model.blocks.some((b) => b.target !== undefined)) {
+    const parts = model.blocks.map((b) =>
+      b.text === undefined ? t('transcript:card.blockNotRecorded', { target: b.target }) : `${b.target} (success=${b.reportedSuccess === true})`,
+    );
+    return [{ text: parts.join(' · '), dim: true }];
+  }
+  const b = model.blocks[0] ?? {};
+  const failed = item.status !== 'ok';
+  const prefix = item.status === 'denied' ? `${t('transcript:card.denied')}: ` : item.status === 'skipped' ? `${t('transcript:card.skipped')}: ` : '';
+  return [{ text: prefix + blockSummary(b), color: failed ? 'red' : undefined, dim: !failed }];
+}
+
+export function statusLine(v: CardView): Line {
+  const lead: Seg = { text: '  └ ', dim: true };
+  if (v.item.restored) return row(v.width, lead, { text: t('transcript:card.restored'), color: 'gray' }, SEP, ...recordedSummary(v));
+  const { runs } = v;
+  if (runs.length === 1) {
+    const run = runs[0];
+    if (isAlive(run) || !v.model.settled) return row(v.width, lead, ...runMetrics(run, v.now, false));
+    return row(v.width, lead, ...runMetrics(run, v.now, false), SEP, ...recordedSummary(v));
+  }
+  if (runs.length > 1) {
+    const segs: Seg[] = [lead];
+    runs.forEach((run, i) => {
+      if (i > 0) segs.push({ text: ' │ ', dim: true });
+      segs.push(...runMetrics(run, v.now, true));
+    });
+    return row(v.width, ...segs);
+  }
+  return row(v.width, lead, ...recordedSummary(v));
+}
+
+/** Collapsed: always two rows, so the live region can budget it without a store read. */
+export function collapsedLines(v: CardView): Line[] {
+  return [headingLine(v), statusLine(v)];
+}
+
+export const COLLAPSED_ROWS = 2;
+
+// ---- expanded ----
+
+function heading(text: string, width: number, indent = 2): Line {
+  return row(width, { text: ' '.repeat(indent) }, { text, bold: true });
+}
+
+/** A field's text under the display limits, with the note pointing to Copy when cut. */
+function field(text: string, width: number, indent: number, style: { color?: string; dim?: boolean } = {}): Line[] {
+  const l = limitText(text);
+  const lines = wrapBlock(l.text, width, indent, style);
+  if (l.limited) lines.push(...wrapBlock(limitNote(l), width, indent, { color: 'yellow' }));
+  return lines;
+}
+
+function inputValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function responseLines(v: CardView, b: ResponseBlock, indent: number): Line[] {
+  if (!v.model.settled) return wrapBlock(t('transcript:card.waiting'), v.width, indent, { dim: true });
+  if (b.text === undefined || b.text === '') return wrapBlock(t('transcript:card.notRecorded'), v.width, indent, { color: 'yellow' });
+  return field(b.text, v.width, indent, b.error ? { color: 'red' } : {});
+}
+
+function childLines(v: CardView, run: Run): Line[] {
+  const w = v.width;
+  const out: Line[] = [
+    row(w, { text: '    ' }, { text: t('transcript:details.child', { alias: run.alias, id: run.shortId }), bold: true }, SEP, {
+      text: runStatusText(run),
+      color: RUN_STATUS_COLORS[run.status],
+    }),
+  ];
+  const times: Seg[] = [{ text: '      ' }, { text: t('transcript:details.started', { at: formatClock(run.startedAt ?? run.createdAt) }), dim: true }];
+  if (run.endedAt !== undefined) times.push(SEP, { text: t('transcript:details.ended', { at: formatClock(run.endedAt) }), dim: true });
+  times.push(SEP, { text: t('transcript:details.active', { time: formatElapsed(activeMs(run, v.now)) }), dim: true });
+  out.push(row(w, ...times));
+  out.push(
+    row(
+      w,
+      { text: '      ' },
+      { text: t('transcript:live.iterations', { count: run.iterations }), dim: true },
+      SEP,
+      { text: t('transcript:live.tools', { count: run.toolsCompleted }), dim: true },
+      SEP,
+      { text: t('transcript:details.tokens', { in: formatTokens(run.tokensIn), out: formatTokens(run.tokensOut) }), dim: true },
+      run.model ? SEP : undefined,
+      run.model ? { text: run.model, dim: true } : undefined,
+    ),
+  );
+  const tool = currentTool(run);
+  if (tool && isAlive(run)) out.push(row(w, { text: '      ' }, { text: t('transcript:details.runningTool', { tool }), color: 'cyan' }));
+  if (run.error) out.push(...wrapBlock(run.error, w, 6, { color: 'red' }));
+  const tools = (v.childItems?.(run.id) ?? []).filter((i): i is ToolTranscriptItem => i.kind === 'tool');
+  if (tools.length > 0) {
+    out.push(row(w, { text: '      ' }, { text: t('transcript:details.toolEvents'), dim: true }));
+    const shown = tools.slice(-100);
+    if (shown.length < tools.length) out.push(row(w, { text: '        ' }, { text: t('transcript:details.earlierEvents', { count: tools.length - shown.length }), dim: true }));
+    for (const ti of shown) {
+      const g = ti.status === 'running' ? spinnerFrame(v.frame) : TOOL_GLYPHS[ti.status];
+      out.push(row(w, { text: '        ' }, { text: `${g} `, color: TOOL_COLORS[ti.status] }, { text: ti.name }, { text: ` ${summarizeArgs(ti.args, ti.rawArgs)}`, dim: true }));
+    }
+  }
+  return out;
+}
+
+function detailLines(v: CardView): Line[] {
+  const { item, model, width: w } = v;
+  const out: Line[] = [heading(t('transcript:section.details'), w)];
+  const call: Seg[] = [{ text: '    ' }, { text: t('transcript:details.call', { id: item.callId, status: callStatusWord(item) }), dim: true }];
+  call.push(SEP, { text: `${formatClock(item.startedAt)} → ${formatClock(item.endedAt)}`, dim: true });
+  out.push(row(w, ...call));
+  for (const b of model.blocks) {
+    if (!b.attribution) continue;
+    const label = b.agentic ? t('transcript:details.agentic', { attribution: b.attribution }) : b.attribution;
+    out.push(row(w, { text: '    ' }, { text: t('transcript:details.model', { target: b.target ?? '', label }) }));
+  }
+  if (model.capped) out.push(...wrapBlock(t('transcript:details.capped'), w, 4, { color: 'yellow' }));
+  if (item.restored) out.push(...wrapBlock(t('transcript:details.restored'), w, 4, { color: 'gray' }));
+  else if (v.runs.length === 0 && model.settled) out.push(...wrapBlock(t('transcript:details.noChild'), w, 4, { dim: true }));
+  for (const run of v.runs) out.push(...childLines(v, run));
+  return out;
+}
+
+export function expandedLines(v: CardView): Line[] {
+  const { model, width: w } = v;
+  const out: Line[] = collapsedLines(v);
+  out.push(heading(t('transcript:section.task'), w), ...field(model.task, w, 4));
+  if (model.extra.length > 0) {
+    out.push(heading(t('transcript:section.input'), w));
+    for (const [k, value] of model.extra) {
+      const text = inputValue(value);
+      if (!text.includes('\n') && k.length + text.length + 6 <= w) out.push(row(w, { text: '    ' }, { text: `${k}: `, dim: true }, { text }));
+      else out.push(row(w, { text: '    ' }, { text: `${k}:`, dim: true }), ...field(text, w, 6));
+    }
+  }
+  out.push(heading(t('transcript:section.response'), w));
+  if (model.blocks.length === 0) out.push(...responseLines(v, {}, 4));
+  for (const b of model.blocks) {
+    if (model.parallel && b.target !== undefined) {
+      const flag = b.reportedSuccess === undefined ? '' : ` (success=${b.reportedSuccess})`;
+      out.push(row(w, { text: '    ── ', dim: true }, { text: b.target, bold: true, color: 'cyan' }, { text: flag, dim: true }));
+      out.push(...responseLines(v, b, 6));
+    } else {
+      out.push(...responseLines(v, b, 4));
+    }
+  }
+  out.push(...detailLines(v));
+  return out.map((l) => fitLine(l, w));
+}

@@ -1,0 +1,130 @@
+// Copy: the original retained entry (its result possibly already capped at 16 KiB by the
+// runtime, never by the display limits) goes to the clipboard through OSC 52, which works
+// over SSH, and to a file, so it is not lost where the terminal ignores OSC 52.
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { t } from '../../i18n/index.js';
+import { arborHome } from '../../config/paths.js';
+import type { TranscriptItem } from '../../runtime/types.js';
+import { callStatusWord } from './cardLines.js';
+
+/** Terminals and multiplexers drop larger OSC 52 payloads; the file still gets everything. */
+export const OSC52_MAX_BYTES = 512 * 1024;
+
+export function osc52(text: string): string {
+  return `\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
+}
+
+/** $ARBOR_HOME/exports, or the system temp folder when ARBOR_HOME is not set. */
+export function exportDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ARBOR_HOME?.trim() ? join(arborHome(env), 'exports') : tmpdir();
+}
+
+function iso(ms: number | undefined): string {
+  return ms === undefined || !Number.isFinite(ms) ? '—' : new Date(ms).toISOString();
+}
+
+/** The entry as text: a tool call's name, id, status, times, arguments and result verbatim;
+ * a message's text as written. */
+export function entryText(item: TranscriptItem): string {
+  switch (item.kind) {
+    case 'user':
+    case 'assistant':
+    case 'notice':
+      return item.text;
+    case 'tool': {
+      const head = [item.name, item.callId, callStatusWord(item), ...(item.restored ? [t('transcript:card.restored')] : [])].join(' · ');
+      let args = item.rawArgs;
+      if (!args) {
+        try {
+          args = JSON.stringify(item.args, null, 2) ?? '';
+        } catch {
+          args = String(item.args);
+        }
+      }
+      return [
+        head,
+        `${t('transcript:copy.started')}: ${iso(item.startedAt)}`,
+        `${t('transcript:copy.ended')}: ${iso(item.endedAt)}`,
+        '',
+        `${t('transcript:copy.arguments')}:`,
+        args,
+        '',
+        `${t('transcript:copy.result')}:`,
+        item.result ?? t('transcript:card.notRecorded'),
+      ].join('\n');
+    }
+  }
+}
+
+export function entriesText(items: readonly TranscriptItem[]): string {
+  return items.map(entryText).join('\n\n----------\n\n');
+}
+
+function stamp(now: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+}
+
+/** A file name made of safe characters: `arbor-<what>-<date>-<time>[-n].txt`. */
+function exportName(what: string, now: Date, n: number): string {
+  const safe = what.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'entry';
+  return `arbor-${safe}-${stamp(now)}${n > 1 ? `-${n}` : ''}.txt`;
+}
+
+/** Writes a new file (never overwrites one); returns its path. Throws with the folder named. */
+export function writeExport(text: string, what: string, dir = exportDir(), now = new Date()): string {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(t('transcript:copy.dirFailed', { dir, error: (err as Error).message }));
+  }
+  for (let n = 1; n < 1000; n++) {
+    const path = join(dir, exportName(what, now, n));
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }));
+    }
+    try {
+      writeSync(fd, text);
+    } catch (err) {
+      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }));
+    } finally {
+      closeSync(fd);
+    }
+    return path;
+  }
+  throw new Error(t('transcript:copy.writeFailed', { path: join(dir, exportName(what, now, 1)), error: 'EEXIST' }));
+}
+
+export interface CopyOutcome {
+  clipboard: boolean;
+  path?: string;
+  error?: string;
+  /** The flash line that says what happened and where the file went. */
+  message: string;
+  level: 'info' | 'warn' | 'error';
+}
+
+/** Clipboard (OSC 52 written through `write`) and file; one message saying where it went. */
+export function copyText(text: string, what: string, write: (data: string) => void, dir?: string): CopyOutcome {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  let clipboard = false;
+  if (bytes <= OSC52_MAX_BYTES) {
+    write(osc52(text));
+    clipboard = true;
+  }
+  try {
+    const path = writeExport(text, what, dir);
+    const message = clipboard ? t('transcript:copy.done', { path }) : t('transcript:copy.tooLarge', { path });
+    return { clipboard, path, message, level: 'info' };
+  } catch (err) {
+    const error = (err as Error).message;
+    const message = clipboard ? t('transcript:copy.clipboardOnly', { error }) : t('transcript:copy.failed', { error });
+    return { clipboard, error, message, level: clipboard ? 'warn' : 'error' };
+  }
+}

@@ -1,0 +1,76 @@
+// Binding a card to the child runs it started. The only link is the run's parentToolCallId
+// (scoped to the run whose transcript holds the call, since model-issued call ids may repeat
+// across turns): never the task text, the prompt or the alias. Restored cards never bind.
+import { t } from '../../i18n/index.js';
+import { isTerminal, type Run, type RunStatus, type RuntimeState, type ToolTranscriptItem } from '../../runtime/types.js';
+
+function key(runId: string, callId: string): string {
+  return `${runId}\u0000${callId}`;
+}
+
+const indexCache = new WeakMap<Record<string, Run>, Map<string, Run[]>>();
+
+/** Child runs by (parent run, parent tool call), built once per store snapshot. */
+export function runIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): Map<string, Run[]> {
+  const hit = indexCache.get(s.runs);
+  if (hit) return hit;
+  const index = new Map<string, Run[]>();
+  for (const id of s.runOrder) {
+    const run = s.runs[id];
+    if (!run || run.parentToolCallId === undefined || run.parentRunId === undefined) continue;
+    const k = key(run.parentRunId, run.parentToolCallId);
+    const list = index.get(k);
+    if (list) list.push(run);
+    else index.set(k, [run]);
+  }
+  indexCache.set(s.runs, index);
+  return index;
+}
+
+const NONE: readonly Run[] = Object.freeze([]);
+
+/** The runs this card's call started, in creation order. */
+export function boundRuns(s: Pick<RuntimeState, 'runs' | 'runOrder'>, item: ToolTranscriptItem): readonly Run[] {
+  if (item.restored) return NONE;
+  return runIndex(s).get(key(item.runId, item.callId)) ?? NONE;
+}
+
+/** Same runs, same versions: the store replaces a run object whenever it changes. */
+export function sameRuns(a: readonly Run[], b: readonly Run[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export const isAlive = (run: Run): boolean => !isTerminal(run.status);
+
+/** Time the run has spent running: from its start to its end (or now), less pauses. */
+export function activeMs(run: Run, now: number): number {
+  if (run.startedAt === undefined) return 0;
+  const end = run.endedAt ?? now;
+  const pausedNow = run.endedAt === undefined && run.pausedAt !== undefined ? Math.max(0, now - run.pausedAt) : 0;
+  return Math.max(0, end - run.startedAt - run.pausedMs - pausedNow);
+}
+
+export const RUN_STATUS_COLORS: Record<RunStatus, string> = {
+  queued: 'gray',
+  running: 'cyan',
+  paused: 'yellow',
+  awaiting_approval: 'yellow',
+  completed: 'green',
+  failed: 'red',
+  killed: 'red',
+  timed_out: 'red',
+  cancelled: 'gray',
+};
+
+export function runStatusText(run: Run): string {
+  if (run.status === 'queued' && run.queuePosition !== undefined) return t('transcript:status.queuedAt', { n: run.queuePosition });
+  return t(`transcript:status.${run.status}`);
+}
+
+/** The tool the run is executing right now, if any. */
+export function currentTool(run: Run): string | undefined {
+  return run.lastTool && run.lastTool.finishedAt === undefined ? run.lastTool.name : undefined;
+}

@@ -1,0 +1,298 @@
+// The transcript viewer (Ctrl+O, /transcript): the whole session — the turn in flight,
+// history already printed to scrollback, restored items — as a virtual list that opens at
+// the newest entry. Only the rows on screen are laid out; the store is read through a
+// snapshot refreshed at most ~10 times a second. `o` opens a card's child transcript, one
+// level per press, Esc goes back.
+import React, { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Box, useInput, useStdout, type Key } from 'ink';
+import { t } from '../../i18n/index.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import { copyText, entriesText, entryText, type CopyOutcome } from '../cards/copy.js';
+import { highlight, lineText, row, wrapBlock, type Line, type Seg } from '../cards/lines.js';
+import { LineRow } from '../cards/LinesView.js';
+import { isAlive } from '../cards/live.js';
+import { useThrottledSelector } from '../cards/useThrottledSelector.js';
+import { useTicker } from '../hooks/useTicker.js';
+import type { PaneProps } from '../panes/types.js';
+import { childEntries, childNames, childSourceFor, loadRecorded, type ChildSource, type RecordedSession } from './childSource.js';
+import { entryLines, itemEntries, type LayoutContext } from './entries.js';
+import { hintLines, type HintMode } from './hints.js';
+import { markViewerMounted } from './openState.js';
+import { matchIndices, nextMatch } from './search.js';
+import * as nav from './viewport.js';
+import { apply, childText, entryItems, isExpanded, newView, settle, toggle, type UiState } from './viewState.js';
+
+/** Spinners and elapsed times in live cards move at this pace while something runs. */
+const LIVE_TICK_MS = 250;
+const FLASH_MS = 4000;
+const GUTTER = 2;
+const MAX_FLASH_ROWS = 3;
+
+const SELECTED_FIRST: Seg = { text: '▸ ', color: 'cyan', bold: true };
+const SELECTED_REST: Seg = { text: '│ ', color: 'cyan', bold: true };
+const PLAIN_GUTTER: Seg = { text: '  ' };
+const EMPTY_LINE: Line = [];
+const guttered = new WeakMap<Line, Line>();
+
+/** The same array for the same line, so rows that did not change are not redrawn by React. */
+function withGutter(line: Line): Line {
+  let out = guttered.get(line);
+  if (!out) {
+    out = [PLAIN_GUTTER, ...line];
+    guttered.set(line, out);
+  }
+  return out;
+}
+
+interface Flash {
+  text: string;
+  level: 'info' | 'warn' | 'error';
+}
+
+const FLASH_COLORS = { info: 'green', warn: 'yellow', error: 'red' } as const;
+
+/** Rows for each part, so the whole pane never exceeds maxRows at any size. */
+function budget(maxRows: number): { header: number; footer: number; hints: number; body: number } {
+  const rows = Math.max(1, maxRows);
+  const header = rows >= 2 ? 1 : 0;
+  const footer = rows >= 3 ? 1 : 0;
+  const hints = rows >= 10 ? 2 : rows >= 5 ? 1 : 0;
+  return { header, footer, hints, body: Math.max(1, rows - header - footer - hints) };
+}
+
+function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
+  const store = runtime.store;
+  const state = useThrottledSelector<RuntimeState, RuntimeState>(store, (s) => s, Object.is, store.getState());
+  const { stdout } = useStdout();
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const [flash, setFlash] = useState<Flash | undefined>(undefined);
+  const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const ui = useRef<UiState>({ stack: [newView()], searching: false, draft: '', query: '' });
+  const recorded = useRef<RecordedSession | undefined>(undefined);
+
+  useEffect(() => {
+    markViewerMounted(runtime, 1);
+    return () => {
+      markViewerMounted(runtime, -1);
+      if (flashTimer.current) clearTimeout(flashTimer.current);
+    };
+  }, [runtime]);
+
+  const show = useCallback((text: string, level: Flash['level'] = 'info') => {
+    if (flashTimer.current) clearTimeout(flashTimer.current);
+    setFlash({ text, level });
+    flashTimer.current = setTimeout(() => {
+      flashTimer.current = undefined;
+      setFlash(undefined);
+    }, FLASH_MS);
+  }, []);
+
+  const view = ui.current.stack[ui.current.stack.length - 1];
+  const liveNow = useMemo(
+    () => state.activeRootRunId !== undefined || state.runOrder.some((id) => state.runs[id] !== undefined && isAlive(state.runs[id])),
+    [state.activeRootRunId, state.runOrder, state.runs],
+  );
+  const frame = useTicker(liveNow, LIVE_TICK_MS);
+
+  const sessionEntries = useMemo(() => itemEntries(state.transcript), [state.transcript]);
+  const entries = useMemo(
+    () => (view.source ? childEntries(view.source, state) : sessionEntries),
+    [view.source, view.source ? state.runs : undefined, view.source ? state.runTranscripts : undefined, sessionEntries],
+  );
+
+  // The footer: the search prompt, an approval notice, or a flash (a copy's flash names a
+  // file path, so it may borrow up to two rows from the body to show it whole).
+  const u = ui.current;
+  const approvalWaiting = state.controls.approvals.length > 0;
+  let footer: Line[];
+  if (approvalWaiting) footer = [row(width, { text: t('transcript:viewer.approvalWaiting'), color: 'yellow' })];
+  else if (u.searching) footer = [row(width, { text: '/', bold: true, color: 'cyan' }, { text: u.draft }, { text: '▏', color: 'cyan' })];
+  else if (flash) footer = wrapBlock(flash.text, width, 0, { color: FLASH_COLORS[flash.level] }).slice(0, MAX_FLASH_ROWS);
+  else footer = [[]];
+  const base = budget(maxRows);
+  const borrowed = base.footer ? Math.min(footer.length - 1, base.body - 1) : 0;
+  const parts = { ...base, footer: base.footer ? 1 + borrowed : 0, body: base.body - borrowed };
+  const contentWidth = Math.max(8, width - GUTTER);
+  const ctx: LayoutContext = { width: contentWidth, frame, now: Date.now(), state };
+  const linesOf = (i: number): Line[] => entryLines(entries[i], isExpanded(view, entries[i].key), ctx);
+  const shape: nav.ListShape = { count: entries.length, body: parts.body, height: (i) => Math.max(1, linesOf(i).length) };
+  settle(view, entries, shape);
+
+  const latest = useRef({ entries, shape, state, view, close });
+  latest.current = { entries, shape, state, view, close };
+
+  const recordedSession = useCallback((): RecordedSession => {
+    recorded.current ??= loadRecorded(store.getState().sessionId);
+    return recorded.current;
+  }, [store]);
+
+  const copy = useCallback(
+    (text: string, what: string) => {
+      const out: CopyOutcome = copyText(text, what, (data) => stdout.write(data));
+      show(out.message, out.level);
+    },
+    [show, stdout],
+  );
+
+  const contentWidthRef = useRef(contentWidth);
+  contentWidthRef.current = contentWidth;
+  const jumpTo = useCallback((index: number, query: string) => {
+    const { entries: list, shape: sh, view: v, state: st } = latest.current;
+    const entry = list[index];
+    if (!entry) return;
+    // A match hidden in a collapsed card opens the card, so the match is on screen.
+    if (!isExpanded(v, entry.key)) {
+      const ctxNow: LayoutContext = { width: contentWidthRef.current, frame: 0, now: Date.now(), state: st };
+      const collapsed = entryLines(entry, false, ctxNow).map(lineText).join('\n').toLowerCase();
+      if (!collapsed.includes(query.toLowerCase())) {
+        toggle(v, entry.key);
+      }
+    }
+    apply(v, nav.reveal({ sel: index, vp: v.vp }, sh, index < v.sel ? 'up' : 'down'), list, sh);
+  }, []);
+
+  const search = useCallback(
+    (dir: 'older' | 'newer', inclusive: boolean) => {
+      const u = ui.current;
+      const { entries: list, view: v } = latest.current;
+      if (!u.query) {
+        show(t('transcript:viewer.noQuery'), 'warn');
+        return;
+      }
+      const matches = matchIndices(list, u.query);
+      const at = nextMatch(matches, v.sel, dir, inclusive);
+      if (at === undefined) {
+        show(t('transcript:viewer.noMatch', { query: u.query }), 'warn');
+        return;
+      }
+      jumpTo(at, u.query);
+      show(t('transcript:viewer.match', { k: matches.indexOf(at) + 1, n: matches.length, query: u.query }));
+    },
+    [jumpTo, show],
+  );
+
+  const onKey = useCallback(
+    (input: string, key: Key) => {
+      const u = ui.current;
+      const { entries: list, shape: sh, view: v, state: st } = latest.current;
+      // The approval prompt above owns the keyboard until it is answered.
+      if (store.getState().controls.approvals.length > 0) return;
+      // Ctrl+O and Ctrl+C are the chat's global bindings. (Ink reports Esc as meta too.)
+      if (key.ctrl || (key.meta && !key.escape)) return;
+      if (u.searching) {
+        if (key.return) {
+          u.searching = false;
+          u.query = u.draft.trim();
+          search('older', true);
+        } else if (key.escape) {
+          u.searching = false;
+        } else if (key.backspace || key.delete) {
+          u.draft = u.draft.slice(0, -1);
+        } else if (input && !key.tab && !key.upArrow && !key.downArrow && !key.leftArrow && !key.rightArrow) {
+          u.draft += input.replace(/[\r\n]/g, ' ');
+        }
+        rerender();
+        return;
+      }
+      const move = (n: nav.Nav) => apply(v, n, list, sh);
+      const here: nav.Nav = { sel: v.sel, vp: v.vp };
+      if (key.escape || input === 'q') {
+        if (u.stack.length > 1) u.stack.pop();
+        else {
+          latest.current.close();
+          return;
+        }
+      } else if (key.upArrow || input === 'k') move(nav.moveUp(here, sh));
+      else if (key.downArrow || input === 'j') move(nav.moveDown(here, sh));
+      else if (key.pageUp) move(nav.pageUp(here, sh));
+      else if (key.pageDown) move(nav.pageDown(here, sh));
+      else if (key.home || input === 'g') move(nav.home());
+      else if (key.end || input === 'G') move(nav.end(sh));
+      else if (key.return || input === ' ') {
+        const entry = list[v.sel];
+        if (entry) {
+          const was = isExpanded(v, entry.key);
+          toggle(v, entry.key);
+          move(was ? nav.reveal(here, sh, 'auto') : nav.revealGrown(here, sh));
+        }
+      } else if (input === 'e') {
+        v.expandAll = !v.expandAll;
+        v.toggled.clear();
+        move(nav.reveal({ sel: v.sel, vp: { top: v.sel, offset: 0 } }, sh, 'auto'));
+        show(v.expandAll ? t('transcript:viewer.allExpanded') : t('transcript:viewer.allCollapsed'));
+      } else if (input === 'o') {
+        const entry = list[v.sel];
+        if (!entry || entry.kind !== 'item' || entry.item.kind !== 'tool') {
+          show(t('transcript:viewer.noChild'), 'warn');
+        } else {
+          let source: ChildSource | undefined;
+          try {
+            source = childSourceFor(entry.item, st, recordedSession);
+          } catch (err) {
+            show((err as Error).message, 'error');
+            return;
+          }
+          if (!source) show(t('transcript:viewer.noChild'), 'warn');
+          else u.stack.push(newView(source, childNames(source, st)));
+        }
+      } else if (input === 'c') {
+        const entry = list[v.sel];
+        if (!entry) show(t('transcript:viewer.nothingToCopy'), 'warn');
+        else if (entry.kind === 'child') copy(childText(entry, entryItems(entry, list, v.sel)), `${entry.run.alias}-transcript`);
+        else copy(entryText(entry.item), entry.item.kind === 'tool' ? `${entry.item.name}-${entry.item.callId}` : entry.item.kind);
+      } else if (input === 'C') {
+        const items = list.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
+        if (items.length === 0) show(t('transcript:viewer.nothingToCopy'), 'warn');
+        else copy(entriesText(items), v.names ? `${v.names.join('-')}-transcript` : 'session-transcript');
+      } else if (input === '/') {
+        u.searching = true;
+        u.draft = '';
+      } else if (input === 'n') search('older', false);
+      else if (input === 'N') search('newer', false);
+      else return;
+      rerender();
+    },
+    [copy, recordedSession, search, show, store],
+  );
+  useInput(onKey);
+
+  // ---- drawing ----
+  const rows: Line[] = [];
+  if (parts.header) {
+    const title: Seg[] = [{ text: t('transcript:viewer.title'), bold: true }];
+    if (view.names) title.push({ text: ` › ${view.names.join(', ')}`, bold: true, color: 'cyan' });
+    if (entries.length > 0) title.push({ text: `  ${t('transcript:viewer.position', { at: view.sel + 1, count: entries.length })}`, dim: true });
+    if (liveNow) title.push({ text: `  ● ${t('transcript:viewer.live')}`, color: 'cyan' });
+    if (view.expandAll) title.push({ text: `  ${t('transcript:viewer.expandedAll')}`, dim: true });
+    rows.push(row(width, ...title));
+  }
+  const visible = nav.visibleRows(view.vp, shape);
+  const query = u.query.trim();
+  for (const r of visible) {
+    const line = linesOf(r.entry)[r.line] ?? EMPTY_LINE;
+    const selected = r.entry === view.sel;
+    if (selected) rows.push([r.line === 0 ? SELECTED_FIRST : SELECTED_REST, ...(query ? highlight(line, query) : line)]);
+    else rows.push(query ? [PLAIN_GUTTER, ...highlight(line, query)] : withGutter(line));
+  }
+  if (entries.length === 0) rows.push(row(width, { text: '  ' }, { text: t('transcript:viewer.empty'), dim: true }));
+  const bodyEnd = parts.header + parts.body;
+  while (rows.length < bodyEnd) rows.push(EMPTY_LINE);
+  rows.push(...footer.slice(0, parts.footer));
+  const mode: HintMode = approvalWaiting ? 'approval' : u.searching ? 'search' : u.stack.length > 1 ? 'child' : 'session';
+  rows.push(...hintLines(mode, width, parts.hints));
+
+  return (
+    <Box flexDirection="column" width={width}>
+      {rows.slice(0, Math.max(1, maxRows)).map((line, i) => (
+        <LineRow key={i} line={line} />
+      ))}
+    </Box>
+  );
+}
+
+/** The App re-renders on every streamed frame and hands a fresh `close` each time; the
+ * viewer redraws on its own snapshot timer, on keys, or when its size changes. */
+export const TranscriptViewer = memo(
+  TranscriptViewerImpl,
+  (a, b) => a.runtime === b.runtime && a.width === b.width && a.maxRows === b.maxRows,
+);
