@@ -1,44 +1,8 @@
-// A line as coloured pieces, laid out by us (not by Ink's wrapping) so each pane line is
-// exactly one terminal row.
-import { charWidth, displayWidth, wrapText } from '../text/width.js';
+// Packing and wrapping pane lines (the line type itself is shared: ../text/segments.ts).
+import { displayWidth, wrapText } from '../text/width.js';
+import { fitLine, lineWidth, type Line, type Seg } from '../text/segments.js';
 
-export interface Seg {
-  text: string;
-  color?: string;
-  dim?: boolean;
-  bold?: boolean;
-}
-
-export type Line = Seg[];
-
-export function lineWidth(line: Line): number {
-  let w = 0;
-  for (const s of line) w += displayWidth(s.text);
-  return w;
-}
-
-/** Cuts a line to `width` cells, ending in "…" when something was cut. */
-export function fitLine(line: Line, width: number): Line {
-  const max = Math.max(1, Math.floor(width));
-  if (lineWidth(line) <= max) return line;
-  const out: Line = [];
-  let used = 0;
-  for (const seg of line) {
-    let text = '';
-    for (const ch of seg.text) {
-      const w = charWidth(ch);
-      if (used + w > max - 1) {
-        if (text) out.push({ ...seg, text });
-        out.push({ text: '…', dim: true });
-        return out;
-      }
-      text += ch;
-      used += w;
-    }
-    if (text) out.push({ ...seg, text });
-  }
-  return out;
-}
+export { fitLine, lineWidth, type Line, type Seg } from '../text/segments.js';
 
 /** Packs pieces onto lines of `width`, joined by `sep`; a piece never splits unless it is
  * wider than a whole line. */

@@ -15,17 +15,7 @@ export const STATUS_GLYPHS: Record<RunStatus, string> = {
   cancelled: '⊘',
 };
 
-export const STATUS_COLORS: Record<RunStatus, string> = {
-  queued: 'gray',
-  running: 'cyan',
-  paused: 'yellow',
-  awaiting_approval: 'yellow',
-  completed: 'green',
-  failed: 'red',
-  killed: 'red',
-  timed_out: 'red',
-  cancelled: 'gray',
-};
+export { STATUS_COLORS } from '../runDisplay.js';
 
 export function statusWord(status: RunStatus): string {
   return t(`agents:status.${status}`);

@@ -39,12 +39,7 @@ export interface TreeView {
 }
 
 /** Active time: from start to end (or now), minus the time spent paused. */
-export function activeMs(run: Run, now: number): number {
-  if (run.startedAt === undefined) return 0;
-  const end = run.endedAt ?? now;
-  const pausedNow = run.pausedAt !== undefined && run.endedAt === undefined ? Math.max(0, now - run.pausedAt) : 0;
-  return Math.max(0, end - run.startedAt - run.pausedMs - pausedNow);
-}
+export { activeMs } from '../runDisplay.js';
 
 /** "5m12s", "1h02m", "42s": short enough for a row and for narrow /subagents output. */
 export function compactDuration(ms: number): string {

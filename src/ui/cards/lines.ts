@@ -1,48 +1,10 @@
 // Cards are laid out by us as lines of styled pieces, each exactly one terminal row, so a
 // card's height is known before Ink draws it: the live region's budget and the viewer's
 // virtual list both depend on that.
-import { charWidth, displayWidth, wrapText } from '../text/width.js';
+import { wrapText } from '../text/width.js';
+import { fitLine, type Line, type Seg, type Style } from '../text/segments.js';
 
-export interface Seg {
-  text: string;
-  color?: string;
-  bold?: boolean;
-  dim?: boolean;
-  inverse?: boolean;
-}
-
-export type Line = Seg[];
-
-export type Style = Omit<Seg, 'text'>;
-
-export function lineWidth(line: Line): number {
-  let w = 0;
-  for (const seg of line) w += displayWidth(seg.text);
-  return w;
-}
-
-/** Cuts a line to `width` cells; "…" marks the cut. */
-export function fitLine(line: Line, width: number): Line {
-  const max = Math.max(1, Math.floor(width));
-  if (lineWidth(line) <= max) return line;
-  const out: Line = [];
-  let used = 0;
-  for (const seg of line) {
-    let text = '';
-    for (const ch of seg.text) {
-      const w = charWidth(ch);
-      if (used + w > max - 1) {
-        if (text) out.push({ ...seg, text });
-        out.push({ text: '…', dim: true });
-        return out;
-      }
-      text += ch;
-      used += w;
-    }
-    if (text) out.push({ ...seg, text });
-  }
-  return out;
-}
+export { fitLine, lineWidth, type Line, type Seg, type Style } from '../text/segments.js';
 
 /** Word-wraps text under an indent; every line keeps the indent so blocks read as blocks. */
 export function wrapBlock(text: string, width: number, indent: number, style: Style = {}): Line[] {

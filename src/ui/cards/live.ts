@@ -2,7 +2,7 @@
 // (scoped to the run whose transcript holds the call, since model-issued call ids may repeat
 // across turns): never the task text, the prompt or the alias. Restored cards never bind.
 import { t } from '../../i18n/index.js';
-import { isTerminal, type Run, type RunStatus, type RuntimeState, type ToolTranscriptItem } from '../../runtime/types.js';
+import { isTerminal, type Run, type RuntimeState, type ToolTranscriptItem } from '../../runtime/types.js';
 
 function key(runId: string, callId: string): string {
   return `${runId}\u0000${callId}`;
@@ -45,25 +45,8 @@ export function sameRuns(a: readonly Run[], b: readonly Run[]): boolean {
 
 export const isAlive = (run: Run): boolean => !isTerminal(run.status);
 
-/** Time the run has spent running: from its start to its end (or now), less pauses. */
-export function activeMs(run: Run, now: number): number {
-  if (run.startedAt === undefined) return 0;
-  const end = run.endedAt ?? now;
-  const pausedNow = run.endedAt === undefined && run.pausedAt !== undefined ? Math.max(0, now - run.pausedAt) : 0;
-  return Math.max(0, end - run.startedAt - run.pausedMs - pausedNow);
-}
-
-export const RUN_STATUS_COLORS: Record<RunStatus, string> = {
-  queued: 'gray',
-  running: 'cyan',
-  paused: 'yellow',
-  awaiting_approval: 'yellow',
-  completed: 'green',
-  failed: 'red',
-  killed: 'red',
-  timed_out: 'red',
-  cancelled: 'gray',
-};
+export { activeMs } from '../runDisplay.js';
+export { STATUS_COLORS as RUN_STATUS_COLORS } from '../runDisplay.js';
 
 export function runStatusText(run: Run): string {
   if (run.status === 'queued' && run.queuePosition !== undefined) return t('transcript:status.queuedAt', { n: run.queuePosition });
