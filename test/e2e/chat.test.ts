@@ -309,3 +309,35 @@ describe('Ctrl+C and retries', () => {
     await term.waitForNoText('↻');
   });
 });
+
+describe('setup', () => {
+  it('arbor init writes a commented starter config, says where, and never overwrites it', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const first = await sb.arbor(['init']);
+    expect(first.code).toBe(0);
+    const path = `${sb.h.home}/config.toml`;
+    expect(first.stdout).toContain(path);
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(path, 'utf8');
+    expect(text).toMatch(/^#/m);
+    expect(text).toContain('[agents.main]');
+    expect(text).toContain('mode = "bounded"');
+    const second = await sb.arbor(['init']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/already exists/);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    // the written config loads: arbor runs headless with it
+    const run = await sb.arbor(['-p', 'hello']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[offline model]');
+  });
+
+  it('with only OPENAI_API_KEY set, the status bar names the provider and where it came from', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
+    const term = await sb.startArbor();
+    await term.waitForText('openai/gpt-4.1-mini');
+    await term.waitForText('OPENAI_API_KEY');
+    expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
+  });
+});
