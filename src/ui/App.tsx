@@ -164,7 +164,11 @@ export function App(props: AppProps) {
 
   // ink-text-input may call this from a handler made before the latest keys were applied;
   // the controller always holds the current text.
+  // Read from the store, not from this render: keys can arrive before the next one.
+  const approvalPendingNow = useCallback(() => store.getState().controls.approvals.length > 0, [store]);
+
   const onSubmit = () => {
+    if (approvalPendingNow()) return;
     const value = normalizeNewlines(input.read());
     if (!value.trim()) return;
     if (isSlashLine(value)) {
@@ -246,6 +250,7 @@ export function App(props: AppProps) {
               controller={input}
               onSubmit={submit}
               focus={approval === undefined}
+              blocked={approvalPendingNow}
               width={width}
               maxLines={inputMaxLines}
               language={language}

@@ -37,7 +37,7 @@ describe('approvals in the terminal', () => {
     await term.waitForText('write_file');
     await term.waitForText('alpha.txt');
     term.type('y');
-    await term.waitForText('result: Wrote');
+    await term.waitForText("result: Wrote 5 bytes to 'alpha.txt'");
     expect(readFileSync(join(sb.h.dir, 'alpha.txt'), 'utf8')).toBe('alpha');
     await term.waitForNoText('Approval needed');
 
@@ -50,7 +50,7 @@ describe('approvals in the terminal', () => {
     await send(term, 'gamma');
     await term.waitForText('Approval needed');
     term.type('a');
-    await term.waitForText('result: Wrote 5 bytes');
+    await term.waitForText("result: Wrote 5 bytes to 'gamma.txt'");
     // allowed for the session: the next write does not ask
     await send(term, 'delta');
     await term.waitForText('result: Wrote 5 bytes to \'delta.txt');

@@ -47,6 +47,17 @@ describe('approval prompt', () => {
     });
   }
 
+  it('a key pressed the instant an approval appears, before its first frame, answers it', async () => {
+    const app = await mount();
+    await app.type('clean up');
+    await app.press(ENTER);
+    const approval = app.runtime.requestApproval('write_file', { path: 'x.txt' });
+    // no waiting for the prompt to be drawn: the key is written in the same tick
+    await app.press('y');
+    await waitFor(() => expect(app.runtime.calls.answerApproval).toEqual([{ id: approval.id, answer: 'allow_once' }]));
+    expect(app.frame()).not.toMatch(/› y\s*\n/);
+  });
+
   it('answers once per approval, and the next one in the queue gets its own answer', async () => {
     const { app, approval } = await withApproval();
     await app.press('y');

@@ -1,8 +1,8 @@
 // The pending approval at the head of the queue: which agent wants which tool, with what
 // arguments, and the three answers. Only this prompt listens for y / a / n / Esc.
-import React, { useCallback, useRef } from 'react';
-import { Box, Text, useInput, type Key } from 'ink';
-import type { ApprovalAnswer, PendingApproval } from '../../runtime/types.js';
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { PendingApproval } from '../../runtime/types.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { t } from '../../i18n/index.js';
 import { prettyArgs } from '../text/format.js';
@@ -21,20 +21,7 @@ export interface ApprovalPromptProps {
 /** Rows besides the arguments: border (2), request line, choices line. */
 const CHROME_ROWS = 4;
 
-export function answerForKey(input: string, key: Key): ApprovalAnswer | undefined {
-  if (key.escape) return 'deny';
-  if (key.ctrl || key.meta) return undefined;
-  switch (input.toLowerCase()) {
-    case 'y':
-      return 'allow_once';
-    case 'a':
-      return 'allow_session';
-    case 'n':
-      return 'deny';
-    default:
-      return undefined;
-  }
-}
+export { answerForKey } from './answerForKey.js';
 
 function argLines(approval: PendingApproval, width: number, max: number): { lines: string[]; hidden: number } {
   const all = wrapText(prettyArgs(approval.args), Math.max(8, width - 4));
@@ -48,21 +35,9 @@ export function approvalPromptHeight(approval: PendingApproval, width: number, m
   return CHROME_ROWS + lines.length + (hidden > 0 ? 1 : 0);
 }
 
-export function ApprovalPrompt({ runtime, approval, agent, width, maxArgLines }: ApprovalPromptProps) {
-  // Read through a ref: a key that lands just after the queue moved on must answer the
-  // approval now on screen, not the one this handler was created for.
-  const current = useRef({ runtime, id: approval.id });
-  current.current = { runtime, id: approval.id };
-  const answered = useRef<string | undefined>(undefined);
-  const onKey = useCallback((input: string, key: Key) => {
-    const answer = answerForKey(input, key);
-    const { runtime: rt, id } = current.current;
-    // One answer per approval, even if a key repeats before the prompt goes away.
-    if (!answer || answered.current === id) return;
-    answered.current = id;
-    rt.answerApproval(id, answer);
-  }, []);
-  useInput(onKey);
+export function ApprovalPrompt({ approval, agent, width, maxArgLines }: ApprovalPromptProps) {
+  // Its keys (y / a / n / Esc) are handled by the chat's key layer (keys/bindings.ts),
+  // which is listening before this prompt's first frame.
   const { lines, hidden } = argLines(approval, width, maxArgLines);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={width}>

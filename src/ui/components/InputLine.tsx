@@ -19,6 +19,9 @@ export interface InputLineProps {
   maxLines: number;
   /** Only re-renders on a language switch through this (the component is memoized). */
   language: string;
+  /** Asked at each key: true while the keys belong elsewhere (a pending approval), even
+   * before this component has re-rendered without focus. */
+  blocked?: () => boolean;
 }
 
 /** Rows the value takes when wrapped after the prompt. */
@@ -84,13 +87,13 @@ function KeyGate({ gate, focus }: { gate: React.MutableRefObject<GateState>; foc
 
 // Memoized: the App re-renders on every streamed frame, and each render of ink-text-input
 // re-subscribes its key handler, which is wasted work and widens the stale-handler window.
-export const InputLine = memo(function InputLine({ controller, onSubmit, focus, width, maxLines }: InputLineProps) {
+export const InputLine = memo(function InputLine({ controller, onSubmit, focus, width, maxLines, blocked }: InputLineProps) {
   const gate = useRef<GateState>({ chord: false, typedEnter: false, text: '', erase: false });
   const { value, suggestions, selected } = controller;
   const epochAtRender = controller.epoch;
   const onChange = (next: string) => {
     const { chord, typedEnter, text, erase } = gate.current;
-    if (chord) return;
+    if (chord || blocked?.()) return;
     let line = next;
     let remount = false;
     if (controller.readEpoch() !== epochAtRender || controller.read() !== value) {

@@ -6,6 +6,7 @@ import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { t } from '../../i18n/index.js';
 import type { KeyBindingInfo } from '../commands/registry.js';
 import type { Pane } from '../panes/types.js';
+import { answerForKey } from '../components/answerForKey.js';
 
 /** Two Ctrl+C presses closer than this quit. */
 export const QUIT_WINDOW_MS = 2000;
@@ -45,6 +46,24 @@ export interface KeyBinding {
   /** Lines for /help (i18n keys). */
   help: KeyBindingInfo[];
 }
+
+/** y / a / n / Esc answer a pending approval. Handled here, in the layer subscribed since
+ * the chat started, and decided from the store at the moment of the key: a prompt's own
+ * handler would subscribe only after its first frame, and a quick key would be lost. */
+const approvalKeys: KeyBinding = {
+  id: 'approval',
+  global: true,
+  match: (input, key) => answerForKey(input, key) !== undefined,
+  run(ctx, input, key) {
+    const pending = ctx.runtime.store.getState().controls.approvals[0];
+    if (!pending) return false;
+    // One answer per approval, even if a key repeats before the prompt goes away.
+    if (ctx.memory.answeredApproval === pending.id) return;
+    ctx.memory.answeredApproval = pending.id;
+    ctx.runtime.answerApproval(pending.id, answerForKey(input, key)!);
+  },
+  help: [],
+};
 
 const interrupt: KeyBinding = {
   id: 'interrupt',
@@ -122,7 +141,7 @@ const tab: KeyBinding = {
 export const INPUT_HELP: KeyBindingInfo[] = [{ label: 'ui:keys.labels.enter', summary: 'ui:keys.summaries.send' }];
 
 export function defaultKeyBindings(): KeyBinding[] {
-  return [interrupt, ctrlC, ctrlD, arrows, tab];
+  return [approvalKeys, interrupt, ctrlC, ctrlD, arrows, tab];
 }
 
 export function helpLines(bindings: readonly KeyBinding[]): KeyBindingInfo[] {
