@@ -2,6 +2,7 @@
 // and concurrency limits, queues what the lane cannot start yet, propagates kill and pause
 // down a subtree and records outcomes. spawn_subagent and delegate are thin tools over it.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { AgentConfig, ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ModelMessage, ModelProvider } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
@@ -175,6 +176,9 @@ export class Supervisor {
 
   registerHandle(runId: string, parentSignal?: AbortSignal): RunHandle {
     const controller = new AbortController();
+    // Each live child listens on its parent's signal: a fan-out of more than ten is normal
+    // here, and Node's leak warning would otherwise print over the chat screen.
+    setMaxListeners(0, controller.signal);
     const handle: RunHandle = { runId, controller, gate: new PauseGate(), steering: [], laned: false };
     if (parentSignal) {
       const onParentAbort = () => {

@@ -31,6 +31,7 @@ import { normalizeNewlines, useInputController } from './hooks/useInputControlle
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
 import type { Pane } from './panes/types.js';
+import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
 import { StaticFeed, type FeedEntry } from './state/feed.js';
 import type { NoticeLevel } from './theme.js';
 
@@ -80,7 +81,18 @@ export function App(props: AppProps) {
   const bindings = useMemo(() => [...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
   const input = useInputController(registry);
   const { text: flashText, flash, clearFlash } = useFlash();
-  const [pane, setPane] = useState<Pane | null>(null);
+  const [pane, setPaneState] = useState<Pane | null>(null);
+  // Which pane owns the keys is known the moment it opens, before the next render.
+  const paneRef = useRef<Pane | null>(null);
+  const paneKeys = useMemo(() => new PaneKeyBus(), []);
+  const setPane = useCallback(
+    (next: Pane | null) => {
+      paneRef.current = next;
+      paneKeys.reset();
+      setPaneState(next);
+    },
+    [paneKeys],
+  );
   const [pendingTurn, setPendingTurn] = useState(false);
   const [staticEpoch, setStaticEpoch] = useState(0);
   const feedRef = useRef<StaticFeed | null>(null);
@@ -166,6 +178,7 @@ export function App(props: AppProps) {
   // the controller always holds the current text.
   // Read from the store, not from this render: keys can arrive before the next one.
   const approvalPendingNow = useCallback(() => store.getState().controls.approvals.length > 0, [store]);
+  const inputBlocked = useCallback(() => approvalPendingNow() || paneRef.current !== null, [approvalPendingNow]);
 
   const onSubmit = () => {
     if (approvalPendingNow()) return;
@@ -209,6 +222,9 @@ export function App(props: AppProps) {
     openPane: setPane,
     closePane: () => setPane(null),
     now: Date.now,
+  }, {
+    isOpen: () => paneRef.current !== null,
+    deliver: (keyInput, key) => paneKeys.deliver(keyInput, key),
   });
 
   // Row budget, bottom up: status bar, flash line, input (or pane), approval, then the
@@ -244,13 +260,15 @@ export function App(props: AppProps) {
         )}
         <Box marginTop={1} flexDirection="column">
           {pane ? (
-            pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })
+            <PaneKeysContext.Provider value={paneKeys}>
+              {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })}
+            </PaneKeysContext.Provider>
           ) : (
             <InputLine
               controller={input}
               onSubmit={submit}
               focus={approval === undefined}
-              blocked={approvalPendingNow}
+              blocked={inputBlocked}
               width={width}
               maxLines={inputMaxLines}
               language={language}

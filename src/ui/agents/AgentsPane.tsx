@@ -2,7 +2,8 @@
 // It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
 import React, { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Box, useInput, type Key } from 'ink';
+import { Box, type Key } from 'ink';
+import { usePaneInput } from '../panes/paneKeys.js';
 import { t } from '../../i18n/index.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
@@ -177,7 +178,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
     },
     [act, setMode, showFlash, transcriptKey],
   );
-  useInput(onKey);
+  usePaneInput(onKey);
 
   const sendSteer = useCallback(
     (message: string) => {

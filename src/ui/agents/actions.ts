@@ -52,7 +52,8 @@ export function killRun(runtime: RuntimeApi, runId: string): ActionResult {
   if (stop) return stop;
   const res = runtime.kill(runId);
   if (!res.killed) return notLive(runtime.store.getState(), runId) ?? warn(t('agents:actions.gone', { id: runId.slice(0, 8) }));
-  return info(withDescendants('killed', label, res.descendants));
+  // The issue fixes this wording: always "killed <label> (+N descendants)".
+  return info(t('agents:actions.killed', { label, count: res.descendants }));
 }
 
 export function pauseRun(runtime: RuntimeApi, runId: string): ActionResult {

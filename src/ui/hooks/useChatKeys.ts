@@ -6,6 +6,12 @@ import type { KeyBinding, KeyContext } from '../keys/bindings.js';
 
 export type KeyContextBase = Omit<KeyContext, 'memory'>;
 
+/** Whether a pane owns the keys right now (not as of the last render), and where its keys go. */
+export interface PaneKeyRoute {
+  isOpen(): boolean;
+  deliver(input: string, key: Key): void;
+}
+
 export function dispatchKey(bindings: readonly KeyBinding[], ctx: KeyContext, input: string, key: Key): boolean {
   for (const binding of bindings) {
     if (ctx.paneOpen && !binding.global) continue;
@@ -15,13 +21,15 @@ export function dispatchKey(bindings: readonly KeyBinding[], ctx: KeyContext, in
   return false;
 }
 
-export function useChatKeys(bindings: readonly KeyBinding[], context: KeyContextBase): void {
-  const latest = useRef({ bindings, context });
-  latest.current = { bindings, context };
+export function useChatKeys(bindings: readonly KeyBinding[], context: KeyContextBase, pane?: PaneKeyRoute): void {
+  const latest = useRef({ bindings, context, pane });
+  latest.current = { bindings, context, pane };
   const memory = useRef<Record<string, unknown>>({});
   const handler = useCallback((input: string, key: Key) => {
-    const { bindings: list, context: base } = latest.current;
-    dispatchKey(list, { ...base, memory: memory.current }, input, key);
+    const { bindings: list, context: base, pane: route } = latest.current;
+    const paneOpen = route ? route.isOpen() : base.paneOpen;
+    const handled = dispatchKey(list, { ...base, paneOpen, memory: memory.current }, input, key);
+    if (!handled && paneOpen) route?.deliver(input, key);
   }, []);
   useInput(handler);
 }

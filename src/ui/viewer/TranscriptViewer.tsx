@@ -4,7 +4,8 @@
 // snapshot refreshed at most ~10 times a second. `o` opens a card's child transcript, one
 // level per press, Esc goes back.
 import React, { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { Box, useInput, useStdout, type Key } from 'ink';
+import { Box, useStdout, type Key } from 'ink';
+import { usePaneInput } from '../panes/paneKeys.js';
 import { t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { copyText, entriesText, entryText, type CopyOutcome } from '../cards/copy.js';
@@ -254,7 +255,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
     },
     [copy, recordedSession, search, show, store],
   );
-  useInput(onKey);
+  usePaneInput(onKey);
 
   // ---- drawing ----
   const rows: Line[] = [];

@@ -32,6 +32,10 @@ async function mountApp(rt: RecordingRuntime) {
       app.stdin.write(data);
       await sleep(40);
     },
+    /** Writes without waiting: keys that land before React renders again. */
+    burst(...data: string[]) {
+      for (const d of data) app.stdin.write(d);
+    },
   };
 }
 
@@ -92,5 +96,20 @@ describe('/agents and Ctrl+T in the chat', () => {
     await app.press('/subagents');
     await app.press(KEYS.ENTER);
     await waitFor(() => expect(app.frame()).toContain('#1 researcher#1 · running'));
+  });
+
+  it('keys pressed in the same instant as Enter on /agents reach the pane, not the input line', async () => {
+    const rt = new RecordingRuntime();
+    const root = addTestRun(rt, { task: 'go' });
+    addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'one' });
+    addTestRun(rt, { parent: root.id, alias: 'reviewer', kind: 'delegate', task: 'two' });
+    const app = await mountApp(rt);
+    await app.press('/agents');
+    // Enter and two j's before any re-render: the pane has not subscribed to keys yet.
+    app.burst(KEYS.ENTER, 'j', 'j');
+    await waitFor(() => expect(app.frame()).toMatch(/· 3\/3$/m));
+    await app.press(KEYS.ESC);
+    await waitFor(() => expect(app.frame()).toContain('Type a message'));
+    expect(app.frame()).not.toMatch(/› j/);
   });
 });

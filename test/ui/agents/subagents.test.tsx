@@ -105,7 +105,7 @@ describe('/subagents kill', () => {
   it('kills one subtree and says how many descendants went with it', async () => {
     const { rt, r2, w } = session();
     const h = harness(rt);
-    expect(await h.out('/subagents kill researcher#2')).toBe('killed researcher#2 (+1 descendant)');
+    expect(await h.out('/subagents kill researcher#2')).toBe('killed researcher#2 (+1 descendants)');
     expect(rt.callsOf('kill')).toEqual([[r2.id]]);
     expect(rt.store.getState().runs[w.id].status).toBe('killed');
     expect(await h.out('/subagents kill researcher#1')).toBe('researcher#1 has already finished (completed).');

@@ -1,0 +1,372 @@
+// The /agents pane under load (issue 6): 200 live children in a three-level delegation tree
+// (the root turn delegates to 10 `mid` agents at once, each mid to 19 `leaf` agents at once;
+// every leaf streams a word every 500 ms, so all 200 stay live and keep changing) against a
+// loopback model in another process, with arbor interactive in a pty.
+//
+// Measured, per run (a fresh arbor each time):
+// - key → frame: `j` pressed in the open pane until the header's selection counter shows the
+//   move on the emulated screen. This is a pty round trip (input parse, React render, Ink's
+//   frame throttle and layout, the write, the emulator) — an upper bound on the frame time,
+//   named as such. The same presses after kill all (same rows, nothing updating) are the floor.
+// - arbor's CPU share (from /proc) over a window with the pane open and 200 live runs, and
+//   with the chat view instead of the pane, for comparison; the frames drawn meanwhile
+//   (output bursts seen by the emulator), and the CPU per frame that implies.
+// - kill all: from `y` (after `X`) until the model server has seen every tree request end
+//   (each run's model stream aborted), and until the pane shows 0 running / queued / paused.
+// - RSS per child: (RSS with the 200 children finished − RSS before spawning) / 200, after a
+//   warm-up turn so the provider code is already loaded in the "before" number.
+// Diagnosis, no target: V8 heap after a forced full GC (asked over the inspector, which arbor
+// is started with on a loopback port) before and after, per child — what the children really
+// keep, apart from garbage not yet collected.
+// Targets: p95 frame < 16 ms, kill all < 100 ms, < 300 KB per finished child.
+// ARBOR_BENCH_AGENTS_RUNS=1 runs once (with ARBOR_BENCH_PROFILE_DIR, for a profile).
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { processCpuMs, processRssBytes } from './lib/procStat.js';
+import { median, percentile, round } from './lib/stats.js';
+import { sleep, startTerminal } from './lib/terminal.js';
+import { tempArborHome } from './lib/tempHome.js';
+import { startWorker } from './lib/worker.js';
+import { AGENTS_BENCH, treeConfig } from './workers/agents-tree.js';
+
+export const name = 'agents-pane';
+
+const MIDS = 10;
+const LEAVES_PER_MID = 19;
+const CHILDREN = MIDS + MIDS * LEAVES_PER_MID;
+const LEAF_CHUNK_MS = 500;
+const LEAF_CHUNKS = 1200; // 10 minutes of streaming: the leaves outlive every run
+const RUNS = Number(process.env.ARBOR_BENCH_AGENTS_RUNS ?? 3);
+const KEY_PRESSES = 60;
+const IDLE_KEY_PRESSES = 30;
+const CPU_WINDOW_MS = 5000;
+const RSS_SETTLE_MS = 2000;
+const FRAME_GAP_MS = 5;
+const COLS = 140;
+const ROWS = 40;
+const TARGET_P95_FRAME_MS = 16;
+const TARGET_KILL_MS = 100;
+const TARGET_KB_PER_CHILD = 300;
+
+const abs = () => performance.timeOrigin + performance.now();
+
+async function readyMarker() {
+  const theme = await import(distUrl('ui/theme.js'));
+  const catalog = JSON.parse(readFileSync(join(repoRoot, 'locales', 'en', 'ui.json'), 'utf8'));
+  return `${theme.INPUT_PROMPT}${catalog.input.placeholder}`.trim();
+}
+
+/** The pane header's counts and selection ("… · 3/201"), or undefined when it is not on screen. */
+function header(screen) {
+  const line = screen.split('\n').find((l) => l.startsWith('Agents ·'));
+  if (!line) return undefined;
+  const num = (re) => Number(re.exec(line)?.[1] ?? NaN);
+  const sel = /· (\d+)\/(\d+)\s*$/.exec(line);
+  return {
+    line,
+    running: num(/(\d+) running/),
+    queued: num(/(\d+) queued/),
+    paused: num(/(\d+) paused/),
+    finished: num(/(\d+) finished/),
+    awaiting: /awaiting approval/.test(line),
+    selected: sel ? Number(sel[1]) : undefined,
+    rows: sel ? Number(sel[2]) : undefined,
+  };
+}
+
+/** A loopback port nobody listens on right now, for arbor's inspector. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const isReady = (marker) => (t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker));
+
+async function typeLine(term, text) {
+  term.type(text);
+  await term.waitForText(text, { timeoutMs: 10000 });
+  term.press('enter');
+}
+
+/** Presses j `count` times; each time, the ms until the selection counter moved on screen. */
+async function keyToFrame(term, count) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    await term.flush();
+    const before = header(term.screen());
+    if (!before || before.selected === undefined) throw new Error(`the pane header is not on screen\n${term.describe()}`);
+    if (before.selected >= before.rows) throw new Error(`the selection reached the last row (${before.line})`);
+    const want = before.selected + 1;
+    const t0 = performance.now();
+    term.type('j');
+    const at = await term.waitFor((t) => header(t.screen())?.selected === want, { what: `the selection to reach ${want}`, timeoutMs: 10000 });
+    out.push(at - t0);
+    // A person's key repeat, not faster: keys never share a read, and the pause varies so
+    // the presses do not line up with the pane's refresh timer.
+    await sleep(40 + Math.random() * 60);
+  }
+  return out;
+}
+
+/** arbor's CPU over `ms` of wall time, as a share of one core, and the frames it drew
+ * meanwhile: output chunks closer than FRAME_GAP_MS to the previous one belong to the same
+ * frame (a frame can span several pty reads). */
+async function cpuShare(term, ms) {
+  let frames = 0;
+  let last = -Infinity;
+  const counting = term
+    .waitFor(
+      () => {
+        const at = performance.now();
+        if (at - last > FRAME_GAP_MS) frames++;
+        last = at;
+        return false;
+      },
+      { what: 'the end of the CPU window', timeoutMs: ms },
+    )
+    .catch(() => {});
+  const c0 = processCpuMs(term.pid).totalMs;
+  const t0 = performance.now();
+  await sleep(ms);
+  const cpuMs = processCpuMs(term.pid).totalMs - c0;
+  const wall = performance.now() - t0;
+  await counting;
+  return { share: cpuMs / wall, fps: (frames * 1000) / wall, cpuPerFrameMs: frames ? cpuMs / frames : NaN };
+}
+
+async function waitStats(server, pred, what, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const { stats } = await server.request({ cmd: 'stats' });
+    if (pred(stats)) return stats;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(stats)}`);
+    await sleep(50);
+  }
+}
+
+async function oneRun(server, heapProbe, marker, log, i) {
+  const { url } = await server.request({
+    cmd: 'open',
+    options: { mids: MIDS, leavesPerMid: LEAVES_PER_MID, leafChunkMs: LEAF_CHUNK_MS, leafChunks: LEAF_CHUNKS },
+  });
+  const h = tempArborHome('arbor-bench-agents-');
+  h.writeProjectConfig(treeConfig(url, { children: CHILDREN }));
+  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
+  const inspectPort = await freePort();
+  const term = startTerminal({
+    file: process.execPath,
+    args: [...profile, `--inspect=127.0.0.1:${inspectPort}`, arborBin],
+    cwd: h.cwd,
+    env: h.env,
+    cols: COLS,
+    rows: ROWS,
+  });
+  const heapUsed = async () => (await heapProbe.request({ cmd: 'heap', port: inspectPort })).usedBytes;
+  try {
+    await term.waitFor(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
+    await sleep(300); // raw mode: see streaming.bench.js
+    // Warm-up: loads the provider code, so "before" below does not charge it to children.
+    await typeLine(term, AGENTS_BENCH.warmupPrompt);
+    await term.waitForText(AGENTS_BENCH.warmupAnswer, { where: 'all', timeoutMs: 20000 });
+    await term.waitFor(isReady(marker), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
+
+    await sleep(1000);
+    const rssBefore = processRssBytes(term.pid);
+    const heapBefore = await heapUsed();
+
+    // Spawn the tree and wait until the server sees every child's request streaming.
+    const sentAt = abs();
+    await typeLine(term, AGENTS_BENCH.rootPrompt);
+    const live = await waitStats(
+      server,
+      // Mids have made their one model call and wait on their leaves; leaves stream.
+      (s) => s.open.leaf === MIDS * LEAVES_PER_MID && s.counts.mid === MIDS,
+      `${CHILDREN} live children`,
+      60000,
+    );
+    const spawnMs = live.lastLeafArriveAt - sentAt;
+    await sleep(1000);
+    const chat = await cpuShare(term, CPU_WINDOW_MS);
+
+    await typeLine(term, '/agents');
+    await term.waitFor((t) => header(t.screen())?.running === CHILDREN, { what: `the pane showing ${CHILDREN} running`, timeoutMs: 20000 });
+    await sleep(1000);
+    const pane = await cpuShare(term, CPU_WINDOW_MS);
+    const frames = await keyToFrame(term, KEY_PRESSES);
+    const stillLive = (await server.request({ cmd: 'stats' })).stats.open;
+    if (stillLive.leaf !== MIDS * LEAVES_PER_MID) throw new Error(`children ended during the measurement: ${JSON.stringify(stillLive)}`);
+
+    // Kill all: X asks, y confirms.
+    term.type('X');
+    await term.waitForText('Press y to confirm', { timeoutMs: 10000 });
+    await sleep(200);
+    const yAt = abs();
+    const yPerf = performance.now();
+    term.type('y');
+    const shownAt = await term.waitFor(
+      (t) => {
+        const hd = header(t.screen());
+        return hd !== undefined && hd.running === 0 && hd.queued === 0 && hd.paused === 0 && !hd.awaiting;
+      },
+      { what: 'the pane showing nothing live', timeoutMs: 20000 },
+    );
+    const ended = await waitStats(server, (s) => s.treeEnded, 'every tree request to end', 20000);
+    const killMs = ended.lastTreeEndAt - yAt;
+    const killShownMs = shownAt - yPerf;
+    await term.waitForText(`killed ${CHILDREN + 1} runs`, { timeoutMs: 5000 });
+    await term.flush();
+    const after = header(term.screen());
+    const killedAll = after.finished === CHILDREN;
+
+    await sleep(RSS_SETTLE_MS);
+    const rssAfter = processRssBytes(term.pid);
+    const kbPerChild = (rssAfter - rssBefore) / 1024 / CHILDREN;
+
+    // Floor: the same presses over the same rows, now that nothing is live or updating.
+    const idle = await keyToFrame(term, IDLE_KEY_PRESSES);
+
+    // Last: Node prints "Debugger attached." over the screen when the probe connects.
+    const heapAfter = await heapUsed();
+    const heapKbPerChild = (heapAfter - heapBefore) / 1024 / CHILDREN;
+    const rssAfterGc = processRssBytes(term.pid);
+
+    term.press('esc');
+    await sleep(500);
+    term.press('ctrl-d');
+    await term.waitForExit(10000);
+
+    const r = {
+      frames,
+      idle,
+      p50: median(frames),
+      p95: percentile(frames, 95),
+      idleP50: median(idle),
+      idleP95: percentile(idle, 95),
+      paneCpu: pane.share,
+      chatCpu: chat.share,
+      paneFps: pane.fps,
+      chatFps: chat.fps,
+      paneCpuPerFrame: pane.cpuPerFrameMs,
+      killMs,
+      killShownMs,
+      killedAll,
+      outcomes: ended.outcomes,
+      spawnMs,
+      rssBefore,
+      rssAfter,
+      kbPerChild,
+      heapBefore,
+      heapAfter,
+      heapKbPerChild,
+      rssAfterGc,
+    };
+    log(
+      `run ${i + 1}/${RUNS}: ${CHILDREN} live in ${spawnMs.toFixed(0)} ms; key→frame p50 ${r.p50.toFixed(1)} / p95 ${r.p95.toFixed(1)} ms ` +
+        `(nothing live: ${r.idleP50.toFixed(1)} / ${r.idleP95.toFixed(1)}); CPU pane ${(pane.share * 100).toFixed(1)}% at ${pane.fps.toFixed(1)} frames/s (${pane.cpuPerFrameMs.toFixed(1)} ms CPU/frame), chat ${(chat.share * 100).toFixed(1)}% at ${chat.fps.toFixed(1)} frames/s; ` +
+        `kill all ${killMs.toFixed(0)} ms (screen ${killShownMs.toFixed(0)} ms, ${JSON.stringify(ended.outcomes)}); ` +
+        `RSS ${(rssBefore / 1048576).toFixed(1)} → ${(rssAfter / 1048576).toFixed(1)} MiB = ${kbPerChild.toFixed(0)} KB/child; ` +
+        `after a full GC: heap ${(heapBefore / 1048576).toFixed(1)} → ${(heapAfter / 1048576).toFixed(1)} MiB = ${heapKbPerChild.toFixed(0)} KB/child, RSS ${(rssAfterGc / 1048576).toFixed(1)} MiB`,
+    );
+    return r;
+  } catch (err) {
+    await term.flush();
+    throw new Error(`${err.message}\n${term.describe()}`);
+  } finally {
+    await term.dispose();
+    h.cleanup();
+    await server.request({ cmd: 'close' });
+  }
+}
+
+export async function run({ log } = { log: () => {} }) {
+  const marker = await readyMarker();
+  const server = await startWorker(join(benchDir, 'workers', 'agents-model.js'));
+  const heapProbe = await startWorker(join(benchDir, 'workers', 'agents-heap.js'), { execArgv: ['--experimental-websocket'] });
+  const runs = [];
+  try {
+    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(server, heapProbe, marker, log, i));
+  } finally {
+    await heapProbe.stop();
+    await server.stop();
+  }
+  const m = (key) => median(runs.map((r) => r[key]));
+  const all = (key) => runs.flatMap((r) => r[key]);
+  const p95 = percentile(all('frames'), 95);
+  const kill = m('killMs');
+  const kb = m('kbPerChild');
+  const killedAll = runs.every((r) => r.killedAll);
+  return [
+    { metric: `${CHILDREN} children live at once (10 mid × 19 leaf + 10 mid), time from Enter (median)`, value: round(m('spawnMs'), 0), unit: 'ms' },
+    {
+      metric: `pane frame time as pty key→frame, ${CHILDREN} live (median, all presses)`,
+      value: round(median(all('frames')), 1),
+      unit: 'ms',
+      samples: runs.map((r) => round(r.p50, 1)),
+    },
+    {
+      metric: `pane frame time as pty key→frame, ${CHILDREN} live (p95, all presses)`,
+      value: round(p95, 1),
+      unit: 'ms',
+      target: `< ${TARGET_P95_FRAME_MS}`,
+      pass: p95 < TARGET_P95_FRAME_MS,
+      samples: runs.map((r) => round(r.p95, 1)),
+    },
+    {
+      metric: 'floor: pty key→frame in the pane with nothing live (median / p95)',
+      value: `${round(median(all('idle')), 1)} / ${round(percentile(all('idle'), 95), 1)}`,
+      unit: 'ms',
+    },
+    { metric: `arbor CPU with the pane open, ${CHILDREN} live (median)`, value: round(m('paneCpu') * 100, 1), unit: '% of a core', samples: runs.map((r) => round(r.paneCpu * 100, 1)) },
+    {
+      metric: `frames drawn with the pane open, ${CHILDREN} live, no keys (median)`,
+      value: round(m('paneFps'), 1),
+      unit: 'frames/s',
+      samples: runs.map((r) => round(r.paneFps, 1)),
+    },
+    {
+      metric: 'diagnosis: arbor CPU per drawn frame with the pane open (CPU / frames, everything included)',
+      value: round(m('paneCpuPerFrame'), 1),
+      unit: 'ms',
+      samples: runs.map((r) => round(r.paneCpuPerFrame, 1)),
+    },
+    { metric: `arbor CPU in the chat view, ${CHILDREN} live (median)`, value: round(m('chatCpu') * 100, 1), unit: '% of a core', samples: runs.map((r) => round(r.chatCpu * 100, 1)) },
+    {
+      metric: 'kill all: y → every model stream of the tree aborted (server side, median)',
+      value: round(kill, 0),
+      unit: 'ms',
+      target: `< ${TARGET_KILL_MS}`,
+      pass: kill < TARGET_KILL_MS && killedAll,
+      samples: runs.map((r) => round(r.killMs, 0)),
+    },
+    { metric: 'kill all: y → pane shows nothing live (median)', value: round(m('killShownMs'), 0), unit: 'ms', samples: runs.map((r) => round(r.killShownMs, 0)) },
+    {
+      metric: `arbor RSS per finished child ((after − before) / ${CHILDREN}, median)`,
+      value: round(kb, 0),
+      unit: 'KB',
+      target: `< ${TARGET_KB_PER_CHILD}`,
+      pass: kb < TARGET_KB_PER_CHILD,
+      samples: runs.map((r) => round(r.kbPerChild, 0)),
+    },
+    {
+      metric: `diagnosis: V8 heap kept per finished child after a forced full GC ((after − before) / ${CHILDREN}, median)`,
+      value: round(m('heapKbPerChild'), 0),
+      unit: 'KB',
+      samples: runs.map((r) => round(r.heapKbPerChild, 0)),
+    },
+    {
+      metric: 'diagnosis: V8 heap used before / after, after a full GC; RSS after that GC (median)',
+      value: `${round(m('heapBefore') / 1048576, 1)} / ${round(m('heapAfter') / 1048576, 1)}; ${round(m('rssAfterGc') / 1048576, 1)}`,
+      unit: 'MiB',
+    },
+    { metric: 'arbor RSS before spawning / after kill all (median)', value: `${round(m('rssBefore') / 1048576, 1)} / ${round(m('rssAfter') / 1048576, 1)}`, unit: 'MiB' },
+  ];
+}

@@ -1,0 +1,306 @@
+// The /agents pane, /subagents and the runaway guard as a person meets them: arbor in a real
+// pty against a scripted loopback model, asserting only what is on the screen.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LoopbackIncoming, LoopbackReply } from '../../src/testing/loopbackModel.js';
+import { disposeAllTerminals, type Term } from './harness.js';
+import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+
+afterEach(async () => {
+  await disposeAllTerminals();
+});
+
+// Model-facing protocol text (src/runtime/supervisor.ts SPAWN_PAUSED_REFUSAL), copied on
+// purpose: the test checks the literal a user and a model see, not whatever the constant holds.
+const SPAWN_PAUSED = 'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
+const PARALLEL = '\n[runtime_profiles.default]\nparallel_tools = true\n';
+const WIDE = { cols: 160, rows: 40 };
+
+const textOf = (content: unknown): string =>
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p?.text ?? '').join('') : '';
+/** The conversation's first user message: children start with their task, the root with what was typed. */
+const firstUser = (body: any): string => textOf((body.messages ?? []).find((m: any) => m.role === 'user')?.content);
+const lastMessage = (body: any): any => (body.messages ?? []).at(-1);
+const toolResults = (body: any): string[] => (body.messages ?? []).filter((m: any) => m.role === 'tool').map((m: any) => textOf(m.content));
+/** The tool results at the end of the conversation: the answers to the latest tool calls. */
+function trailingResults(body: any): string[] {
+  const msgs: any[] = body.messages ?? [];
+  const out: string[] = [];
+  for (let i = msgs.length - 1; i >= 0 && msgs[i].role === 'tool'; i--) out.unshift(textOf(msgs[i].content));
+  return out;
+}
+const lastUser = (body: any): string => textOf([...(body.messages ?? [])].reverse().find((m: any) => m.role === 'user')?.content);
+
+const spawnCalls = (prompts: string[]): LoopbackReply => ({
+  kind: 'tools',
+  calls: prompts.map((p, i) => ({ id: `s${i}_${p.replace(/\W+/g, '_')}`, name: 'spawn_subagent', args: { prompt: p } })),
+});
+const jobs = (n: number) => Array.from({ length: n }, (_, i) => `job ${i + 1}`);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** How long the tests let a freshly opened pane settle before typing into it. */
+const PANE_SETTLE_MS = 500;
+
+/** The pane row that shows `label`, e.g. "main#2 subagent". */
+function rowOf(screen: string, label: string): string | undefined {
+  return screen.split('\n').find((l) => l.includes(`${label} subagent`));
+}
+
+/** Waits until the pane row of `label` reads `status`. */
+async function waitForRow(term: Term, label: string, status: RegExp, timeoutMs = 10000): Promise<void> {
+  await term.waitFor((s) => status.test(rowOf(s, label) ?? ''), `the ${label} row to match ${status}`, timeoutMs);
+}
+
+async function waitForHeader(term: Term, text: RegExp, timeoutMs = 10000): Promise<void> {
+  await term.waitFor((s) => s.split('\n').some((l) => l.startsWith('Agents ·') && text.test(l)), `the pane header to match ${text}`, timeoutMs);
+}
+
+describe('runaway guard in the terminal', () => {
+  it('a runaway tree trips max_tree_size and pauses; the pane shows it; space on the root resumes and the turn ends', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(
+      ({ body }) => {
+        const first = firstUser(body);
+        if (first.startsWith('job ')) return { kind: 'text', chunks: [`finished ${first}`], delayMs: 1000 };
+        if (toolResults(body).length) return { kind: 'text', chunks: [`root collected: ${toolResults(body).join(' | ')}`] };
+        return spawnCalls(jobs(5));
+      },
+      `${PARALLEL}[delegation.runaway]\nmax_tree_size = 4\non_trip = "pause_tree"\n`,
+    );
+    const term = await sb.startArbor([], WIDE);
+    await send(term, 'fan out five');
+
+    // The chat banner names the threshold and its limit.
+    await term.waitForText(/Runaway guard: max_tree_size is 4, the tree measured \d+\. Action taken: the whole tree paused\./, 20000);
+
+    term.press('ctrl-t');
+    await waitForHeader(term, /[1-9] paused/);
+    await term.waitForText(/⚠ Runaway guard tripped: max_tree_size is limited to 4, the tree measured \d+ \(the whole tree paused\)/, 5000, { where: 'screen' });
+    // Every child that exists is paused, and nothing has finished.
+    await term.waitFor((s) => rowOf(s, 'main#1') !== undefined && /main turn/.test(s), 'the tree rows');
+    await sleep(1500); // longer than a child's model time: paused children do not move
+    await term.flush();
+    const paused = term.screen();
+    const childRows = paused.split('\n').filter((l) => / main#\d subagent/.test(l));
+    expect(childRows.length).toBeGreaterThanOrEqual(4);
+    for (const row of childRows) expect(row).toMatch(/‖ paused/);
+    expect(paused).toMatch(/‖ paused\s+main turn/);
+    expect(paused).toMatch(/· 0 finished ·/);
+    expect(paused).not.toContain('root collected');
+
+    // The selection starts on the root turn: space answers the guard with "resume".
+    expect(paused).toMatch(/· 1\/\d+$/m);
+    term.press('space');
+    await term.waitForText('Runaway guard answered: resumed main (turn).', 5000, { where: 'screen' });
+    await waitForHeader(term, /0 running · 0 queued · 0 paused · 5 finished/, 20000);
+    await term.waitForNoText('⚠ Runaway guard tripped', 5000);
+    for (const n of [1, 2, 3, 4, 5]) await waitForRow(term, `main#${n}`, /✓ completed/);
+
+    term.press('esc');
+    await term.waitForText('root collected: finished job 1 | finished job 2 | finished job 3 | finished job 4 | finished job 5', 20000);
+    await term.waitForText('Runaway guard: resumed by the user.');
+  });
+});
+
+describe('the /agents pane', () => {
+  it('space pauses and resumes one child subtree, x kills it, the others go on', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    // Children list files in a loop until released; each step is a model request, so a
+    // paused child is seen to stop asking.
+    let release = false;
+    const stepsOf = new Map<string, number>();
+    await sb.withModel(async ({ body }) => {
+      const first = firstUser(body);
+      if (first.startsWith('job ')) {
+        await sleep(150);
+        stepsOf.set(first, (stepsOf.get(first) ?? 0) + 1);
+        if (release) return { kind: 'text', chunks: [`finished ${first}`], delayMs: 100 };
+        // A new path each step: identical repeated calls would be skipped as duplicates.
+        const n = body.messages.length;
+        return { kind: 'tools', calls: [{ id: `l${n}`, name: 'list_files', args: { path: `.${'/.'.repeat(n)}` } }] };
+      }
+      if (toolResults(body).length) return { kind: 'text', chunks: [`root collected: ${trailingResults(body).join(' | ')}`] };
+      return spawnCalls(jobs(3));
+    }, `${PARALLEL}max_tool_iterations = 1000\n`);
+    const term = await sb.startArbor([], WIDE);
+    await send(term, 'three workers');
+    await term.waitForText(/spawn_subagent · job 3/, 15000);
+
+    await send(term, '/agents');
+    await waitForHeader(term, /3 running/);
+    for (const n of [1, 2, 3]) await waitForRow(term, `main#${n}`, /● running/);
+
+    // Keys pressed in the first moments after the pane appears can be dropped: that has its
+    // own test below. Here the pane gets a moment to start listening.
+    await sleep(PANE_SETTLE_MS);
+    // Root is row 1; main#2 is row 3.
+    term.type('j');
+    await waitForHeader(term, /· 2\/4$/);
+    term.press('down');
+    await waitForHeader(term, /· 3\/4$/);
+    term.press('space');
+    await term.waitForText('paused main#2', 5000, { where: 'screen' });
+    await waitForRow(term, 'main#2', /‖ paused/);
+    // Let the step that was in flight land; after it the child asks nothing more.
+    await sleep(800);
+    const frozenAt = stepsOf.get('job 2');
+    const othersAt = (stepsOf.get('job 1') ?? 0) + (stepsOf.get('job 3') ?? 0);
+    await sleep(1200);
+    expect(stepsOf.get('job 2')).toBe(frozenAt);
+    expect((stepsOf.get('job 1') ?? 0) + (stepsOf.get('job 3') ?? 0)).toBeGreaterThan(othersAt);
+    await term.flush();
+    expect(rowOf(term.screen(), 'main#2')).toMatch(/‖ paused/);
+    expect(rowOf(term.screen(), 'main#1')).toMatch(/● running/);
+    expect(rowOf(term.screen(), 'main#3')).toMatch(/● running/);
+
+    term.press('space');
+    await term.waitForText('resumed main#2', 5000, { where: 'screen' });
+    await waitForRow(term, 'main#2', /● running/);
+    await term.waitFor(() => (stepsOf.get('job 2') ?? 0) > (frozenAt ?? 0), 'main#2 to ask the model again after resume');
+
+    term.type('x');
+    await term.waitForText(/killed main#2/, 5000, { where: 'screen' });
+    await term.flush();
+    const flash = term.screen().split('\n').find((l) => l.startsWith('killed main#2'));
+    // The issue's wording: `killed <label> (+N descendants)`, N = 0 included.
+    expect(flash).toBe('killed main#2 (+0 descendants)');
+    await waitForRow(term, 'main#2', /× killed/);
+    await waitForHeader(term, /2 running/);
+    expect(rowOf(term.screen(), 'main#1')).toMatch(/● running/);
+    expect(rowOf(term.screen(), 'main#3')).toMatch(/● running/);
+
+    // The others go on: released, they finish, and the root reads the kill as a failed result.
+    release = true;
+    await waitForRow(term, 'main#1', /✓ completed/, 15000);
+    await waitForRow(term, 'main#3', /✓ completed/, 15000);
+    await waitForHeader(term, /0 running · 0 queued · 0 paused · 3 finished/, 15000);
+    expect(rowOf(term.screen(), 'main#2')).toMatch(/× killed/);
+    term.type('q');
+    await term.waitForText(/root collected: finished job 1 \| subagent run failed: [^|]*kill[^|]* \| finished job 3/, 15000);
+  });
+
+  it('keys typed right after /agents reach the pane, not the hidden input line', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    // Six children busy listing files, as in a real session: the screen keeps changing.
+    await sb.withModel(async ({ body }) => {
+      if (firstUser(body).startsWith('job ')) {
+        await sleep(100);
+        const n = body.messages.length;
+        return { kind: 'tools', calls: [{ id: `l${n}`, name: 'list_files', args: { path: `.${'/.'.repeat(n)}` } }] };
+      }
+      return spawnCalls(jobs(6));
+    }, `${PARALLEL}max_tool_iterations = 1000\n[delegation]\nmax_children_per_agent = 6\n`);
+    const term = await sb.startArbor([], WIDE);
+    await send(term, 'six busy jobs');
+    await term.waitForText(/spawn_subagent · job 6/, 15000);
+
+    // A quick typist: Enter, then j six times, 40 ms apart, starting the moment the pane's
+    // first frame is drawn (before its own listener would have subscribed); 7 rows.
+    // (Waiting for that frame keeps Enter and the first j from reaching the terminal as one
+    // chunk on a loaded machine, which reads as a paste, not as keys.)
+    await send(term, '/agents');
+    await term.waitFor((s) => /^Agents ·/m.test(s), 'the pane to appear', 10000);
+    for (let i = 0; i < 6; i++) {
+      await sleep(40);
+      term.type('j');
+    }
+    const reached = await waitForHeader(term, /· 7\/7$/, 5000).then(
+      () => 'the last row',
+      async () => {
+        await term.flush();
+        return term.screen().split('\n').find((l) => l.startsWith('Agents ·')) ?? 'no pane';
+      },
+    );
+    // Where lost keys go: into the input line under the pane, typed into the next message.
+    term.press('esc');
+    await term.waitForNoText(/^Agents ·/m, 5000);
+    await sleep(300);
+    await term.flush();
+    const inputLine = term.screen().split('\n').filter((l) => l.startsWith('› ')).at(-1);
+    expect({ reached, inputLine }).toEqual({ reached: 'the last row', inputLine: '› Type a message, / for commands' });
+  });
+
+  it('p pauses spawning: a new spawn gets the literal refusal; /subagents resume clears it', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(({ body }) => {
+      const first = firstUser(body);
+      if (first === 'helper task') return { kind: 'text', chunks: ['helper answered'] };
+      const last = lastMessage(body);
+      if (last?.role === 'tool') return { kind: 'text', chunks: [`tool said: ${textOf(last.content)}`] };
+      if (lastUser(body).startsWith('spawn')) return spawnCalls(['helper task']);
+      return { kind: 'text', chunks: ['plain answer'] };
+    });
+    const term = await sb.startArbor([], WIDE);
+
+    await send(term, '/agents');
+    await waitForHeader(term, /spawning on/);
+    await term.waitForText('No child agents yet.', 5000, { where: 'screen' });
+    await sleep(PANE_SETTLE_MS);
+    term.type('p');
+    await waitForHeader(term, /SPAWNING PAUSED/);
+    await term.waitForText('Spawning paused: new spawn_subagent and delegate calls are refused; running children go on.', 5000, { where: 'screen' });
+    term.press('esc');
+    await term.waitForNoText(/^Agents ·/m);
+
+    await send(term, 'spawn a helper');
+    await term.waitForText(`tool said: ${SPAWN_PAUSED}`, 20000);
+
+    await send(term, '/subagents list');
+    await term.waitForText('Spawning is paused (/subagents resume clears it).');
+    await send(term, '/subagents resume');
+    await term.waitForText('Spawning resumed.');
+
+    await send(term, 'spawn again');
+    await term.waitForText('tool said: helper answered', 20000);
+    await send(term, '/agents');
+    await waitForHeader(term, /spawning on.*1 finished/);
+    await waitForRow(term, 'main#1', /✓ completed/);
+  });
+});
+
+describe('/subagents', () => {
+  it('list, info, log and kill all over hanging children; the list then says killed', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(({ body }: LoopbackIncoming): LoopbackReply => {
+      const first = firstUser(body);
+      if (first.startsWith('job ')) return { kind: 'hang' };
+      if (toolResults(body).length) return { kind: 'text', chunks: [`root collected: ${toolResults(body).join(' | ')}`] };
+      return spawnCalls(jobs(3));
+    }, PARALLEL);
+    const term = await sb.startArbor([], WIDE);
+    await send(term, 'three hanging jobs');
+    await term.waitForText(/spawn_subagent · job 3/, 15000);
+
+    await send(term, '/subagents list');
+    await term.waitForText('Subagents (3): active first, then finished in the last 60 min');
+    // Newest first: #1 is the last child spawned.
+    await term.waitForText(/#1 main#3 · running\n\s+openai-compatible\/fake-model · \S+ · \d+ tokens\n\s+job 3/);
+    await term.waitForText(/#2 main#2 · running/);
+    await term.waitForText(/#3 main#1 · running/);
+
+    await send(term, '/subagents info 1');
+    await term.waitForText(/^[ ·]*id: [0-9a-f-]{8,}$/m);
+    await term.waitForText(/^[ ·]*label: main#3$/m);
+    await term.waitForText(/^[ ·]*kind: subagent$/m);
+    await term.waitForText(/^[ ·]*status: running$/m);
+    await term.waitForText(/^[ ·]*task: job 3$/m);
+    await term.waitForText(/^[ ·]*parent: main \(turn\) \([0-9a-f-]+\)$/m);
+    await term.waitForText(/^[ ·]*depth: 1$/m);
+    await term.waitForText(/^[ ·]*created: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m);
+    await term.waitForText(/^[ ·]*started: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m);
+    await term.waitForText(/^[ ·]*ended: —$/m);
+
+    await send(term, '/subagents log 1');
+    await term.waitForText('main#3: last 1 of 1 messages');
+    await term.waitForText(/^[ ·]*\[user\] job 3$/m);
+
+    await send(term, '/subagents kill all');
+    await term.waitForText('Killed 3 live subagents (descendants included).');
+    // The root turn goes on: it reads three failed results and answers.
+    await term.waitForText(/root collected: (subagent run failed: [^|]*kill[^|]*( \| )?){3}/, 20000);
+
+    await send(term, '/subagents list');
+    await term.waitFor((_, all) => {
+      const tail = all.slice(all.lastIndexOf('Subagents (3)'));
+      return all.lastIndexOf('Subagents (3)') > all.indexOf('Killed 3 live') && [1, 2, 3].every((n) => tail.includes(`main#${n} · killed`));
+    }, 'a fresh list showing every child killed');
+  });
+});
