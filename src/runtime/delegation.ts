@@ -13,7 +13,7 @@ import { BackgroundTasks, type BackgroundLaunch } from './delegationTasks.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { appendItem } from './store.js';
 import { childrenLimitRefusal, type RunHandle, type Supervisor, type SupervisorDeps } from './supervisor.js';
-import type { Run, TranscriptItem } from './types.js';
+import type { Run } from './types.js';
 
 export class DelegationService {
   readonly planner: ChildPlanner;

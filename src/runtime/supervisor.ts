@@ -3,92 +3,29 @@
 // down a subtree and records outcomes. spawn_subagent and delegate are thin tools over it.
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import type { AgentConfig, ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
-import type { ModelMessage, ModelProvider } from '../providers/types.js';
+import type { AgentConfig, ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
+import type { ModelMessage } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
-import { ensureNoEscalation } from '../tools/escalation.js';
-import type { ApprovalBroker } from './approvals.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
-import { BudgetExhaustedError, RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
+import { BudgetExhaustedError, RunAbortedError, describeLoopError, runLoop } from './loop.js';
 import { PausableTimer } from './pausableTimer.js';
 import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, patchRun, setRunStatus, type RuntimeStore } from './store.js';
-import { isTerminal, type Run, type RunKind, type RunStatus, type TranscriptItem } from './types.js';
+import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
+import type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
+import { isTerminal, type Run, type RunStatus, type TranscriptItem } from './types.js';
+
+export type { SubagentOverrides } from './subagents.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
 
-/** A narrowing of the parent's policy for one child (the reference's SubAgentOverrides). */
-export interface SubagentOverrides {
-  risk?: RiskProfile;
-  shell_timeout_secs?: number;
-}
-
-/** Why a run stopped, so the right terminal status is recorded. */
-export type StopReason = 'killed' | 'cancelled' | 'timed_out';
-
-export interface RunHandle {
-  runId: string;
-  controller: AbortController;
-  gate: PauseGate;
-  steering: string[];
-  timer?: PausableTimer;
-  /** Set when the run is told to stop, before its controller aborts. */
-  stopReason?: StopReason;
-  /** Holds a lane slot (children only). */
-  laned: boolean;
-  /** Unlinks the run from its parent's cancellation. */
-  detach?: () => void;
-}
-
-export interface ResolvedProvider {
-  provider: ModelProvider;
-  config: ProviderConfig;
-  label: string;
-}
-
-export interface SupervisorDeps {
-  store: RuntimeStore;
-  config: ArborConfig;
-  cwd: string;
-  approvals: ApprovalBroker;
-  providerFor(agent: AgentConfig): ResolvedProvider;
-  /** Every tool before policy filtering (builtins, spawn_subagent, delegate). */
-  baseTools: ToolRegistry;
-  filterTools(registry: ToolRegistry, risk: RiskProfile): ToolRegistry;
-  hooks: LoopHooks;
-  trace(event: 'run_started' | 'run_finished' | 'run_failed', run: Run): void;
-  /** A child reached a terminal state (session log snapshot, background notices). */
-  onChildEnded?(run: Run): void;
-  /** A line in the chat transcript (and the session file), e.g. a background task ending. */
-  notice?(level: 'info' | 'warn' | 'error', text: string): void;
-  /** More services for tools (the delegate service), built per tree budget. */
-  extraServices?(supervisor: Supervisor, budget: ExecutionBudget | undefined): Record<string, unknown>;
-}
-
-export interface ChildSpec {
-  kind: Exclude<RunKind, 'root'>;
-  parentRunId: string;
-  /** The tool call that created the child; absent for a steered continuation. */
-  parentToolCallId?: string;
-  alias: string;
-  task: string;
-  sessionKeyPrefix: 'subagent' | 'delegate' | 'background';
-  model: string;
-  /** Linked to the parent's cancellation (foreground). Background children pass none. */
-  parentSignal?: AbortSignal;
-  /** Active-time limit in seconds (paused time does not count); 0/undefined = none. */
-  timeoutSecs?: number;
-  /** Background task id (kind 'background'). */
-  taskId?: string;
-  /** Runs the child's work; gets the handle once the child holds a lane slot. */
-  execute(handle: RunHandle, run: Run): Promise<string>;
-}
+export type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
 
 /** Everything needed to run one more turn in a run's own history (steering a finished child). */
 export type LoopContext = Parameters<Supervisor['loopFor']>[0];
@@ -302,63 +239,14 @@ export class Supervisor {
     return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run };
   }
 
-  // ---- the subagent service (spawn_subagent) ----
+  // ---- the subagent service (spawn_subagent): see subagents.ts ----
 
-  /** The child's identity (the reference's SubAgentSpawn::for_agent + build): the parent's
-   * alias, provider and policy, with an optional narrowing override that may only be equal
-   * or narrower on every axis. Throws naming the field when an override escalates. */
   buildSubagentCaller(parent: ToolCaller, overrides: SubagentOverrides = {}): ToolCaller {
-    const child: ToolCaller = {
-      ...parent,
-      risk: overrides.risk ?? parent.risk,
-      runtime: overrides.shell_timeout_secs !== undefined ? { ...parent.runtime, shell_timeout_secs: overrides.shell_timeout_secs } : parent.runtime,
-      isSubagent: true,
-    };
-    const check = ensureNoEscalation(
-      { ...parent.risk, shell_timeout_secs: parent.runtime.shell_timeout_secs },
-      { ...child.risk, shell_timeout_secs: child.runtime.shell_timeout_secs },
-      { cwd: this.deps.cwd },
-    );
-    if (!check.ok) throw new Error(`override escalates ${check.error}`);
-    return child;
+    return buildSubagentCaller(this, parent, overrides);
   }
 
-  async runSubagent(ctx: ToolContext, prompt: string, budget: ExecutionBudget | undefined, overrides?: SubagentOverrides): Promise<ChildOutcome> {
-    const agent = this.agent(ctx.caller.alias);
-    const resolved = this.deps.providerFor(agent);
-    // Both spawn paths pass no override today (inherit verbatim); the check still runs, so a
-    // future narrowing surface drops in without changing this path.
-    const caller = this.buildSubagentCaller(ctx.caller, overrides);
-    const tools = this.deps.filterTools(this.deps.baseTools, caller.risk);
-    const outcome = await this.runChild({
-      kind: 'subagent',
-      parentRunId: ctx.runId,
-      parentToolCallId: ctx.toolCallId,
-      alias: agent.alias,
-      task: prompt,
-      model: resolved.label,
-      sessionKeyPrefix: 'subagent',
-      parentSignal: ctx.signal,
-      timeoutSecs: this.deps.config.delegation.run_timeout_secs,
-      execute: (handle, run) => {
-        const history: ModelMessage[] = [{ role: 'user', content: prompt }];
-        this.recordUserItem(run.id, prompt);
-        return this.loopFor({
-          run,
-          handle,
-          agent,
-          resolved,
-          caller,
-          tools,
-          history,
-          budget: budget ? { budget, role: 'child' } : undefined,
-          tracker: ctx.tracker,
-          isChild: true,
-          maxIterations: caller.runtime.max_tool_iterations,
-        });
-      },
-    });
-    return outcome;
+  runSubagent(ctx: ToolContext, prompt: string, budget: ExecutionBudget | undefined, overrides?: SubagentOverrides): Promise<ChildOutcome> {
+    return runSubagent(this, ctx, prompt, budget, overrides);
   }
 
   /** A child's task (or a steering message) as the first item of its own transcript,
@@ -501,26 +389,8 @@ export class Supervisor {
     return true;
   }
 
-  /** Steering a finished child starts a new turn in that child's own history, as a new run
-   * under the same parent (terminal states are final, so the old run is not reopened). */
-  async continueFinished(runId: string, message: string): Promise<(ChildOutcome & { run: Run }) | undefined> {
-    const old = this.store.getState().runs[runId];
-    const ctx = this.contexts.get(runId);
-    if (!old || !ctx || !isTerminal(old.status)) return undefined;
-    return this.runChild({
-      kind: old.kind === 'root' ? 'subagent' : old.kind,
-      parentRunId: old.parentRunId ?? old.rootRunId,
-      alias: old.alias,
-      task: message,
-      model: old.model,
-      sessionKeyPrefix: old.sessionKey.startsWith('delegate') ? 'delegate' : old.sessionKey.startsWith('background') ? 'background' : 'subagent',
-      timeoutSecs: this.deps.config.delegation.run_timeout_secs,
-      execute: (handle, run) => {
-        ctx.history.push({ role: 'user', content: message });
-        this.recordUserItem(run.id, message);
-        return this.loopFor({ ...ctx, run, handle, budget: undefined });
-      },
-    });
+  continueFinished(runId: string, message: string): Promise<(ChildOutcome & { run: Run }) | undefined> {
+    return continueFinished(this, runId, message);
   }
 
   private applyQueuePositions(positions: Map<string, number>): void {
