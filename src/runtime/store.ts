@@ -162,30 +162,6 @@ function isRootRun(s: RuntimeState, runId: string): boolean {
 
 // ---- selectors (pure; safe for React) ----
 
-export const selectRun = (id: string) => (s: RuntimeState): Run | undefined => s.runs[id];
-
-/** The child run created by a given tool call: cards bind through this, never by text. */
-export function findRunByToolCall(s: RuntimeState, toolCallId: string): Run | undefined {
-  for (let i = s.runOrder.length - 1; i >= 0; i--) {
-    const run = s.runs[s.runOrder[i]];
-    if (run && run.parentToolCallId === toolCallId) return run;
-  }
-  return undefined;
-}
-
-export function findRunsByToolCall(s: RuntimeState, toolCallId: string): Run[] {
-  const out: Run[] = [];
-  for (const id of s.runOrder) {
-    const run = s.runs[id];
-    if (run && run.parentToolCallId === toolCallId) out.push(run);
-  }
-  return out;
-}
-
-export function childrenOf(s: RuntimeState, runId: string): Run[] {
-  return s.runOrder.map((id) => s.runs[id]).filter((r): r is Run => !!r && r.parentRunId === runId);
-}
-
 export function descendantsOf(s: RuntimeState, runId: string): Run[] {
   const out: Run[] = [];
   const stack = [runId];
