@@ -8,6 +8,7 @@ import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
+import { registerSecret } from '../persistence/redact.js';
 import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
 import { TraceLog } from '../persistence/traceLog.js';
@@ -68,6 +69,11 @@ export async function main(argv: string[]): Promise<void> {
     throw err;
   }
   initI18n(loaded.config.ui.language);
+  // Keys named by api_key_env are secrets whatever the variable is called: session and
+  // trace files scrub them (names ending in _KEY, _TOKEN or _SECRET are scrubbed anyway).
+  for (const provider of Object.values(loaded.config.providers)) {
+    if (provider.api_key_env) registerSecret(process.env[provider.api_key_env]);
+  }
   const home = arborHome();
   const headless = cmd.print !== undefined;
   if (!headless && !process.stdin.isTTY) {

@@ -341,3 +341,22 @@ describe('setup', () => {
     expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
   });
 });
+
+describe('secrets', () => {
+  it('a key named by api_key_env is scrubbed from the session file even when its variable name looks harmless', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const secret = 'cred-4f9a8b7c6d5e4f3a2b1c';
+    const model = await sb.withModel(() => ({ kind: 'text', chunks: ['noted'] }));
+    writeConfig(sb.h.dir, fakeProviderConfig(model.url).replace('model = "fake-model"', 'model = "fake-model"\napi_key_env = "MY_PROVIDER_CRED"'));
+    sb.h.env.MY_PROVIDER_CRED = secret;
+    const r = await sb.arbor(['-p', `remember ${secret} for me`]);
+    expect(r.code).toBe(0);
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = `${sb.h.home}/sessions`;
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    const session = readFileSync(`${dir}/${files[0]}`, 'utf8');
+    expect(session).toContain('remember');
+    expect(session).not.toContain(secret);
+  });
+});
