@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
 import { estimateCostUsd } from '../providers/createProvider.js';
-import { ProviderError, isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
+import { isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolResult } from '../tools/types.js';
 import type { ArborConfig } from '../config/types.js';
@@ -322,8 +322,8 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
   return finish(result.success ? 'ok' : 'error', result);
 }
 
+/** What a failed loop says: provider errors and budget errors already carry their full,
+ * secret-free message. */
 export function describeLoopError(err: unknown): string {
-  if (err instanceof ProviderError) return err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return err instanceof Error ? err.message : String(err);
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
 import { createProvider, providerLabel } from '../providers/createProvider.js';
-import { ProviderError, type ModelMessage, type ModelProvider } from '../providers/types.js';
+import type { ModelMessage, ModelProvider } from '../providers/types.js';
 import { createActionTracker } from '../tools/actionTracker.js';
 import { applyPolicyToolFilter } from '../tools/policy.js';
 import { ToolRegistry, builtinTools } from '../tools/registry.js';
@@ -13,7 +13,7 @@ import { t } from '../i18n/index.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { ApprovalBroker } from './approvals.js';
 import { ExecutionBudget } from './executionBudget.js';
-import { BudgetExhaustedError, RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
+import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRunStatus, type RuntimeStore } from './store.js';
@@ -205,7 +205,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', { error: 'interrupted' });
         notice('warn', t('runtime:interrupted'));
       } else {
-        const message = err instanceof BudgetExhaustedError || err instanceof ProviderError ? err.message : describeLoopError(err);
+        const message = describeLoopError(err);
         setRunStatus(store, run.id, 'failed', { error: message });
         notice('error', message);
       }

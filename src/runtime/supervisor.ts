@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
-import { BudgetExhaustedError, RunAbortedError, describeLoopError, runLoop } from './loop.js';
+import { RunAbortedError, describeLoopError, runLoop } from './loop.js';
 import { PausableTimer } from './pausableTimer.js';
 import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, patchRun, setRunStatus, type RuntimeStore } from './store.js';
@@ -213,7 +213,7 @@ export class Supervisor {
       if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
         return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', undefined);
       }
-      const message = err instanceof BudgetExhaustedError ? err.message : describeLoopError(err);
+      const message = describeLoopError(err);
       return this.endChild(run.id, handle, 'failed', '', message);
     }
   }
