@@ -134,7 +134,7 @@ export class SizedStdout extends EventEmitter {
   }
 }
 
-class QuietStdin extends EventEmitter {
+export class QuietStdin extends EventEmitter {
   isTTY = true;
   private data: string | null = null;
   write(data: string) {

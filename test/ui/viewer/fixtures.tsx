@@ -1,40 +1,19 @@
 // Helpers for the viewer tests: the chat App with the viewer's command and key binding on a
 // terminal of a chosen size, and a session transcript to browse.
 import React from 'react';
-import { EventEmitter } from 'node:events';
 import { render as inkRender } from 'ink';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import { App } from '../../../src/ui/App.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
 import { viewerCommands, viewerKeyBindings } from '../../../src/ui/viewer/register.js';
 import { FakeRuntime } from '../fakeRuntime.js';
-import { KEY_GAP_MS, plain, SizedStdout, sleep } from '../harness.js';
+import { KEY_GAP_MS, plain, QuietStdin, SizedStdout, sleep } from '../harness.js';
 import { toolItem } from '../cards/fixtures.js';
 import { syncEnvelope } from '../../../src/tools/delegate/strings.js';
 
 export const CTRL_O = '\u000F';
 export const PGUP = '\u001B[5~';
 export const PGDN = '\u001B[6~';
-
-class TestStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string) {
-    this.data = data;
-    this.emit('readable');
-  }
-  read() {
-    const d = this.data;
-    this.data = null;
-    return d;
-  }
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 export interface ViewerApp {
   runtime: FakeRuntime;
@@ -49,7 +28,7 @@ export interface ViewerApp {
 export async function mountViewerApp(runtime: FakeRuntime, columns = 100, rows = 30): Promise<ViewerApp> {
   registerTranscriptCards(runtime.store);
   const stdout = new SizedStdout(columns, rows);
-  const stdin = new TestStdin();
+  const stdin = new QuietStdin();
   const instance = inkRender(
     <App
       runtime={runtime}
