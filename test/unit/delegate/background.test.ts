@@ -18,14 +18,15 @@ import {
   noResult,
 } from '../../../src/tools/delegate/strings.js';
 import {
-  UUID,
   agent,
   delegateFixture,
   delegateResults,
   lastToolResult,
+  sequence,
   text,
   toml,
   until,
+  UUID,
   type DelegateFixture,
   type Responder,
 } from './helpers.js';
@@ -223,13 +224,13 @@ describe('other ways a background task ends', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, CONFIG),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'worker', prompt: 'one', background: true } },
-                { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'two', background: true } },
-              ] }
-            : text('done'),
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'worker', prompt: 'one', background: true } },
+            { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'two', background: true } },
+          ] },
+          text('done'),
+        ),
         worker: () => ({ kind: 'hang' }),
       },
     });
@@ -355,13 +356,13 @@ describe('stopping the turn', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'bg', name: 'delegate', args: { agent: 'worker', prompt: 'background work', background: true } },
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'bg', name: 'delegate', args: { agent: 'worker', prompt: 'background work', background: true } },
                 { id: 'fg', name: 'delegate', args: { agent: 'fg', prompt: 'foreground work' } },
-              ] }
-            : text('should not be asked'),
+              ] },
+          text('should not be asked'),
+        ),
         worker: async () => {
           await bgGate;
           return text('background result');

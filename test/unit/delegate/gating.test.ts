@@ -22,6 +22,7 @@ import {
   delegateResults,
   delegateSpecOf,
   lastToolResult,
+  sequence,
   text,
   toml,
   type DelegateFixture,
@@ -94,13 +95,13 @@ describe('gate 2: reachability', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'peer', prompt: 'p' } },
-                { id: 'b', name: 'delegate', args: { agent: 'listed', prompt: 'p' } },
-              ] }
-            : text('done'),
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'peer', prompt: 'p' } },
+            { id: 'b', name: 'delegate', args: { agent: 'listed', prompt: 'p' } },
+          ] },
+          text('done'),
+        ),
         peer: () => text('peer answer'),
         listed: () => text('listed answer'),
       },
@@ -121,13 +122,13 @@ describe('gate 2: reachability', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'off', prompt: 'p' } },
-                { id: 'b', name: 'delegate', args: { agent: 'off2', prompt: 'p' } },
-              ] }
-            : text('done'),
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'off', prompt: 'p' } },
+            { id: 'b', name: 'delegate', args: { agent: 'off2', prompt: 'p' } },
+          ] },
+          text('done'),
+        ),
       },
     });
     await fx.runtime.startTurn('go');
@@ -244,14 +245,14 @@ ${agent('plain', 'risk_profile = "asking"')}
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'agentic_b', prompt: 'p' } },
-                { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'agentic_b', prompt: 'p' } },
+            { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
                 { id: 'c', name: 'delegate', args: { agent: 'plain', prompt: 'p' } },
-              ] }
-            : text('done'),
+          ] },
+          text('done'),
+        ),
         plain: () => text('plain answer'),
       },
     });

@@ -10,6 +10,7 @@ import {
   delegateFixture,
   delegateResults,
   firstUser,
+  sequence,
   text,
   toml,
   type DelegateFixture,
@@ -148,13 +149,13 @@ describe('parallel fan-out', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, trusted('main') + trusted('r')),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
-                { id: 'b', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
-              ] }
-            : text('done'),
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
+            { id: 'b', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
+          ] },
+          text('done'),
+        ),
         r: () => text('answer'),
       },
     });

@@ -12,6 +12,7 @@ import {
   delegateResults,
   delegateSpecOf,
   lastToolResult,
+  sequence,
   text,
   toml,
   toolNames,
@@ -42,13 +43,13 @@ ${agent('inheritor', 'risk_profile = "inherit"\nruntime_profile = "agentic"')}
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'narrow', prompt: 'p' } },
-                { id: 'b', name: 'delegate', args: { agent: 'inheritor', prompt: 'p' } },
-              ] }
-            : text('done'),
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'narrow', prompt: 'p' } },
+            { id: 'b', name: 'delegate', args: { agent: 'inheritor', prompt: 'p' } },
+          ] },
+          text('done'),
+        ),
         narrow: () => text('n'),
         inheritor: () => text('i'),
       },
@@ -73,13 +74,13 @@ ${agent('bystander', 'risk_profile = "trusted"')}
       config: (url) => toml(url, config),
       agents: {
         main: callsThenDone(delegateCall({ agent: 'lead', prompt: 'plan it' })),
-        lead: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'x', name: 'delegate', args: { action: 'list_results' } },
+        lead: sequence(
+          { kind: 'tools', calls: [
+            { id: 'x', name: 'delegate', args: { action: 'list_results' } },
                 { id: 'y', name: 'delegate', args: { agent: 'helper', prompt: 'help' } },
-              ] }
-            : text('lead done'),
+              ] },
+          text('lead done'),
+        ),
         helper: () => text('helped'),
       },
     });
@@ -133,13 +134,13 @@ ${agent('indep', 'risk_profile = "trusted"\nruntime_profile = "agentic_big"')}
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: (req, nth) =>
-          nth === 0
-            ? { kind: 'tools', calls: [
-                { id: 'a', name: 'delegate', args: { agent: 'bounded', prompt: 'p' } },
-                { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
-              ] }
-            : text('done'),
+        main: sequence(
+          { kind: 'tools', calls: [
+            { id: 'a', name: 'delegate', args: { agent: 'bounded', prompt: 'p' } },
+            { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
+          ] },
+          text('done'),
+        ),
         // Both children want three model calls.
         bounded: (req, nth) => (nth < 2 ? listCall : text('bounded done')),
         indep: (req, nth) => (nth < 2 ? listCall : text('indep done')),
