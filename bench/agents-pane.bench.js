@@ -156,6 +156,7 @@ async function waitStats(server, pred, what, timeoutMs) {
 async function oneRun(server, heapProbe, marker, log, i) {
   const { url } = await server.request({
     cmd: 'open',
+    scenario: 'agents-tree',
     options: { mids: MIDS, leavesPerMid: LEAVES_PER_MID, leafChunkMs: LEAF_CHUNK_MS, leafChunks: LEAF_CHUNKS },
   });
   const h = tempArborHome('arbor-bench-agents-');
@@ -289,7 +290,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
 
 export async function run({ log } = { log: () => {} }) {
   const marker = await readyMarker();
-  const server = await startWorker(join(benchDir, 'workers', 'agents-model.js'));
+  const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
   const heapProbe = await startWorker(join(benchDir, 'workers', 'agents-heap.js'), { execArgv: ['--experimental-websocket'] });
   const runs = [];
   try {

@@ -1,5 +1,5 @@
 // What the agents-pane benchmark's model says and expects, shared by the model server
-// (agents-model.js) and the benchmark so both sides agree on the script and the config.
+// (agentsTreeScenario.js, run by model-server.js) and the benchmark so both sides agree on the script and the config.
 export const AGENTS_BENCH = {
   warmupPrompt: 'Warm up before the tree.',
   warmupAnswer: 'warm and ready',

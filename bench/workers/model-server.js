@@ -5,7 +5,9 @@
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { CHILD_PROMPT_RE, ROOT_PROMPT, childAnswer, childPrompt } from '../lib/fanoutScript.js';
+import { firstUserText, lastUserText } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
+import { openAgentsTree } from './agentsTreeScenario.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const { startLoopbackModel } = await import(distUrl('testing/loopbackModel.js'));
@@ -23,16 +25,6 @@ function contentChunk(id, model, delta, finish = null) {
   return { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
-function lastUserText(body) {
-  const messages = Array.isArray(body?.messages) ? body.messages : [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role !== 'user') continue;
-    if (typeof m.content === 'string') return m.content;
-    if (Array.isArray(m.content)) return m.content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('');
-  }
-  return '';
-}
 
 async function openPacedText({ replies, ratePerSec }) {
   const streams = [];
@@ -120,11 +112,6 @@ async function openPacedText({ replies, ratePerSec }) {
 // after `childDelayMs`; the root's second request (with every tool result) gets a final
 // text. Times are taken per request on this side: when it arrived, when its answer ended.
 
-function firstUserText(body) {
-  const m = (body?.messages ?? []).find((x) => x.role === 'user');
-  if (typeof m?.content === 'string') return m.content;
-  return Array.isArray(m?.content) ? m.content.map((p) => p.text ?? '').join('') : '';
-}
 
 function toolResults(body) {
   return (body?.messages ?? [])
@@ -190,7 +177,7 @@ async function openFanout({ children, childDelayMs }) {
 
 // ---------------------------------------------------------------------------------------
 
-const scenarios = { 'paced-text': openPacedText, fanout: openFanout };
+const scenarios = { 'paced-text': openPacedText, fanout: openFanout, 'agents-tree': openAgentsTree };
 
 process.on('message', async (msg) => {
   const reply = (data) => process.send({ id: msg.id, ...data });

@@ -1,31 +1,14 @@
-// The fake model for the agents-pane benchmark, in its own process so its CPU is never
-// charged to arbor. It scripts a three-level delegation tree: the root turn delegates to
-// `mids` mid agents at once, each mid delegates to `leavesPerMid` leaf agents at once, and
-// every leaf streams a short word every `leafChunkMs` for minutes, so all of them stay live
-// and keep updating until they are killed. A warm-up prompt gets a plain answer.
-//
-// IPC: {id, cmd: 'open' | 'stats' | 'close', ...} → {id, ok, ...}. Times are absolute
-// (performance.timeOrigin + now()), comparable with the parent's clock.
+// agents-tree (the agents-pane benchmark): a three-level delegation tree. The root turn
+// delegates to `mids` mid agents at once, each mid delegates to `leavesPerMid` leaf agents
+// at once, and every leaf streams a short word every `leafChunkMs`, so all of them stay
+// live and keep updating until they are killed. A warm-up prompt gets a plain answer.
 import { performance } from 'node:perf_hooks';
 import { AGENTS_BENCH } from './agents-tree.js';
+import { firstUserText, lastUserText } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const { startLoopbackModel } = await import(distUrl('testing/loopbackModel.js'));
-
-function firstUserText(body) {
-  const m = (body?.messages ?? []).find((x) => x.role === 'user');
-  if (typeof m?.content === 'string') return m.content;
-  return Array.isArray(m?.content) ? m.content.map((p) => p.text ?? '').join('') : '';
-}
-
-/** The root session keeps its history: its turn is named by the latest typed message. */
-function lastUserText(body) {
-  const users = (body?.messages ?? []).filter((x) => x.role === 'user');
-  const m = users[users.length - 1];
-  if (typeof m?.content === 'string') return m.content;
-  return Array.isArray(m?.content) ? m.content.map((p) => p.text ?? '').join('') : '';
-}
 
 function roleOf(body) {
   const first = firstUserText(body);
@@ -39,9 +22,7 @@ function roleOf(body) {
 
 const hasToolResults = (body) => (body?.messages ?? []).some((m) => m.role === 'tool');
 
-let current;
-
-async function openTree({ mids, leavesPerMid, leafChunkMs, leafChunks }) {
+export async function openAgentsTree({ mids, leavesPerMid, leafChunkMs, leafChunks }) {
   /** One record per request: role, arrival, end (when the response finished or the client went away). */
   const requests = [];
   const open = { root: 0, mid: 0, leaf: 0, warmup: 0 };
@@ -99,29 +80,3 @@ async function openTree({ mids, leavesPerMid, leafChunkMs, leafChunks }) {
     close: () => model.close(),
   };
 }
-
-process.on('message', async (msg) => {
-  const reply = (data) => process.send({ id: msg.id, ...data });
-  try {
-    if (msg.cmd === 'open') {
-      if (current) await current.close();
-      current = await openTree(msg.options);
-      reply({ ok: true, url: current.url });
-    } else if (msg.cmd === 'stats') {
-      reply({ ok: true, stats: current ? current.stats() : undefined });
-    } else if (msg.cmd === 'close') {
-      if (current) await current.close();
-      current = undefined;
-      reply({ ok: true });
-    } else {
-      throw new Error(`unknown command ${msg.cmd}`);
-    }
-  } catch (err) {
-    reply({ ok: false, error: err && err.stack ? err.stack : String(err) });
-  }
-});
-
-process.on('disconnect', () => {
-  void (current ? current.close() : Promise.resolve()).finally(() => process.exit(0));
-});
-process.send({ event: 'ready' });
