@@ -3,6 +3,7 @@
 import React from 'react';
 import { render, type RenderOptions } from 'ink';
 import { App, type AppProps } from './App.js';
+import { setKeyFrameDrawer } from './keyFrame.js';
 
 /** Streaming text reaches the store a frame at a time; 30 frames a second reads as smooth
  * and leaves the CPU to the model stream. */
@@ -34,6 +35,9 @@ export function renderApp(props: AppProps, options: Omit<RenderOptions, 'exitOnC
     ...options,
   });
   const mounted = instance;
+  setKeyFrameDrawer(mounted.renderNextCommitNow);
+  const forget = () => setKeyFrameDrawer(undefined);
+  mounted.waitUntilExit().then(forget, forget);
   return {
     waitUntilExit: async () => {
       await mounted.waitUntilExit();

@@ -3,6 +3,7 @@
 import { useCallback, useRef } from 'react';
 import { useInput, type Key } from 'ink';
 import type { KeyBinding, KeyContext } from '../keys/bindings.js';
+import { drawKeyFrame } from '../keyFrame.js';
 
 export type KeyContextBase = Omit<KeyContext, 'memory'>;
 
@@ -30,6 +31,7 @@ export function useChatKeys(bindings: readonly KeyBinding[], context: KeyContext
     const paneOpen = route ? route.isOpen() : base.paneOpen;
     const handled = dispatchKey(list, { ...base, paneOpen, memory: memory.current }, input, key);
     if (!handled && paneOpen) route?.deliver(input, key);
+    drawKeyFrame();
   }, []);
   useInput(handler);
 }

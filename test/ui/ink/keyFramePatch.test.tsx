@@ -1,0 +1,68 @@
+// arbor patches Ink so that the commit after a key press is drawn at once instead of at
+// the next frame-rate slot (patches/ink+6.8.0.patch, src/ui/keyFrame.ts). With a 2 fps
+// throttle the difference is half a second, far above any scheduling noise.
+import React, { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { render, Text } from 'ink';
+import { QuietStdin, SizedStdout, sleep } from '../harness.js';
+import { drawKeyFrame, setKeyFrameDrawer } from '../../../src/ui/keyFrame.js';
+
+let setValue: (v: string) => void = () => {};
+function Probe() {
+  const [value, set] = useState('start');
+  setValue = set;
+  return <Text>{value}</Text>;
+}
+
+function mount() {
+  const frames: number[] = [];
+  const instance = render(<Probe />, {
+    stdout: new SizedStdout(40, 5) as unknown as NodeJS.WriteStream,
+    stderr: new SizedStdout(40, 5) as unknown as NodeJS.WriteStream,
+    stdin: new QuietStdin() as unknown as NodeJS.ReadStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 2,
+    onRender: () => frames.push(performance.now()),
+  });
+  return { instance, frames };
+}
+
+describe('frames that answer a key press', () => {
+  let unmount: (() => void) | undefined;
+  afterEach(() => {
+    setKeyFrameDrawer(undefined);
+    unmount?.();
+    unmount = undefined;
+  });
+
+  it('wait for the next throttle slot without a key, and are drawn at once after one', async () => {
+    const { instance, frames } = mount();
+    unmount = () => instance.unmount();
+    setKeyFrameDrawer(instance.renderNextCommitNow);
+    await sleep(20);
+    const first = frames.length;
+    expect(first).toBeGreaterThan(0);
+
+    // A background update inside the 500 ms slot waits.
+    setValue('background');
+    await sleep(100);
+    expect(frames.length).toBe(first);
+
+    // Let that frame go out, then a key press inside the next slot does not wait.
+    await sleep(500);
+    const afterBackground = frames.length;
+    expect(afterBackground).toBe(first + 1);
+    drawKeyFrame();
+    const pressedAt = performance.now();
+    setValue('key');
+    await sleep(50);
+    expect(frames.length).toBe(afterBackground + 1);
+    expect(frames[afterBackground]! - pressedAt).toBeLessThan(50);
+  });
+
+  it('does nothing once the app is gone', () => {
+    setKeyFrameDrawer(undefined);
+    expect(() => drawKeyFrame()).not.toThrow();
+  });
+});
