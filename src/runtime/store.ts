@@ -2,6 +2,7 @@
 // each child's transcript and the controls. Only the runtime calls the mutators below;
 // the UI reads through selectors and acts through the Runtime facade.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { RunTranscripts } from './runTranscripts.js';
 import {
   isTerminal,
   type Controls,
@@ -29,7 +30,7 @@ export function createRuntimeStore(sessionId: string): RuntimeStore {
     runs: {},
     runOrder: [],
     transcript: [],
-    runTranscripts: {},
+    runTranscripts: RunTranscripts.empty,
     controls: initialControls(),
     totals: { tokensIn: 0, tokensOut: 0, costUsd: 0 },
   }));
@@ -126,8 +127,8 @@ export function addUsage(store: RuntimeStore, runId: string, tokensIn: number, t
 export function appendItem(store: RuntimeStore, runId: string | undefined, item: TranscriptItem): void {
   store.setState((s) => {
     if (runId === undefined || isRootRun(s, runId)) return { transcript: [...s.transcript, item] };
-    const list = s.runTranscripts[runId] ?? [];
-    return { runTranscripts: { ...s.runTranscripts, [runId]: [...list, item] } };
+    const list = s.runTranscripts.get(runId) ?? [];
+    return { runTranscripts: s.runTranscripts.with(runId, [...list, item]) };
   });
 }
 
@@ -139,7 +140,7 @@ export function updateItem(
 ): void {
   store.setState((s) => {
     const root = runId === undefined || isRootRun(s, runId);
-    const list = root ? s.transcript : (s.runTranscripts[runId!] ?? []);
+    const list = root ? s.transcript : (s.runTranscripts.get(runId!) ?? []);
     // Search from the end: the item being updated is almost always among the newest.
     let idx = -1;
     for (let i = list.length - 1; i >= 0; i--) {
@@ -151,7 +152,7 @@ export function updateItem(
     if (idx < 0) return s;
     const next = list.slice();
     next[idx] = patch(list[idx]);
-    return root ? { transcript: next } : { runTranscripts: { ...s.runTranscripts, [runId!]: next } };
+    return root ? { transcript: next } : { runTranscripts: s.runTranscripts.with(runId!, next) };
   });
 }
 

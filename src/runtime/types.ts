@@ -1,5 +1,6 @@
 // Shapes of the runtime store: the one source of truth for every run's lifecycle.
 // The UI, the headless printer and the persistence layer are all readers of these.
+import type { RunTranscripts } from './runTranscripts.js';
 
 export type RunStatus =
   | 'queued'
@@ -148,8 +149,8 @@ export interface RuntimeState {
   runOrder: string[];
   /** The session's chat items (root turns only; children keep their own). */
   transcript: TranscriptItem[];
-  /** Each child run's own transcript, by run id. */
-  runTranscripts: Record<string, TranscriptItem[]>;
+  /** Each child run's own transcript, by run id (`.get(runId)`). */
+  runTranscripts: RunTranscripts;
   controls: Controls;
   totals: SessionTotals;
   /** The root run of the turn in flight, if any. */

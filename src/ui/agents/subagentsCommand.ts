@@ -81,7 +81,7 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
           const parsed = parseLogOptions(rest.slice(1));
           if ('error' in parsed) return ctx.print(parsed.error, 'error');
           const s = runtime.store.getState();
-          return ctx.print(formatLog(runLabel(s, run.id), s.runTranscripts[run.id] ?? [], parsed.limit, parsed.tools));
+          return ctx.print(formatLog(runLabel(s, run.id), s.runTranscripts.get(run.id) ?? [], parsed.limit, parsed.tools));
         }
         case 'info': {
           if (rest.length > 1) return ctx.print(t('agents:sub.usageInfo'), 'error');

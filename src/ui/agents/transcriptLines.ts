@@ -17,7 +17,7 @@ const ITEM_LINES = 400;
 export function runItems(s: RuntimeState, runId: string): TranscriptItem[] {
   const run = s.runs[runId];
   if (!run) return [];
-  if (run.kind !== 'root') return s.runTranscripts[runId] ?? [];
+  if (run.kind !== 'root') return s.runTranscripts.get(runId) ?? [];
   const end = run.endedAt ?? Number.POSITIVE_INFINITY;
   return s.transcript.filter((item) => {
     if (item.kind === 'assistant' || item.kind === 'tool') return item.runId === runId;

@@ -56,7 +56,7 @@ export function childEntries(source: ChildSource, state: Pick<RuntimeState, 'run
       const run = state.runs[id];
       if (!run) continue;
       out.push({ kind: 'child', key: `child:${id}`, run, recorded: false });
-      out.push(...itemEntries(state.runTranscripts[id] ?? []));
+      out.push(...itemEntries(state.runTranscripts.get(id) ?? []));
     }
     return out;
   }

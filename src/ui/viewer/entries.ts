@@ -113,7 +113,7 @@ function toolLines(item: ToolTranscriptItem, expanded: boolean, ctx: LayoutConte
     width: ctx.width,
     frame: ctx.frame,
     now: ctx.now,
-    childItems: (runId: string) => ctx.state.runTranscripts[runId],
+    childItems: (runId: string) => ctx.state.runTranscripts.get(runId),
   };
   return expanded ? expandedLines(view) : collapsedLines(view);
 }

@@ -61,7 +61,7 @@ describe('synchronous delegation', () => {
     expect(firstUser(fx!.requestsOf('r')[0])).toBe('[Context]\nThe file is big.\n\n[Task]\nSummarize it.');
     // The child's own transcript starts with the same message.
     const child = Object.values(fx!.runtime.store.getState().runs).find((r) => r.alias === 'r')!;
-    const first = fx!.runtime.store.getState().runTranscripts[child.id][0];
+    const first = fx!.runtime.store.getState().runTranscripts.get(child.id)![0];
     expect(first.kind === 'user' && first.text).toBe('[Context]\nThe file is big.\n\n[Task]\nSummarize it.');
   });
 

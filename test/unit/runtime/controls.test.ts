@@ -165,7 +165,7 @@ describe('steer', () => {
     await turn;
     expect(steered).toBe(true);
     const child = children(fx)[0];
-    expect(fx.runtime.store.getState().runTranscripts[child.id].some((i) => i.kind === 'user' && i.text === 'focus on tests')).toBe(true);
+    expect(fx.runtime.store.getState().runTranscripts.get(child.id)!.some((i) => i.kind === 'user' && i.text === 'focus on tests')).toBe(true);
   });
 
   it('a message for a finished child starts a new turn in its history and posts the answer', async () => {

@@ -112,7 +112,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     expect(toolMessages(last)).toEqual([{ tool_call_id: 'call_1', content: 'child answer' }]);
     // child turns never enter the parent's history
     expect(fx.runtime.history.some((m) => m.role === 'user' && m.content === 'child task')).toBe(false);
-    expect(s.runTranscripts[child.id].some((i) => i.kind === 'assistant' && i.text === 'child answer')).toBe(true);
+    expect(s.runTranscripts.get(child.id)!.some((i) => i.kind === 'assistant' && i.text === 'child answer')).toBe(true);
   });
 
   it('an empty child answer becomes the literal placeholder', async () => {
@@ -207,7 +207,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     expect(toolMessages(childSecond.body)[0].content).toMatch(/write_file.*no operator|operator.*write_file/i);
     expect(existsSync(join(fx.workdir, 'x.txt'))).toBe(false);
     const child = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
-    expect(fx.runtime.store.getState().runTranscripts[child.id].find((i) => i.kind === 'tool')).toMatchObject({ status: 'denied' });
+    expect(fx.runtime.store.getState().runTranscripts.get(child.id)!.find((i) => i.kind === 'tool')).toMatchObject({ status: 'denied' });
     expect(fx.runtime.store.getState().controls.approvals).toHaveLength(0);
   });
 
