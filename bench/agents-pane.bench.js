@@ -14,7 +14,11 @@
 // - kill all: from `y` (after `X`) until the model server has seen every tree request end
 //   (each run's model stream aborted), and until the pane shows 0 running / queued / paused.
 // - RSS per child: (RSS with the 200 children finished − RSS before spawning) / 200, after a
-//   warm-up turn so the provider code is already loaded in the "before" number.
+//   warm-up turn so the provider code is already loaded in the "before" number. Both sides
+//   are settled: "before" follows a full GC asked over the inspector; "after" is taken 2 s
+//   after kill all, once arbor's own idle collection (src/cli/idleCollector.ts) has run.
+//   The RSS at the moment the pane shows nothing live (garbage of the live phase still
+//   committed) is reported beside it as a diagnosis.
 // Diagnosis, no target: V8 heap after a forced full GC (asked over the inspector, which arbor
 // is started with on a loopback port) before and after, per child — what the children really
 // keep, apart from garbage not yet collected.
@@ -181,8 +185,11 @@ async function oneRun(server, heapProbe, marker, log, i) {
     await term.waitFor(isReady(marker), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
 
     await sleep(1000);
-    const rssBefore = processRssBytes(term.pid);
+    // "Before" is taken after a full collection, as "after" is after arbor's own idle one:
+    // garbage of the warm-up must not hide what the children keep.
     const heapBefore = await heapUsed();
+    await sleep(500);
+    const rssBefore = processRssBytes(term.pid);
 
     // Spawn the tree and wait until the server sees every child's request streaming.
     const sentAt = abs();
@@ -220,6 +227,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
       },
       { what: 'the pane showing nothing live', timeoutMs: 20000 },
     );
+    const rssAtKill = processRssBytes(term.pid);
     const ended = await waitStats(server, (s) => s.treeEnded, 'every tree request to end', 20000);
     const killMs = ended.lastTreeEndAt - yAt;
     const killShownMs = shownAt - yPerf;
@@ -265,6 +273,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
       rssBefore,
       rssAfter,
       kbPerChild,
+      kbPerChildAtKill: (rssAtKill - rssBefore) / 1024 / CHILDREN,
       heapBefore,
       heapAfter,
       heapKbPerChild,
@@ -350,12 +359,18 @@ export async function run({ log } = { log: () => {} }) {
     },
     { metric: 'kill all: y → pane shows nothing live (median)', value: round(m('killShownMs'), 0), unit: 'ms', samples: runs.map((r) => round(r.killShownMs, 0)) },
     {
-      metric: `arbor RSS per finished child ((after − before) / ${CHILDREN}, median)`,
+      metric: `arbor RSS per finished child ((after, arbor idle − before, after a full GC) / ${CHILDREN}, median)`,
       value: round(kb, 0),
       unit: 'KB',
       target: `< ${TARGET_KB_PER_CHILD}`,
       pass: kb < TARGET_KB_PER_CHILD,
       samples: runs.map((r) => round(r.kbPerChild, 0)),
+    },
+    {
+      metric: `diagnosis: RSS per child at the moment the pane shows nothing live (before arbor's idle collection, median)`,
+      value: round(m('kbPerChildAtKill'), 0),
+      unit: 'KB',
+      samples: runs.map((r) => round(r.kbPerChildAtKill, 0)),
     },
     {
       metric: `diagnosis: V8 heap kept per finished child after a forced full GC ((after − before) / ${CHILDREN}, median)`,

@@ -13,6 +13,7 @@ import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
@@ -155,6 +156,7 @@ export async function main(argv: string[]): Promise<void> {
       import('../ui/agents/register.js'),
     ]);
   registerTranscriptCards(runtime.store);
+  const stopIdleCollector = startIdleCollector(runtime.store);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   const app = renderApp({
     runtime,
@@ -165,6 +167,7 @@ export async function main(argv: string[]): Promise<void> {
     keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
   });
   await app.waitUntilExit();
+  stopIdleCollector();
   await cleanup();
   // Children may hold sockets or timers; the chat has ended, so the process should too.
   process.exit(process.exitCode ?? 0);

@@ -1,0 +1,76 @@
+// Returns a finished run tree's garbage to the system once the chat is idle. V8 collects
+// the old generation only when it reaches a limit that grows with the heap, and Node gives
+// it no idle time to do so: after a large tree (hundreds of children streaming for minutes)
+// the process kept ~3x the memory it still uses until the next busy period. When every run
+// has ended and nothing has changed for IDLE_MS, one full collection is asked for, and only
+// if the heap grew by GROWTH_BYTES since the last one: an idle chat never pays for it.
+import * as inspector from 'node:inspector';
+import { isTerminal, type RuntimeState } from '../runtime/types.js';
+import type { StoreApi } from 'zustand/vanilla';
+
+export const IDLE_MS = 1000;
+export const GROWTH_BYTES = 32 * 1024 * 1024;
+
+type Collect = () => void;
+
+// Node can be built without the inspector; then there is nothing to ask.
+const Session = (inspector as Partial<typeof inspector>).Session;
+
+/**
+ * V8's memory-reducing full collection, asked for over the in-process inspector (the
+ * protocol's HeapProfiler.collectGarbage; no --inspect or --expose-gc needed). A plain
+ * full collection frees the objects but leaves half-empty pages committed; this one also
+ * compacts them, so the memory goes back to the system.
+ */
+export function engineCollector(): Collect | undefined {
+  if (!Session) return undefined;
+  const InspectorSession = Session;
+  return () => {
+    const session = new InspectorSession();
+    session.connect();
+    // The reply comes on a later tick: disconnecting before it drops the request, and
+    // disconnecting from inside its callback stalls the event loop (Node 20).
+    session.post('HeapProfiler.collectGarbage', () => setImmediate(() => session.disconnect()));
+  };
+}
+
+export interface IdleCollectorOptions {
+  collect?: Collect;
+  heapUsed?: () => number;
+  idleMs?: number;
+  growthBytes?: number;
+}
+
+/** Watches the store; returns a function that stops watching. */
+export function startIdleCollector(store: StoreApi<RuntimeState>, opts: IdleCollectorOptions = {}): () => void {
+  const collect = opts.collect ?? engineCollector();
+  if (!collect) return () => {};
+  const heapUsed = opts.heapUsed ?? (() => process.memoryUsage().heapUsed);
+  const idleMs = opts.idleMs ?? IDLE_MS;
+  const growth = opts.growthBytes ?? GROWTH_BYTES;
+  let baseline = heapUsed();
+  let timer: NodeJS.Timeout | undefined;
+
+  const check = () => {
+    timer = undefined;
+    const s = store.getState();
+    if (s.activeRootRunId !== undefined) return;
+    for (const id of s.runOrder) {
+      const run = s.runs[id];
+      if (run && !isTerminal(run.status)) return;
+    }
+    if (heapUsed() - baseline < growth) return;
+    collect();
+    baseline = heapUsed();
+  };
+  // Any change restarts the wait: the collection runs after the last one, not during a burst.
+  const unsubscribe = store.subscribe(() => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(check, idleMs);
+    timer.unref();
+  });
+  return () => {
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+  };
+}

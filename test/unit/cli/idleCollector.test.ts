@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { engineCollector, startIdleCollector } from '../../../src/cli/idleCollector.js';
+import { addRun, createRuntimeStore, patchRun } from '../../../src/runtime/store.js';
+import type { Run } from '../../../src/runtime/types.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MB = 1024 * 1024;
+
+function run(id: string, status: Run['status']): Run {
+  return { id, kind: 'subagent', alias: id, status, parentRunId: 'root', rootRunId: 'root', iterations: 0, toolsCompleted: 0, recentTools: [], tokensIn: 0, tokensOut: 0, costUsd: 0, createdAt: 0 } as unknown as Run;
+}
+
+describe('the idle collector', () => {
+  let stop: (() => void) | undefined;
+  afterEach(() => stop?.());
+
+  it('collects once, after every run has ended and the store has been quiet, when the heap grew', async () => {
+    const store = createRuntimeStore('s');
+    let heap = 100 * MB;
+    const collections: number[] = [];
+    stop = startIdleCollector(store, { collect: () => { collections.push(heap); heap = 110 * MB; }, heapUsed: () => heap, idleMs: 30, growthBytes: 32 * MB });
+
+    addRun(store, run('a', 'running'));
+    heap = 300 * MB;
+    await sleep(80);
+    expect(collections).toEqual([]); // a run is still live
+
+    patchRun(store, 'a', { status: 'completed', endedAt: 1 } as Partial<Run>);
+    await sleep(10);
+    expect(collections).toEqual([]); // not quiet long enough yet
+    await sleep(80);
+    expect(collections).toEqual([300 * MB]);
+
+    // Quiet again, but the heap has not grown since: nothing to do.
+    store.setState({ retryNotice: undefined });
+    await sleep(80);
+    expect(collections).toHaveLength(1);
+  });
+
+  it('leaves a small heap alone', async () => {
+    const store = createRuntimeStore('s');
+    let collected = 0;
+    stop = startIdleCollector(store, { collect: () => collected++, heapUsed: () => 50 * MB, idleMs: 10 });
+    store.setState({ retryNotice: undefined });
+    await sleep(50);
+    expect(collected).toBe(0);
+  });
+
+  it('asks the engine for a full collection without --expose-gc, and the garbage goes', async () => {
+    const gc = engineCollector();
+    expect(typeof gc).toBe('function');
+    let garbage: object[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: `item ${i}` }));
+    const before = process.memoryUsage().heapUsed;
+    expect(garbage.length).toBe(400_000);
+    garbage = null;
+    gc!();
+    const start = Date.now();
+    while (process.memoryUsage().heapUsed > before - 20 * MB && Date.now() - start < 3000) await sleep(20);
+    expect(process.memoryUsage().heapUsed).toBeLessThan(before - 20 * MB);
+  });
+});
