@@ -66,7 +66,8 @@ export async function run({ log } = { log: () => {} }) {
   const sdk = await startWorker(join(benchDir, 'workers', 'sdk-baseline.js'), { execArgv: ['--expose-gc'] });
   const childPrompts = Array.from({ length: CHILDREN }, (_, i) => childPrompt(i));
   const samples = [];
-  const baselines = { streamText: [], fetch: [] };
+  const baselines = { streamText: [], fetch: [], http: [] };
+  const httpWallRatios = [];
   let cold;
   try {
     // The first turn pays for compiling the code paths; it is reported on its own.
@@ -89,8 +90,10 @@ export async function run({ log } = { log: () => {} }) {
       for (const mode of Object.keys(baselines)) {
         const { url: baseUrl } = await server.request({ cmd: 'open', scenario: 'fanout', options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS } });
         const b = await sdk.request({ cmd: 'measure', url: baseUrl, prompts: childPrompts, mode });
+        const { stats: baseStats } = await server.request({ cmd: 'stats' });
         await server.request({ cmd: 'close' });
         if (i > 0) baselines[mode].push((b.cpuUserUs + b.cpuSystemUs) / 1000 / CHILDREN);
+        if (i > 0 && mode === 'http') httpWallRatios.push(b.wallMs / Math.max(...baseStats.childReqs.map((c) => c.endAt - c.arriveAt)));
       }
     }
   } finally {
@@ -137,6 +140,13 @@ export async function run({ log } = { log: () => {} }) {
       samples: baselines.streamText.map((v) => round(v, 2)),
     },
     { metric: 'baseline: bare fetch + SSE body CPU per request (median)', value: round(median(baselines.fetch), 2), unit: 'ms', samples: baselines.fetch.map((v) => round(v, 2)) },
+    { metric: 'floor: bare node:http exchange CPU per request, no SDK (median)', value: round(median(baselines.http), 2), unit: 'ms', samples: baselines.http.map((v) => round(v, 2)) },
+    {
+      metric: 'floor: the same 100 requests on bare node:http, wall / slowest model time (median)',
+      value: round(median(httpWallRatios), 2),
+      unit: '×',
+      samples: httpWallRatios.map((v) => round(v, 2)),
+    },
     { metric: 'runtime CPU per child / bare streamText per request', value: round(cpuPerChild / median(baselines.streamText), 2), unit: '×' },
     { metric: 'last child request arrives after the tool calls (median)', value: round(m('lastChildAfterMs'), 1), unit: 'ms' },
     { metric: 'last child answer → root continues (median)', value: round(m('collectMs'), 1), unit: 'ms' },

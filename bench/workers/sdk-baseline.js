@@ -1,8 +1,10 @@
 // Baselines measured in the same run as the benchmarks they explain: the same model
 // requests without arbor, so a missed target can be split into "the provider layer" and
 // "arbor". Modes: `streamText` (the AI SDK call the providers are built on) and `fetch`
-// (reading the SSE body as text: the floor for one HTTP exchange in Node). All prompts are
-// sent at once; the reply is {cpuUserUs, cpuSystemUs, wallMs}.
+// (reading the SSE body as text with the global, undici-based fetch) and `http` (the same
+// exchange on node:http with a keep-alive Agent: the floor for one HTTP exchange in Node).
+// All prompts are sent at once; the reply is {cpuUserUs, cpuSystemUs, wallMs}.
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 async function requester(mode, url) {
@@ -30,6 +32,32 @@ async function requester(mode, url) {
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return res.text();
     };
+  }
+  if (mode === 'http') {
+    const agent = new Agent({ keepAlive: true });
+    const target = new URL(`${url}/chat/completions`);
+    return (prompt) =>
+      new Promise((resolve, reject) => {
+        const body = JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: prompt }] });
+        const req = request(
+          target,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          (res) => {
+            if (res.statusCode !== 200) {
+              res.resume();
+              reject(new Error(`HTTP ${res.statusCode}`));
+              return;
+            }
+            res.setEncoding('utf8');
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve(text));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
   }
   throw new Error(`unknown baseline mode ${mode}`);
 }

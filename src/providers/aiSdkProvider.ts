@@ -8,6 +8,7 @@ import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Promp
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import { abortedError, ArborProviderError, classifyError, configError, type ErrorContext } from './errors.js';
+import { createNodeHttpFetch, type FetchFunction } from './nodeHttpFetch.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 
 // The SDK prints compatibility warnings to the console, which would tear through the TUI.
@@ -51,7 +52,7 @@ function errorContext(config: ProviderConfig, apiKey: string | undefined): Error
   };
 }
 
-function buildModel(config: ProviderConfig, apiKey: string | undefined, ctx: ErrorContext): LanguageModelV3 {
+function buildModel(config: ProviderConfig, apiKey: string | undefined, ctx: ErrorContext, fetch: FetchFunction): LanguageModelV3 {
   const headers = { ...(config.headers ?? {}) };
   switch (config.type) {
     case 'openai-compatible':
@@ -62,14 +63,15 @@ function buildModel(config: ProviderConfig, apiKey: string | undefined, ctx: Err
         apiKey,
         headers,
         includeUsage: true,
+        fetch,
       }).chatModel(config.model);
     case 'openai':
       if (!apiKey) throw configError(ctx, t('providers:error.missingKey', { envVar: ctx.envVar }));
       // Chat completions, not the Responses API: it is what every compatible server speaks too.
-      return createOpenAI({ apiKey, baseURL: config.base_url, headers }).chat(config.model);
+      return createOpenAI({ apiKey, baseURL: config.base_url, headers, fetch }).chat(config.model);
     case 'anthropic':
       if (!apiKey) throw configError(ctx, t('providers:error.missingKey', { envVar: ctx.envVar }));
-      return createAnthropic({ apiKey, baseURL: config.base_url, headers })(config.model);
+      return createAnthropic({ apiKey, baseURL: config.base_url, headers, fetch })(config.model);
     default:
       throw configError(ctx, t('providers:error.unknownType', { type: config.type }));
   }
@@ -160,7 +162,8 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
 
   async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
     if (req.signal.aborted) throw abortedError(ctx);
-    model ??= buildModel(config, apiKey, ctx);
+    // One model and one connection pool per provider, shared by every run that uses it.
+    model ??= buildModel(config, apiKey, ctx, createNodeHttpFetch());
 
     // Our own controller so an idle timeout can cut the request without looking like a
     // user abort.
