@@ -14,6 +14,18 @@ export type Line = Seg[];
 
 export type Style = Omit<Seg, 'text'>;
 
+/** Same pieces with the same styles: a line rebuilt on every refresh usually is. */
+export function sameLine(a: Line, b: Line): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.text !== y.text || x.color !== y.color || x.bold !== y.bold || x.dim !== y.dim || x.inverse !== y.inverse) return false;
+  }
+  return true;
+}
+
 export function lineWidth(line: Line): number {
   let w = 0;
   for (const seg of line) w += displayWidth(seg.text);
