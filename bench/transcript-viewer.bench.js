@@ -127,14 +127,14 @@ function addCards(store, from, to, at, syncEnvelope) {
   const items = [];
   const runs = { ...s.runs };
   const runOrder = [...s.runOrder];
-  const runTranscripts = { ...s.runTranscripts };
+  let runTranscripts = s.runTranscripts;
   for (let i = from; i < to; i++) {
     const c = card(i, at, syncEnvelope);
     items.push(c.item);
     if (c.run) {
       runs[c.run.id] = c.run;
       runOrder.push(c.run.id);
-      runTranscripts[c.run.id] = c.transcript;
+      runTranscripts = runTranscripts.with(c.run.id, c.transcript);
     }
   }
   store.setState({ transcript: [...s.transcript, ...items], runs, runOrder, runTranscripts });
