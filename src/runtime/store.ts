@@ -64,31 +64,51 @@ export function patchRun(store: RuntimeStore, runId: string, patch: Partial<Run>
 }
 
 /** Moves a run to a new status. Terminal statuses are final: a late event never overwrites one. */
+/** The run as `status` leaves it: timestamps, pause accounting, queue position. */
+function withStatus(run: Run, status: RunStatus, extra: Partial<Run>, now: number): Run {
+  const next: Run = { ...run, ...extra, status };
+  if (status === 'running' && run.startedAt === undefined) next.startedAt = now;
+  if (status === 'paused' && run.status !== 'paused') next.pausedAt = now;
+  if (run.status === 'paused' && status !== 'paused' && run.pausedAt !== undefined) {
+    next.pausedMs = run.pausedMs + (now - run.pausedAt);
+    next.pausedAt = undefined;
+  }
+  if (isTerminal(status)) {
+    next.endedAt = now;
+    next.queuePosition = undefined;
+    if (run.status === 'paused' && run.pausedAt !== undefined) {
+      next.pausedMs = run.pausedMs + (now - run.pausedAt);
+      next.pausedAt = undefined;
+    }
+  }
+  return next;
+}
+
 export function setRunStatus(store: RuntimeStore, runId: string, status: RunStatus, extra: Partial<Run> = {}): boolean {
   let changed = false;
   store.setState((s) => {
     const run = s.runs[runId];
     if (!run || isTerminal(run.status)) return s;
-    const now = Date.now();
-    const next: Run = { ...run, ...extra, status };
-    if (status === 'running' && run.startedAt === undefined) next.startedAt = now;
-    if (status === 'paused' && run.status !== 'paused') next.pausedAt = now;
-    if (run.status === 'paused' && status !== 'paused' && run.pausedAt !== undefined) {
-      next.pausedMs = run.pausedMs + (now - run.pausedAt);
-      next.pausedAt = undefined;
-    }
-    if (isTerminal(status)) {
-      next.endedAt = now;
-      next.queuePosition = undefined;
-      if (run.status === 'paused' && run.pausedAt !== undefined) {
-        next.pausedMs = run.pausedMs + (now - run.pausedAt);
-        next.pausedAt = undefined;
-      }
-    }
     changed = true;
-    return { runs: { ...s.runs, [runId]: next } };
+    return { runs: { ...s.runs, [runId]: withStatus(run, status, extra, Date.now()) } };
   });
   return changed;
+}
+
+/** Ends many runs in one update (a kill of a large tree); runs already ended are left. */
+export function endRuns(store: RuntimeStore, runIds: readonly string[], status: Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>, extra: Partial<Run> = {}): void {
+  if (runIds.length === 0) return;
+  store.setState((s) => {
+    const now = Date.now();
+    let runs: Record<string, Run> | undefined;
+    for (const id of runIds) {
+      const run = s.runs[id];
+      if (!run || isTerminal(run.status)) continue;
+      runs ??= { ...s.runs };
+      runs[id] = withStatus(run, status, extra, now);
+    }
+    return runs ? { runs } : s;
+  });
 }
 
 export function toolStarted(store: RuntimeStore, runId: string, name: string, at = Date.now()): void {

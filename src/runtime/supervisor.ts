@@ -13,7 +13,7 @@ import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop } from './loop.js';
 import { PausableTimer } from './pausableTimer.js';
 import { PauseGate } from './pauseGate.js';
-import { addRun, appendItem, descendantsOf, patchRun, setRunStatus, type RuntimeStore } from './store.js';
+import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
 import { isTerminal, type Run, type RunStatus, type TranscriptItem } from './types.js';
@@ -24,6 +24,9 @@ export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
+
+/** A killed child's error: the parent model reads it in the failed tool result. */
+export const KILLED_TEXT = 'killed by the operator';
 
 export type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
 
@@ -225,7 +228,7 @@ export class Supervisor {
     handle.laned = false;
     const reasonText =
       status === 'killed'
-        ? 'killed by the operator'
+        ? KILLED_TEXT
         : status === 'timed_out'
           ? 'timed out'
           : status === 'cancelled'
@@ -341,6 +344,13 @@ export class Supervisor {
       } else {
         setRunStatus(this.store, r.id, reason);
       }
+    }
+    // A kill is final the moment it is asked for: started children read as killed now, in
+    // one store update, not each once its model stream and tools have unwound (a 200-run
+    // tree takes ~200 ms of teardown). Their own ending (endChild) then changes nothing.
+    if (reason === 'killed') {
+      const started = targets.filter((r) => r.kind !== 'root' && r.status !== 'queued' && this.handles.has(r.id)).map((r) => r.id);
+      endRuns(this.store, started, 'killed', { error: KILLED_TEXT });
     }
     return targets.filter((r) => r.id !== runId).length;
   }

@@ -49,11 +49,19 @@ function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], 
 }
 
 function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }: AgentsPaneProps) {
-  const state = useThrottledState(runtime.store);
+  const [state, refresh] = useThrottledState(runtime.store);
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
-  const { flash, show: showFlash } = usePaneFlash();
+  const { flash, show: flashOnly } = usePaneFlash();
+  // Every action ends in a flash; the same frame shows the action's effect on the rows.
+  const showFlash = useCallback<typeof flashOnly>(
+    (...args) => {
+      refresh();
+      flashOnly(...args);
+    },
+    [flashOnly, refresh],
+  );
   const [top, setTop] = useState<TranscriptTop>(null);
   const offset = useRef(0);
   const lastIndex = useRef(0);

@@ -1,14 +1,17 @@
 // A store snapshot that refreshes at most once per `intervalMs`. A tree of hundreds of
 // children changes the store many times a second; the pane redraws on a timer when
 // something changed, never per update, and schedules nothing while the store is quiet.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 
 /** ~10 refreshes a second: live enough to watch, cheap enough with 500 rows. */
 export const REFRESH_MS = 100;
 
-export function useThrottledState<S>(store: StoreApi<S>, intervalMs = REFRESH_MS): S {
+/** The snapshot, and `refresh()` to take a new one at once: after the user's own action, so
+ * the frame that answers the key already shows its effect. */
+export function useThrottledState<S>(store: StoreApi<S>, intervalMs = REFRESH_MS): readonly [S, () => void] {
   const [snapshot, setSnapshot] = useState(() => store.getState());
+  const refresh = useCallback(() => setSnapshot(store.getState()), [store]);
   useEffect(() => {
     let timer: NodeJS.Timeout | undefined;
     let last = Date.now();
@@ -30,5 +33,5 @@ export function useThrottledState<S>(store: StoreApi<S>, intervalMs = REFRESH_MS
     // The snapshot read above is the first one; later ones come through the subscription.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store, intervalMs]);
-  return snapshot;
+  return [snapshot, refresh] as const;
 }

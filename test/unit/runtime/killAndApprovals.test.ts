@@ -41,6 +41,10 @@ describe('kill cascades from parent to child', () => {
     const root = Object.values(s.runs).find((r) => r.kind === 'root')!;
     const result = fx.runtime.kill(root.id);
     expect(result).toEqual({ killed: true, descendants: 1 });
+    // The child reads as killed at once, before its stream has unwound.
+    const childNow = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
+    expect(childNow).toMatchObject({ status: 'killed', error: 'killed by the operator' });
+    expect(childNow.endedAt).toBeDefined();
     await turn;
     const childReq = fx.server.requests.find((r) => firstUserText(r.body) === 'slow child')!;
     await expect(childReq.ended).resolves.toBe('client_closed');
