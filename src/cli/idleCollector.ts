@@ -11,7 +11,8 @@ import type { StoreApi } from 'zustand/vanilla';
 export const IDLE_MS = 1000;
 export const GROWTH_BYTES = 32 * 1024 * 1024;
 
-type Collect = () => void;
+/** Settles once the collection is over (the inspector answers on a later tick). */
+type Collect = () => void | Promise<void>;
 
 // Node can be built without the inspector; then there is nothing to ask.
 const Session = (inspector as Partial<typeof inspector>).Session;
@@ -25,13 +26,19 @@ const Session = (inspector as Partial<typeof inspector>).Session;
 export function engineCollector(): Collect | undefined {
   if (!Session) return undefined;
   const InspectorSession = Session;
-  return () => {
-    const session = new InspectorSession();
-    session.connect();
-    // The reply comes on a later tick: disconnecting before it drops the request, and
-    // disconnecting from inside its callback stalls the event loop (Node 20).
-    session.post('HeapProfiler.collectGarbage', () => setImmediate(() => session.disconnect()));
-  };
+  return () =>
+    new Promise<void>((resolve) => {
+      const session = new InspectorSession();
+      session.connect();
+      // The reply comes on a later tick: disconnecting before it drops the request, and
+      // disconnecting from inside its callback stalls the event loop (Node 20).
+      session.post('HeapProfiler.collectGarbage', () =>
+        setImmediate(() => {
+          session.disconnect();
+          resolve();
+        }),
+      );
+    });
 }
 
 export interface IdleCollectorOptions {
@@ -49,25 +56,43 @@ export function startIdleCollector(store: StoreApi<RuntimeState>, opts: IdleColl
   const idleMs = opts.idleMs ?? IDLE_MS;
   const growth = opts.growthBytes ?? GROWTH_BYTES;
   let baseline = heapUsed();
+  let lastChange = 0;
+  let collecting = false;
   let timer: NodeJS.Timeout | undefined;
 
   const check = () => {
     timer = undefined;
+    // The wait restarts with every change, so the collection follows the last one, not a
+    // burst; the timer is re-armed for the remainder rather than reset on each update.
+    const quietFor = Date.now() - lastChange;
+    if (quietFor < idleMs) {
+      arm(idleMs - quietFor);
+      return;
+    }
     const s = store.getState();
     if (s.activeRootRunId !== undefined) return;
     for (const id of s.runOrder) {
       const run = s.runs[id];
       if (run && !isTerminal(run.status)) return;
     }
-    if (heapUsed() - baseline < growth) return;
-    collect();
-    baseline = heapUsed();
+    if (collecting || heapUsed() - baseline < growth) return;
+    collecting = true;
+    // Memory hygiene only: a collector that fails is skipped, never an error for the chat.
+    void Promise.resolve()
+      .then(collect)
+      .catch(() => {})
+      .finally(() => {
+        collecting = false;
+        baseline = heapUsed();
+      });
   };
-  // Any change restarts the wait: the collection runs after the last one, not during a burst.
-  const unsubscribe = store.subscribe(() => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(check, idleMs);
+  const arm = (ms: number) => {
+    timer = setTimeout(check, ms);
     timer.unref();
+  };
+  const unsubscribe = store.subscribe(() => {
+    lastChange = Date.now();
+    if (!timer) arm(idleMs);
   });
   return () => {
     unsubscribe();

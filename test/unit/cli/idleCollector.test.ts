@@ -53,7 +53,7 @@ describe('the idle collector', () => {
     const before = process.memoryUsage().heapUsed;
     expect(garbage.length).toBe(400_000);
     garbage = null;
-    gc!();
+    await gc!();
     const start = Date.now();
     while (process.memoryUsage().heapUsed > before - 20 * MB && Date.now() - start < 3000) await sleep(20);
     expect(process.memoryUsage().heapUsed).toBeLessThan(before - 20 * MB);
