@@ -8,6 +8,7 @@ import {
   type Controls,
   type Run,
   type RunStatus,
+  type TerminalStatus,
   type RuntimeState,
   type ToolActivity,
   type TranscriptItem,
@@ -63,7 +64,6 @@ export function patchRun(store: RuntimeStore, runId: string, patch: Partial<Run>
   });
 }
 
-/** Moves a run to a new status. Terminal statuses are final: a late event never overwrites one. */
 /** The run as `status` leaves it: timestamps, pause accounting, queue position. */
 function withStatus(run: Run, status: RunStatus, extra: Partial<Run>, now: number): Run {
   const next: Run = { ...run, ...extra, status };
@@ -84,6 +84,7 @@ function withStatus(run: Run, status: RunStatus, extra: Partial<Run>, now: numbe
   return next;
 }
 
+/** Moves a run to a new status. Terminal statuses are final: a late event never overwrites one. */
 export function setRunStatus(store: RuntimeStore, runId: string, status: RunStatus, extra: Partial<Run> = {}): boolean {
   let changed = false;
   store.setState((s) => {
@@ -96,7 +97,7 @@ export function setRunStatus(store: RuntimeStore, runId: string, status: RunStat
 }
 
 /** Ends many runs in one update (a kill of a large tree); runs already ended are left. */
-export function endRuns(store: RuntimeStore, runIds: readonly string[], status: Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>, extra: Partial<Run> = {}): void {
+export function endRuns(store: RuntimeStore, runIds: readonly string[], status: TerminalStatus, extra: Partial<Run> = {}): void {
   if (runIds.length === 0) return;
   store.setState((s) => {
     const now = Date.now();

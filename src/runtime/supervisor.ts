@@ -16,7 +16,7 @@ import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
-import { isTerminal, type Run, type RunStatus, type TranscriptItem } from './types.js';
+import { isTerminal, type Run, type RunStatus, type TerminalStatus, type TranscriptItem } from './types.js';
 
 export type { SubagentOverrides } from './subagents.js';
 
@@ -221,7 +221,7 @@ export class Supervisor {
     }
   }
 
-  private endChild(runId: string, handle: RunHandle, status: Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>, text: string, error: string | undefined): ChildOutcome & { run: Run } {
+  private endChild(runId: string, handle: RunHandle, status: TerminalStatus, text: string, error: string | undefined): ChildOutcome & { run: Run } {
     handle.timer?.clear();
     handle.detach?.();
     this.lane.release(runId);

@@ -13,6 +13,9 @@ export type RunStatus =
   | 'timed_out'
   | 'cancelled';
 
+/** The statuses a run ends in; nothing moves a run out of one. */
+export type TerminalStatus = Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>;
+
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>([
   'completed',
   'failed',
