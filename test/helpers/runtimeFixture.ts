@@ -63,3 +63,12 @@ export function toolMessages(body: any): Array<{ tool_call_id: string; content: 
 
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });
 export const calls = (...c: Array<{ id?: string; name: string; args: object | string }>): LoopbackReply => ({ kind: 'tools', calls: c });
+
+/** Polls `cond` until it holds; fails naming `what` after `ms`. */
+export async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > ms) throw new Error(`${what} not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -7,6 +7,7 @@ import { addRun, appendItem, createRuntimeStore, descendantsOf, setRunStatus, ty
 import type { RuntimeApi, RuntimeInfo } from '../../../src/runtime/runtimeApi.js';
 import { isTerminal, type Run, type RunKind, type RunStatus } from '../../../src/runtime/types.js';
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
+import { sleep, waitFor } from '../harness.js';
 
 export type Call = [string, ...unknown[]];
 
@@ -147,20 +148,7 @@ const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]/g;
 export const plain = (s: string | undefined) => (s ?? '').replace(ANSI, '');
 
 export const KEYS = { ESC: '\u001B', UP: '\u001B[A', DOWN: '\u001B[B', ENTER: '\r', CTRL_T: '\u0014' };
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export async function waitFor(check: () => void, timeoutMs = 2000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() - start > timeoutMs) throw err;
-      await sleep(10);
-    }
-  }
-}
+export { sleep, waitFor };
 
 /** Mounts the pane alone, the way the App renders it. */
 export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?: number; archiveAfterMinutes?: number } = {}) {

@@ -17,6 +17,8 @@ import {
   type LoopbackReply,
 } from '../../../src/testing/loopbackModel.js';
 
+export { until } from '../../helpers/runtimeFixture.js';
+
 export type Responder = (req: LoopbackIncoming, nth: number) => LoopbackReply | Promise<LoopbackReply>;
 
 export interface DelegateFixture {
@@ -148,14 +150,6 @@ export function delegateSpecOf(req: LoopbackIncoming): any {
 export function firstUser(req: LoopbackIncoming): string {
   const m = (req.body?.messages ?? []).find((x: any) => x.role === 'user');
   return typeof m?.content === 'string' ? m.content : '';
-}
-
-export async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > ms) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;

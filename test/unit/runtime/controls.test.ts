@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
 import { createRuntimeStore, addRun, setRunStatus } from '../../../src/runtime/store.js';
@@ -11,13 +11,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
 const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind !== 'root');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastUserText } from '../../../src/testing/loopbackModel.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -10,13 +10,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function alive(pid: number): boolean {
   try {
