@@ -8,6 +8,7 @@ import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
+import { summarizeTightened, tightenArborHome } from '../persistence/privateFs.js';
 import { registerSecret } from '../persistence/redact.js';
 import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
@@ -28,6 +29,11 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function tightenHomeNotice(home: string): string | undefined {
+  const { paths } = tightenArborHome(home);
+  return paths.length ? t('cli:permissionsTightened', { home, what: summarizeTightened(paths) }) : undefined;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -51,7 +57,11 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${packageVersion()}\n`);
     return;
   }
+  // Before anything is written: state an older arbor (or a loose umask) left readable by
+  // others is made private, and the user is told what changed.
+  const privacyNotice = tightenHomeNotice(arborHome());
   if (cmd.kind === 'init') {
+    if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
     const path = cmd.configPath ?? join(arborHome(), 'config.toml');
     const res = writeStarterConfig(path);
     process.stdout.write(`${t(res.created ? 'cli:initCreated' : 'cli:initExists', { path: res.path })}\n`);
@@ -99,7 +109,7 @@ export async function main(argv: string[]): Promise<void> {
     ? SessionLog.open(home, restored.id)
     : SessionLog.create(home, { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd() });
   const trace = new TraceLog(home);
-  const warnings = [...loaded.warnings, ...(restored?.warnings ?? [])];
+  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored?.warnings ?? [])];
 
   const runtime: Runtime = createRuntime({
     config: loaded.config,

@@ -1,6 +1,6 @@
 // The commented starter config `arbor init` writes. Loading it gives the same setup as
 // the built-in starter used when there is no config (a test holds the two together).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { makePrivateDir, writePrivate } from '../persistence/privateFs.js';
 import { dirname } from 'node:path';
 import { t } from '../i18n/index.js';
 import { fileError } from './errors.js';
@@ -157,14 +157,14 @@ function writeFailed(err: unknown, path: string): never {
 /** Writes the starter config unless the file already exists; never overwrites. */
 export function writeStarterConfig(path: string): { path: string; created: boolean } {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makePrivateDir(dirname(path));
   } catch (err) {
     // EEXIST here means a file sits where the folder should be, not that the config exists.
     writeFailed(err, path);
   }
   try {
     // 'wx' fails if the file exists, so there is no window for a race to overwrite it.
-    writeFileSync(path, starterConfigToml(), { encoding: 'utf8', flag: 'wx' });
+    writePrivate(path, starterConfigToml(), 'wx');
     return { path, created: true };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return { path, created: false };

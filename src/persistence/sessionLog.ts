@@ -2,11 +2,12 @@
 // buffered in memory and written at flush() (every turn end) and at most 2 s after they
 // were appended, so a crash loses at most the turn in flight, and streaming never waits
 // on the disk.
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, appendFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync, appendFileSync } from 'node:fs';
 import type { ModelMessage } from '../providers/types.js';
 import type { Run, TranscriptItem } from '../runtime/types.js';
 import { t } from '../i18n/index.js';
 import { flushOnExit } from './exitFlush.js';
+import { makePrivateDir, openPrivate } from './privateFs.js';
 import { scrubKnownSecrets } from './redact.js';
 import {
   SESSION_FORMAT_VERSION,
@@ -45,7 +46,7 @@ export class SessionLog {
    * (and resumable) even if arbor dies before the first turn ends. */
   static create(arborHome: string, meta: SessionMeta): SessionLog {
     const dir = sessionsDir(arborHome);
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     for (let attempt = 0; ; attempt++) {
       const id = newSessionId();
       const path = sessionPath(arborHome, id);
@@ -62,7 +63,7 @@ export class SessionLog {
       try {
         // 'wx' fails if the name is taken, so two arbors started in the same second
         // (with the same random suffix) never share a file.
-        fd = openSync(path, 'wx');
+        fd = openPrivate(path, 'wx');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
         throw new Error(t('persistence:log.writeFailed', { file: path, error: (err as Error).message }));
@@ -115,7 +116,7 @@ export class SessionLog {
     const text = scrubKnownSecrets((this.startWithNewline ? '\n' : '') + this.buffer.join('\n') + '\n');
     let fd: number | undefined;
     try {
-      fd = openSync(this.path, 'a');
+      fd = openPrivate(this.path, 'a');
       appendFileSync(fd, text, 'utf8');
       fsyncSync(fd);
     } catch (err) {

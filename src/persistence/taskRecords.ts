@@ -1,10 +1,11 @@
 // Background task records: <arborHome>/tasks/<uuid>.json, one file per task, each write
 // atomic (temp file + rename) so a crash never leaves a half-written record. Records
 // outlive arbor; a task that was running when its arbor died reads back as 'lost'.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { t } from '../i18n/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { makePrivateDir } from './privateFs.js';
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'lost';
 
@@ -224,7 +225,7 @@ export class TaskStore {
 
   private write(path: string, rec: TaskRecord): void {
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makePrivateDir(this.dir);
       writeFileAtomic(path, JSON.stringify(rec, null, 2) + '\n');
     } catch (err) {
       throw new Error(t('persistence:tasks.writeFailed', { file: path, error: (err as Error).message }));

@@ -291,7 +291,9 @@ export function tempArborHome(): ArborHome {
   const home = join(root, 'arbor-home');
   const userHome = join(root, 'home');
   const dir = join(root, 'work');
-  for (const d of [home, userHome, dir]) mkdirSync(d, { recursive: true });
+  for (const d of [userHome, dir]) mkdirSync(d, { recursive: true });
+  // As arbor itself creates it: private. A 0755 home would be tightened at start, with a notice.
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const env: Record<string, string> = {
     ARBOR_HOME: home,
     HOME: userHome,
