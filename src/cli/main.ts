@@ -132,11 +132,23 @@ export async function main(argv: string[]): Promise<void> {
     },
   });
 
+  // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
+  // headless) and retried on the next write; it never ends a turn or hides an answer.
+  log.onSaveStatus((err) => runtime.reportSaveError(err?.message));
+
+  const closeLogs = () => {
+    const pending = log.pendingEvents;
+    try {
+      log.close();
+    } catch (err) {
+      const message = t('persistence:log.lostAtExit', { error: (err as Error).message, count: pending });
+      process.stderr.write(`${t('cli:warning', { message })}\n`);
+    }
+    trace.close();
+  };
   const cleanup = async () => {
     await runtime.dispose();
-    log.flush();
-    log.close();
-    trace.close();
+    closeLogs();
   };
 
   if (headless) {

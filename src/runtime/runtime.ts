@@ -60,6 +60,9 @@ export interface Runtime extends RuntimeApi {
   readonly config: ArborConfig;
   /** The model history of the session (root turns). */
   readonly history: ModelMessage[];
+  /** The session writer's state: a message while saving fails (status bar, and a chat
+   * notice when it starts failing), undefined once a save works again. */
+  reportSaveError(message: string | undefined): void;
 }
 
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
@@ -151,6 +154,29 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     sinks.appendItem?.(item);
   };
 
+  function reportSaveError(message: string | undefined): void {
+    const prev = store.getState().saveError;
+    if (message === undefined) {
+      if (prev === undefined) return;
+      store.setState({ saveError: undefined });
+      notice('info', t('runtime:save.recovered'));
+      return;
+    }
+    if (prev === message) return;
+    store.setState({ saveError: message });
+    if (prev === undefined) notice('warn', t('runtime:save.failed', { error: message }));
+  }
+
+  /** A save failure never ends a turn or hides its answer: it is reported, and the session
+   * writer keeps the events and retries on its next write. */
+  function flushSinks(): void {
+    try {
+      sinks.flush?.();
+    } catch (err) {
+      reportSaveError((err as Error).message);
+    }
+  }
+
   const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text), opts.interactive);
 
   const alias = config.default_agent;
@@ -220,7 +246,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       });
       supervisor.handles.delete(run.id);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
-      sinks.flush?.();
+      flushSinks();
     }
   }
 
@@ -230,6 +256,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     supervisor,
     config,
     history,
+    reportSaveError,
     startTurn,
     interrupt() {
       const id = store.getState().activeRootRunId;
@@ -266,7 +293,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     async dispose() {
       guard.dispose();
       for (const id of [...supervisor.handles.keys()]) supervisor.stop(id, 'cancelled');
-      sinks.flush?.();
+      flushSinks();
     },
   };
 }

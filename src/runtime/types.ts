@@ -163,4 +163,6 @@ export interface RuntimeState {
   activeRootRunId?: string;
   /** Shown in the status bar while a provider retries. */
   retryNotice?: string;
+  /** Why the last session save failed (file and reason), until a later save succeeds. */
+  saveError?: string;
 }
