@@ -59,12 +59,11 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
       else opts.stderr.write(`${s.retryNotice}\n`);
     }
   });
-  const onSigint = () => runtime.interrupt();
-  process.on('SIGINT', onSigint);
+  // SIGINT / SIGTERM / SIGHUP are handled by cli/shutdown.ts: it stops the turn, which
+  // ends here as cancelled, and owns the exit.
   try {
     await runtime.startTurn(prompt);
   } finally {
-    process.off('SIGINT', onSigint);
     unsubscribe();
   }
   const state = runtime.store.getState();

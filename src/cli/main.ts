@@ -17,6 +17,8 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
+import { killChildProcessGroups } from './childGroups.js';
+import { installSignalShutdown } from './shutdown.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 
 function packageVersion(): string {
@@ -150,6 +152,16 @@ export async function main(argv: string[]): Promise<void> {
     await runtime.dispose();
     closeLogs();
   };
+  // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
+  let closeUi: (() => void) | undefined;
+  const signals = installSignalShutdown({
+    runtime,
+    flush: closeLogs,
+    closeUi: () => closeUi?.(),
+    // Tool command groups still alive after the runs' own aborts. (A reaper for setsid'd
+    // descendants, in the tool layer, belongs here too.)
+    reapToolProcesses: () => void killChildProcessGroups('SIGKILL'),
+  });
 
   if (headless) {
     for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
@@ -164,6 +176,8 @@ export async function main(argv: string[]): Promise<void> {
       }
     }
     const code = await runHeadless(runtime, prompt, { output: cmd.output, stdout: process.stdout, stderr: process.stderr });
+    // A signal ended the turn: the shutdown owns the exit from here.
+    if (signals.pending) await signals.pending;
     await cleanup();
     process.exitCode = code;
     return;
@@ -188,7 +202,9 @@ export async function main(argv: string[]): Promise<void> {
     commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
     keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
   });
+  closeUi = () => app.unmount();
   await app.waitUntilExit();
+  if (signals.pending) await signals.pending;
   stopIdleCollector();
   await cleanup();
   // Children may hold sockets or timers; the chat has ended, so the process should too.

@@ -63,6 +63,10 @@ export interface Runtime extends RuntimeApi {
   /** The session writer's state: a message while saving fails (status bar, and a chat
    * notice when it starts failing), undefined once a save works again. */
   reportSaveError(message: string | undefined): void;
+  /** The session is ending (a signal): stops every run, waits up to `settleMs` for them to
+   * unwind (tools killed, outcomes and task records written), then flushes the sinks.
+   * Resolves to whether everything settled in time. */
+  shutdown(settleMs: number): Promise<boolean>;
 }
 
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
@@ -290,6 +294,15 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
     resolveRunaway: (choice) => guard.resolve(choice),
+    async shutdown(settleMs: number) {
+      guard.dispose();
+      supervisor.stopAll('cancelled');
+      const deadline = Date.now() + settleMs;
+      const settled = () => supervisor.handles.size === 0 && store.getState().activeRootRunId === undefined;
+      while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      flushSinks();
+      return settled();
+    },
     async dispose() {
       guard.dispose();
       for (const id of [...supervisor.handles.keys()]) supervisor.stop(id, 'cancelled');

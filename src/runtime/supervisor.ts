@@ -357,6 +357,18 @@ export class Supervisor {
     return targets.filter((r) => r.id !== runId).length;
   }
 
+  /** Stops every live run (each stop cascades to its subtree): the session is ending. Each
+   * run's abort reaches its tools, so a running shell command gets its process-group kill.
+   * Returns how many runs were stopped. */
+  stopAll(reason: StopReason): number {
+    let stopped = 0;
+    for (const id of [...this.handles.keys()]) {
+      const run = this.store.getState().runs[id];
+      if (run && !isTerminal(run.status)) stopped += 1 + this.stop(id, reason);
+    }
+    return stopped;
+  }
+
   kill(runId: string): { killed: boolean; descendants: number } {
     const run = this.store.getState().runs[runId];
     if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
