@@ -115,6 +115,9 @@ export function installSignalShutdown(target: ShutdownTarget, opts: ShutdownOpti
       return;
     }
     pending = new Promise<never>(() => {});
+    // After SIGHUP the terminal is gone: a frame drawn while runs unwind fails with EIO,
+    // which must not end arbor before the session is saved.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
     void graceful(signal);
   };
   const handlers = SHUTDOWN_SIGNALS.map((signal) => {
