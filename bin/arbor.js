@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: everything lives in the compiled code under dist/.
+// Thin launcher: everything lives in the release bundle dist/arbor.js (scripts/build.mjs).
 // React's development build is several times slower; a terminal app runs the production one
 // unless the user asks otherwise.
 process.env.NODE_ENV ??= 'production';
@@ -20,7 +20,7 @@ if (!oneShot && process.stdin.isTTY && typeof process.stdin.setRawMode === 'func
   });
 }
 
-import('../dist/cli/main.js').then((m) => m.main(args)).catch((err) => {
+import('../dist/arbor.js').then((m) => m.main(args)).catch((err) => {
   process.stderr.write(`arbor: ${err && err.message ? err.message : String(err)}\n`);
   process.exit(1);
 });
