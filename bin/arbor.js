@@ -6,9 +6,9 @@ process.env.NODE_ENV ??= 'production';
 
 // Starting the chat takes a moment. Keys typed meanwhile would be echoed and line-buffered
 // by the terminal, then arrive as one pasted block; in raw mode they wait, unechoed, for
-// the input line. Headless runs, --help and init keep the terminal as it is.
+// the input line. Headless runs, --help, init and doctor keep the terminal as it is.
 const args = process.argv.slice(2);
-const oneShot = args.some((a) => /^(-p|--print|-h|--help|-v|--version|init)$/.test(a) || a.startsWith('--print=') || /^-[a-z]*p/.test(a));
+const oneShot = args.some((a) => /^(-p|--print|-h|--help|-v|--version|init|doctor)$/.test(a) || a.startsWith('--print=') || /^-[a-z]*p/.test(a));
 if (!oneShot && process.stdin.isTTY && typeof process.stdin.setRawMode === 'function') {
   process.stdin.setRawMode(true);
   process.on('exit', () => {

@@ -41,7 +41,12 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (cmd.kind === 'version') {
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${t('doctor:version', { version: packageVersion(), node: process.version })}\n`);
+    return;
+  }
+  if (cmd.kind === 'doctor') {
+    const { runDoctor } = await import('./doctor/runDoctor.js');
+    process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
     return;
   }
   if (cmd.kind === 'init') {
