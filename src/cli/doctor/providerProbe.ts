@@ -17,9 +17,24 @@ function shownUrl(url: URL): string {
   return copy.href;
 }
 
+function passwordOf(base: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(base).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function probeRequest(config: ProviderConfig, base: string, key: string | undefined): { url: URL; headers: Record<string, string> } {
   const url = new URL(`${base.replace(/\/+$/, '')}/models`);
   const headers: Record<string, string> = { ...config.headers };
+  // fetch refuses a URL with credentials in it (and would echo them in its error): they go
+  // in a Basic header instead, as a browser would send them.
+  if (url.username || url.password) {
+    headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    url.username = '';
+    url.password = '';
+  }
   if (config.type === 'anthropic') {
     headers['anthropic-version'] ??= '2023-06-01';
     if (key) headers['x-api-key'] = key;
@@ -30,9 +45,9 @@ function probeRequest(config: ProviderConfig, base: string, key: string | undefi
 }
 
 /** The error's own code (ECONNREFUSED, ENOTFOUND, ...) or message, scrubbed of secrets. */
-function networkReason(err: unknown, secrets: string[]): string {
+function networkReason(err: unknown, secrets: string[], timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return t('doctor:provider.timedOut', { ms: PROBE_TIMEOUT_MS });
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return t('doctor:provider.timedOut', { ms: timeoutMs });
   const reason = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
   return scrubKnownSecrets(reason, secrets);
 }
@@ -49,9 +64,9 @@ export async function probeProvider(config: ProviderConfig, env: NodeJS.ProcessE
   try {
     request = probeRequest(config, base, key);
   } catch {
-    return { status: 'fail', label, detail: t('doctor:provider.badUrl', { url: base }) };
+    return { status: 'fail', label, detail: t('doctor:provider.badUrl', { url: scrubKnownSecrets(base, key ? [key] : []) }) };
   }
-  const secrets = [key, ...Object.values(config.headers)].filter((s): s is string => Boolean(s));
+  const secrets = [key, ...Object.values(config.headers), ...Object.values(request.headers), passwordOf(base)].filter((s): s is string => Boolean(s));
   const url = shownUrl(request.url);
   const started = performance.now();
   try {
@@ -64,6 +79,6 @@ export async function probeProvider(config: ProviderConfig, env: NodeJS.ProcessE
     if (res.status >= 500) return { status: 'fail', label, detail: t('doctor:provider.serverError', { url, status: res.status }) };
     return { status: 'ok', label, detail: t('doctor:provider.reachable', { url, status: res.status, ms }) };
   } catch (err) {
-    return { status: 'fail', label, detail: t('doctor:provider.unreachable', { url, reason: networkReason(err, secrets) }) };
+    return { status: 'fail', label, detail: t('doctor:provider.unreachable', { url, reason: networkReason(err, secrets, timeoutMs) }) };
   }
 }
