@@ -6,7 +6,7 @@ import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
-import { packageVersion } from '../packageRoot.js';
+import { packageVersion } from '../i18n/packageRoot.js';
 import { registerSecret } from '../persistence/redact.js';
 import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';

@@ -3,7 +3,7 @@
 import i18next from 'i18next';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, basename } from 'node:path';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from './packageRoot.js';
 
 export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { t } from '../../i18n/index.js';
-import { packageRoot } from '../../packageRoot.js';
+import { packageRoot } from '../../i18n/packageRoot.js';
 import type { CheckLine } from './checkLine.js';
 
 /** The lowest Node version package.json's engines field allows, e.g. [20, 0]. */

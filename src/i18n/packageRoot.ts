@@ -1,4 +1,4 @@
-// Where arbor's package.json and locales/ are. The same code runs from src/ (tests), from
+// Where arbor's package.json and locales/ are (here in i18n, the leaf that needs it first). The same code runs from src/ (tests), from
 // the compiled build/ and from the release bundle (dist/arbor.js and dist/chunks/), each a
 // different depth below the package root, so the root is found by walking up.
 import { existsSync, readFileSync } from 'node:fs';
