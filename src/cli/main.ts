@@ -151,11 +151,11 @@ export async function main(argv: string[]): Promise<void> {
     closeLogs();
   };
   // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
-  let closeUi: (() => void) | undefined;
+  const ui: { close?: () => void } = {};
   const signals = installSignalShutdown({
     runtime,
     flush: closeLogs,
-    closeUi: () => closeUi?.(),
+    closeUi: () => ui.close?.(),
     // Tool command groups still alive after the runs' own aborts. (A reaper for setsid'd
     // descendants, in the tool layer, belongs here too.)
     reapToolProcesses: () => void killChildProcessGroups('SIGKILL'),
@@ -200,7 +200,7 @@ export async function main(argv: string[]): Promise<void> {
     commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
     keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
   });
-  closeUi = () => app.unmount();
+  ui.close = () => app.unmount();
   await app.waitUntilExit();
   if (signals.pending) await signals.pending;
   stopIdleCollector();

@@ -64,7 +64,7 @@ function tightenOne(path: string, fixed: string[], home: string): boolean {
 export function tightenArborHome(home: string): Tightened {
   const fixed: string[] = [];
   if (!tightenOne(home, fixed, home)) return { paths: fixed };
-  let top: string[] = [];
+  let top: string[];
   try {
     top = readdirSync(home);
   } catch {
@@ -75,7 +75,7 @@ export function tightenArborHome(home: string): Tightened {
     const path = join(home, name);
     const isDir = tightenOne(path, fixed, home);
     if (!isDir || !(ARBOR_HOME_SUBDIRS as readonly string[]).includes(name)) continue;
-    let inner: string[] = [];
+    let inner: string[];
     try {
       inner = readdirSync(path);
     } catch {

@@ -1,8 +1,7 @@
 // Copy: the original retained entry (its result possibly already capped at 16 KiB by the
 // runtime, never by the display limits) goes to the clipboard through OSC 52, which works
 // over SSH, and to a file, so it is not lost where the terminal ignores OSC 52.
-import { closeSync, writeSync } from 'node:fs';
-import { makePrivateDir, openPrivate } from '../../persistence/privateFs.js';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { t } from '../../i18n/index.js';
@@ -77,7 +76,9 @@ function exportName(what: string, now: Date, n: number): string {
 /** Writes a new file (never overwrites one); returns its path. Throws with the folder named. */
 export function writeExport(text: string, what: string, dir = exportDir(), now = new Date()): string {
   try {
-    makePrivateDir(dir);
+    // Private like everything under ARBOR_HOME (persistence/privateFs.ts has the same modes;
+    // the UI layer may not import persistence).
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new Error(t('transcript:copy.dirFailed', { dir, error: (err as Error).message }));
   }
@@ -85,7 +86,7 @@ export function writeExport(text: string, what: string, dir = exportDir(), now =
     const path = join(dir, exportName(what, now, n));
     let fd: number;
     try {
-      fd = openPrivate(path, 'wx');
+      fd = openSync(path, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }));
