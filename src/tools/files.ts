@@ -1,12 +1,13 @@
 // read_file, write_file and list_files. Every path goes through the path guard with the
-// caller's allowed_roots / forbidden_paths, and every call counts as one action first.
+// caller's allowed_roots / forbidden_paths (and those of every bounded ceiling above it), and every call counts as one action first.
 // Results and errors are read by the model, so their text is fixed English.
 import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ToolSpec } from '../providers/types.js';
-import { isInside, resolveConfigPath, resolveConfinedPath } from './pathGuard.js';
+import { confinePath, forbiddenPathsOf } from './authority.js';
+import { isInside, resolveConfigPath } from './pathGuard.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const READ_CAP_BYTES = 64 * 1024;
@@ -54,13 +55,9 @@ export function stringArgs(tool: string, args: unknown, keys: Record<string, boo
   return { ok: true, values };
 }
 
-function guardOptions(ctx: ToolContext, forWrite = false) {
-  return {
-    cwd: ctx.cwd,
-    allowedRoots: ctx.caller.risk.allowed_roots,
-    forbiddenPaths: ctx.caller.risk.forbidden_paths,
-    forWrite,
-  };
+/** The path guard under the caller's whole authority (its profile and every ceiling). */
+function guard(input: string, ctx: ToolContext, forWrite = false) {
+  return confinePath(input, ctx.cwd, ctx.caller, forWrite);
 }
 
 /** The confinement rules in words, for tool descriptions. */
@@ -103,7 +100,7 @@ export const readFileTool: Tool = {
     const parsed = stringArgs('read_file', args, { path: true }, '{"path": string}');
     if (!parsed.ok) return fail(parsed.error);
     const input = parsed.values.path as string;
-    const guarded = resolveConfinedPath(input, guardOptions(ctx));
+    const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
     const path = guarded.path;
 
@@ -157,7 +154,7 @@ export const writeFileTool: Tool = {
     if (!parsed.ok) return fail(parsed.error);
     const input = parsed.values.path as string;
     const content = parsed.values.content as string;
-    const guarded = resolveConfinedPath(input, guardOptions(ctx, true));
+    const guarded = guard(input, ctx, true);
     if (!guarded.ok) return fail(guarded.error);
     try {
       // The guard checked the nearest existing ancestor, so every directory created here
@@ -312,7 +309,7 @@ export const listFilesTool: Tool = {
     if (pattern !== undefined && (pattern.startsWith('/') || pattern.split('/').includes('..'))) {
       return fail(BAD_PATTERN(rawPattern as string));
     }
-    const guarded = resolveConfinedPath(input, guardOptions(ctx));
+    const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
     try {
       const st = await stat(guarded.path);
@@ -326,7 +323,7 @@ export const listFilesTool: Tool = {
       base: guarded.path,
       // Without a pattern: this directory's own entries, i.e. exactly one path segment.
       matcher: compileGlob(pattern ?? '*'),
-      forbidden: ctx.caller.risk.forbidden_paths.map((f) => resolveConfigPath(f, ctx.cwd, home)),
+      forbidden: forbiddenPathsOf(ctx.caller).map((f) => resolveConfigPath(f, ctx.cwd, home)),
       signal: ctx.signal,
       out: [],
       overflow: false,

@@ -3,7 +3,7 @@
 // jobs behind, the whole group can be signalled: nothing the command started outlives
 // the call. stdin is closed, so a command can never wait on (or read) the terminal.
 import type { ToolSpec } from '../providers/types.js';
-import { resolveConfinedPath } from './pathGuard.js';
+import { bindingProfiles, confinePath } from './authority.js';
 import { stringArgs } from './files.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
@@ -179,13 +179,12 @@ export const shellTool: Tool = {
     if (!parsed.ok) return fail(parsed.error);
     const command = parsed.values.command as string;
     if (command.trim() === '') return fail(COMMAND_EMPTY);
-    const refusal = checkAllowedCommands(command, ctx.caller.risk.allowed_commands);
-    if (refusal) return fail(refusal);
-    const cwd = resolveConfinedPath('.', {
-      cwd: ctx.cwd,
-      allowedRoots: ctx.caller.risk.allowed_roots,
-      forbiddenPaths: ctx.caller.risk.forbidden_paths,
-    });
+    // Every bounded ceiling's command list applies as well as the caller's own.
+    for (const profile of bindingProfiles(ctx.caller)) {
+      const refusal = checkAllowedCommands(command, profile.allowed_commands);
+      if (refusal) return fail(refusal);
+    }
+    const cwd = confinePath('.', ctx.cwd, ctx.caller);
     if (!cwd.ok) return fail(CWD_REFUSED(cwd.error));
     if (ctx.signal.aborted) return fail(ABORTED_LINE);
     return runCommand(command, cwd.path, ctx);

@@ -2,6 +2,7 @@
 // returns a ToolResult: `output` on success, `error` (a string the model reads) on failure.
 import type { ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ToolSpec } from '../providers/types.js';
+import type { ToolRegistry } from './registry.js';
 
 export interface ToolResult {
   success: boolean;
@@ -40,6 +41,10 @@ export interface ToolCaller {
   delegationDepthLimit: number;
   /** Aliases from the root to this caller, for background task ownership. */
   callerChain: string[];
+  /** Profiles of the bounded hops above this caller: each one caps tools, approvals, paths
+   * and commands as tightly as the caller's own profile does (see tools/authority.ts).
+   * Absent or empty for a root. */
+  ceilings?: RiskProfile[];
 }
 
 export interface ToolContext {
@@ -51,6 +56,9 @@ export interface ToolContext {
   /** Workspace directory (shell cwd, relative paths resolve against it). */
   cwd: string;
   tracker: ActionTracker;
+  /** The registry the calling run has: the ceiling for a bounded child and the registry a
+   * subagent inherits. Absent only where a tool is run outside a loop (tests). */
+  tools?: ToolRegistry;
   /** Supervisor services for tools that create runs (spawn_subagent, delegate). Opaque here
    * so tools/ stays below runtime/ in the import graph. */
   services: unknown;
