@@ -1,16 +1,20 @@
-// The shell tool. The command runs under /bin/sh in its own process group, so that on
+// The shell tool. The command runs under /bin/sh in its own process group, with an
+// environment free of secrets and tagged with a per-call marker (tools/toolEnv.ts). On
 // abort (kill / stop of the run), on timeout, and when the shell exits leaving background
-// jobs behind, the whole group can be signalled: nothing the command started outlives
-// the call. stdin is closed, so a command can never wait on (or read) the terminal.
+// jobs behind, the group and every process carrying the marker — even one that left the
+// group with setsid or a double fork — are terminated (tools/processReaper.ts): nothing the
+// command started outlives the call. stdin is closed, so a command can never wait on (or
+// read) the terminal.
 import type { ToolSpec } from '../providers/types.js';
 import { bindingProfiles, confinePath } from './authority.js';
+import { registerToolProcess, terminateToolRun } from './processReaper.js';
+import { toolSubprocessEnv } from './toolEnv.js';
 import { stringArgs } from './files.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
 /** Between SIGTERM and SIGKILL for the process group. */
 export const KILL_GRACE_MS = 2000;
-const GROUP_POLL_MS = 50;
 
 export const COMMAND_EMPTY = 'Missing or empty \'command\' parameter.';
 export const COMMAND_NOT_ALLOWED = (word: string, allowed: string[]) =>
@@ -111,37 +115,6 @@ export function checkAllowedCommands(command: string, allowed: string[]): string
   return undefined;
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/** SIGTERM the group now, SIGKILL whatever is left after the grace period. */
-export function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): void {
-  if (!groupAlive(pgid)) return;
-  signalGroup(pgid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  const poll = setInterval(() => {
-    if (!groupAlive(pgid)) clearInterval(poll);
-    else if (Date.now() >= deadline) {
-      signalGroup(pgid, 'SIGKILL');
-      clearInterval(poll);
-    }
-  }, GROUP_POLL_MS);
-}
-
 function describeShell(caller: ToolCaller): string {
   const secs = caller.runtime.shell_timeout_secs;
   const allowed = caller.risk.allowed_commands;
@@ -197,23 +170,27 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   // One pipe for both streams keeps stdout and stderr in the order they were written.
   // execa costs a quarter of a second to load: take it on the first shell call, not at startup.
   const { execa } = await import('execa');
+  // No provider key or other secret in the command's environment; a per-call marker lets
+  // the reaper find every process it starts, even ones that leave the group.
+  const { env, marker } = toolSubprocessEnv({ config: ctx.config, profiles: bindingProfiles(ctx.caller) });
   const child = execa(`exec 2>&1\n${command}`, {
     shell: true,
     cwd,
+    env,
+    extendEnv: false,
     detached: true,
     stdin: 'ignore',
     all: true,
     buffer: false,
     reject: false,
   });
+  registerToolProcess(marker, child.pid);
   child.all?.on('data', (chunk: Buffer | string) => output.push(chunk));
 
   let ending: 'timeout' | 'abort' | undefined;
-  let groupKilled = false;
+  let terminated: Promise<void> | undefined;
   const killGroup = () => {
-    if (groupKilled || child.pid === undefined) return;
-    groupKilled = true;
-    killProcessGroup(child.pid);
+    terminated ??= terminateToolRun(marker, child.pid, KILL_GRACE_MS);
   };
   const stop = (why: 'timeout' | 'abort') => {
     if (ending) return;
@@ -229,6 +206,8 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   const result = await child;
   clearTimeout(timer);
   ctx.signal.removeEventListener('abort', onAbort);
+  // A start failure emits no 'exit'; whatever happened, nothing the call started outlives it.
+  killGroup();
 
   if (result.exitCode === undefined && !result.signal && !ending) {
     return fail(START_FAILED(result.originalMessage || result.shortMessage || 'unknown error'));
