@@ -14,16 +14,37 @@ let work: string | undefined;
 const pids: number[] = [];
 
 afterEach(() => {
+  // A failing run must not leave sleepers behind: each one and its whole process group.
   for (const pid of pids.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
+    if (!alive(pid) || !isToolProcess(pid)) continue; // gone, or the pid now belongs to someone else
+    for (const target of [-groupOf(pid), pid]) {
+      try {
+        if (target !== 0) process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
   }
   if (work) rmSync(work, { recursive: true, force: true });
   work = undefined;
 });
+
+function isToolProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`).includes('ARBOR_TOOL_RUN=');
+  } catch {
+    return false;
+  }
+}
+
+function groupOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) || 0;
+  } catch {
+    return 0;
+  }
+}
 
 function alive(pid: number): boolean {
   try {
