@@ -61,13 +61,9 @@ export class ChildPlanner {
 
   constructor(private readonly supervisor: Supervisor) {}
 
-  /** The caller's registry: the one its loop runs with (so a subagent of a delegate child,
-   * or a child of an independent hop, is capped by what that run really has); without a
-   * loop, its own policy-filtered tools capped by its ceilings. */
+  /** The caller's registry: the one its loop runs with. */
   callerRegistry(ctx: ToolContext): ToolRegistry {
-    if (ctx.tools) return ctx.tools;
-    const { deps } = this.supervisor;
-    return capToCeilings(deps.filterTools(deps.baseTools, ctx.caller.risk), ctx.caller);
+    return this.supervisor.registryOf(ctx.runId, ctx.caller);
   }
 
   /** Throws with a message (unknown provider, ...) when the child cannot be built. */

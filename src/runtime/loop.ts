@@ -313,7 +313,6 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
       config: spec.config,
       cwd: spec.cwd,
       tracker: spec.tracker,
-      tools: spec.tools,
       services: spec.services,
     });
   } catch (err) {

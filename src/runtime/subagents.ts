@@ -4,7 +4,6 @@
 import type { RiskProfile } from '../config/types.js';
 import type { ModelMessage } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
-import { capToCeilings } from '../tools/authority.js';
 import { ensureNoEscalation } from '../tools/escalation.js';
 import { toolAllowedByProfile } from '../tools/policy.js';
 import type { ToolCaller, ToolContext } from '../tools/types.js';
@@ -51,9 +50,7 @@ overrides?: SubagentOverrides,
   const caller = buildSubagentCaller(sup, ctx.caller, overrides);
   // Same registry as the parent (the one its loop runs with, so a subagent of a delegate
   // child keeps that child's cap), narrowed by an override's policy.
-  const tools = ctx.tools
-    ? ctx.tools.filter((tool) => toolAllowedByProfile(caller.risk, tool.name))
-    : capToCeilings(sup.deps.filterTools(sup.deps.baseTools, caller.risk), caller);
+  const tools = sup.registryOf(ctx.runId, ctx.caller).filter((tool) => toolAllowedByProfile(caller.risk, tool.name));
   const outcome = await sup.runChild({
     kind: 'subagent',
     parentRunId: ctx.runId,

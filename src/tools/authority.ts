@@ -14,8 +14,7 @@
 import type { RiskProfile } from '../config/types.js';
 import { approvalRequirement, type ApprovalRequirement } from './approvalPolicy.js';
 import { resolveConfinedPath, type PathGuardResult } from './pathGuard.js';
-import { toolAllowedByProfile } from './policy.js';
-import type { ToolRegistry } from './registry.js';
+import { toolAllowedByProfile } from './toolGate.js';
 import type { Tool, ToolCaller } from './types.js';
 
 type Authority = Pick<ToolCaller, 'risk' | 'ceilings'>;
@@ -41,7 +40,7 @@ export function toolWithinAuthority(caller: Authority, name: string): boolean {
 
 /** `registry` (already filtered by the caller's own profile) cut down to what every
  * ceiling also admits. */
-export function capToCeilings(registry: ToolRegistry, caller: Authority): ToolRegistry {
+export function capToCeilings<R extends { filter(keep: (tool: Tool) => boolean): R }>(registry: R, caller: Authority): R {
   const ceilings = caller.ceilings ?? [];
   if (ceilings.length === 0) return registry;
   return registry.filter((tool) => ceilings.every((c) => toolAllowedByProfile(c, tool.name)));

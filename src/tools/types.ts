@@ -2,7 +2,6 @@
 // returns a ToolResult: `output` on success, `error` (a string the model reads) on failure.
 import type { ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ToolSpec } from '../providers/types.js';
-import type { ToolRegistry } from './registry.js';
 
 export interface ToolResult {
   success: boolean;
@@ -56,9 +55,6 @@ export interface ToolContext {
   /** Workspace directory (shell cwd, relative paths resolve against it). */
   cwd: string;
   tracker: ActionTracker;
-  /** The registry the calling run has: the ceiling for a bounded child and the registry a
-   * subagent inherits. Absent only where a tool is run outside a loop (tests). */
-  tools?: ToolRegistry;
   /** Supervisor services for tools that create runs (spawn_subagent, delegate). Opaque here
    * so tools/ stays below runtime/ in the import graph. */
   services: unknown;
