@@ -78,10 +78,15 @@ async function openChecked(input: string, lexical: string, ctx: ToolContext, act
 
 /** The confinement rules in words, for tool descriptions. */
 export function describeConfinement(caller: ToolCaller): string {
-  const { allowed_roots: roots, forbidden_paths: forbidden } = caller.risk;
+  const { allowed_roots: roots } = caller.risk;
+  const forbidden = [...new Set(forbiddenPathsOf(caller))];
   const rootText = roots.length > 0 ? `inside the allowed roots (${roots.join(', ')})` : 'nowhere: no allowed roots are configured';
+  // A bounded ceiling narrows the roots further; say so, so the model does not try paths
+  // its caller never allowed.
+  const ceilingRoots = (caller.ceilings ?? []).map((c) => c.allowed_roots.join(', '));
+  const ceilingText = ceilingRoots.length > 0 ? ` and also inside ${ceilingRoots.map((r) => `(${r})`).join(' and ')}` : '';
   const forbiddenText = forbidden.length > 0 ? `; these paths are forbidden: ${forbidden.join(', ')}` : '';
-  return `Relative paths resolve against the workspace. Only paths ${rootText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
+  return `Relative paths resolve against the workspace. Only paths ${rootText}${ceilingText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
 }
 
 function pathParam(description: string) {
