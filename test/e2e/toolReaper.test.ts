@@ -1,7 +1,7 @@
 // When arbor's process exits while a shell tool call is running, nothing the call started
 // survives it: not the process group, not a setsid'd child, not a double-forked one. Runs
-// the built dist (npm run build first, like the rest of the e2e suite) in a child node
-// that starts such a call and then exits.
+// the tsc output in build/ (npm run build first, like the rest of the e2e suite) in a child
+// node that starts such a call and then exits.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,7 @@ function alive(pid: number): boolean {
 
 const script = (dir: string) => `
 import { existsSync } from 'node:fs';
-import { shellTool } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist', 'tools', 'shell.js')).href)};
+import { shellTool } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'build', 'tools', 'shell.js')).href)};
 const risk = { name: 'r', allowed_tools: [], excluded_tools: [], deny_all_tools: false, auto_approve: [], always_ask: [],
   allowed_roots: ['.'], forbidden_paths: [], allowed_commands: [], shell_env_passthrough: [], max_actions_per_hour: 0,
   max_cost_per_day_cents: 0, delegation_policy: { mode: 'forbidden' } };
@@ -78,7 +78,7 @@ setInterval(() => {
 
 describe('tool processes and arbor exiting', () => {
   it('a process exit mid-call reaps the group and the processes that left it', async () => {
-    const dist = join(repoRoot, 'dist', 'tools', 'shell.js');
+    const dist = join(repoRoot, 'build', 'tools', 'shell.js');
     expect(existsSync(dist), `${dist} missing: run npm run build first`).toBe(true);
     work = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-exit-reap-')));
     const child = spawn(process.execPath, ['--input-type=module', '-e', script(work)], { stdio: ['ignore', 'ignore', 'inherit'] });
