@@ -16,7 +16,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
-import { killChildProcessGroups } from './childGroups.js';
+import { killAllToolProcesses } from '../tools/processReaper.js';
 import { installSignalShutdown } from './shutdown.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 
@@ -156,9 +156,9 @@ export async function main(argv: string[]): Promise<void> {
     runtime,
     flush: closeLogs,
     closeUi: () => ui.close?.(),
-    // Tool command groups still alive after the runs' own aborts. (A reaper for setsid'd
-    // descendants, in the tool layer, belongs here too.)
-    reapToolProcesses: () => void killChildProcessGroups('SIGKILL'),
+    // Whatever a tool started that is still alive after the runs' own aborts: its process
+    // group and every descendant that left it (setsid, double forks).
+    reapToolProcesses: () => void killAllToolProcesses(),
   });
 
   if (headless) {

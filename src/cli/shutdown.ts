@@ -26,8 +26,8 @@ export interface ShutdownTarget {
   /** Unmounts the chat screen, if there is one. */
   closeUi?(): void;
   /** Kills (SIGKILL) whatever tool processes are still there: after the runs have settled
-   * (they had their SIGTERM through the abort), and at once on a forced exit. The hook
-   * for the tool layer's process reaper (setsid'd descendants). */
+   * (they had their SIGTERM through the abort), and at once on a forced exit. main.ts
+   * passes tools/processReaper.ts's killAllToolProcesses. */
   reapToolProcesses?(): void;
 }
 
