@@ -13,6 +13,7 @@ import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { neutralize } from '../text/untrusted.js';
 import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
@@ -63,7 +64,7 @@ export async function main(argv: string[]): Promise<void> {
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${t('cli:configErrorPrefix', { message: formatConfigError(err) })}\n`);
+      process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
       process.exitCode = 2;
       return;
     }
@@ -88,7 +89,7 @@ export async function main(argv: string[]): Promise<void> {
     try {
       restored = restoreSession(home, cmd.resume.id);
     } catch (err) {
-      process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+      process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
       process.exitCode = 1;
       return;
     }
@@ -99,7 +100,8 @@ export async function main(argv: string[]): Promise<void> {
     ? SessionLog.open(home, restored.id)
     : SessionLog.create(home, { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd() });
   const trace = new TraceLog(home);
-  const warnings = [...loaded.warnings, ...(restored?.warnings ?? [])];
+  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
+  const warnings = [...loaded.warnings, ...(restored?.warnings ?? [])].map(neutralize);
 
   const runtime: Runtime = createRuntime({
     config: loaded.config,
@@ -141,7 +143,7 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
     }
-    const code = await runHeadless(runtime, prompt, { output: cmd.output, stdout: process.stdout, stderr: process.stderr });
+    const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
     await cleanup();
     process.exitCode = code;
     return;

@@ -4,6 +4,7 @@
 // - any child: nobody (a child never reads the terminal), so deny unless
 //   [delegation] subagent_auto_approve = true.
 import { randomUUID } from 'node:crypto';
+import { neutralizeDeep } from '../text/untrusted.js';
 import { approvalRequirement, childApprovalDecision } from '../tools/approvalPolicy.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
@@ -62,7 +63,8 @@ export class ApprovalBroker {
     this.store.setState((s) => ({
       controls: {
         ...s.controls,
-        approvals: [...s.controls.approvals, { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: req.args, createdAt: Date.now() }],
+        // Arguments are model text: shown neutralised (text/untrusted.ts), run as sent.
+        approvals: [...s.controls.approvals, { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: neutralizeDeep(req.args), createdAt: Date.now() }],
       },
     }));
     setRunStatus(this.store, req.runId, 'awaiting_approval');

@@ -99,8 +99,7 @@ async function stepBoundary(spec: LoopSpec, deliverSteering: boolean): Promise<v
     const msg: ModelMessage = { role: 'user', content: text };
     spec.history.push(msg);
     spec.hooks.onMessage?.(spec.runId, msg);
-    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
-    appendItem(spec.store, spec.runId, item);
+    const item = appendItem(spec.store, spec.runId, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     spec.hooks.onItemFinal?.(spec.runId, item);
   }
 }
@@ -157,11 +156,10 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     if (timer) clearTimeout(timer);
     flush();
     if (!itemAdded) return;
-    let final: TranscriptItem | undefined;
-    updateItem(spec.store, spec.runId, itemId, (it) => {
-      final = it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it;
-      return final;
-    });
+    // The item as the store keeps it (neutralised) is what the session file records.
+    const final = updateItem(spec.store, spec.runId, itemId, (it) =>
+      it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it,
+    );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
   };
 
@@ -264,11 +262,9 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
 async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTranscriptItem, seen: Set<string>): Promise<ToolResult> {
   const finish = (status: ToolTranscriptItem['status'], result: ToolResult): ToolResult => {
     const text = result.success ? result.output : (result.error ?? '');
-    let final: TranscriptItem | undefined;
-    updateItem(spec.store, spec.runId, item.id, (it) => {
-      final = it.kind === 'tool' ? { ...it, status, result: capResult(text), endedAt: Date.now() } : it;
-      return final;
-    });
+    const final = updateItem(spec.store, spec.runId, item.id, (it) =>
+      it.kind === 'tool' ? { ...it, status, result: capResult(text), endedAt: Date.now() } : it,
+    );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
     return result;
   };
