@@ -82,7 +82,8 @@ model = ${tomlString(OFFLINE_MODEL)}
 # api_key_env = "OLLAMA_API_KEY"   # the NAME of the variable holding the key, never the key
 # temperature = 0.2                # 0 to 2
 # max_tokens = 4096
-# timeout_secs = 120
+# first_byte_timeout_secs = 60     # wait this long for a reply to start, then retry
+# idle_timeout_secs = 120          # longest silence inside a streaming reply
 # headers = { "X-Title" = "arbor" }
 # pricing = { input_per_mtok = 0.0, output_per_mtok = 0.0 }   # USD per million tokens
 

@@ -3,6 +3,7 @@
 // At every step boundary it honours its AbortSignal and its pause gate.
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
+import { t } from '../i18n/index.js';
 import { estimateCostUsd } from '../providers/createProvider.js';
 import { isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -186,7 +187,10 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
           break;
         }
         case 'retry':
-          spec.hooks.onRetry?.(spec.runId, `${ev.reason} — retry ${ev.attempt}/${ev.maxAttempts} in ${Math.round(ev.delayMs / 100) / 10}s`);
+          spec.hooks.onRetry?.(
+            spec.runId,
+            t('runtime:retryNotice', { reason: ev.reason, attempt: ev.attempt, max: ev.maxAttempts, secs: Math.round(ev.delayMs / 100) / 10 }),
+          );
           break;
         case 'finish':
           break;
