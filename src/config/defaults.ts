@@ -39,6 +39,15 @@ export function providerTimeouts(
   };
 }
 
+/** A model can stream far more than anyone reads (a 50 MB reply froze the chat for over a
+ * minute at 3 GB). What is kept of one reply, drawn, saved and sent back, is capped. */
+export const DEFAULT_MAX_REPLY_KB = 1024;
+
+export function replyCapBytes(profile: Pick<RuntimeProfile, 'max_reply_kb'>): number {
+  const kb = profile.max_reply_kb;
+  return (kb !== undefined && Number.isFinite(kb) && kb > 0 ? kb : DEFAULT_MAX_REPLY_KB) * 1024;
+}
+
 export function defaultRiskProfile(name: string): RiskProfile {
   return {
     name,

@@ -45,6 +45,7 @@ const runtimeShape = table(
     'max_delegation_depth',
     'delegation_timeout_secs',
     'agentic_timeout_secs',
+    'max_reply_kb',
   ),
 );
 

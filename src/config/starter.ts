@@ -6,6 +6,7 @@ import { t } from '../i18n/index.js';
 import { fileError } from './errors.js';
 import {
   DEFAULT_AGENT_ALIAS,
+  DEFAULT_MAX_REPLY_KB,
   OFFLINE_MODEL,
   OFFLINE_PROVIDER,
   STARTER_AGENTIC_PROFILE,
@@ -124,6 +125,7 @@ delegation_policy = { mode = "allow" }   # the default is "forbidden"
 max_tool_iterations = 10
 parallel_tools = true              # fan-out tool calls run concurrently
 # shell_timeout_secs = 60
+# max_reply_kb = ${DEFAULT_MAX_REPLY_KB}               # most of one reply kept, shown and saved; the rest is dropped, with a note
 # max_execution_tree_iterations = 40   # budget for a whole turn's tree; omit for none (0 is invalid)
 
 [runtime_profiles.${STARTER_AGENTIC_PROFILE}]

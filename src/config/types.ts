@@ -72,6 +72,9 @@ export interface RuntimeProfile {
   max_delegation_depth: number;
   delegation_timeout_secs?: number;
   agentic_timeout_secs?: number;
+  /** Most of one reply kept, drawn and saved, in KiB. Absent: DEFAULT_MAX_REPLY_KB
+   * (replyCapBytes() resolves it). */
+  max_reply_kb?: number;
 }
 
 export type RunawayAction = 'pause_spawning' | 'pause_tree' | 'kill_tree';

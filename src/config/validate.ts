@@ -136,6 +136,8 @@ function validateRuntimeProfile(r: Reader, name: string, raw: RawTable, path: Ke
   if (delegationTimeout !== undefined) p.delegation_timeout_secs = delegationTimeout;
   const agenticTimeout = r.number(raw, 'agentic_timeout_secs', at('agentic_timeout_secs'), positive);
   if (agenticTimeout !== undefined) p.agentic_timeout_secs = agenticTimeout;
+  const replyKb = r.integer(raw, 'max_reply_kb', at('max_reply_kb'), { min: 1, max: 1024 * 1024 });
+  if (replyKb !== undefined) p.max_reply_kb = replyKb;
   return p;
 }
 

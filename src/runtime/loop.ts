@@ -10,7 +10,9 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolResult } from '../tools/types.js';
 import type { ArborConfig } from '../config/types.js';
 import type { ApprovalBroker } from './approvals.js';
+import { replyCapBytes } from '../config/defaults.js';
 import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.js';
+import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
 import type { ToolTranscriptItem, TranscriptItem } from './types.js';
@@ -136,6 +138,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   patchRun(spec.store, spec.runId, (r) => ({ iterations: r.iterations + 1 }));
 
   const itemId = randomUUID();
+  const reply = new ReplyBuffer(replyCapBytes(spec.caller.runtime));
   let text = '';
   let flushed = 0;
   let itemAdded = false;
@@ -162,7 +165,23 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
       it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it,
     );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
+    if (reply.truncated) {
+      const note = appendItem(spec.store, spec.runId, {
+        id: randomUUID(),
+        kind: 'notice',
+        level: 'warn',
+        text: t('runtime:replyTruncated', {
+          received: formatBytes(reply.receivedBytes),
+          kept: formatBytes(reply.keptBytes),
+          key: 'max_reply_kb',
+        }),
+        at: Date.now(),
+      });
+      spec.hooks.onItemFinal?.(spec.runId, note);
+    }
   };
+  // What the model reads back: the kept text, and where it was cut.
+  const forHistory = () => (reply.truncated ? text + REPLY_TRUNCATED_MARKER(reply.keptBytes, reply.receivedBytes) : text);
 
   try {
     for await (const ev of spec.provider.stream({
@@ -174,7 +193,8 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     })) {
       switch (ev.type) {
         case 'text':
-          text += ev.delta;
+          reply.append(ev.delta);
+          text = reply.text;
           if (!timer) timer = setTimeout(flush, TEXT_FLUSH_MS);
           break;
         case 'tool_call':
@@ -201,7 +221,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     spec.hooks.onRetry?.(spec.runId, undefined);
     // Keep what the model already said: the next turn's context includes the partial reply.
     if (text.trim() !== '') {
-      const partial: ModelMessage = { role: 'assistant', content: `${text}\n[interrupted]` };
+      const partial: ModelMessage = { role: 'assistant', content: `${forHistory()}\n[interrupted]` };
       spec.history.push(partial);
       spec.hooks.onMessage?.(spec.runId, partial);
     }
@@ -212,7 +232,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   finishItem(false);
   if (spec.signal.aborted) throw new RunAbortedError();
 
-  const assistant: ModelMessage = { role: 'assistant', content: text, ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}) };
+  const assistant: ModelMessage = { role: 'assistant', content: forHistory(), ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}) };
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);
   return { text, calls };
