@@ -36,7 +36,7 @@ function injectedIn(raw: string): string[] {
   return INJECTED.filter(([, seq]) => raw.includes(seq)).map(([what]) => what);
 }
 
-const REPLY = ['Reply ', `start ${OSC52.slice(0, 6)}`, `${OSC52.slice(6)} mid ${OSC0}`, ` ${CUP}${DSR} ${C1_CSI} ${DCS} REPLY-END`];
+const REPLY = ['Reply &#27;]0;ENTITY-TITLE&#7; ', `start ${OSC52.slice(0, 6)}`, `${OSC52.slice(6)} mid ${OSC0}`, ` ${CUP}${DSR} ${C1_CSI} ${DCS} REPLY-END`];
 const SHELL = `printf '\\033]52;c;c2hlbGw=\\007 \\033]2;shell-title\\007 \\033[13;37H SHELL-%s' DONE`;
 const AUTO = '\n[risk_profiles.default]\nauto_approve = ["read_file", "list_files", "shell"]\n';
 
@@ -57,6 +57,8 @@ describe('escape sequences from outside never reach the terminal', () => {
     // The sequences are on screen as visible text.
     expect(term.scrollback()).toContain('␛]52;c;cHduZWQ=␇');
     expect(term.scrollback()).toContain('␛]0;model-title␇');
+    // An HTML entity naming ESC is not turned back into one by the markdown view.
+    expect(term.scrollback()).toContain('Reply ␛]0;ENTITY-TITLE␇');
     expect(injectedIn(term.rawOutput())).toEqual([]);
 
     // The tool outputs drawn in full: the viewer, each card expanded.
@@ -114,7 +116,7 @@ describe.concurrent('headless output', { timeout: PROCESS_TEST_TIMEOUT }, () => 
     );
     const r = await arbor(['-p', 'go']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Reply start ␛]52;c;cHduZWQ=␇ mid ␛]0;model-title␇');
+    expect(r.stdout).toContain('start ␛]52;c;cHduZWQ=␇ mid ␛]0;model-title␇');
     expect(injectedIn(r.stdout)).toEqual([]);
     expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
     expect(r.stderr).toContain('evil␛]0;model-title␇');
