@@ -72,3 +72,26 @@ describe('untrusted text entering the store', () => {
     expect(activeStrings(state)).toEqual([]);
   });
 });
+
+describe('a child run', () => {
+  it('its task, transcript and answer reach the store neutralised', async () => {
+    const { firstUserText } = await import('../../helpers/runtimeFixture.js');
+    fx = await makeFixture({
+      respond: (req) => {
+        if (firstUserText(req.body).startsWith('child task')) return { kind: 'text', chunks: [`child says ${EVIL_TEXT}`] };
+        return hasToolResults(req.body)
+          ? { kind: 'text', chunks: ['parent done'] }
+          : { kind: 'tools', calls: [{ name: 'spawn_subagent', args: { prompt: 'child task \u001b]2;task-title\u0007' } }] };
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const state = fx.runtime.store.getState();
+    const child = Object.values(state.runs).find((r) => r.kind === 'subagent')!;
+    expect(child.status).toBe('completed');
+    expect(child.task).toContain('␛]2;task-title␇');
+    expect(child.result).toContain('child says Hi ␛]52;c;cHduZWQ=␇');
+    const transcript = state.runTranscripts.get(child.id) ?? [];
+    expect(transcript.length).toBeGreaterThan(0);
+    expect(activeStrings({ runs: state.runs, child: transcript, root: state.transcript })).toEqual([]);
+  });
+});
