@@ -3,6 +3,8 @@
 // bounded however much a model sends. Appending is amortised O(1) (V8 string ropes), so a
 // long reply is never quadratic here.
 
+export { formatBytes } from '../text/sizes.js';
+
 /** What the model reads back when its reply was cut (protocol text, not localized). */
 export const REPLY_TRUNCATED_MARKER = (keptBytes: number, receivedBytes: number) =>
   `\n[arbor: reply truncated here; ${keptBytes} of ${receivedBytes} bytes kept]`;
@@ -36,10 +38,4 @@ export class ReplyBuffer {
     this.keptBytes += Buffer.byteLength(part, 'utf8');
     this.full = true;
   }
-}
-
-/** "512 KB", "1.0 MB", "50.0 MB": sizes for the truncation note. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

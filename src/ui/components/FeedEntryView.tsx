@@ -2,7 +2,7 @@
 import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../../i18n/index.js';
-import { formatBytes } from '../../runtime/replyBuffer.js';
+import { formatBytes } from '../../text/sizes.js';
 import type { FeedEntry } from '../state/feed.js';
 import { ASSISTANT_INDENT, USER_PROMPT } from '../theme.js';
 import { Markdown } from './Markdown.js';
