@@ -1,4 +1,5 @@
-// Huge reply (issue 10, item 8): interactive arbor in a pty receives a 50 MB reply, streamed
+// Huge reply (issue 10, item 8): interactive arbor (the installed package, bench/lib/installed.js)
+// in a pty receives a 50 MB reply, streamed
 // as fast as the socket takes it. Measured: from the moment the model server wrote the
 // reply's last byte until the answer to the next prompt is on screen (the chat is usable
 // again), and arbor's peak RSS (VmHWM) over the whole run. Baseline, same run, same
@@ -7,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { installedArbor } from './lib/installed.js';
 import { median, round } from './lib/stats.js';
 import { sleep, startTerminal } from './lib/terminal.js';
 import { loopbackConfig, tempArborHome } from './lib/tempHome.js';
@@ -111,7 +113,7 @@ async function measure(server, marker, log, i) {
   const h = tempArborHome('arbor-bench-huge-');
   h.writeProjectConfig(loopbackConfig(url));
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = startTerminal({ file: process.execPath, args: [...profile, arborBin], cwd: h.cwd, env: h.env, cols: 100, rows: 30, scrollback: 2000 });
+  const term = startTerminal({ file: process.execPath, args: [...profile, installedArbor().bin], cwd: h.cwd, env: h.env, cols: 100, rows: 30, scrollback: 2000 });
   try {
     await term.waitFor(inputReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(SETTLE_MS);

@@ -14,7 +14,9 @@
 // shown (it would otherwise let text overwrite the line it is on).
 
 // Everything a terminal could act on, except \t (09) and \n (0A). \r\n is matched first.
+// eslint-disable-next-line no-control-regex -- finding control characters is this module's job
 const CONTROLS = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex -- as above
 const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 export const ESC_PICTURE = '\u241b';
