@@ -13,6 +13,7 @@ import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { neutralize } from '../text/untrusted.js';
 import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
@@ -73,7 +74,7 @@ export async function main(argv: string[]): Promise<void> {
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${t('cli:configErrorPrefix', { message: formatConfigError(err) })}\n`);
+      process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
       process.exitCode = 2;
       return;
     }
@@ -98,7 +99,7 @@ export async function main(argv: string[]): Promise<void> {
     try {
       restored = restoreSession(home, cmd.resume.id);
     } catch (err) {
-      process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+      process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
       process.exitCode = 1;
       return;
     }
@@ -109,7 +110,8 @@ export async function main(argv: string[]): Promise<void> {
     ? SessionLog.open(home, restored.id)
     : SessionLog.create(home, { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd() });
   const trace = new TraceLog(home);
-  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored?.warnings ?? [])];
+  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
+  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored?.warnings ?? [])].map(neutralize);
 
   const runtime: Runtime = createRuntime({
     config: loaded.config,
@@ -173,7 +175,7 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
     }
-    const code = await runHeadless(runtime, prompt, { output: cmd.output, stdout: process.stdout, stderr: process.stderr });
+    const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
     // A signal ended the turn: the shutdown owns the exit from here.
     if (signals.pending) await signals.pending;
     await cleanup();

@@ -16,7 +16,7 @@ import { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
-import { appendItem, createRuntimeStore, setRunStatus, type RuntimeStore } from './store.js';
+import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
@@ -116,7 +116,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         sinks.trace?.({ event: 'tool_finished', agent_alias: r.alias, session_key: r.sessionKey, run_id: r.id, parent_run_id: r.parentRunId, tool, status: success ? 'ok' : 'error', ms });
     },
     onRetry(_runId, text) {
-      store.setState({ retryNotice: text });
+      setRetryNotice(store, text);
     },
   };
 
@@ -153,8 +153,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
 
   const notice = (level: 'info' | 'warn' | 'error', text: string) => {
-    const item: TranscriptItem = { id: randomUUID(), kind: 'notice', level, text, at: Date.now() };
-    appendItem(store, undefined, item);
+    const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
   };
 
@@ -205,8 +204,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     store.setState({ activeRootRunId: run.id });
     sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id });
 
-    const userItem: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
-    appendItem(store, run.id, userItem);
+    const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     hooks.onItemFinal?.(run.id, userItem);
     const userMsg: ModelMessage = { role: 'user', content: text };
     history.push(userMsg);

@@ -266,8 +266,7 @@ export class Supervisor {
   /** A child's task (or a steering message) as the first item of its own transcript,
    * recorded like every other item so the session file keeps it. */
   recordUserItem(runId: string, text: string): void {
-    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
-    appendItem(this.store, runId, item);
+    const item = appendItem(this.store, runId, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     this.deps.hooks.onItemFinal?.(runId, item);
   }
 
