@@ -1,7 +1,7 @@
 // The layer order of docs/architecture.md, checked in `npm test` (npm run lint:layers).
 // Imports point downward only; a layer may use any layer below it, never one above.
 // Type-only imports count: a type cycle couples two files as much as a value cycle.
-const LAYERS = ['cli', 'ui', 'runtime', 'tools', 'mcp', 'providers', 'config', 'persistence', 'model'];
+const LAYERS = ['cli', 'ui', 'runtime', 'tools', 'mcp', 'providers', 'config', 'persistence', 'text', 'model'];
 
 const above = (i) => LAYERS.slice(0, i);
 
@@ -34,7 +34,7 @@ module.exports = {
       name: 'no-react-below-ui',
       comment: 'Headless mode and the tests drive the runtime with no UI',
       severity: 'error',
-      from: { path: '^src/(runtime|tools|mcp|providers|config|persistence|model|i18n)/' },
+      from: { path: '^src/(runtime|tools|mcp|providers|config|persistence|text|model|i18n)/' },
       to: { path: '(^|/)node_modules/(react|ink|ink-text-input)/' },
     },
     {

@@ -1,6 +1,6 @@
 // The validated, fully-defaulted configuration the rest of arbor reads.
 // Raw TOML never leaves src/config: everything downstream sees these shapes.
-import type { ProviderType } from '../providers/types.js';
+import type { ProviderType } from '../model/provider.js';
 
 export interface Pricing {
   input_per_mtok: number;

@@ -10,7 +10,7 @@ import type {
   RuntimeProfile,
   UiConfig,
 } from './types.js';
-import type { ProviderType } from '../providers/types.js';
+import type { ProviderType } from '../model/provider.js';
 import { SUPPORTED_LANGUAGES, t } from '../i18n/index.js';
 import { quote, type KeyPath } from './errors.js';
 import type { Origins, RawTable } from './merge.js';

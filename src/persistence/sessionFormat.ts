@@ -2,8 +2,9 @@
 // Shared by the writer (sessionLog) and the readers (sessionRestore, listSessions).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { ModelMessage } from '../providers/types.js';
-import type { Run, RunStatus, TranscriptItem } from '../runtime/types.js';
+import type { ModelMessage } from '../model/messages.js';
+import type { Run, RunStatus } from '../model/run.js';
+import type { TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 
 export const SESSION_FORMAT_VERSION = 1;

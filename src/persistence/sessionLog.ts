@@ -3,8 +3,9 @@
 // were appended, so a crash loses at most the turn in flight, and streaming never waits
 // on the disk.
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync, appendFileSync } from 'node:fs';
-import type { ModelMessage } from '../providers/types.js';
-import type { Run, TranscriptItem } from '../runtime/types.js';
+import type { ModelMessage } from '../model/messages.js';
+import type { Run } from '../model/run.js';
+import type { TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 import { flushOnExit } from './exitFlush.js';
 import { makePrivateDir, openPrivate } from './privateFs.js';

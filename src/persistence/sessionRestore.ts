@@ -2,8 +2,9 @@
 // every other event survives, and nothing restored ever claims to be still running.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ModelMessage } from '../providers/types.js';
-import { isTerminal, type Run, type ToolCallStatus, type TranscriptItem } from '../runtime/types.js';
+import type { ModelMessage } from '../model/messages.js';
+import { isTerminal, type Run } from '../model/run.js';
+import type { ToolCallStatus, TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 import { hasControls, neutralize } from '../text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';

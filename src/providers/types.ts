@@ -1,29 +1,11 @@
 // The one interface the runtime uses to talk to any model. Everything provider-specific
-// (wire formats, retries, error mapping) stays behind it.
+// (wire formats, retries, error mapping) stays behind it. Message and tool-call shapes live
+// in src/model/messages.ts and are re-exported here.
+import type { ModelMessage, ToolCallRequest, ToolSpec } from '../model/messages.js';
+import type { ProviderType } from '../model/provider.js';
 
-export type ProviderType = 'openai-compatible' | 'openai' | 'anthropic' | 'offline';
-
-/** A tool call the model asked for. `args` is the parsed JSON object; when the model sent
- * arguments that do not parse, `args` is undefined and `rawArgs` keeps the text. */
-export interface ToolCallRequest {
-  id: string;
-  name: string;
-  args: unknown;
-  rawArgs: string;
-}
-
-export type ModelMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
-
-/** JSON-schema description of a tool, as the model sees it. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ModelMessage, ToolCallRequest, ToolSpec } from '../model/messages.js';
+export type { ProviderType } from '../model/provider.js';
 
 export interface CompletionRequest {
   messages: ModelMessage[];

@@ -3,7 +3,7 @@
 // record of every run for each of those (what `{ ...byRun, [id]: items }` does) allocates
 // ~100 KB per update once a tree has 200 runs, and the garbage dominated arbor's memory
 // under a large tree. Here an update copies one small bucket and the bucket index.
-import type { TranscriptItem } from './types.js';
+import type { TranscriptItem } from '../model/transcript.js';
 
 const BUCKETS = 32;
 type Bucket = ReadonlyMap<string, readonly TranscriptItem[]>;

@@ -1,7 +1,8 @@
 // The transcript and run fields that carry outside text, neutralised in one place so the
 // store and the session restore apply the same rule (see untrusted.ts). Type imports only:
 // this stays below every layer that calls it.
-import type { Run, TranscriptItem } from '../runtime/types.js';
+import type { Run } from '../model/run.js';
+import type { TranscriptItem } from '../model/transcript.js';
 import { neutralize, neutralizeDeep, neutralizeMaybe } from './untrusted.js';
 
 /** A transcript item whose every displayed string is inert. Returns the same object when

@@ -1,0 +1,25 @@
+// Model conversation shapes: the messages a run's history holds, the tool calls a model
+// asks for. Shared by providers (which speak them on the wire), persistence (session files)
+// and the runtime.
+
+/** A tool call the model asked for. `args` is the parsed JSON object; when the model sent
+ * arguments that do not parse, `args` is undefined and `rawArgs` keeps the text. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  args: unknown;
+  rawArgs: string;
+}
+
+export type ModelMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+
+/** JSON-schema description of a tool, as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}

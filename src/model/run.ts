@@ -1,0 +1,80 @@
+// A run's shape and lifecycle: what every layer (runtime, persistence, ui, text) reads about
+// one agent run. Plain data, no imports, so it sits below every layer.
+
+export type RunStatus =
+  | 'queued'
+  | 'running'
+  /** Asked to pause, still finishing the step in flight (a model call or a tool). */
+  | 'pausing'
+  /** Held at a step boundary (or waiting only on children that are all held). */
+  | 'paused'
+  | 'awaiting_approval'
+  | 'completed'
+  | 'failed'
+  | 'killed'
+  | 'timed_out'
+  | 'cancelled';
+
+/** The statuses a run ends in; nothing moves a run out of one. */
+export type TerminalStatus = Exclude<RunStatus, 'queued' | 'running' | 'pausing' | 'paused' | 'awaiting_approval'>;
+
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>([
+  'completed',
+  'failed',
+  'killed',
+  'timed_out',
+  'cancelled',
+]);
+
+export function isTerminal(status: RunStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+export type RunKind = 'root' | 'subagent' | 'delegate' | 'background';
+
+export interface ToolActivity {
+  /** Tool name, cut at 64 characters. */
+  name: string;
+  startedAt: number;
+  finishedAt?: number;
+  success?: boolean;
+}
+
+export interface Run {
+  id: string;
+  /** Short display id (first 8 hex of the uuid). */
+  shortId: string;
+  parentRunId?: string;
+  /** The tool call (in the parent's transcript) that created this run. */
+  parentToolCallId?: string;
+  rootRunId: string;
+  depth: number;
+  alias: string;
+  kind: RunKind;
+  status: RunStatus;
+  task: string;
+  /** Conversation-history key: `session-<id>` for roots, `subagent-<uuid>`, `delegate-<uuid>`. */
+  sessionKey: string;
+  /** "<provider_type>/<model>" */
+  model: string;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  iterations: number;
+  toolsCompleted: number;
+  lastTool?: ToolActivity;
+  /** The last five finished tools, newest last. */
+  recentTools: ToolActivity[];
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  result?: string;
+  error?: string;
+  /** Position in the concurrency queue (1-based) while queued. */
+  queuePosition?: number;
+  /** Milliseconds spent paused so far (timeouts do not count it). */
+  pausedMs: number;
+  pausedAt?: number;
+  /** Background task id when kind === 'background'. */
+  taskId?: string;
+}

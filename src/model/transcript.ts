@@ -1,0 +1,36 @@
+// Transcript items: a chat's (or a child run's) visible history, as the store keeps it and
+// the session file stores it.
+
+export type ToolCallStatus = 'pending_approval' | 'running' | 'ok' | 'error' | 'denied' | 'skipped';
+
+export type TranscriptItem =
+  | { id: string; kind: 'user'; text: string; at: number }
+  | {
+      id: string;
+      kind: 'assistant';
+      runId: string;
+      text: string;
+      at: number;
+      /** True while tokens are still arriving. */
+      streaming?: boolean;
+      interrupted?: boolean;
+    }
+  | {
+      id: string;
+      kind: 'tool';
+      runId: string;
+      callId: string;
+      name: string;
+      args: unknown;
+      rawArgs: string;
+      status: ToolCallStatus;
+      /** Retained result text, capped at 16 KiB. */
+      result?: string;
+      startedAt: number;
+      endedAt?: number;
+      /** Rendered from disk (--resume): never bound to live runs. */
+      restored?: boolean;
+    }
+  | { id: string; kind: 'notice'; level: 'info' | 'warn' | 'error'; text: string; at: number };
+
+export type ToolTranscriptItem = Extract<TranscriptItem, { kind: 'tool' }>;
