@@ -2,7 +2,8 @@
 // stdout; diagnostics to stderr. With --output json, one JSON event per line on stdout.
 import { t } from '../i18n/index.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { RuntimeState, TranscriptItem } from '../runtime/types.js';
+import type { RuntimeState } from '../runtime/types.js';
+import type { TranscriptItem } from '../model/transcript.js';
 
 export interface HeadlessOptions {
   output: 'text' | 'json';

@@ -5,7 +5,8 @@
 // has ended and nothing has changed for IDLE_MS, one full collection is asked for, and only
 // if the heap grew by GROWTH_BYTES since the last one: an idle chat never pays for it.
 import * as inspector from 'node:inspector';
-import { isTerminal, type RuntimeState } from '../runtime/types.js';
+import type { RuntimeState } from '../runtime/types.js';
+import { isTerminal } from '../model/run.js';
 import type { StoreApi } from 'zustand/vanilla';
 
 export const IDLE_MS = 1000;

@@ -124,6 +124,7 @@ export async function main(argv: string[]): Promise<void> {
     restored: restored ? { items: restored.items, messages: restored.messages } : undefined,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),
+    arborHome: home,
     sinks: {
       appendItem: (item) => log.appendItem(item),
       appendMessage: (m) => log.appendMessage(m),

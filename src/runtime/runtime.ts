@@ -10,6 +10,8 @@ import { ToolRegistry, builtinTools } from '../tools/registry.js';
 import { spawnSubagentTool } from '../tools/spawnSubagent.js';
 import type { ActionTracker, Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
+import { arborHome } from '../config/paths.js';
+import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { ApprovalBroker } from './approvals.js';
 import { ExecutionBudget } from './executionBudget.js';
@@ -51,6 +53,8 @@ export interface CreateRuntimeOptions {
   extraTools?: Tool[];
   /** Extra services those tools need from the supervisor (see SupervisorDeps.extraServices). */
   extraServices?: SupervisorDeps['extraServices'];
+  /** Where session files live (recordedRuns); absent: $ARBOR_HOME at the time of asking. */
+  arborHome?: string;
   /** Override provider construction (tests). */
   providerFactory?: (config: ProviderConfig) => ModelProvider;
 }
@@ -291,6 +295,10 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       return 'continued';
     },
     setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
+    recordedRuns() {
+      const restored = restoreSession(opts.arborHome ?? arborHome(), store.getState().sessionId);
+      return { runs: restored.runs, childItems: restored.childItems };
+    },
     resolveRunaway: (choice) => guard.resolve(choice),
     async shutdown(settleMs: number) {
       guard.dispose();

@@ -2,7 +2,9 @@
 // directly; it calls these and reads the store through selectors.
 import { scrubKnownSecrets } from '../persistence/redact.js';
 import type { RuntimeStore } from './store.js';
-import type { ApprovalAnswer } from './types.js';
+import type { ApprovalAnswer } from '../model/controls.js';
+import type { Run } from '../model/run.js';
+import type { TranscriptItem } from '../model/transcript.js';
 
 export interface RuntimeInfo {
   /** Alias of the agent the user talks to. */
@@ -15,6 +17,12 @@ export interface RuntimeInfo {
   autoDetectedFrom?: string;
   /** Warnings from loading config, shown once at start. */
   configWarnings: string[];
+}
+
+/** What the session file recorded: its child runs and each one's transcript. */
+export interface RecordedRuns {
+  runs: Run[];
+  childItems: Record<string, TranscriptItem[]>;
 }
 
 export interface RuntimeApi {
@@ -38,6 +46,9 @@ export interface RuntimeApi {
   setSpawnPaused(paused: boolean): void;
   /** The user's answer to a runaway-guard trip. */
   resolveRunaway(choice: 'resume' | 'kill'): boolean;
+  /** The runs this session's file recorded (cards restored by --resume open them). Reads
+   * the file on each call; throws naming the file and the problem. */
+  recordedRuns(): RecordedRuns;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 // How a run reads on screen, shared by the /agents pane, /subagents and the transcript
 // cards: its active time and its status colour.
-import type { Run, RunStatus } from '../runtime/types.js';
+import type { Run, RunStatus } from '../model/run.js';
 
 /** Time the run has spent running: from its start to its end (or now), less pauses. */
 export function activeMs(run: Run, now: number): number {

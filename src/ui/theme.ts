@@ -1,5 +1,5 @@
 // Glyphs and colours shared by the chat screen, so cards and panes added later match.
-import type { ToolCallStatus } from '../runtime/types.js';
+import type { ToolCallStatus } from '../model/transcript.js';
 
 export const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 

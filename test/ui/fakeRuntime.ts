@@ -2,7 +2,9 @@
 // every action the UI takes. Tests play the runtime's part by calling the helpers below.
 import { randomUUID } from 'node:crypto';
 import { addRun, addUsage, appendItem, createRuntimeStore, setRunStatus, updateItem, type RuntimeStore } from '../../src/runtime/store.js';
-import type { RuntimeApi, RuntimeInfo } from '../../src/runtime/runtimeApi.js';
+import type { RecordedRuns, RuntimeApi, RuntimeInfo } from '../../src/runtime/runtimeApi.js';
+import { arborHome } from '../../src/config/paths.js';
+import { restoreSession } from '../../src/persistence/sessionRestore.js';
 import type { ApprovalAnswer, PendingApproval, Run, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
 
 export interface Calls {
@@ -76,6 +78,12 @@ export class FakeRuntime implements RuntimeApi {
   kill(): { killed: boolean; descendants: number } {
     return { killed: false, descendants: 0 };
   }
+  /** Like the real runtime: the session file under $ARBOR_HOME for the store's session. */
+  recordedRuns(): RecordedRuns {
+    const restored = restoreSession(arborHome(), this.store.getState().sessionId);
+    return { runs: restored.runs, childItems: restored.childItems };
+  }
+
   steer(): 'delivered' | 'continued' | 'unknown' {
     return 'unknown';
   }

@@ -1,7 +1,7 @@
 // The pane's header (spawn pause, counts, depth, tree tokens and cost, filter, position),
 // the runaway-guard banner and the key hints, as lines of exact width.
 import { t } from '../../i18n/index.js';
-import type { Controls } from '../../runtime/types.js';
+import type { Controls } from '../../model/controls.js';
 import { formatCost, formatTokens } from '../text/format.js';
 import { packLines, wrapSeg, type Line, type Seg } from './segments.js';
 import type { AgentsFilter, TreeTotals } from './tree.js';

@@ -3,7 +3,7 @@
 // keep fixed widths so they line up; on a narrow terminal the least useful drop first.
 // Rows are memoized per run object: the store replaces a run's object when it changes.
 import { currentLanguage, t } from '../../i18n/index.js';
-import { isTerminal } from '../../runtime/types.js';
+import { isTerminal } from '../../model/run.js';
 import { formatCost, formatTokens } from '../text/format.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { fitLine, type Line, type Seg } from './segments.js';

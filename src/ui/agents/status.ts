@@ -1,7 +1,7 @@
 // How a run's status reads: a single-cell glyph, a colour and a localized word (with the
 // queue position while queued). Shared by the pane and /subagents.
 import { t } from '../../i18n/index.js';
-import type { Run, RunStatus } from '../../runtime/types.js';
+import type { Run, RunStatus } from '../../model/run.js';
 
 export const STATUS_GLYPHS: Record<RunStatus, string> = {
   queued: '◌',

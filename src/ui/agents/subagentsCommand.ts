@@ -3,7 +3,7 @@
 // archive_after_minutes): `last`, a position, a run-id prefix, or a label.
 import { t } from '../../i18n/index.js';
 import { listedRuns, resolveRunRef, runLabel } from '../../runtime/runSelection.js';
-import type { Run } from '../../runtime/types.js';
+import type { Run } from '../../model/run.js';
 import type { CommandContext, SlashCommand } from '../commands/registry.js';
 import { killAll, killRun, pauseRun, resumeRun, setSpawning, steerRun, type ActionResult } from './actions.js';
 import { formatInfo, formatList, formatLog, LOG_DEFAULT, LOG_MAX } from './subagentsFormat.js';

@@ -2,7 +2,9 @@
 // no tables, each entry on its own short lines, long text cut.
 import { t } from '../../i18n/index.js';
 import { runLabel, runLabels } from '../../runtime/runSelection.js';
-import type { Run, RuntimeState, TranscriptItem } from '../../runtime/types.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import type { Run } from '../../model/run.js';
+import type { TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatTokens, summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
 import { kindWord, statusText } from './status.js';

@@ -1,7 +1,8 @@
 // The /agents pane's model: which runs are shown, in what tree order, and the header's
 // totals. Pure and computed once per refresh; the pane memoizes it on the store snapshot.
 import { listedRuns, runCounts, runLabels } from '../../runtime/runSelection.js';
-import { isTerminal, type Run, type RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import { isTerminal, type Run } from '../../model/run.js';
 
 export type AgentsFilter = 'all' | 'running' | 'finished';
 export const FILTERS: readonly AgentsFilter[] = ['all', 'running', 'finished'];

@@ -1,7 +1,9 @@
 // The chat's spawn_subagent / delegate card: two rows, bound to its child runs while they
 // live. It reads only its own runs from the store, at most ~10 times a second.
 import React from 'react';
-import type { Run, RuntimeState, ToolTranscriptItem } from '../../runtime/types.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import type { Run } from '../../model/run.js';
+import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { collapsedLines } from './cardLines.js';
 import { LinesView } from './LinesView.js';

@@ -3,7 +3,8 @@
 // Details. Live state comes only from runs bound through parentToolCallId; without one, the
 // card states what the call recorded and claims nothing about a child.
 import { t } from '../../i18n/index.js';
-import type { Run, ToolTranscriptItem, TranscriptItem } from '../../runtime/types.js';
+import type { Run } from '../../model/run.js';
+import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { limitNote, limitText } from './limits.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { t } from '../../i18n/index.js';
 import { arborHome } from '../../config/paths.js';
 import { redactForExport } from '../../runtime/runtimeApi.js';
-import type { TranscriptItem } from '../../runtime/types.js';
+import type { TranscriptItem } from '../../model/transcript.js';
 import { callStatusWord } from './cardLines.js';
 
 /** Terminals and multiplexers drop larger OSC 52 payloads; the file still gets everything. */

@@ -4,7 +4,7 @@
 // like the chat's ToolCard; expanded it shows the arguments and the result under the same
 // display limits as the dedicated cards.
 import { t } from '../../i18n/index.js';
-import type { ToolTranscriptItem } from '../../runtime/types.js';
+import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { firstLine, prettyArgs, summarizeArgs } from '../text/format.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { callStatusWord, formatClock } from './cardLines.js';

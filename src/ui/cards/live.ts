@@ -2,7 +2,9 @@
 // (scoped to the run whose transcript holds the call, since model-issued call ids may repeat
 // across turns): never the task text, the prompt or the alias. Restored cards never bind.
 import { t } from '../../i18n/index.js';
-import { isTerminal, type Run, type RuntimeState, type ToolTranscriptItem } from '../../runtime/types.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import { isTerminal, type Run } from '../../model/run.js';
+import type { ToolTranscriptItem } from '../../model/transcript.js';
 
 function key(runId: string, callId: string): string {
   return `${runId}\u0000${callId}`;

@@ -1,7 +1,7 @@
 // What a spawn_subagent / delegate card shows, derived once per transcript item: the task,
 // the other input, and one response block per target. Memoized on the item object, which
 // the store replaces whenever the call changes.
-import type { ToolTranscriptItem } from '../../runtime/types.js';
+import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { blockError, cardArgs, parseEnvelope, parseParallel, reachedRetentionCap, type CardArgs } from './parse.js';
 
 export interface ResponseBlock {

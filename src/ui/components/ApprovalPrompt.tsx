@@ -2,7 +2,7 @@
 // arguments, and the three answers. Only this prompt listens for y / a / n / Esc.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { PendingApproval } from '../../runtime/types.js';
+import type { PendingApproval } from '../../model/controls.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { t } from '../../i18n/index.js';
 import { prettyArgs } from '../text/format.js';

@@ -3,7 +3,7 @@
 // in `maxRows`; the full text goes to scrollback as markdown once it is finished.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { TranscriptItem } from '../../runtime/types.js';
+import type { TranscriptItem } from '../../model/transcript.js';
 import { t } from '../../i18n/index.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { ASSISTANT_INDENT, SPINNER_INTERVAL_MS, USER_PROMPT } from '../theme.js';

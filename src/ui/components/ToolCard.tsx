@@ -3,7 +3,7 @@
 // renderToolItem.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { ToolTranscriptItem } from '../../runtime/types.js';
+import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { t } from '../../i18n/index.js';
 import { firstLine, summarizeArgs } from '../text/format.js';
 import { displayWidth, truncate } from '../text/width.js';

@@ -1,6 +1,6 @@
 // Which answer a key gives to a pending approval.
 import type { Key } from 'ink';
-import type { ApprovalAnswer } from '../../runtime/types.js';
+import type { ApprovalAnswer } from '../../model/controls.js';
 
 export function answerForKey(input: string, key: Key): ApprovalAnswer | undefined {
   if (key.escape) return 'deny';

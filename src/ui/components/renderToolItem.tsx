@@ -1,7 +1,7 @@
 // One dispatch point for tool cards: tools with a dedicated card register a renderer by
 // tool name; everything else (and anything a dedicated renderer declines) gets ToolCard.
 import React, { type ReactNode } from 'react';
-import type { ToolTranscriptItem } from '../../runtime/types.js';
+import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { ToolCard, toolCardHeight } from './ToolCard.js';
 
 export interface ToolRenderContext {

@@ -1,7 +1,7 @@
 // What has been printed to <Static>. Static prints each entry once and tracks them by
 // position, so this list only ever grows (until a clear); entries appear in the order they
 // were committed, which is the order the user saw them happen.
-import type { TranscriptItem } from '../../runtime/types.js';
+import type { TranscriptItem } from '../../model/transcript.js';
 import type { NoticeLevel } from '../theme.js';
 
 export type FeedEntry =

@@ -123,9 +123,9 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   latest.current = { entries, shape, state, view, close };
 
   const recordedSession = useCallback((): RecordedSession => {
-    recorded.current ??= loadRecorded(store.getState().sessionId);
+    recorded.current ??= loadRecorded(runtime);
     return recorded.current;
-  }, [store]);
+  }, [runtime]);
 
   const copy = useCallback(
     (text: string, what: string) => {

@@ -1,10 +1,11 @@
 // Where a card's child transcript comes from. A call of this process: the runs bound to it
 // through parentToolCallId, read live from the store. A restored call: the child runs the
 // session file recorded for that same tool call, shown as recorded (never as live).
-import { arborHome } from '../../config/paths.js';
 import { t } from '../../i18n/index.js';
-import { restoreSession } from '../../persistence/sessionRestore.js';
-import type { Run, RuntimeState, ToolTranscriptItem, TranscriptItem } from '../../runtime/types.js';
+import type { RecordedRuns, RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import type { Run } from '../../model/run.js';
+import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { boundRuns } from '../cards/live.js';
 import { itemEntries, type ViewEntry } from './entries.js';
 
@@ -12,18 +13,15 @@ export type ChildSource =
   | { kind: 'live'; runIds: string[] }
   | { kind: 'recorded'; runs: Run[]; items: Record<string, TranscriptItem[]> };
 
-export interface RecordedSession {
-  runs: Run[];
-  childItems: Record<string, TranscriptItem[]>;
-}
+export type RecordedSession = RecordedRuns;
 
-/** Reads the session file once; throws an Error naming the session and the problem. */
-export function loadRecorded(sessionId: string, home = arborHome()): RecordedSession {
+/** Asks the runtime for the session file's runs once; throws an Error naming the session
+ * and the problem. */
+export function loadRecorded(runtime: Pick<RuntimeApi, 'store' | 'recordedRuns'>): RecordedSession {
   try {
-    const restored = restoreSession(home, sessionId);
-    return { runs: restored.runs, childItems: restored.childItems };
+    return runtime.recordedRuns();
   } catch (err) {
-    throw new Error(t('transcript:viewer.recordedUnreadable', { id: sessionId, error: (err as Error).message }));
+    throw new Error(t('transcript:viewer.recordedUnreadable', { id: runtime.store.getState().sessionId, error: (err as Error).message }));
   }
 }
 

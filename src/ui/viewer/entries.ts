@@ -2,7 +2,9 @@
 // (dedicated or generic), and in a child view a heading per child run. Lines are memoized per
 // entry object, width and expansion; entries whose child is alive are laid out every frame.
 import { currentLanguage, t } from '../../i18n/index.js';
-import type { Run, RuntimeState, ToolTranscriptItem, TranscriptItem } from '../../runtime/types.js';
+import type { RuntimeState } from '../../runtime/types.js';
+import type { Run } from '../../model/run.js';
+import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { collapsedLines, expandedLines, formatClock } from '../cards/cardLines.js';
 import { genericCollapsed, genericExpanded } from '../cards/genericLines.js';
 import { fitLine, row, wrapBlock, type Line } from '../cards/lines.js';

@@ -2,7 +2,7 @@
 // opened with `o`), each with its selection, viewport and expanded cards, kept by entry key
 // so they survive the list changing under them while the session runs.
 import { t } from '../../i18n/index.js';
-import type { TranscriptItem } from '../../runtime/types.js';
+import type { TranscriptItem } from '../../model/transcript.js';
 import { entriesText } from '../cards/copy.js';
 import type { ChildSource } from './childSource.js';
 import type { ViewEntry } from './entries.js';

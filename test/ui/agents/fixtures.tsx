@@ -50,6 +50,10 @@ export class RecordingRuntime implements RuntimeApi {
     for (const r of targets.slice().reverse()) setRunStatus(this.store, r.id, 'killed');
     return { killed: true, descendants: targets.length - 1 };
   }
+  recordedRuns(): never {
+    throw new Error('the /agents tests record no session file');
+  }
+
   steer(runId: string, message: string): 'delivered' | 'continued' | 'unknown' {
     this.calls.push(['steer', runId, message]);
     return this.steerOutcome;
