@@ -2,7 +2,7 @@
 // here, so the runtime stays free of persistence paths.
 import type { ArborConfig } from '../config/types.js';
 import { TaskStore } from '../persistence/taskRecords.js';
-import { delegationServices } from '../runtime/delegation.js';
+import { delegationServices } from '../runtime/delegation/service.js';
 import type { SupervisorDeps } from '../runtime/supervisor.js';
 import { delegateTool } from '../tools/delegate/tool.js';
 import type { Tool } from '../tools/types.js';

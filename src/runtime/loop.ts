@@ -7,7 +7,7 @@ import { t } from '../i18n/index.js';
 import { estimateCostUsd } from '../providers/createProvider.js';
 import { isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ActionTracker, ToolCaller, ToolResult } from '../tools/types.js';
+import type { ActionTracker, ToolCaller, ToolResult, ToolServices } from '../tools/types.js';
 import type { ArborConfig } from '../config/types.js';
 import type { ApprovalBroker } from './approvals.js';
 import { replyCapBytes } from '../config/defaults.js';
@@ -57,7 +57,7 @@ export interface LoopSpec {
   tracker: ActionTracker;
   cwd: string;
   /** Handed to tools that create runs. */
-  services: unknown;
+  services: ToolServices | undefined;
   /** Steering messages waiting for the next step boundary. */
   takeSteering(): string[];
   /** True while steering is waiting: a final answer then gets one more step to read it. */

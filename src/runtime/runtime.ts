@@ -250,7 +250,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         run_id: run.id,
         status: finished?.status,
       });
-      supervisor.handles.delete(run.id);
+      supervisor.releaseHandle(run.id);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
       flushSinks();
     }
@@ -285,7 +285,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     kill: (runId) => supervisor.kill(runId),
     steer(runId, message) {
       if (supervisor.steer(runId, message)) return 'delivered';
-      if (!supervisor.contexts.has(runId)) return 'unknown';
+      if (!supervisor.steerableContext(runId)) return 'unknown';
       const label = runLabel(store.getState(), runId);
       void supervisor.continueFinished(runId, message).then((outcome) => {
         if (!outcome) return;
@@ -304,14 +304,14 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       guard.dispose();
       supervisor.stopAll('cancelled');
       const deadline = Date.now() + settleMs;
-      const settled = () => supervisor.handles.size === 0 && store.getState().activeRootRunId === undefined;
+      const settled = () => !supervisor.hasLiveHandles && store.getState().activeRootRunId === undefined;
       while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       flushSinks();
       return settled();
     },
     async dispose() {
       guard.dispose();
-      for (const id of [...supervisor.handles.keys()]) supervisor.stop(id, 'cancelled');
+      for (const id of supervisor.handledRunIds()) supervisor.stop(id, 'cancelled');
       flushSinks();
     },
   };

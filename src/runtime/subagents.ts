@@ -2,14 +2,14 @@
 // SubAgentSpawn::for_agent + build), running it, and steering a finished child into a new
 // turn of its own history.
 import type { RiskProfile } from '../config/types.js';
-import type { ModelMessage } from '../providers/types.js';
+import type { ModelMessage } from '../model/messages.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import { ensureNoEscalation } from '../tools/escalation.js';
 import { toolAllowedByProfile } from '../tools/policy.js';
-import type { ToolCaller, ToolContext } from '../tools/types.js';
+import type { ToolCallOrigin, ToolCaller } from '../tools/types.js';
 import type { ExecutionBudget } from './executionBudget.js';
-import type { Supervisor } from './supervisor.js';
-import { isTerminal, type Run } from './types.js';
+import type { ChildResult, SupervisorCore } from './supervisorTypes.js';
+import { isTerminal } from './types.js';
 
 /** A narrowing of the parent's policy for one child (the reference's SubAgentOverrides). */
 export interface SubagentOverrides {
@@ -20,7 +20,7 @@ export interface SubagentOverrides {
 /** The child's identity (the reference's SubAgentSpawn::for_agent + build): the parent's
  * alias, provider and policy, with an optional narrowing override that may only be equal
  * or narrower on every axis. Throws naming the field when an override escalates. */
-export function buildSubagentCaller(sup: Supervisor, parent: ToolCaller, overrides: SubagentOverrides = {}): ToolCaller {
+export function buildSubagentCaller(sup: SupervisorCore, parent: ToolCaller, overrides: SubagentOverrides = {}): ToolCaller {
   const child: ToolCaller = {
     ...parent,
     risk: overrides.risk ?? parent.risk,
@@ -37,8 +37,8 @@ export function buildSubagentCaller(sup: Supervisor, parent: ToolCaller, overrid
 }
 
 export async function runSubagent(
-sup: Supervisor,
-ctx: ToolContext,
+sup: SupervisorCore,
+ctx: ToolCallOrigin,
 prompt: string,
 budget: ExecutionBudget | undefined,
 overrides?: SubagentOverrides,
@@ -84,9 +84,9 @@ overrides?: SubagentOverrides,
 
 /** Steering a finished child starts a new turn in that child's own history, as a new run
  * under the same parent (terminal states are final, so the old run is not reopened). */
-export async function continueFinished(sup: Supervisor, runId: string, message: string): Promise<(ChildOutcome & { run: Run }) | undefined> {
+export async function continueFinished(sup: SupervisorCore, runId: string, message: string): Promise<ChildResult | undefined> {
   const old = sup.store.getState().runs[runId];
-  const ctx = sup.contexts.get(runId);
+  const ctx = sup.steerableContext(runId);
   if (!old || !ctx || !isTerminal(old.status)) return undefined;
   return sup.runChild({
     kind: old.kind === 'root' ? 'subagent' : old.kind,

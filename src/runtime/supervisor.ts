@@ -4,11 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { AgentConfig, ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
-import type { ModelMessage } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import { capToCeilings } from '../tools/authority.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
+import type { ToolCallOrigin, ToolCaller, ToolServices } from '../tools/types.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop } from './loop.js';
@@ -16,7 +15,7 @@ import { PausableTimer } from './pausableTimer.js';
 import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
-import type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
+import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus, type TranscriptItem } from './types.js';
 
 export type { SubagentOverrides } from './subagents.js';
@@ -29,15 +28,30 @@ export const childrenLimitRefusal = (limit: number, live: number) =>
 /** A killed child's error: the parent model reads it in the failed tool result. */
 export const KILLED_TEXT = 'killed by the operator';
 
-export type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
+export type {
+  ChildResult,
+  ChildSpec,
+  LoopContext,
+  ResolvedProvider,
+  RunHandle,
+  StopReason,
+  SupervisorCore,
+  SupervisorDeps,
+} from './supervisorTypes.js';
 
-/** Everything needed to run one more turn in a run's own history (steering a finished child). */
-export type LoopContext = Parameters<Supervisor['loopFor']>[0];
+/** A child's loop context, and when its run ended (undefined while it runs). */
+interface KeptContext {
+  ctx: LoopContext;
+  endedAt?: number;
+}
 
-export class Supervisor {
-  readonly handles = new Map<string, RunHandle>();
-  /** Per child run: its loop context, kept after it ends so it can be steered again. */
-  readonly contexts = new Map<string, LoopContext>();
+export class Supervisor implements SupervisorCore {
+  /** Live runs' handles, removed when each run ends. */
+  private readonly handles = new Map<string, RunHandle>();
+  /** Per child run: its loop context. Kept after the run ends only while the run is still
+   * listed (archive_after_minutes), because only a listed run can be steered into a new
+   * turn; dropped after that, so a long session does not hold every child's history. */
+  private readonly contexts = new Map<string, KeptContext>();
   readonly lane: ConcurrencyLane;
   private spawnPaused = false;
 
@@ -89,7 +103,7 @@ export class Supervisor {
    * child, or a child of an independent hop, is capped by what that run really has); a
    * root's is its profile's filter of the base tools. */
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
-    const recorded = this.contexts.get(runId)?.tools;
+    const recorded = this.contexts.get(runId)?.ctx.tools;
     return recorded ?? capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
   }
 
@@ -168,7 +182,7 @@ export class Supervisor {
 
   /** Announces the child (queued, visible at once), waits for a lane slot, runs it and
    * records its outcome. Never throws: the outcome says what happened. */
-  async runChild(spec: ChildSpec): Promise<ChildOutcome & { run: Run }> {
+  async runChild(spec: ChildSpec): Promise<ChildResult> {
     const parent = this.store.getState().runs[spec.parentRunId];
     // The handle exists before the run is announced, so a pause or kill issued the moment
     // the child appears (by the user or the runaway guard) reaches it.
@@ -203,7 +217,7 @@ export class Supervisor {
     return outcome;
   }
 
-  private async executeChild(spec: ChildSpec, run: Run, handle: RunHandle): Promise<ChildOutcome & { run: Run }> {
+  private async executeChild(spec: ChildSpec, run: Run, handle: RunHandle): Promise<ChildResult> {
     try {
       await this.lane.acquire(run.id, handle.controller.signal);
       handle.laned = true;
@@ -232,7 +246,7 @@ export class Supervisor {
     }
   }
 
-  private endChild(runId: string, handle: RunHandle, status: TerminalStatus, text: string, error: string | undefined): ChildOutcome & { run: Run } {
+  private endChild(runId: string, handle: RunHandle, status: TerminalStatus, text: string, error: string | undefined): ChildResult {
     handle.timer?.clear();
     handle.detach?.();
     this.lane.release(runId);
@@ -250,6 +264,9 @@ export class Supervisor {
     this.deps.trace(status === 'completed' ? 'run_finished' : 'run_failed', run);
     this.deps.onChildEnded?.(run);
     this.handles.delete(runId);
+    const kept = this.contexts.get(runId);
+    if (kept) kept.endedAt = Date.now();
+    this.pruneContexts();
     return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run };
   }
 
@@ -259,7 +276,7 @@ export class Supervisor {
     return buildSubagentCaller(this, parent, overrides);
   }
 
-  runSubagent(ctx: ToolContext, prompt: string, budget: ExecutionBudget | undefined, overrides?: SubagentOverrides): Promise<ChildOutcome> {
+  runSubagent(ctx: ToolCallOrigin, prompt: string, budget: ExecutionBudget | undefined, overrides?: SubagentOverrides): Promise<ChildOutcome> {
     return runSubagent(this, ctx, prompt, budget, overrides);
   }
 
@@ -271,22 +288,9 @@ export class Supervisor {
   }
 
   /** Runs the agent loop for a run with the supervisor's services. */
-  async loopFor(opts: {
-    run: Run;
-    handle: RunHandle;
-    agent: AgentConfig;
-    resolved: ResolvedProvider;
-    caller: ToolCaller;
-    tools: ToolRegistry;
-    history: ModelMessage[];
-    budget?: { budget: ExecutionBudget; role: 'root' | 'child' };
-    tracker: ActionTracker;
-    isChild: boolean;
-    maxIterations: number;
-    services?: unknown;
-  }): Promise<string> {
+  async loopFor(opts: LoopContext): Promise<string> {
     const { handle } = opts;
-    if (opts.isChild) this.contexts.set(opts.run.id, opts);
+    if (opts.isChild) this.contexts.set(opts.run.id, { ctx: opts });
     const result = await runLoop({
       runId: opts.run.id,
       store: this.store,
@@ -313,15 +317,50 @@ export class Supervisor {
     return result.text;
   }
 
-  /** Services handed to tools running inside a tree that shares `budget`. */
-  servicesFor(budget: ExecutionBudget | undefined): unknown {
+  /** Services handed to tools running inside a tree that shares `budget`: exactly
+   * ToolServices, never the supervisor itself. */
+  servicesFor(budget: ExecutionBudget | undefined): ToolServices {
     return {
-      spawnRefusal: (ctx: ToolContext) => this.spawnRefusal(ctx.runId),
-      runSubagent: (ctx: ToolContext, prompt: string) => this.runSubagent(ctx, prompt, budget),
-      supervisor: this,
-      budget,
+      spawnRefusal: (ctx) => this.spawnRefusal(ctx.runId),
+      runSubagent: (ctx, prompt) => this.runSubagent(ctx, prompt, budget),
       ...(this.deps.extraServices?.(this, budget) ?? {}),
     };
+  }
+
+  // ---- handles and kept contexts ----
+
+  /** Ids of runs that hold a handle (live, or still unwinding). */
+  handledRunIds(): string[] {
+    return [...this.handles.keys()];
+  }
+
+  /** Whether any run still holds a handle. */
+  get hasLiveHandles(): boolean {
+    return this.handles.size > 0;
+  }
+
+  /** A root turn has ended: its handle goes (children drop theirs in endChild). */
+  releaseHandle(runId: string): void {
+    this.handles.delete(runId);
+  }
+
+  steerableContext(runId: string): LoopContext | undefined {
+    this.pruneContexts();
+    return this.contexts.get(runId)?.ctx;
+  }
+
+  /** How many loop contexts are kept (live children and steerable finished ones). */
+  get keptContextCount(): number {
+    return this.contexts.size;
+  }
+
+  /** Drops the contexts of runs that ended longer ago than the archive window: they left
+   * every list, so nothing can steer them any more. */
+  private pruneContexts(now = Date.now()): void {
+    const keepMs = this.deps.config.delegation.archive_after_minutes * 60_000;
+    for (const [id, kept] of this.contexts) {
+      if (kept.endedAt !== undefined && now - kept.endedAt >= keepMs) this.contexts.delete(id);
+    }
   }
 
   // ---- controls ----
@@ -451,7 +490,7 @@ export class Supervisor {
     return true;
   }
 
-  continueFinished(runId: string, message: string): Promise<(ChildOutcome & { run: Run }) | undefined> {
+  continueFinished(runId: string, message: string): Promise<ChildResult | undefined> {
     return continueFinished(this, runId, message);
   }
 

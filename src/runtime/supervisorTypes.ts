@@ -1,15 +1,20 @@
 // The shapes the supervisor works with: a run's handle, what it needs from the runtime,
-// and the description of a child to run.
-import type { AgentConfig, ArborConfig, ProviderConfig, RiskProfile } from '../config/types.js';
+// the description of a child to run, and SupervisorCore: what its helpers (subagents.ts,
+// delegation/) may call, so they depend on this file and not on supervisor.ts.
+import type { AgentConfig, ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
+import type { ModelMessage } from '../model/messages.js';
 import type { ModelProvider } from '../providers/types.js';
+import type { ChildOutcome } from '../tools/childServices.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ExtraToolServices, ToolServices } from '../tools/services.js';
+import type { ActionTracker, ToolCaller } from '../tools/types.js';
+import type { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import type { LoopHooks } from './loop.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
 import type { ApprovalBroker } from './approvals.js';
 import type { RuntimeStore } from './store.js';
-import type { Supervisor } from './supervisor.js';
 import type { Run, RunKind } from './types.js';
 
 /** Why a run stopped, so the right terminal status is recorded. */
@@ -51,7 +56,7 @@ export interface SupervisorDeps {
   /** A line in the chat transcript (and the session file), e.g. a background task ending. */
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
   /** More services for tools (the delegate service), built per tree budget. */
-  extraServices?(supervisor: Supervisor, budget: ExecutionBudget | undefined): Record<string, unknown>;
+  extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
 }
 
 export interface ChildSpec {
@@ -71,4 +76,47 @@ export interface ChildSpec {
   taskId?: string;
   /** Runs the child's work; gets the handle once the child holds a lane slot. */
   execute(handle: RunHandle, run: Run): Promise<string>;
+}
+
+/** Everything needed to run one turn of a run's loop; a child's is kept after it ends so
+ * it can be steered into a new turn of the same history. */
+export interface LoopContext {
+  run: Run;
+  handle: RunHandle;
+  agent: AgentConfig;
+  resolved: ResolvedProvider;
+  caller: ToolCaller;
+  tools: ToolRegistry;
+  history: ModelMessage[];
+  budget?: { budget: ExecutionBudget; role: 'root' | 'child' };
+  tracker: ActionTracker;
+  isChild: boolean;
+  maxIterations: number;
+  /** Overrides the services tools get (default: Supervisor.servicesFor the tree budget). */
+  services?: ToolServices;
+}
+
+/** A child's end as its creator sees it, with the run record. */
+export type ChildResult = ChildOutcome & { run: Run };
+
+/** What the supervisor's helpers (spawn_subagent's side, the delegation service) may use.
+ * Implemented by Supervisor; its maps of handles and loop contexts stay private to it. */
+export interface SupervisorCore {
+  readonly deps: SupervisorDeps;
+  readonly store: RuntimeStore;
+  readonly config: ArborConfig;
+  /** The global concurrency lane (a caller blocked on a fan-out gives its slot up). */
+  readonly lane: ConcurrencyLane;
+  agent(alias: string): AgentConfig;
+  riskProfile(name: string): RiskProfile | undefined;
+  runtimeProfile(name: string): RuntimeProfile;
+  registryOf(runId: string, caller: ToolCaller): ToolRegistry;
+  liveChildren(runId: string): Run[];
+  spawnRefusal(parentRunId: string): string | undefined;
+  runChild(spec: ChildSpec): Promise<ChildResult>;
+  recordUserItem(runId: string, text: string): void;
+  loopFor(ctx: LoopContext): Promise<string>;
+  /** The kept loop context of a finished child that may still be steered, else undefined. */
+  steerableContext(runId: string): LoopContext | undefined;
+  stop(runId: string, reason: StopReason): number;
 }

@@ -1,6 +1,6 @@
 // What spawn_subagent and delegate need from the supervisor. Declared here, implemented in
 // runtime/, so tools/ stays below runtime/ in the import graph.
-import type { ToolContext } from './types.js';
+import type { ToolCallOrigin } from './caller.js';
 
 export type ChildEndStatus = 'completed' | 'failed' | 'killed' | 'timed_out' | 'cancelled';
 
@@ -15,13 +15,13 @@ export interface ChildOutcome {
 export interface SubagentServices {
   /** Shared spawn limits (spawn pause, children per run, tree limits). A refusal string the
    * model reads, or undefined when the spawn may go ahead. */
-  spawnRefusal(ctx: ToolContext): string | undefined;
+  spawnRefusal(ctx: ToolCallOrigin): string | undefined;
   /** Builds the child under the caller's identity and runs it to the end. Throws with a
    * message when the child cannot be built (unknown alias, escalating override). */
-  runSubagent(ctx: ToolContext, prompt: string): Promise<ChildOutcome>;
+  runSubagent(ctx: ToolCallOrigin, prompt: string): Promise<ChildOutcome>;
 }
 
-export function subagentServices(ctx: ToolContext): SubagentServices | undefined {
-  const s = ctx.services as Partial<SubagentServices> | undefined;
-  return s && typeof s.runSubagent === 'function' ? (s as SubagentServices) : undefined;
+/** The subagent services of a call's context (ToolContext.services, which are a superset). */
+export function subagentServices(ctx: { services: SubagentServices | undefined }): SubagentServices | undefined {
+  return ctx.services;
 }

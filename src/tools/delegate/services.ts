@@ -3,7 +3,7 @@
 import type { DelegateMode } from '../../config/types.js';
 import type { TaskView } from '../../persistence/taskRecords.js';
 import type { ChildOutcome } from '../childServices.js';
-import type { ToolContext } from '../types.js';
+import type { ToolCallOrigin } from '../caller.js';
 
 export interface DelegateRequest {
   /** The target agent's alias. */
@@ -39,21 +39,20 @@ export interface AwaitReport {
 export interface DelegateServices {
   /** Shared spawn limits (spawn pause, children per run) for `count` new children, or
    * undefined when they may start. */
-  admissionRefusal(ctx: ToolContext, count: number): string | undefined;
+  admissionRefusal(ctx: ToolCallOrigin, count: number): string | undefined;
   /** Runs foreground children (one, or a parallel fan-out) bound to the turn's cancellation;
    * outcomes come back in request order. Never throws. */
-  runForeground(ctx: ToolContext, requests: DelegateRequest[]): Promise<DelegateRunOutcome[]>;
+  runForeground(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<DelegateRunOutcome[]>;
   /** Records and starts a detached background child; returns its task id at once. */
-  startBackground(ctx: ToolContext, request: DelegateRequest): { taskId: string };
+  startBackground(ctx: ToolCallOrigin, request: DelegateRequest): { taskId: string };
   /** Rows are visible only when their caller chain contains the caller's alias. */
-  checkResult(ctx: ToolContext, taskId: string): TaskView | undefined;
-  listResults(ctx: ToolContext): TaskView[];
-  cancelTask(ctx: ToolContext, taskId: string): Promise<CancelResult>;
-  awaitSessions(ctx: ToolContext, taskIds: string[], timeoutMs: number): Promise<AwaitReport>;
+  checkResult(ctx: ToolCallOrigin, taskId: string): TaskView | undefined;
+  listResults(ctx: ToolCallOrigin): TaskView[];
+  cancelTask(ctx: ToolCallOrigin, taskId: string): Promise<CancelResult>;
+  awaitSessions(ctx: ToolCallOrigin, taskIds: string[], timeoutMs: number): Promise<AwaitReport>;
 }
 
-/** The services object handed to tools carries these under `delegate`. */
-export function delegateServices(ctx: ToolContext): DelegateServices | undefined {
-  const s = (ctx.services as { delegate?: Partial<DelegateServices> } | undefined)?.delegate;
-  return s && typeof s.runForeground === 'function' ? (s as DelegateServices) : undefined;
+/** The delegate services of a call's context (ToolServices.delegate). */
+export function delegateServices(ctx: { services: { delegate?: DelegateServices } | undefined }): DelegateServices | undefined {
+  return ctx.services?.delegate;
 }

@@ -1,26 +1,27 @@
-// The delegate service: runs delegate children through the Supervisor. Foreground children
+// The delegate service: runs delegate children through the supervisor. Foreground children
 // (one, or a parallel fan-out) are bound to the launching turn; background ones are
 // detached, recorded under $ARBOR_HOME/tasks and survive the turn. Plugged into the
 // supervisor through SupervisorDeps.extraServices, under the `delegate` key.
 import { randomUUID } from 'node:crypto';
-import { t } from '../i18n/index.js';
-import type { ModelMessage } from '../providers/types.js';
-import type { TaskStore } from '../persistence/taskRecords.js';
-import type { DelegateRequest, DelegateRunOutcome, DelegateServices } from '../tools/delegate/services.js';
-import type { ToolContext } from '../tools/types.js';
-import { ChildPlanner, ownBudget, type ChildPlan } from './delegationPlan.js';
-import { BackgroundTasks, type BackgroundLaunch } from './delegationTasks.js';
-import type { ExecutionBudget } from './executionBudget.js';
-import { appendItem } from './store.js';
-import { childrenLimitRefusal, type RunHandle, type Supervisor, type SupervisorDeps } from './supervisor.js';
-import type { Run } from './types.js';
+import { t } from '../../i18n/index.js';
+import type { ModelMessage } from '../../model/messages.js';
+import type { TaskStore } from '../../persistence/taskRecords.js';
+import type { DelegateRequest, DelegateRunOutcome, DelegateServices } from '../../tools/delegate/services.js';
+import type { ToolCallOrigin } from '../../tools/types.js';
+import { ChildPlanner, ownBudget, type ChildPlan } from './plan.js';
+import { BackgroundTasks, type BackgroundLaunch } from './tasks.js';
+import type { ExecutionBudget } from '../executionBudget.js';
+import { appendItem } from '../store.js';
+import { childrenLimitRefusal } from '../supervisor.js';
+import type { RunHandle, SupervisorCore, SupervisorDeps } from '../supervisorTypes.js';
+import type { Run } from '../types.js';
 
 export class DelegationService {
   readonly planner: ChildPlanner;
   readonly tasks: BackgroundTasks;
 
   constructor(
-    readonly supervisor: Supervisor,
+    readonly supervisor: SupervisorCore,
     taskStore: TaskStore,
   ) {
     this.planner = new ChildPlanner(supervisor);
@@ -40,7 +41,7 @@ export class DelegationService {
     };
   }
 
-  admissionRefusal(ctx: ToolContext, count: number): string | undefined {
+  admissionRefusal(ctx: ToolCallOrigin, count: number): string | undefined {
     const shared = this.supervisor.spawnRefusal(ctx.runId);
     if (shared) return shared;
     // Detached background tasks still count against the run that launched them.
@@ -49,7 +50,7 @@ export class DelegationService {
     return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
   }
 
-  async runForeground(ctx: ToolContext, requests: DelegateRequest[], budget: ExecutionBudget | undefined): Promise<DelegateRunOutcome[]> {
+  async runForeground(ctx: ToolCallOrigin, requests: DelegateRequest[], budget: ExecutionBudget | undefined): Promise<DelegateRunOutcome[]> {
     if (requests.length === 1) return [await this.runOne(ctx, requests[0], budget)];
     // A caller blocked on a fan-out gives its lane slot up once, for the whole fan-out;
     // otherwise the first child to finish would take it back while its siblings still run.
@@ -64,7 +65,7 @@ export class DelegationService {
     }
   }
 
-  private async runOne(ctx: ToolContext, req: DelegateRequest, treeBudget: ExecutionBudget | undefined): Promise<DelegateRunOutcome> {
+  private async runOne(ctx: ToolCallOrigin, req: DelegateRequest, treeBudget: ExecutionBudget | undefined): Promise<DelegateRunOutcome> {
     let plan: ChildPlan;
     try {
       plan = this.planner.plan(ctx, req);
@@ -122,7 +123,7 @@ export class DelegationService {
 
   /** Returns as soon as the record exists and the child is announced. Throws with a
    * message when the child cannot be built or its record cannot be written. */
-  startBackground(ctx: ToolContext, req: DelegateRequest): { taskId: string } {
+  startBackground(ctx: ToolCallOrigin, req: DelegateRequest): { taskId: string } {
     const { supervisor } = this;
     const plan = this.planner.plan(ctx, req);
     const launch: BackgroundLaunch = {
@@ -161,7 +162,7 @@ export class DelegationService {
 /** SupervisorDeps.extraServices for the delegate tool: one DelegationService per supervisor,
  * handed to tools as `services.delegate`, bound to the tree budget of the calling loop. */
 export function delegationServices(taskStore: TaskStore, startupWarning?: string): NonNullable<SupervisorDeps['extraServices']> {
-  const services = new WeakMap<Supervisor, DelegationService>();
+  const services = new WeakMap<SupervisorCore, DelegationService>();
   return (supervisor, budget) => {
     let service = services.get(supervisor);
     if (!service) {

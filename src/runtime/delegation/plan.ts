@@ -1,19 +1,19 @@
 // How one delegate child is built: its identity (a ToolCaller bound to the target), its
 // tool registry (bounded: the caller's registry is the ceiling; independent: the target's
 // own), its tracker, budget, timeout and iteration cap. Pure over the supervisor's config.
-import type { AgentConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
-import { defaultRiskProfile } from '../config/defaults.js';
-import { createActionTracker } from '../tools/actionTracker.js';
-import { narrowedDepthLimit, runtimeProfileOf } from '../tools/delegate/gating.js';
-import type { DelegateRequest } from '../tools/delegate/services.js';
-import { DELEGATE } from '../tools/delegate/strings.js';
-import { createDelegateTool } from '../tools/delegate/tool.js';
-import { capToCeilings, ceilingsForBoundedHop, ceilingsForIndependentHop } from '../tools/authority.js';
-import { toolAllowedByProfile } from '../tools/policy.js';
-import { ToolRegistry } from '../tools/registry.js';
-import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
-import { ExecutionBudget } from './executionBudget.js';
-import type { ResolvedProvider, Supervisor } from './supervisor.js';
+import type { AgentConfig, RiskProfile, RuntimeProfile } from '../../config/types.js';
+import { defaultRiskProfile } from '../../config/defaults.js';
+import { createActionTracker } from '../../tools/actionTracker.js';
+import { narrowedDepthLimit, runtimeProfileOf } from '../../tools/delegate/gating.js';
+import type { DelegateRequest } from '../../tools/delegate/services.js';
+import { DELEGATE } from '../../tools/delegate/strings.js';
+import { createDelegateTool } from '../../tools/delegate/tool.js';
+import { capToCeilings, ceilingsForBoundedHop, ceilingsForIndependentHop } from '../../tools/authority.js';
+import { toolAllowedByProfile } from '../../tools/policy.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import type { ActionTracker, ToolCaller, ToolCallOrigin } from '../../tools/types.js';
+import { ExecutionBudget } from '../executionBudget.js';
+import type { ResolvedProvider, SupervisorCore } from '../supervisorTypes.js';
 
 export interface ChildPlan {
   agent: AgentConfig;
@@ -59,15 +59,15 @@ export class ChildPlanner {
   /** Independent targets keep their own tracker for the session. */
   private readonly trackers = new Map<string, ActionTracker>();
 
-  constructor(private readonly supervisor: Supervisor) {}
+  constructor(private readonly supervisor: SupervisorCore) {}
 
   /** The caller's registry: the one its loop runs with. */
-  callerRegistry(ctx: ToolContext): ToolRegistry {
+  callerRegistry(ctx: ToolCallOrigin): ToolRegistry {
     return this.supervisor.registryOf(ctx.runId, ctx.caller);
   }
 
   /** Throws with a message (unknown provider, ...) when the child cannot be built. */
-  plan(ctx: ToolContext, req: DelegateRequest): ChildPlan {
+  plan(ctx: ToolCallOrigin, req: DelegateRequest): ChildPlan {
     const { supervisor } = this;
     const config = supervisor.config;
     const agent = supervisor.agent(req.target);
@@ -105,7 +105,7 @@ export class ChildPlanner {
 
   /** The caller's registry ∩ the target's tool policy. delegate survives only when the
    * target's own policy allows delegation, as a target-bound, delegate-only instance. */
-  boundedTools(ctx: ToolContext, risk: RiskProfile): ToolRegistry {
+  boundedTools(ctx: ToolCallOrigin, risk: RiskProfile): ToolRegistry {
     const ceiling = this.callerRegistry(ctx);
     const tools = ceiling.filter((tool) => toolAllowedByProfile(risk, tool.name)).without(DELEGATE);
     const granted = risk.delegation_policy.mode === 'allow' && ceiling.has(DELEGATE) && toolAllowedByProfile(risk, DELEGATE);
@@ -121,7 +121,7 @@ export class ChildPlanner {
 
   /** The target's own tracker; inside a bounded subtree its actions and spend also count
    * against the caller's tracker, so the subtree's limits still hold. */
-  private independentTracker(ctx: ToolContext, alias: string, risk: RiskProfile): ActionTracker {
+  private independentTracker(ctx: ToolCallOrigin, alias: string, risk: RiskProfile): ActionTracker {
     const own = this.trackerFor(alias, risk);
     return (ctx.caller.ceilings ?? []).length > 0 ? bothTrackers(own, ctx.tracker) : own;
   }

@@ -3,16 +3,16 @@
 // once a minute, and a chat notice when it ends. check/list/cancel/await answer only for
 // rows whose caller chain contains the caller.
 import { randomUUID } from 'node:crypto';
-import { t } from '../i18n/index.js';
-import { TERMINAL_TASK_STATUSES, type TaskPatch, type TaskProgress, type TaskStore, type TaskToolCall, type TaskView } from '../persistence/taskRecords.js';
-import type { ChildOutcome } from '../tools/childServices.js';
-import { invalidSemanticCompletion } from '../tools/delegate/format.js';
-import type { AwaitReport, CancelResult } from '../tools/delegate/services.js';
-import { agentFailed, agentTimedOut } from '../tools/delegate/strings.js';
-import type { ToolContext } from '../tools/types.js';
-import { appendItem } from './store.js';
-import type { Supervisor } from './supervisor.js';
-import type { Run, ToolActivity, TranscriptItem } from './types.js';
+import { t } from '../../i18n/index.js';
+import { TERMINAL_TASK_STATUSES, type TaskPatch, type TaskProgress, type TaskStore, type TaskToolCall, type TaskView } from '../../persistence/taskRecords.js';
+import type { ChildOutcome } from '../../tools/childServices.js';
+import { invalidSemanticCompletion } from '../../tools/delegate/format.js';
+import type { AwaitReport, CancelResult } from '../../tools/delegate/services.js';
+import { agentFailed, agentTimedOut } from '../../tools/delegate/strings.js';
+import type { ToolCallOrigin } from '../../tools/types.js';
+import { appendItem } from '../store.js';
+import type { SupervisorCore } from '../supervisorTypes.js';
+import type { Run, ToolActivity, TranscriptItem } from '../types.js';
 
 /** Well inside the reference's "at least once a minute". */
 export const HEARTBEAT_MS = 30_000;
@@ -66,7 +66,7 @@ export class BackgroundTasks {
   private readonly wakers = new Set<() => void>();
 
   constructor(
-    private readonly supervisor: Supervisor,
+    private readonly supervisor: SupervisorCore,
     readonly store: TaskStore,
   ) {}
 
@@ -234,24 +234,24 @@ export class BackgroundTasks {
 
   // ---- the model-facing task actions ----
 
-  private owned(ctx: ToolContext, taskId: string) {
+  private owned(ctx: ToolCallOrigin, taskId: string) {
     const rec = this.store.get(taskId);
     return rec && rec.caller_chain.includes(ctx.caller.alias) ? rec : undefined;
   }
 
-  check(ctx: ToolContext, taskId: string): TaskView | undefined {
+  check(ctx: ToolCallOrigin, taskId: string): TaskView | undefined {
     const rec = this.owned(ctx, taskId);
     return rec ? this.store.view(rec) : undefined;
   }
 
-  list(ctx: ToolContext): TaskView[] {
+  list(ctx: ToolCallOrigin): TaskView[] {
     return this.store
       .list()
       .filter((r) => r.caller_chain.includes(ctx.caller.alias))
       .map((r) => this.store.view(r));
   }
 
-  async cancel(ctx: ToolContext, taskId: string): Promise<CancelResult> {
+  async cancel(ctx: ToolCallOrigin, taskId: string): Promise<CancelResult> {
     const rec = this.owned(ctx, taskId);
     if (!rec) return { kind: 'missing' };
     if (TERMINAL_TASK_STATUSES.has(rec.status)) return { kind: 'finished', status: rec.status };
@@ -268,7 +268,7 @@ export class BackgroundTasks {
     return { kind: 'cancelled', agent: rec.agent };
   }
 
-  private snapshot(ctx: ToolContext, ids: string[]): AwaitReport {
+  private snapshot(ctx: ToolCallOrigin, ids: string[]): AwaitReport {
     const report: AwaitReport = { status: 'complete', completed: [], pending: [], missing: [], failed: [], results: {} };
     for (const id of ids) {
       let rec;
@@ -291,7 +291,7 @@ export class BackgroundTasks {
   }
 
   /** Waits until no listed task is running, the timeout passes, or the turn is stopped. */
-  async await(ctx: ToolContext, ids: string[], timeoutMs: number): Promise<AwaitReport> {
+  async await(ctx: ToolCallOrigin, ids: string[], timeoutMs: number): Promise<AwaitReport> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const report = this.snapshot(ctx, ids);
