@@ -1,8 +1,9 @@
-// The supervisor keeps a child's loop context (its whole history) only while the child can
+// The supervisor's seams. It keeps a child's loop context (its whole history) only while the child can
 // still be steered: while it runs, and after it ends only while it is listed
 // (archive_after_minutes). A long session must not hold every child's history forever.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import type { Tool } from '../../../src/tools/types.js';
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -51,5 +52,30 @@ describe('kept loop contexts', () => {
     expect(sup.steerableContext(child.id)).toBeUndefined();
     expect(sup.keptContextCount).toBe(0);
     expect(fx.runtime.steer(child.id, 'and then?')).toBe('unknown');
+  });
+});
+
+describe('the services tools get', () => {
+  it('are exactly ToolServices: the subagent calls and the delegate service, never the supervisor', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const probe: Tool = {
+      name: 'probe_services',
+      asksByDefault: false,
+      spec: () => ({ name: 'probe_services', description: 'records ctx.services', parameters: { type: 'object', properties: {} } }),
+      async run(_args, ctx) {
+        seen.push({ ...(ctx.services as unknown as Record<string, unknown>) });
+        return { success: true, output: 'seen' };
+      },
+    };
+    const delegate = { admissionRefusal: () => undefined };
+    fx = await makeFixture({
+      respond: ({ body }) => (toolMessages(body).length ? text('done') : calls({ id: 'p', name: 'probe_services', args: {} })),
+      runtime: { extraTools: [probe], extraServices: () => ({ delegate: delegate as never }) },
+    });
+    await fx.runtime.startTurn('go');
+    expect(seen).toHaveLength(1);
+    expect(Object.keys(seen[0]).sort()).toEqual(['delegate', 'runSubagent', 'spawnRefusal']);
+    expect(seen[0].delegate).toBe(delegate);
+    expect(Object.values(seen[0])).not.toContain(fx.runtime.supervisor);
   });
 });
