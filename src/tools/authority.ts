@@ -4,7 +4,7 @@
 // one hop holds at every later hop — bounded, independent or spawn_subagent — without
 // special cases at the call sites.
 //
-// How ceilings grow (built where child identities are built: runtime/delegationPlan.ts,
+// How ceilings grow (built where child identities are built: runtime/delegation/plan.ts,
 // runtime/subagents.ts):
 // - root: none;
 // - bounded hop: the caller's ceilings plus the caller's own profile;

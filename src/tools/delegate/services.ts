@@ -1,5 +1,5 @@
 // What the delegate tool needs from the runtime. Declared here and implemented in
-// runtime/delegation.ts, so tools/ stays below runtime/ in the import graph.
+// runtime/delegation/service.ts, so tools/ stays below runtime/ in the import graph.
 import type { DelegateMode } from '../../config/types.js';
 import type { TaskView } from '../../persistence/taskRecords.js';
 import type { ChildOutcome } from '../childServices.js';

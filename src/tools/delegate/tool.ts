@@ -1,6 +1,6 @@
 // delegate: hands a request to a DIFFERENT configured agent. This file is the model-facing
 // surface: argument checks, the gates in the reference's order and the exact output
-// strings. Running children, budgets and task records belong to runtime/delegation.ts.
+// strings. Running children, budgets and task records belong to runtime/delegation/.
 import type { ArborConfig } from '../../config/types.js';
 import type { ToolSpec } from '../../providers/types.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from '../types.js';
