@@ -14,6 +14,7 @@ import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { startIdleCollector } from './idleCollector.js';
+import { setTerminalModes } from './terminalModes.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
@@ -148,25 +149,32 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   // The UI loads only for the chat: headless runs never pay for Ink.
-  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }] =
+  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }, { KeyTable }, { keysCommand }] =
     await Promise.all([
       import('../ui/renderApp.js'),
       import('../ui/cards/register.js'),
       import('../ui/viewer/register.js'),
       import('../ui/agents/register.js'),
+      import('../ui/keys/keyTable.js'),
+      import('../ui/commands/keys.js'),
     ]);
   registerTranscriptCards(runtime.store);
   const stopIdleCollector = startIdleCollector(runtime.store);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
+  // Bracketed paste for the chat's lifetime; off again below, and on process exit whatever
+  // the path (the shutdown on signals calls setTerminalModes(false) too).
+  setTerminalModes(true);
   const app = renderApp({
     runtime,
     sessions: { list: () => listSessions(home), currentId: log.id },
     onExit: () => app.unmount(),
     initialNotices: warnings,
-    commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
+    commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
     keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
+    keyTable: new KeyTable(loaded.config.keys),
   });
   await app.waitUntilExit();
+  setTerminalModes(false);
   stopIdleCollector();
   await cleanup();
   // Children may hold sockets or timers; the chat has ended, so the process should too.

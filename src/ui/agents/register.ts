@@ -43,12 +43,12 @@ export function agentsKeyBindings(opts: AgentsOptions): KeyBinding[] {
       id: 'agents-pane',
       // Global: it must reach the pane (to close it) while the pane owns the keyboard.
       global: true,
-      match: (input, key) => key.ctrl && input === 't',
+      command: 'chat.agents',
       run(ctx) {
         if (isAgentsPaneOpen(ctx.runtime)) ctx.closePane();
         else ctx.openPane(pane);
       },
-      help: [{ label: 'agents:keys.ctrlT', summary: 'agents:keys.ctrlTSummary' }],
+      help: [{ commands: ['chat.agents'], summary: 'agents:keys.ctrlTSummary' }],
     },
   ];
 }
