@@ -85,7 +85,7 @@ export function App(props: AppProps) {
   const registry = useMemo(() => new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]), []);
   const bindings = useMemo(() => [...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
   const keys = props.keyTable ?? defaultKeyTable();
-  const input = useInputController(registry);
+  const input = useInputController(registry, { runtime, sessions });
   const { text: flashText, flash, clearFlash } = useFlash();
   const [pane, setPaneState] = useState<Pane | null>(null);
   // Which pane owns the keys is known the moment it opens, before the next render.

@@ -47,6 +47,12 @@ export interface CommandContext {
   keyTable?: KeyTable;
 }
 
+/** What argument completion may look at. */
+export interface CompletionContext {
+  runtime: RuntimeApi;
+  sessions: SessionsSource;
+}
+
 export interface SlashCommand {
   /** Without the leading slash. */
   name: string;
@@ -60,7 +66,7 @@ export interface SlashCommand {
   allowedWhileRunning?: boolean;
   run(args: string[], ctx: CommandContext): void | Promise<void>;
   /** Values the next argument may take, for Tab (`args` are the ones before it). */
-  completeArgs?(args: string[], partial: string): string[];
+  completeArgs?(args: string[], partial: string, ctx: CompletionContext): string[];
 }
 
 export class CommandRegistry {

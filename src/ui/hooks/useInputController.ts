@@ -2,7 +2,7 @@
 // messages, / suggestions. Kept in a ref so several keys arriving before a re-render all
 // apply to the current state, one after the other.
 import { useCallback, useMemo, useReducer, useRef } from 'react';
-import type { CommandRegistry, SlashCommand } from '../commands/registry.js';
+import type { CommandRegistry, CompletionContext, SlashCommand } from '../commands/registry.js';
 import * as ed from '../input/lineEditor.js';
 import type { EditorState } from '../input/lineEditor.js';
 
@@ -79,9 +79,6 @@ export function normalizeNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** Values a command's argument can take at this point of the line, for Tab. */
-export type ArgCompleter = (args: string[], partial: string) => string[];
-
 function commandMatches(registry: CommandRegistry, value: string): SlashCommand[] {
   if (!value.startsWith('/') || value.startsWith('//') || /\s/.test(value)) return [];
   return registry.complete(value.slice(1));
@@ -92,20 +89,22 @@ export function suggestionsFor(registry: CommandRegistry, value: string): SlashC
 }
 
 /** "/lang e" → the values /lang's argument may take that start with "e". */
-export function argMatches(registry: CommandRegistry, value: string): { choices: string[]; start: number } | undefined {
+export function argMatches(registry: CommandRegistry, value: string, ctx: CompletionContext): { choices: string[]; start: number } | undefined {
   const m = /^\/(\S+)\s+((?:\S+\s+)*)(\S*)$/.exec(value);
   if (!m || value.includes('\n')) return undefined;
   const command = registry.get(m[1]);
   if (!command?.completeArgs) return undefined;
   const before = m[2].split(/\s+/).filter(Boolean);
   const partial = m[3];
-  const choices = command.completeArgs(before, partial).filter((c) => c.toLowerCase().startsWith(partial.toLowerCase()));
+  const choices = command.completeArgs(before, partial, ctx).filter((c) => c.toLowerCase().startsWith(partial.toLowerCase()));
   return { choices, start: value.length - partial.length };
 }
 
 const EMPTY_VIEW: SuggestionView = { items: [], selected: 0, total: 0, offset: 0, args: false };
 
-export function useInputController(registry: CommandRegistry): InputController {
+export function useInputController(registry: CommandRegistry, completion: CompletionContext): InputController {
+  const completionRef = useRef(completion);
+  completionRef.current = completion;
   const state = useRef<State>({ text: '', cursor: 0, history: [], historyIndex: null, draft: '', selected: 0, killed: '', argChoices: [] });
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const update = useCallback((patch: Partial<State>) => {
@@ -214,14 +213,14 @@ export function useInputController(registry: CommandRegistry): InputController {
       update({ text: value, cursor: value.length, selected: 0, historyIndex: null, argChoices: [] });
       return true;
     }
-    const args = argMatches(registry, s.text);
+    const args = argMatches(registry, s.text, completionRef.current);
     if (!args || args.choices.length === 0) return false;
     // The first Tab lists the choices (and completes a single one); later Tabs take the
     // highlighted choice.
     if (args.choices.length === 1 || s.argChoices.length > 0) {
       const choices = s.argChoices.length > 0 ? s.argChoices : args.choices;
       const pick = choices[Math.min(s.selected, choices.length - 1)];
-      const start = s.argChoices.length > 0 ? (argMatches(registry, s.text)?.start ?? args.start) : args.start;
+      const start = s.argChoices.length > 0 ? args.start : args.start;
       const value = `${s.text.slice(0, start)}${pick} `;
       update({ text: value, cursor: value.length, selected: 0, historyIndex: null, argChoices: [] });
       return true;
