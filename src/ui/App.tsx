@@ -142,7 +142,10 @@ export function App(props: AppProps) {
   // Synchronous on purpose: a finished reply must leave the live region in the same frame
   // it lands in scrollback, or one frame would show it twice (and too tall).
   const entries = feed.sync(transcript, turnRunning);
-  const live = transcript.slice(feed.cursor);
+  // The same array while the turn's items do not change, so the memoized LiveTurn (and
+  // its cards) skips the re-render a key press causes.
+  const liveFrom = feed.cursor;
+  const live = useMemo(() => transcript.slice(liveFrom), [transcript, liveFrom]);
 
   const print = useCallback(
     (text: string, level: NoticeLevel = 'info') => {

@@ -1,7 +1,7 @@
 // State of the chat line: its text and cursor, the kill buffer, the history of sent
 // messages, / suggestions. Kept in a ref so several keys arriving before a re-render all
 // apply to the current state, one after the other.
-import { useCallback, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { CommandRegistry, CompletionContext, SlashCommand } from '../commands/registry.js';
 import * as ed from '../input/lineEditor.js';
 import type { EditorState } from '../input/lineEditor.js';
@@ -100,13 +100,36 @@ export function argMatches(registry: CommandRegistry, value: string, ctx: Comple
   return { choices, start: value.length - partial.length };
 }
 
+/**
+ * Re-renders the line when its state changes. Through useSyncExternalStore, not a state
+ * hook: React renders such an update synchronously (in the microtask after the key
+ * handler), where a state update waits for the scheduler's next slot, behind whatever
+ * stream chunks the same turn of the event loop still has to process. A typed key then
+ * shows in the next frame even while a tree of children streams.
+ */
+function useLineVersion(): () => void {
+  const store = useRef<{ version: number; listeners: Set<() => void> }>({ version: 0, listeners: new Set() });
+  const subscribe = useCallback((listener: () => void) => {
+    store.current.listeners.add(listener);
+    return () => {
+      store.current.listeners.delete(listener);
+    };
+  }, []);
+  const snapshot = useCallback(() => store.current.version, []);
+  useSyncExternalStore(subscribe, snapshot, snapshot);
+  return useCallback(() => {
+    store.current.version++;
+    for (const listener of [...store.current.listeners]) listener();
+  }, []);
+}
+
 const EMPTY_VIEW: SuggestionView = { items: [], selected: 0, total: 0, offset: 0, args: false };
 
 export function useInputController(registry: CommandRegistry, completion: CompletionContext): InputController {
   const completionRef = useRef(completion);
   completionRef.current = completion;
   const state = useRef<State>({ text: '', cursor: 0, history: [], historyIndex: null, draft: '', selected: 0, killed: '', argChoices: [] });
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const rerender = useLineVersion();
   const update = useCallback((patch: Partial<State>) => {
     state.current = { ...state.current, ...patch };
     rerender();
