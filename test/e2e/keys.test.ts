@@ -3,8 +3,8 @@
 // the model's request) shows that every key acted.
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../../src/testing/loopbackModel.js';
-import { disposeAllTerminals, type Term } from './harness.js';
-import { PTY_TEST_TIMEOUT, READY, sandbox, send } from './sandbox.js';
+import { arborBin, disposeAllTerminals, startTerminal, type Term } from './harness.js';
+import { PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
 // The bench's 200-children tree (a model script and its config), reused as is.
 import { openAgentsTree } from '../../bench/workers/agentsTreeScenario.js';
 import { AGENTS_BENCH, treeConfig } from '../../bench/workers/agents-tree.js';
@@ -77,6 +77,20 @@ describe('bursts in one write, with the offline model', () => {
     expect(sent.split('\n')).toHaveLength(2000);
     expect(sent).toContain('pasted 1999');
     expect(sent).not.toMatch(/[\x03\r]/);
+  });
+});
+
+describe('bracketed paste mode', () => {
+  it('is on while the chat runs and off again after quitting', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const script = `"${process.execPath}" "${arborBin}"; echo "arbor-exit=$?"; sleep 30`;
+    const term = await startTerminal({ command: '/bin/sh', args: ['-c', script], env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
+    ctx.onTestFinished(() => term.dispose());
+    await term.waitForText(READY, START_TIMEOUT);
+    await term.waitFor(() => term.bracketedPaste(), 'bracketed paste to be on');
+    term.press('ctrl-d');
+    await term.waitForText('arbor-exit=0', 10000);
+    expect(term.bracketedPaste()).toBe(false);
   });
 });
 
