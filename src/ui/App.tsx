@@ -266,6 +266,7 @@ export function App(props: AppProps) {
       clearFlash,
       openPane: setPane,
       closePane: () => setPane(null),
+      openPaneId: () => paneRef.current?.id,
       redraw: reprintScrollback,
       now: Date.now,
     },

@@ -1,7 +1,7 @@
 // The /agents pane: every run of the session as a live tree, in place of the input area.
 // It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
-import React, { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import React, { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
@@ -14,7 +14,6 @@ import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
 import { LineView } from './LineView.js';
-import { markPaneMounted } from './openPanes.js';
 import { chooseMetrics, formatRow } from './rowFormat.js';
 import { fitLine, wrapSeg, type Line } from './segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
@@ -69,12 +68,6 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   const [top, setTop] = useState<TranscriptTop>(null);
   const offset = useRef(0);
   const lastIndex = useRef(0);
-
-  // Layout effect: Ctrl+T must see the pane as open from the frame it first appears in.
-  useLayoutEffect(() => {
-    markPaneMounted(runtime, 1);
-    return () => markPaneMounted(runtime, -1);
-  }, [runtime]);
 
   // Elapsed times move while anything is live, even when the store is quiet.
   const liveNow = useMemo(() => Object.values(state.runs).some((r) => r.endedAt === undefined), [state.runs]);

@@ -46,6 +46,8 @@ export interface KeyContext {
   clearFlash(): void;
   openPane(pane: Pane): void;
   closePane(): void;
+  /** Id of the pane open now (as of the last key, not the last frame or effect). */
+  openPaneId(): string | undefined;
   redraw(): void;
   now(): number;
   /** Scratch space that survives renders, e.g. when Ctrl+C was last pressed. */

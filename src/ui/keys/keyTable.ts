@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import { KEY_COMMANDS, parseKeySpec, type KeyCommand, type KeyOverrides, type KeySpec } from '../../config/keySpec.js';
 import type { KeyPress } from './tokenizer.js';
+import { t } from '../../i18n/index.js';
 
 interface Entry {
   /** Every key that triggers the command. */
@@ -13,30 +14,17 @@ interface Entry {
   shown: KeySpec[];
 }
 
-const NAMES: Record<string, string> = {
-  return: 'Enter',
-  escape: 'Esc',
-  up: '↑',
-  down: '↓',
-  left: '←',
-  right: '→',
-  pageup: 'PgUp',
-  pagedown: 'PgDn',
-  home: 'Home',
-  end: 'End',
-  tab: 'Tab',
-  space: 'Space',
-  backspace: 'Backspace',
-  delete: 'Del',
-  insert: 'Ins',
-};
-const ARROWS = new Set(['↑', '↓', '←', '→']);
+const ARROW_NAMES: Record<string, string> = { up: '↑', down: '↓', left: '←', right: '→' };
+/** Keys whose printed name is in the catalog (ui:keyNames), e.g. Enter / Intro. */
+const NAMED = new Set(['return', 'escape', 'pageup', 'pagedown', 'home', 'end', 'tab', 'space', 'backspace', 'delete', 'insert']);
+const ARROWS = new Set(Object.values(ARROW_NAMES));
 
-/** "Ctrl+T", "Shift+Enter", "Alt+B", "x", "↑". */
+/** "Ctrl+T", "Shift+Enter", "Alt+B", "x", "↑", in the UI language. */
 export function formatKey(k: KeySpec): string {
-  let name = NAMES[k.name] ?? (/^f\d+$/.test(k.name) ? k.name.toUpperCase() : k.name);
+  let name = ARROW_NAMES[k.name] ?? (NAMED.has(k.name) ? t(`ui:keyNames.${k.name}`) : /^f\d+$/.test(k.name) ? k.name.toUpperCase() : k.name);
   if ((k.ctrl || k.meta) && [...name].length === 1) name = name.toUpperCase();
-  return `${k.ctrl ? 'Ctrl+' : ''}${k.meta ? 'Alt+' : ''}${k.shift ? 'Shift+' : ''}${name}`;
+  const mods = [k.ctrl && t('ui:keyNames.ctrl'), k.meta && t('ui:keyNames.alt'), k.shift && t('ui:keyNames.shift')].filter(Boolean);
+  return [...mods, name].join('+');
 }
 
 /** "ctrl+t", "shift+enter", "X": how config.toml writes a key. */

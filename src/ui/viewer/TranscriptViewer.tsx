@@ -21,7 +21,6 @@ import type { PaneProps } from '../panes/types.js';
 import { childEntries, childNames, childSourceFor, loadRecorded, type ChildSource, type RecordedSession } from './childSource.js';
 import { entryLines, itemEntries, type LayoutContext } from './entries.js';
 import { hintLines, type HintMode } from './hints.js';
-import { markViewerMounted } from './openState.js';
 import { matchIndices, nextMatch } from './search.js';
 import * as nav from './viewport.js';
 import { apply, childText, entryItems, isExpanded, newView, settle, toggle, type UiState } from './viewState.js';
@@ -75,13 +74,12 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const ui = useRef<UiState>({ stack: [newView()], searching: false, draft: '', query: '' });
   const recorded = useRef<RecordedSession | undefined>(undefined);
 
-  useEffect(() => {
-    markViewerMounted(runtime, 1);
-    return () => {
-      markViewerMounted(runtime, -1);
+  useEffect(
+    () => () => {
       if (flashTimer.current) clearTimeout(flashTimer.current);
-    };
-  }, [runtime]);
+    },
+    [],
+  );
 
   const show = useCallback((text: string, level: Flash['level'] = 'info') => {
     if (flashTimer.current) clearTimeout(flashTimer.current);

@@ -6,7 +6,6 @@ import type { SlashCommand } from '../commands/registry.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import type { KeyBinding } from '../keys/bindings.js';
 import type { Pane } from '../panes/types.js';
-import { isViewerOpen } from './openState.js';
 import { TranscriptViewer } from './TranscriptViewer.js';
 
 export const VIEWER_PANE_ID = 'transcript';
@@ -45,7 +44,7 @@ export function viewerKeyBindings(): KeyBinding[] {
       global: true,
       command: 'chat.transcript',
       run(ctx) {
-        if (isViewerOpen(ctx.runtime)) {
+        if (ctx.openPaneId() === VIEWER_PANE_ID) {
           ctx.closePane();
           return;
         }
