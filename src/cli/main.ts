@@ -1,13 +1,12 @@
 // Entry point: parse argv, load config, then run headless (-p) or the Ink chat.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { arborHome } from '../config/paths.js';
 import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
+import { packageVersion } from '../i18n/packageRoot.js';
 import { registerSecret } from '../persistence/redact.js';
 import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
@@ -18,12 +17,6 @@ import { setTerminalModes } from './terminalModes.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
-
-function packageVersion(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -49,7 +42,12 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (cmd.kind === 'version') {
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${t('doctor:version', { version: packageVersion(), node: process.version })}\n`);
+    return;
+  }
+  if (cmd.kind === 'doctor') {
+    const { runDoctor } = await import('./doctor/runDoctor.js');
+    process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
     return;
   }
   if (cmd.kind === 'init') {
