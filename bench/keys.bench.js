@@ -112,7 +112,7 @@ async function burstRun(server, marker, log) {
     return { live, idle };
   } catch (err) {
     await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`);
+    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
   } finally {
     await term.dispose();
     h.cleanup();
@@ -141,7 +141,7 @@ async function pasteRun(marker, lines) {
     return { ms: at - t0, bytes: data.length };
   } catch (err) {
     await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`);
+    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
   } finally {
     await term.dispose();
     h.cleanup();

@@ -69,6 +69,7 @@ export function parseKeySpec(text: string): KeySpec | undefined {
       continue;
     }
     if ([...part].length === 1) {
+      // eslint-disable-next-line no-control-regex -- control characters are what it matches
       if (/[\u0000-\u001f\u007f]/.test(part)) return undefined;
       spec.name = part === ' ' ? 'space' : part;
       // Shift+x is the "X" a terminal sends.

@@ -62,7 +62,9 @@ export function lineEndOf(text: string, at: number): number {
 export function cleanInsert(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex -- control characters are what it matches
     .replace(/\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-_]?/g, '')
+    // eslint-disable-next-line no-control-regex -- control characters are what it matches
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 

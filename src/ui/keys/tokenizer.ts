@@ -205,6 +205,7 @@ function parseCsi(s: string, i: number, final: boolean): Parsed {
 /** A chunk of plain text with line breaks inside, from a terminal without bracketed paste
  * (or with it off): a paste, kept whole. */
 function looksLikeUnbracketedPaste(s: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what it matches
   return /[\r\n][^\r\n]/.test(s) && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s);
 }
 

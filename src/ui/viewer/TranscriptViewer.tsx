@@ -181,6 +181,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
       // The approval prompt above owns the keyboard until it is answered.
       if (store.getState().controls.approvals.length > 0) return;
       if (u.searching) {
+        // eslint-disable-next-line no-control-regex -- control characters are what it matches
         if (event.kind === 'paste') u.draft += event.text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
         else if (table.is('chat.send', event)) {
           u.searching = false;
