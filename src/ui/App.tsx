@@ -257,7 +257,7 @@ export function App(props: AppProps) {
         return input.read();
       },
       get suggestionsVisible() {
-        return input.suggestions.total > 0 && paneRef.current === null && !approvalPendingNow();
+        return input.hasSuggestions() && paneRef.current === null && !approvalPendingNow();
       },
       input,
       approvalUi,

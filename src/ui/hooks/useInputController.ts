@@ -57,6 +57,8 @@ export interface InputController {
   read(): string;
   readCursor(): number;
   suggestions: SuggestionView;
+  /** Whether the / menu (or argument choices) shows as of now, for ↑/↓ mid-burst. */
+  hasSuggestions(): boolean;
   /** Inserts at the cursor (a paste is appended in one go). */
   insert(text: string): void;
   edit(op: EditOp): void;
@@ -266,6 +268,10 @@ export function useInputController(registry: CommandRegistry, completion: Comple
   );
 
   const read = useCallback(() => state.current.text, []);
+  const hasSuggestions = useCallback(() => {
+    const st = state.current;
+    return st.historyIndex === null && (st.argChoices.length > 0 || commandMatches(registry, st.text).length > 0);
+  }, [registry]);
   const readCursor = useCallback(() => state.current.cursor, []);
 
   const s = state.current;
@@ -287,6 +293,7 @@ export function useInputController(registry: CommandRegistry, completion: Comple
       read,
       readCursor,
       suggestions,
+      hasSuggestions,
       insert,
       edit,
       lineUp,
@@ -299,7 +306,7 @@ export function useInputController(registry: CommandRegistry, completion: Comple
       clear,
       commit,
     }),
-    [s.text, s.cursor, suggestions, read, readCursor, insert, edit, lineUp, lineDown, set, historyPrev, historyNext, moveSuggestion, complete, clear, commit],
+    [s.text, s.cursor, suggestions, hasSuggestions, read, readCursor, insert, edit, lineUp, lineDown, set, historyPrev, historyNext, moveSuggestion, complete, clear, commit],
   );
 }
 

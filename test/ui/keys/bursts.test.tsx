@@ -187,6 +187,12 @@ describe('the / menu and Tab', () => {
     await waitFor(() => expect(app.frame()).toMatch(/› \/zz7\s/));
   });
 
+  it('"/", ↓ and Tab in one read pick the second command', async () => {
+    const app = await mount();
+    await app.type('/\x1b[B\t');
+    await waitFor(() => expect(app.frame()).toMatch(/› \/help\s*\n/));
+  });
+
   it('Tab completes the argument of /lang: the first lists the choices, ↓ and Tab take one', async () => {
     const app = await mount();
     await app.type('/lang e');
