@@ -4,7 +4,7 @@
 // signals 'readable' and answers read(): process.stdin, Ink's test stdin, a vendored Ink.
 import { useEffect, useRef } from 'react';
 import { useStdin } from 'ink';
-import { ESC_TIMEOUT_MS, KeyTokenizer, type InputEvent } from './tokenizer.js';
+import { ESC_TIMEOUT_MS, KeyTokenizer, PASTE_STALL_MS, type InputEvent } from './tokenizer.js';
 
 export type InputListener = (event: InputEvent) => void;
 
@@ -22,11 +22,13 @@ export class KeypressSource {
   private readonly tokenizer = new KeyTokenizer();
   private readonly listeners = new Set<InputListener>();
   private escTimer: NodeJS.Timeout | undefined;
+  private pasteTimer: NodeJS.Timeout | undefined;
   private attached = false;
 
   constructor(
     private readonly stdin: ReadableInput,
     private readonly escTimeoutMs = ESC_TIMEOUT_MS,
+    private readonly pasteStallMs = PASTE_STALL_MS,
   ) {}
 
   subscribe(listener: InputListener): () => void {
@@ -51,16 +53,21 @@ export class KeypressSource {
     this.attached = false;
     this.stdin.off('readable', this.onReadable);
     clearTimeout(this.escTimer);
+    clearTimeout(this.pasteTimer);
     if (this.stdin.isTTY) this.stdin.setRawMode?.(false);
     this.stdin.unref?.();
   }
 
   private readonly onReadable = (): void => {
     clearTimeout(this.escTimer);
+    clearTimeout(this.pasteTimer);
     let chunk: string | Buffer | null;
     while (this.attached && (chunk = this.stdin.read()) !== null) this.emit(this.tokenizer.push(chunk));
     if (this.tokenizer.hasPending()) {
       this.escTimer = setTimeout(() => this.emit(this.tokenizer.flush()), this.escTimeoutMs);
+    }
+    if (this.tokenizer.inPaste) {
+      this.pasteTimer = setTimeout(() => this.emit(this.tokenizer.endStalledPaste()), this.pasteStallMs);
     }
   };
 

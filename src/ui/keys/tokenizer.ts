@@ -44,6 +44,9 @@ export const BRACKETED_PASTE_OFF = '\u001B[?2004l';
 /** A terminal sends a whole escape sequence in one write; a lone ESC is an Esc key when
  * nothing follows it within this long. Short, since Esc interrupts a reply. */
 export const ESC_TIMEOUT_MS = 25;
+/** A paste arrives as fast as the terminal can write it; this long without its end marker
+ * means the marker was lost, and the keyboard must not stay swallowed. */
+export const PASTE_STALL_MS = 1000;
 
 export function key(name: string, mods: Partial<Pick<KeyPress, 'ctrl' | 'meta' | 'shift'>> = {}, sequence = ''): KeyPress {
   return { kind: 'key', name, ctrl: mods.ctrl ?? false, meta: mods.meta ?? false, shift: mods.shift ?? false, sequence };
@@ -232,6 +235,16 @@ export class KeyTokenizer {
     const out: InputEvent[] = [];
     this.parse(text, out, false);
     return out;
+  }
+
+  /** A paste whose end marker never came (a terminal that lost it): what arrived so far
+   * is the paste, and input is keys again. */
+  endStalledPaste(): InputEvent[] {
+    if (this.pasteParts === null) return [];
+    const text = this.pasteParts.join('') + this.pasteTail;
+    this.pasteParts = null;
+    this.pasteTail = '';
+    return [{ kind: 'paste', text }];
   }
 
   /** The timeout passed: what is held is a lone Esc (or Alt+[ …), not a sequence. */

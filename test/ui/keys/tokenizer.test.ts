@@ -110,6 +110,31 @@ describe('bracketed paste', () => {
     expect((events[0] as { text: string }).text.length).toBe(body.length);
   });
 
+  it('a paste whose end marker never comes ends after a pause, and keys work again', async () => {
+    vi.useFakeTimers();
+    try {
+      const stdin = new (class extends EventEmitter {
+        data: string[] = [];
+        read() {
+          return this.data.shift() ?? null;
+        }
+      })();
+      const seen: InputEvent[] = [];
+      const stop = new KeypressSource(stdin as never, 25, 1000).subscribe((e) => seen.push(e));
+      stdin.data.push(`${PASTE_START}half a paste`);
+      stdin.emit('readable');
+      vi.advanceTimersByTime(500);
+      expect(seen).toEqual([]);
+      vi.advanceTimersByTime(600);
+      stdin.data.push('\x03');
+      stdin.emit('readable');
+      expect(show(seen)).toEqual(['p:half a paste', 'k:ctrl+c']);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('without bracketed paste, a chunk of text with line breaks inside is a paste', () => {
     expect(tokens('line one\rline two\r\nthree')).toEqual(['p:line one\rline two\r\nthree']);
   });
