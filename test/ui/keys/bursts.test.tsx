@@ -90,6 +90,18 @@ describe('bursts in one read', () => {
 });
 
 describe('the line editor', () => {
+  it('Ctrl+L redraws the screen and keeps the line', async () => {
+    const { mountSized } = await import('../harness.js');
+    const { CLEAR_SCREEN } = await import('../../../src/ui/App.js');
+    const app = await mountSized(80, 24);
+    await app.press('keep me');
+    const before = app.stdout.writes.length;
+    await app.press('\x0c');
+    await waitFor(() => expect(app.stdout.writes.slice(before)).toContain(CLEAR_SCREEN));
+    await waitFor(() => expect(app.stdout.last()).toContain('› keep me'));
+    app.unmount();
+  });
+
   it('Ctrl+W cuts the word before, Ctrl+Y puts it back, Ctrl+U cuts to the start, Ctrl+K to the end', async () => {
     expect(await sent(`git commit fix${CTRL_W}${CTRL_A}${CTRL_Y}`)).toEqual(['fixgit commit']);
     expect(await sent(`one two${CTRL_U}three`)).toEqual(['three']);
