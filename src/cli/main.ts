@@ -7,21 +7,30 @@ import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { packageVersion } from '../i18n/packageRoot.js';
+import { summarizeTightened, tightenArborHome } from '../persistence/privateFs.js';
 import { registerSecret } from '../persistence/redact.js';
 import { SessionLog } from '../persistence/sessionLog.js';
 import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { neutralize } from '../text/untrusted.js';
 import { startIdleCollector } from './idleCollector.js';
-import { setTerminalModes } from './terminalModes.js';
+import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
+import { killAllToolProcesses } from '../tools/processReaper.js';
+import { installSignalShutdown } from './shutdown.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function tightenHomeNotice(home: string): string | undefined {
+  const { paths } = tightenArborHome(home);
+  return paths.length ? t('cli:permissionsTightened', { home, what: summarizeTightened(paths) }) : undefined;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -50,7 +59,11 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
     return;
   }
+  // Before anything is written: state an older arbor (or a loose umask) left readable by
+  // others is made private, and the user is told what changed.
+  const privacyNotice = tightenHomeNotice(arborHome());
   if (cmd.kind === 'init') {
+    if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
     const path = cmd.configPath ?? join(arborHome(), 'config.toml');
     const res = writeStarterConfig(path);
     process.stdout.write(`${t(res.created ? 'cli:initCreated' : 'cli:initExists', { path: res.path })}\n`);
@@ -62,7 +75,7 @@ export async function main(argv: string[]): Promise<void> {
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${t('cli:configErrorPrefix', { message: formatConfigError(err) })}\n`);
+      process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
       process.exitCode = 2;
       return;
     }
@@ -87,7 +100,7 @@ export async function main(argv: string[]): Promise<void> {
     try {
       restored = restoreSession(home, cmd.resume.id);
     } catch (err) {
-      process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+      process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
       process.exitCode = 1;
       return;
     }
@@ -98,7 +111,8 @@ export async function main(argv: string[]): Promise<void> {
     ? SessionLog.open(home, restored.id)
     : SessionLog.create(home, { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd() });
   const trace = new TraceLog(home);
-  const warnings = [...loaded.warnings, ...(restored?.warnings ?? [])];
+  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
+  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored?.warnings ?? [])].map(neutralize);
 
   const runtime: Runtime = createRuntime({
     config: loaded.config,
@@ -121,12 +135,34 @@ export async function main(argv: string[]): Promise<void> {
     },
   });
 
-  const cleanup = async () => {
-    await runtime.dispose();
-    log.flush();
-    log.close();
+  // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
+  // headless) and retried on the next write; it never ends a turn or hides an answer.
+  log.onSaveStatus((err) => runtime.reportSaveError(err?.message));
+
+  const closeLogs = () => {
+    const pending = log.pendingEvents;
+    try {
+      log.close();
+    } catch (err) {
+      const message = t('persistence:log.lostAtExit', { error: (err as Error).message, count: pending });
+      process.stderr.write(`${t('cli:warning', { message })}\n`);
+    }
     trace.close();
   };
+  const cleanup = async () => {
+    await runtime.dispose();
+    closeLogs();
+  };
+  // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
+  const ui: { close?: () => void } = {};
+  const signals = installSignalShutdown({
+    runtime,
+    flush: closeLogs,
+    closeUi: () => ui.close?.(),
+    // Whatever a tool started that is still alive after the runs' own aborts: its process
+    // group and every descendant that left it (setsid, double forks).
+    reapToolProcesses: () => void killAllToolProcesses(),
+  });
 
   if (headless) {
     for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
@@ -140,7 +176,9 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
     }
-    const code = await runHeadless(runtime, prompt, { output: cmd.output, stdout: process.stdout, stderr: process.stderr });
+    const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
+    // A signal ended the turn: the shutdown owns the exit from here.
+    if (signals.pending) await signals.pending;
     await cleanup();
     process.exitCode = code;
     return;
@@ -159,9 +197,13 @@ export async function main(argv: string[]): Promise<void> {
   registerTranscriptCards(runtime.store);
   const stopIdleCollector = startIdleCollector(runtime.store);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
-  // Bracketed paste for the chat's lifetime; off again below, and on process exit whatever
-  // the path (the shutdown on signals calls setTerminalModes(false) too).
-  setTerminalModes(true);
+  // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
+  // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
+  // off; a crash or any other process.exit still passes the 'exit' hook.
+  if (process.stdout.isTTY) {
+    enableTerminalMode('bracketedPaste');
+    process.once('exit', () => disableTerminalMode('bracketedPaste'));
+  }
   const app = renderApp({
     runtime,
     sessions: { list: () => listSessions(home), currentId: log.id },
@@ -171,8 +213,10 @@ export async function main(argv: string[]): Promise<void> {
     keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
     keyTable: new KeyTable(loaded.config.keys),
   });
+  ui.close = () => app.unmount();
   await app.waitUntilExit();
-  setTerminalModes(false);
+  if (signals.pending) await signals.pending;
+  disableTerminalMode('bracketedPaste');
   stopIdleCollector();
   await cleanup();
   // Children may hold sockets or timers; the chat has ended, so the process should too.

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { ModelMessage } from '../providers/types.js';
 import { isTerminal, type Run, type ToolCallStatus, type TranscriptItem } from '../runtime/types.js';
 import { t } from '../i18n/index.js';
+import { hasControls, neutralize } from '../text/untrusted.js';
+import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
 import {
   SESSION_FORMAT_VERSION,
   parseSessionText,
@@ -50,7 +52,8 @@ function sessionFiles(arborHome: string): SessionFile[] {
   if (!existsSync(dir)) return [];
   const files: SessionFile[] = [];
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.jsonl')) continue;
+    // A name with control characters was not written by arbor and could not be shown safely.
+    if (!name.endsWith('.jsonl') || hasControls(name)) continue;
     const path = join(dir, name);
     try {
       const st = statSync(path);
@@ -80,7 +83,10 @@ class ById<T extends { id: string }> {
 
 const SETTLED_TOOL_STATUSES = new Set<ToolCallStatus>(['ok', 'error', 'denied', 'skipped']);
 
-function restoreItem(item: TranscriptItem): TranscriptItem {
+/** Items come back neutralised (text/untrusted.ts) whatever the file holds: a session
+ * written before arbor neutralised text, or edited since, must not replay escapes. */
+function restoreItem(stored: TranscriptItem): TranscriptItem {
+  const item = neutralizeItem(stored);
   if (item.kind === 'tool') {
     // A restored card is never bound to a live run; one that was in flight failed.
     const status: ToolCallStatus = SETTLED_TOOL_STATUSES.has(item.status) ? item.status : 'error';
@@ -93,7 +99,8 @@ function restoreItem(item: TranscriptItem): TranscriptItem {
   return item;
 }
 
-function restoreRun(run: Run, lastWriteMs: number): Run {
+function restoreRun(stored: Run, lastWriteMs: number): Run {
+  const run = neutralizeRunFields(stored);
   if (isTerminal(run.status)) return run;
   const restored: Run = {
     ...run,
@@ -231,7 +238,7 @@ export function listSessions(arborHome: string, limit = 20): SessionSummary[] {
       else if (event.type === 'item') {
         itemIds.add(event.item.id);
         if (firstUserMessage === undefined && event.item.kind === 'user' && typeof event.item.text === 'string') {
-          firstUserMessage = event.item.text;
+          firstUserMessage = neutralize(event.item.text);
         }
       }
     }
@@ -239,7 +246,7 @@ export function listSessions(arborHome: string, limit = 20): SessionSummary[] {
       id: file.id,
       path: file.path,
       createdAt: header?.createdAt ?? new Date(file.mtimeMs).toISOString(),
-      agentAlias: typeof header?.agentAlias === 'string' ? header.agentAlias : '',
+      agentAlias: typeof header?.agentAlias === 'string' ? neutralize(header.agentAlias) : '',
       items: itemIds.size,
     };
     if (firstUserMessage !== undefined) summary.firstUserMessage = firstUserMessage;

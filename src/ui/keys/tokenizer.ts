@@ -37,9 +37,6 @@ export type InputEvent = KeyPress | TextInput | PasteInput;
 const ESC = '\u001B';
 export const PASTE_START = '\u001B[200~';
 export const PASTE_END = '\u001B[201~';
-/** Turn bracketed paste on / off (DEC private mode 2004). */
-export const BRACKETED_PASTE_ON = '\u001B[?2004h';
-export const BRACKETED_PASTE_OFF = '\u001B[?2004l';
 
 /** A terminal sends a whole escape sequence in one write; a lone ESC is an Esc key when
  * nothing follows it within this long. Short, since Esc interrupts a reply. */
