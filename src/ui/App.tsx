@@ -5,7 +5,7 @@
 //
 // Enter while a turn runs sends nothing: the text stays in the input and a hint says to
 // press Enter again once the turn ends (or Esc to interrupt it). Slash commands still run.
-import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { Box, Static, Text, useStdout } from 'ink';
 import { useStore } from 'zustand';
 import type { RuntimeApi } from '../runtime/runtimeApi.js';
@@ -155,17 +155,28 @@ export function App(props: AppProps) {
     [feed],
   );
 
-  // Quitting waits for the frame that reflects the quit (e.g. without the "press Ctrl+C
-  // again" flash): that frame is the one left on the terminal.
-  const [quitting, setQuitting] = useState(false);
+  // The frame left on the terminal after quitting must reflect the quit (no "press Ctrl+C
+  // again" flash). `quitting` is an external store: React renders its change in a
+  // microtask queued at the change, so the onExit queued after it unmounts a screen that
+  // already shows it — within the same turn of the event loop.
+  const quit = useRef({ on: false, listeners: new Set<() => void>() });
+  const subscribeQuit = useCallback((listener: () => void) => {
+    quit.current.listeners.add(listener);
+    return () => {
+      quit.current.listeners.delete(listener);
+    };
+  }, []);
+  const readQuit = useCallback(() => quit.current.on, []);
+  const quitting = useSyncExternalStore(subscribeQuit, readQuit, readQuit);
+  const onExitRef = useRef(onExit);
+  onExitRef.current = onExit;
   const exit = useCallback(() => {
     if (exited.current) return;
     exited.current = true;
-    setQuitting(true);
+    quit.current.on = true;
+    for (const listener of [...quit.current.listeners]) listener();
+    queueMicrotask(() => onExitRef.current());
   }, []);
-  useEffect(() => {
-    if (quitting) onExit();
-  }, [quitting, onExit]);
 
   const reprintScrollback = useCallback(() => {
     write(CLEAR_SCREEN);
@@ -325,7 +336,7 @@ export function App(props: AppProps) {
             <InputLine controller={input} focus={approval === undefined} width={width} maxLines={inputMaxLines} language={language} />
           )}
         </Box>
-        {flashText && (
+        {flashText && !quitting && (
           <Text color="yellow" wrap="truncate-end">
             {flashText}
           </Text>
