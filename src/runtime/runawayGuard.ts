@@ -80,11 +80,10 @@ export class RunawayGuard {
     const onCreated = (run: Run) => {
       if (run.kind !== 'root') this.checkAll();
     };
-    sup.runCreatedListeners.push(onCreated);
+    const unsubCreated = sup.onRunCreated(onCreated);
     this.unsubscribe = () => {
       unsubStore();
-      const i = sup.runCreatedListeners.indexOf(onCreated);
-      if (i >= 0) sup.runCreatedListeners.splice(i, 1);
+      unsubCreated();
     };
   }
 

@@ -111,7 +111,13 @@ export class Supervisor implements SupervisorCore {
 
   /** Called synchronously after each run is announced (the runaway guard checks here, so
    * it trips before the next child of a parallel batch is created). */
-  readonly runCreatedListeners: Array<(run: Run) => void> = [];
+  private readonly runCreatedListeners = new Set<(run: Run) => void>();
+
+  /** Subscribes to run creation; returns the unsubscribe. */
+  onRunCreated(listener: (run: Run) => void): () => void {
+    this.runCreatedListeners.add(listener);
+    return () => this.runCreatedListeners.delete(listener);
+  }
 
   createRun(fields: Pick<Run, 'kind' | 'alias' | 'task' | 'model'> & Partial<Run>): Run {
     const id = fields.id ?? randomUUID();
