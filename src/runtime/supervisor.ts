@@ -9,6 +9,7 @@ import { capToCeilings } from '../tools/authority.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCallOrigin, ToolCaller, ToolServices } from '../tools/types.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
+import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop } from './loop.js';
 import { PausableTimer } from './pausableTimer.js';
@@ -39,19 +40,11 @@ export type {
   SupervisorDeps,
 } from './supervisorTypes.js';
 
-/** A child's loop context, and when its run ended (undefined while it runs). */
-interface KeptContext {
-  ctx: LoopContext;
-  endedAt?: number;
-}
-
 export class Supervisor implements SupervisorCore {
   /** Live runs' handles, removed when each run ends. */
   private readonly handles = new Map<string, RunHandle>();
-  /** Per child run: its loop context. Kept after the run ends only while the run is still
-   * listed (archive_after_minutes), because only a listed run can be steered into a new
-   * turn; dropped after that, so a long session does not hold every child's history. */
-  private readonly contexts = new Map<string, KeptContext>();
+  /** Per child run: its loop context, kept after it ends while it can be steered. */
+  private readonly contexts = new LoopContexts(() => this.deps.config.delegation.archive_after_minutes * 60_000);
   readonly lane: ConcurrencyLane;
   private spawnPaused = false;
 
@@ -103,7 +96,7 @@ export class Supervisor implements SupervisorCore {
    * child, or a child of an independent hop, is capped by what that run really has); a
    * root's is its profile's filter of the base tools. */
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
-    const recorded = this.contexts.get(runId)?.ctx.tools;
+    const recorded = this.contexts.get(runId)?.tools;
     return recorded ?? capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
   }
 
@@ -270,9 +263,7 @@ export class Supervisor implements SupervisorCore {
     this.deps.trace(status === 'completed' ? 'run_finished' : 'run_failed', run);
     this.deps.onChildEnded?.(run);
     this.handles.delete(runId);
-    const kept = this.contexts.get(runId);
-    if (kept) kept.endedAt = Date.now();
-    this.pruneContexts();
+    this.contexts.ended(runId);
     return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run };
   }
 
@@ -296,7 +287,7 @@ export class Supervisor implements SupervisorCore {
   /** Runs the agent loop for a run with the supervisor's services. */
   async loopFor(opts: LoopContext): Promise<string> {
     const { handle } = opts;
-    if (opts.isChild) this.contexts.set(opts.run.id, { ctx: opts });
+    if (opts.isChild) this.contexts.set(opts);
     const result = await runLoop({
       runId: opts.run.id,
       store: this.store,
@@ -351,8 +342,7 @@ export class Supervisor implements SupervisorCore {
   }
 
   steerableContext(runId: string): LoopContext | undefined {
-    this.pruneContexts();
-    return this.contexts.get(runId)?.ctx;
+    return this.contexts.steerable(runId);
   }
 
   /** How many loop contexts are kept (live children and steerable finished ones). */
@@ -360,14 +350,6 @@ export class Supervisor implements SupervisorCore {
     return this.contexts.size;
   }
 
-  /** Drops the contexts of runs that ended longer ago than the archive window: they left
-   * every list, so nothing can steer them any more. */
-  private pruneContexts(now = Date.now()): void {
-    const keepMs = this.deps.config.delegation.archive_after_minutes * 60_000;
-    for (const [id, kept] of this.contexts) {
-      if (kept.endedAt !== undefined && now - kept.endedAt >= keepMs) this.contexts.delete(id);
-    }
-  }
 
   // ---- controls ----
 
