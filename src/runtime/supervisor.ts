@@ -17,7 +17,7 @@ import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
-import { isTerminal, type Run, type TerminalStatus, type TranscriptItem } from './types.js';
+import { isTerminal, type Run, type TerminalStatus } from './types.js';
 
 export type { SubagentOverrides } from './subagents.js';
 

@@ -21,7 +21,7 @@ export function loadRecorded(runtime: Pick<RuntimeApi, 'store' | 'recordedRuns'>
   try {
     return runtime.recordedRuns();
   } catch (err) {
-    throw new Error(t('transcript:viewer.recordedUnreadable', { id: runtime.store.getState().sessionId, error: (err as Error).message }));
+    throw new Error(t('transcript:viewer.recordedUnreadable', { id: runtime.store.getState().sessionId, error: (err as Error).message }), { cause: err });
   }
 }
 
