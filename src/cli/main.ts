@@ -15,6 +15,7 @@ import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { neutralize } from '../text/untrusted.js';
 import { startIdleCollector } from './idleCollector.js';
+import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
@@ -184,27 +185,38 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   // The UI loads only for the chat: headless runs never pay for Ink.
-  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }] =
+  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }, { KeyTable }, { keysCommand }] =
     await Promise.all([
       import('../ui/renderApp.js'),
       import('../ui/cards/register.js'),
       import('../ui/viewer/register.js'),
       import('../ui/agents/register.js'),
+      import('../ui/keys/keyTable.js'),
+      import('../ui/commands/keys.js'),
     ]);
   registerTranscriptCards(runtime.store);
   const stopIdleCollector = startIdleCollector(runtime.store);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
+  // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
+  // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
+  // off; a crash or any other process.exit still passes the 'exit' hook.
+  if (process.stdout.isTTY) {
+    enableTerminalMode('bracketedPaste');
+    process.once('exit', () => disableTerminalMode('bracketedPaste'));
+  }
   const app = renderApp({
     runtime,
     sessions: { list: () => listSessions(home), currentId: log.id },
     onExit: () => app.unmount(),
     initialNotices: warnings,
-    commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
+    commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
     keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
+    keyTable: new KeyTable(loaded.config.keys),
   });
   ui.close = () => app.unmount();
   await app.waitUntilExit();
   if (signals.pending) await signals.pending;
+  disableTerminalMode('bracketedPaste');
   stopIdleCollector();
   await cleanup();
   // Children may hold sockets or timers; the chat has ended, so the process should too.

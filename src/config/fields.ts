@@ -15,7 +15,16 @@ export interface Range {
   minExclusive?: boolean;
 }
 
-type TypeName = 'table' | 'string' | 'boolean' | 'number' | 'integer' | 'stringList' | 'delegateList' | 'delegateEntry';
+type TypeName =
+  | 'table'
+  | 'string'
+  | 'boolean'
+  | 'number'
+  | 'integer'
+  | 'stringList'
+  | 'delegateList'
+  | 'delegateEntry'
+  | 'keyList';
 
 /** "expected <type>, got <value>", or `missing` when the key is absent. */
 export const typeError =

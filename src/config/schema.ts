@@ -8,6 +8,7 @@ import { SUPPORTED_LANGUAGES, t } from '../i18n/index.js';
 import type { KeyPath } from './errors.js';
 import { quote } from './errors.js';
 import { isTable, type RawTable } from './merge.js';
+import { isKeyCommand, KEY_COMMANDS, parseKeySpec, type KeyOverrides } from './keySpec.js';
 import { boolean, integer, looseTable, missingKey, namedTables, number, oneOf, string, stringList, stringMap, table, typeError } from './fields.js';
 import { knownList } from './errors.js';
 
@@ -167,6 +168,43 @@ const agentSchema = (names: ConfigNames) =>
 
 const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });
 
+/** One command's keys: a key name or a non-empty list of them. */
+const keyList = z
+  .union([z.string().transform((key) => [key]), z.array(z.string()).min(1)], { error: typeError('keyList') })
+  .check((ctx) => {
+    const bad = ctx.value.find((key) => !parseKeySpec(key));
+    if (bad !== undefined) ctx.issues.push({ code: 'custom', input: bad, message: t('config:errors.badKey', { value: quote(bad) }) });
+  });
+
+/** `[keys.<group>] <command> = "ctrl+x"` (or a list of keys). The command is named by the
+ * group and the key together, so it is checked over the whole table; an unknown one is an
+ * error naming the known commands (not an unknown-key warning), before its value is read. */
+const keysSchema = namedTables(z.custom<RawTable>(isTable, { error: typeError('table') })).transform((groups, ctx) => {
+  const out: KeyOverrides = {};
+  for (const [group, commands] of Object.entries(groups)) {
+    for (const [name, value] of Object.entries(commands)) {
+      const path = [group, name];
+      const id = `${group}.${name}`;
+      if (!isKeyCommand(id)) {
+        const known = Object.keys(KEY_COMMANDS).filter((c) => c.startsWith(`${group}.`)).map((c) => c.slice(group.length + 1));
+        const groupsKnown = new Set(Object.keys(KEY_COMMANDS).map((c) => c.split('.')[0]));
+        const message = known.length
+          ? t('config:errors.unknownKeyCommand', { name: quote(name), known: knownList(known) })
+          : t('config:errors.unknownKeyGroup', { name: quote(group), known: knownList(groupsKnown) });
+        ctx.issues.push({ code: 'custom', input: value, path, message });
+        return z.NEVER;
+      }
+      const keys = keyList.safeParse(value);
+      if (!keys.success) {
+        ctx.issues.push({ code: 'custom', input: value, path, message: keys.error.issues[0].message });
+        return z.NEVER;
+      }
+      out[id] = keys.data;
+    }
+  }
+  return out;
+});
+
 /** The merged config file, in the order problems are reported: providers, profiles,
  * delegation, ui, agents, default_agent. */
 export const configFileSchema = (names: ConfigNames = { providers: [], agents: [] }) =>
@@ -176,6 +214,7 @@ export const configFileSchema = (names: ConfigNames = { providers: [], agents: [
   runtime_profiles: namedTables(runtimeProfileSchema).default(() => ({})),
   delegation: delegationSchema.default(() => delegationSchema.parse({})),
   ui: uiSchema.default(() => ({})),
+  keys: keysSchema.optional(),
   agents: namedTables(agentSchema(names)).default(() => ({})),
   default_agent: string({ nonEmpty: true }).optional(),
 });

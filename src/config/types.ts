@@ -2,6 +2,7 @@
 // Raw TOML never leaves src/config: everything downstream sees these shapes.
 import type { Language } from '../i18n/index.js';
 import type { ProviderType } from '../providers/types.js';
+import type { KeyOverrides } from './keySpec.js';
 import type {
   AgentFields,
   DelegateEntryFields,
@@ -60,6 +61,8 @@ export interface ArborConfig {
   runtime_profiles: Record<string, RuntimeProfile>;
   delegation: DelegationConfig;
   ui: UiConfig;
+  /** `[keys.<group>] <command> = "key"` overrides of the key table (absent: defaults). */
+  keys?: KeyOverrides;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

@@ -72,7 +72,17 @@ export function validateConfig(
   const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles });
 
   return {
-    config: { default_agent, providers, agents, risk_profiles, runtime_profiles, delegation: file.delegation, ui },
+    config: {
+      default_agent,
+      providers,
+      agents,
+      risk_profiles,
+      runtime_profiles,
+      delegation: file.delegation,
+      ui,
+      // `[keys]` overrides the key table; absent (or empty), the defaults apply.
+      ...(file.keys && Object.keys(file.keys).length > 0 ? { keys: file.keys } : {}),
+    },
     warnings: problems.warnings,
   };
 }

@@ -1,18 +1,26 @@
 import { t } from '../../i18n/index.js';
 import { formatDate } from '../text/format.js';
 import { truncate } from '../text/width.js';
-import type { SlashCommand } from './registry.js';
+import type { SessionSummary, SlashCommand } from './registry.js';
 
 /** Enough to find a recent conversation without flooding the screen. */
 export const SESSIONS_SHOWN = 10;
 const FIRST_MESSAGE_WIDTH = 50;
 
+function newestFirst(list: SessionSummary[]): SessionSummary[] {
+  return [...list].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
+
 export const sessionsCommand: SlashCommand = {
   name: 'sessions',
   summary: 'ui:commands.sessions.summary',
-  maxArgs: 0,
-  run(_args, ctx) {
-    const all = [...ctx.sessions.list()].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  usage: '/sessions [id prefix]',
+  maxArgs: 1,
+  completeArgs: (args, _partial, { sessions }) => (args.length === 0 ? newestFirst(sessions.list()).map((s) => s.id) : []),
+  run(args, ctx) {
+    // With an id prefix (Tab completes it), only the sessions it names.
+    const prefix = args[0]?.toLowerCase();
+    const all = newestFirst(ctx.sessions.list()).filter((s) => !prefix || s.id.toLowerCase().startsWith(prefix));
     if (all.length === 0) {
       ctx.print(t('ui:commands.sessions.none'));
       return;
