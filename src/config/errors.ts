@@ -1,6 +1,6 @@
 // Building and printing config errors: every message names where the problem is —
 // file, then line:column for syntax or the key path for meaning — then the problem.
-import { ConfigError } from './types.js';
+import { ConfigError } from './configError.js';
 import { t } from '../i18n/index.js';
 
 /** A key path as segments: table keys, and array indexes as numbers. */
