@@ -4,7 +4,7 @@
 // the choice of the default agent — is checked in validateAgents.ts.
 import type { z } from 'zod';
 import type { ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
-import { semanticError, type KeyPath } from './errors.js';
+import { semanticError } from './errors.js';
 import { isTable, type Origins, type RawTable } from './merge.js';
 import { DEFAULT_PROFILE, OFFLINE_MODEL, defaultRiskProfile, defaultRuntimeProfile, defaultUi, runtimeProfileNamed } from './defaults.js';
 import { configFileSchema, type ConfigFile } from './schema.js';
