@@ -12,7 +12,10 @@ export type CliCommand =
   | {
       kind: 'chat';
       configPath?: string;
+      /** `--resume [id]`: without an id, a picker (or, headless, the newest session). */
       resume?: { id?: string };
+      /** `-c/--continue`: the newest session started in this working directory. */
+      continueLast: boolean;
       print?: string;
       output: 'text' | 'json';
       yes: boolean;
@@ -29,7 +32,9 @@ export function parseCli(argv: string[]): CliCommand {
       options: {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
-        config: { type: 'string', short: 'c' },
+        // -c is --continue, as in other agent CLIs; --config stays long only.
+        config: { type: 'string' },
+        continue: { type: 'boolean', short: 'c' },
         resume: { type: 'boolean', short: 'r' },
         print: { type: 'string', short: 'p' },
         output: { type: 'string', short: 'o' },
@@ -65,10 +70,12 @@ export function parseCli(argv: string[]): CliCommand {
   if (values.output && values.print === undefined) throw new UsageError(t('cli:outputNeedsPrint'));
   if (values.yes && values.print === undefined) throw new UsageError(t('cli:yesNeedsPrint'));
   if (values.print !== undefined && values.print.trim() === '') throw new UsageError(t('cli:emptyPrompt'));
+  if (values.continue && values.resume) throw new UsageError(t('cli:continueAndResume'));
   return {
     kind: 'chat',
     configPath: values.config,
     resume: values.resume ? { id: resumeId } : undefined,
+    continueLast: values.continue ?? false,
     print: values.print,
     output,
     yes: values.yes ?? false,

@@ -45,9 +45,11 @@ function transcriptWatcher(emit: Emit) {
 export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
   const json = opts.output === 'json';
   const writeJson: Emit = (e) => opts.stdout.write(`${JSON.stringify(e)}\n`);
+  // The turn's own "Interrupted." notice is left out: the exit line below says it once.
+  const interruptedNotice = t('runtime:interrupted');
   const diag: Emit = (e) => {
     if (e.type === 'tool_result') opts.stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
-    else if (e.type === 'notice' && e.level !== 'info') opts.stderr.write(`${e.text}\n`);
+    else if (e.type === 'notice' && e.level !== 'info' && e.text !== interruptedNotice) opts.stderr.write(`${e.text}\n`);
   };
   const watch = transcriptWatcher(json ? writeJson : diag);
   let lastRetry: string | undefined;

@@ -3,20 +3,23 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.js';
-import { arborHome } from '../config/paths.js';
+import { arborHome, homeDir } from '../config/paths.js';
 import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { registerSecret } from '../persistence/redact.js';
-import { SessionLog } from '../persistence/sessionLog.js';
-import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
+import { assertHomeWritable } from '../persistence/homeAccess.js';
+import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
+import { readState, writeState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
+import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
+import { SessionRecorder } from './sessionRecorder.js';
 
 function packageVersion(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -69,67 +72,45 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  initI18n(loaded.config.ui.language);
+  const home = arborHome();
+  // /lang's saved choice is the user's latest word on it: it wins over ui.language and LANG.
+  initI18n(readState(home).language ?? loaded.config.ui.language);
   // Keys named by api_key_env are secrets whatever the variable is called: session and
   // trace files scrub them (names ending in _KEY, _TOKEN or _SECRET are scrubbed anyway).
   for (const provider of Object.values(loaded.config.providers)) {
     if (provider.api_key_env) registerSecret(process.env[provider.api_key_env]);
   }
-  const home = arborHome();
   const headless = cmd.print !== undefined;
   if (!headless && !process.stdin.isTTY) {
     process.stderr.write(`${t('cli:notATty')}\n`);
     process.exitCode = 2;
     return;
   }
-
-  let restored: ReturnType<typeof restoreSession> | undefined;
-  if (cmd.resume) {
-    try {
-      restored = restoreSession(home, cmd.resume.id);
-    } catch (err) {
-      process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
-      process.exitCode = 1;
-      return;
-    }
+  try {
+    assertHomeWritable(home);
+  } catch (err) {
+    process.stderr.write(`${t('cli:usageErrorPrefix', { message: (err as Error).message })}\n`);
+    process.exitCode = 1;
+    return;
   }
-  const agent = loaded.config.agents[loaded.config.default_agent];
-  const providerConfig = loaded.config.providers[agent.provider];
-  const log = restored
-    ? SessionLog.open(home, restored.id)
-    : SessionLog.create(home, { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd() });
-  const trace = new TraceLog(home);
-  const warnings = [...loaded.warnings, ...(restored?.warnings ?? [])];
 
-  const runtime: Runtime = createRuntime({
-    config: loaded.config,
-    cwd: process.cwd(),
-    sessionId: log.id,
-    interactive: !headless,
-    autoYes: cmd.yes,
-    autoDetectedFrom: loaded.autoDetectedFrom,
-    configWarnings: warnings,
-    restored: restored ? { items: restored.items, messages: restored.messages } : undefined,
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices: extraServicesFor(loaded.config, home),
-    sinks: {
-      appendItem: (item) => log.appendItem(item),
-      appendMessage: (m) => log.appendMessage(m),
-      appendChildItem: (runId, item) => log.appendChildItem(runId, item),
-      appendRun: (run) => log.appendRun(run),
-      flush: () => log.flush(),
-      trace: (e) => trace.event(e),
-    },
-  });
-
-  const cleanup = async () => {
-    await runtime.dispose();
-    log.flush();
-    log.close();
-    trace.close();
-  };
+  let choice: SessionChoice;
+  try {
+    choice = await chooseSession(cmd, home, process.cwd(), headless ? undefined : (h) => pickSessionScreen(h));
+  } catch (err) {
+    process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (choice.kind === 'cancelled') {
+    process.stdout.write(`${t('cli:pickerCancelled')}\n`);
+    return;
+  }
+  let restored = choice.kind === 'restore' ? choice.session : undefined;
 
   if (headless) {
+    const chat = openChat(loaded, home, cmd, restored, true);
+    const { runtime, warnings } = chat;
     for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
     let prompt = cmd.print!;
     if (prompt === '-') {
@@ -137,38 +118,126 @@ export async function main(argv: string[]): Promise<void> {
       if (!prompt) {
         process.stderr.write(`${t('cli:usageErrorPrefix', { message: t('cli:stdinEmpty') })}\n`);
         process.exitCode = 2;
-        await cleanup();
+        await chat.cleanup();
         return;
       }
     }
     const code = await runHeadless(runtime, prompt, { output: cmd.output, stdout: process.stdout, stderr: process.stderr });
-    await cleanup();
+    await chat.cleanup();
     process.exitCode = code;
     return;
   }
 
   // The UI loads only for the chat: headless runs never pay for Ink.
-  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }] =
+  const [{ renderApp, CLEAR_SCREEN }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }] =
     await Promise.all([
       import('../ui/renderApp.js'),
       import('../ui/cards/register.js'),
       import('../ui/viewer/register.js'),
       import('../ui/agents/register.js'),
     ]);
-  registerTranscriptCards(runtime.store);
-  const stopIdleCollector = startIdleCollector(runtime.store);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
-  const app = renderApp({
-    runtime,
-    sessions: { list: () => listSessions(home), currentId: log.id },
-    onExit: () => app.unmount(),
-    initialNotices: warnings,
-    commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
-    keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
-  });
-  await app.waitUntilExit();
-  stopIdleCollector();
-  await cleanup();
+  // /resume leaves this chat for another session: the loop opens that one in its place.
+  for (;;) {
+    const chat = openChat(loaded, home, cmd, restored, false);
+    const { runtime, recorder } = chat;
+    registerTranscriptCards(runtime.store);
+    const stopIdleCollector = startIdleCollector(runtime.store);
+    let resumeNext: string | undefined;
+    const app = renderApp({
+      runtime,
+      sessions: {
+        list: () => listSessions(home, 50),
+        get currentId() {
+          return recorder.id;
+        },
+        home: homeDir(),
+        resume: (id) => {
+          resumeNext = id;
+          app.unmount();
+        },
+      },
+      onExit: () => app.unmount(),
+      initialNotices: chat.warnings,
+      commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
+      keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
+      saveLanguage: (lang) => writeState(home, { language: lang }),
+    });
+    await app.waitUntilExit();
+    stopIdleCollector();
+    await chat.cleanup();
+    if (resumeNext !== undefined) {
+      try {
+        restored = restoreSession(home, resumeNext);
+        process.stdout.write(CLEAR_SCREEN);
+        continue;
+      } catch (err) {
+        process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+        process.exitCode = 1;
+      }
+    }
+    if (recorder.written) process.stdout.write(`${t('cli:resumeHint', { id: recorder.id })}\n`);
+    break;
+  }
   // Children may hold sockets or timers; the chat has ended, so the process should too.
   process.exit(process.exitCode ?? 0);
+}
+
+interface OpenChat {
+  runtime: Runtime;
+  recorder: SessionRecorder;
+  /** Config and resume warnings, shown once at start. */
+  warnings: string[];
+  cleanup(): Promise<void>;
+}
+
+/** A runtime recording into a new or a restored session. */
+function openChat(loaded: LoadedConfig, home: string, cmd: Extract<CliCommand, { kind: 'chat' }>, restored: RestoredSession | undefined, headless: boolean): OpenChat {
+  const agent = loaded.config.agents[loaded.config.default_agent];
+  const providerConfig = loaded.config.providers[agent.provider];
+  const recorder = new SessionRecorder(
+    home,
+    { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
+    restored,
+  );
+  const trace = new TraceLog(home);
+  // Marks background tasks of dead arbors lost before the resume notices look for them.
+  const extraServices = extraServicesFor(loaded.config, home);
+  const warnings = [...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])];
+  let runtime: Runtime | undefined;
+  const zero = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+  const totals = () => runtime?.store.getState().totals ?? zero;
+  runtime = createRuntime({
+    config: loaded.config,
+    cwd: process.cwd(),
+    sessionId: recorder.id,
+    interactive: !headless,
+    autoYes: cmd.yes,
+    autoDetectedFrom: loaded.autoDetectedFrom,
+    configWarnings: warnings,
+    restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,
+    extraTools: extraToolsFor(loaded.config, home),
+    extraServices,
+    sinks: recorder.sinks(totals, trace),
+  });
+  const rt = runtime;
+  return {
+    runtime: rt,
+    recorder,
+    warnings,
+    async cleanup() {
+      await rt.dispose();
+      try {
+        recorder.close(totals());
+      } finally {
+        trace.close();
+      }
+    },
+  };
+}
+
+/** The session picker for `--resume` with no id, before the chat starts. */
+async function pickSessionScreen(home: string): Promise<string | undefined> {
+  const { pickSession } = await import('../ui/pickers/pickSession.js');
+  return pickSession(listSessions(home, 50), homeDir());
 }

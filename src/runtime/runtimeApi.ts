@@ -25,7 +25,8 @@ export interface RuntimeApi {
    * reply is kept and marked interrupted. Background tasks survive. */
   interrupt(): void;
   answerApproval(approvalId: string, answer: ApprovalAnswer): void;
-  /** Forget the session transcript on screen and in the model's context. */
+  /** Forget the session transcript on screen and in the model's context; what follows is
+   * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;
   pause(runId: string): void;
   resume(runId: string): void;

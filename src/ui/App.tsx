@@ -45,10 +45,14 @@ export interface AppProps {
   commands?: SlashCommand[];
   /** Key bindings added by later features; they see keys before the built-in ones. */
   keyBindings?: KeyBinding[];
+  /** Keeps /lang's choice for the next start; returns the file it was written to. */
+  saveLanguage?(lang: Language): string;
 }
 
 /** Clears the screen and the scrollback, cursor home. */
 export const CLEAR_SCREEN = '\u001B[2J\u001B[3J\u001B[H';
+/** Clears the visible screen only, cursor home: a pane starts on a clean screen. */
+export const CLEAR_VISIBLE = '\u001B[2J\u001B[H';
 /** Wait for a drag-resize to settle before reprinting scrollback at the new width. */
 export const RESIZE_SETTLE_MS = 150;
 
@@ -85,14 +89,6 @@ export function App(props: AppProps) {
   // Which pane owns the keys is known the moment it opens, before the next render.
   const paneRef = useRef<Pane | null>(null);
   const paneKeys = useMemo(() => new PaneKeyBus(), []);
-  const setPane = useCallback(
-    (next: Pane | null) => {
-      paneRef.current = next;
-      paneKeys.reset();
-      setPaneState(next);
-    },
-    [paneKeys],
-  );
   const [pendingTurn, setPendingTurn] = useState(false);
   const [staticEpoch, setStaticEpoch] = useState(0);
   const feedRef = useRef<StaticFeed | null>(null);
@@ -137,6 +133,21 @@ export function App(props: AppProps) {
     setStaticEpoch((e) => e + 1);
   }, [write]);
 
+  // A pane is taller than what it replaces: opening one clears the screen under it (no chat
+  // lines left above its header), and closing one reprints the conversation, so the last
+  // screenful of chat is back where it was instead of a nearly blank screen.
+  const setPane = useCallback(
+    (next: Pane | null) => {
+      const prev = paneRef.current;
+      paneRef.current = next;
+      paneKeys.reset();
+      if (!prev && next) write(CLEAR_VISIBLE);
+      else if (prev && !next) reprintScrollback();
+      setPaneState(next);
+    },
+    [paneKeys, write, reprintScrollback],
+  );
+
   const clearScreen = useCallback(() => {
     feed.reset();
     reprintScrollback();
@@ -157,6 +168,7 @@ export function App(props: AppProps) {
     setI18nLanguage(lang);
     setLang(lang);
   }, []);
+  const saveLanguage = props.saveLanguage;
 
   const commandList = useMemo(() => registry.list(), [registry]);
   const keyHelp = useMemo(() => helpLines(bindings), [bindings]);
@@ -166,6 +178,7 @@ export function App(props: AppProps) {
     sessions,
     exit,
     setLanguage: changeLanguage,
+    saveLanguage,
     clearScreen,
     openPane: setPane,
     closePane: () => setPane(null),

@@ -1,0 +1,115 @@
+// A filterable list: ↑/↓ move, Enter picks, Esc cancels, typing filters (Backspace edits
+// the filter). Used by the session picker (--resume, /resume) and the model picker
+// (/model). It reads its keys through usePaneInput, so it works as a chat pane and as a
+// screen of its own (before the chat starts).
+import React, { useRef, useState } from 'react';
+import { Box, Text } from 'ink';
+import { t } from '../../i18n/index.js';
+import { usePaneInput } from '../panes/paneKeys.js';
+import { truncate } from '../text/width.js';
+
+export interface PickerRow {
+  id: string;
+  /** The row as shown (one line; cut to the width). */
+  label: string;
+  /** What the filter matches against (defaults to the label). */
+  search?: string;
+  /** Marked (e.g. the current session or model). */
+  current?: boolean;
+  dim?: boolean;
+}
+
+export interface ListPickerProps {
+  title: string;
+  rows: PickerRow[];
+  width: number;
+  /** Rows the picker may use, title and hints included. */
+  maxRows: number;
+  onPick(id: string): void;
+  onCancel(): void;
+  /** Shown when no row matches the filter (or there are none). */
+  empty: string;
+  /** The row selected at first. */
+  initialId?: string;
+}
+
+export function filterRows(rows: PickerRow[], filter: string): PickerRow[] {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return rows;
+  return rows.filter((r) => {
+    const hay = (r.search ?? r.label).toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empty, initialId }: ListPickerProps) {
+  const [filter, setFilter] = useState('');
+  const [index, setIndex] = useState(() => Math.max(0, rows.findIndex((r) => r.id === initialId)));
+  const offset = useRef(0);
+  const shown = filterRows(rows, filter);
+  const selected = Math.min(index, Math.max(0, shown.length - 1));
+  const latest = useRef({ shown, selected, filter });
+  latest.current = { shown, selected, filter };
+
+  usePaneInput((input, key) => {
+    const cur = latest.current;
+    if (key.escape) return onCancel();
+    if (key.return) {
+      const row = cur.shown[cur.selected];
+      if (row) onPick(row.id);
+      return;
+    }
+    if (key.upArrow) return setIndex(Math.max(0, cur.selected - 1));
+    if (key.downArrow) return setIndex(Math.min(Math.max(0, cur.shown.length - 1), cur.selected + 1));
+    if (key.pageUp) return setIndex(Math.max(0, cur.selected - 10));
+    if (key.pageDown) return setIndex(Math.min(Math.max(0, cur.shown.length - 1), cur.selected + 10));
+    if (key.backspace || key.delete) {
+      setFilter(cur.filter.slice(0, -1));
+      setIndex(0);
+      return;
+    }
+    if (key.ctrl || key.meta || key.tab || !input || /[\u0000-\u001f\u007f]/.test(input)) return;
+    setFilter(cur.filter + input);
+    setIndex(0);
+  });
+
+  const w = Math.max(10, width);
+  // Title, filter line and hints take three rows; the list gets the rest.
+  const listRows = Math.max(1, maxRows - 3);
+  let start = Math.min(offset.current, Math.max(0, shown.length - listRows));
+  if (selected < start) start = selected;
+  if (selected >= start + listRows) start = selected - listRows + 1;
+  offset.current = Math.max(0, start);
+  const visible = shown.slice(offset.current, offset.current + listRows);
+
+  return (
+    <Box flexDirection="column" width={w}>
+      <Text bold wrap="truncate-end">
+        {truncate(title, w)}
+      </Text>
+      <Text wrap="truncate-end">
+        <Text dimColor>{t('ui:picker.filter')} </Text>
+        <Text>{filter}</Text>
+        <Text inverse> </Text>
+      </Text>
+      {visible.length === 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {truncate(empty, w)}
+        </Text>
+      ) : (
+        visible.map((row, i) => {
+          const isSel = offset.current + i === selected;
+          const line = `${isSel ? '›' : ' '} ${row.label}${row.current ? `  ${t('ui:picker.current')}` : ''}`;
+          return (
+            <Text key={row.id} inverse={isSel} dimColor={row.dim && !isSel} wrap="truncate-end">
+              {truncate(line, w)}
+            </Text>
+          );
+        })
+      )}
+      <Text dimColor wrap="truncate-end">
+        {truncate(t('ui:picker.hints', { shown: shown.length, total: rows.length }), w)}
+      </Text>
+    </Box>
+  );
+}
