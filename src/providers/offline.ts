@@ -25,7 +25,7 @@
 // It only calls tools the request offers; otherwise it says which tool is missing.
 // ARBOR_OFFLINE_DELAY_MS sets the delay per streamed word (default 15 ms; 0 = instant).
 import { randomUUID } from 'node:crypto';
-import { userConfigPath } from '../config/paths.js';
+import { homeDir, userConfigPath } from '../config/paths.js';
 import type { ProviderConfig } from '../config/types.js';
 import { abortedError } from './providerError.js';
 import { planReply, rememberChildPrompt, SPAWN_TOOL, DELEGATE_TOOL } from './offlineScript.js';
@@ -40,6 +40,11 @@ function envDelay(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+/** The path as a person would type it: `~/...` under the home directory. */
+function displayPath(path: string, home: string): string {
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }
 
 function promptChars(messages: ModelMessage[]): number {
@@ -59,7 +64,7 @@ function words(text: string): string[] {
 export function createOfflineProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
   const wordDelay = envDelay(env, 'ARBOR_OFFLINE_DELAY_MS', DEFAULT_WORD_DELAY_MS);
   const childDelay = envDelay(env, 'ARBOR_OFFLINE_CHILD_DELAY_MS', DEFAULT_CHILD_DELAY_MS);
-  const configPath = userConfigPath(env);
+  const configPath = displayPath(userConfigPath(env), homeDir(env));
   const ctx = { providerName: config.name, model: config.model, label: `${config.type}/${config.model}` };
 
   const wait = async (ms: number, signal: AbortSignal) => {

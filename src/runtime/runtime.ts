@@ -168,10 +168,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     configWarnings: opts.configWarnings ?? [],
   };
 
+  // /model: the provider the user's agent talks through, for this session only.
+  let rootProvider = mainAgent.provider;
+
   async function startTurn(text: string): Promise<void> {
     if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
     const agent = supervisor.agent(alias);
-    const resolved = providerFor(agent);
+    const resolved = providerFor(rootProvider === agent.provider ? agent : { ...agent, provider: rootProvider });
     const caller = supervisor.rootCaller(alias);
     const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
     const handle = supervisor.registerHandle(run.id);
@@ -272,6 +275,20 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       return 'continued';
     },
     setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
+    models: () =>
+      Object.entries(config.providers).map(([name, pc]) => ({ provider: name, label: providerLabel(pc), current: name === rootProvider })),
+    setModel(provider) {
+      if (!config.providers[provider]) {
+        throw new Error(t('runtime:model.unknown', { name: provider, known: Object.keys(config.providers).join(', ') }));
+      }
+      const resolved = providerFor({ ...mainAgent, provider });
+      rootProvider = provider;
+      info.providerName = provider;
+      info.providerLabel = resolved.label;
+      info.autoDetectedFrom = provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+      // The status bar reads info; any store change redraws it.
+      store.setState({});
+    },
     resolveRunaway: (choice) => guard.resolve(choice),
     async dispose() {
       guard.dispose();

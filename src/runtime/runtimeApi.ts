@@ -16,6 +16,15 @@ export interface RuntimeInfo {
   configWarnings: string[];
 }
 
+/** A configured provider the user's agent can be switched to (/model). */
+export interface ModelChoice {
+  /** Config name of the provider, e.g. "local". */
+  provider: string;
+  /** "<provider_type>/<model>". */
+  label: string;
+  current: boolean;
+}
+
 export interface RuntimeApi {
   readonly store: RuntimeStore;
   readonly info: RuntimeInfo;
@@ -38,6 +47,11 @@ export interface RuntimeApi {
   setSpawnPaused(paused: boolean): void;
   /** The user's answer to a runaway-guard trip. */
   resolveRunaway(choice: 'resume' | 'kill'): boolean;
+  /** Every configured provider, the one the user's agent uses now marked current. */
+  models?(): ModelChoice[];
+  /** Switches the user's agent to another configured provider for the rest of this
+   * session (later turns; a running one keeps its model). Throws for an unknown name. */
+  setModel?(provider: string): void;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }
