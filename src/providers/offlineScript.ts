@@ -207,7 +207,8 @@ function tally(pairs: ResultPair[]): string {
 }
 
 function listResults(pairs: ResultPair[]): string {
-  return pairs.map((p, i) => `${i + 1}. ${mark(p.ok)} ${firstLine(p.content) || '(no output)'}`).join('\n');
+  // A delegate result starts with its "[Agent '...' (...)]" header: show the answer under it.
+  return pairs.map((p, i) => `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p.content) : firstLine(p.content) || '(no output)'}`).join('\n');
 }
 
 /** The delegate envelope starts with "[Agent '<name>' (...)]"; the answer is what follows. */
