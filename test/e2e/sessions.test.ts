@@ -113,6 +113,60 @@ describe('sessions', () => {
   });
 });
 
+describe('in the chat', () => {
+  it('/resume opens the picker inside the chat; Enter continues the chosen session there', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    for (const text of ['old topic: kites', 'old topic: tides']) expect((await sb.arbor(['-p', text])).code).toBe(0);
+    const term = await sb.startArbor([], { cols: 120, rows: 30 });
+    await send(term, 'current topic: clouds');
+    await term.waitForText('You said: "current topic: clouds"', 8000);
+    await term.waitForText(READY, 5000, { where: 'screen' });
+    await send(term, '/resume');
+    await term.waitForText('Resume a session', 5000, { where: 'screen' });
+    term.type('kites');
+    await term.waitFor((s) => s.includes('1 of 2') && s.includes('kites'), 'the filtered picker', 5000);
+    term.press('enter');
+    await term.waitForText('You said: "old topic: kites"', 8000, { where: 'screen' });
+    await term.waitForText(READY, 8000, { where: 'screen' });
+    await send(term, 'back to kites');
+    await term.waitForText('You said: "back to kites"', 8000);
+    const id = await quit(term);
+    // The chat we left is still saved, and the resumed one got the new message.
+    const again = await sb.startArbor(['--resume', id]);
+    await again.waitForText('back to kites', 5000);
+    expect(again.scrollback()).not.toContain('clouds');
+  });
+
+  it('/model opens a picker of the configured providers and switches the agent for this session', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const m = await sb.withModel(() => ({ kind: 'text', chunks: ['from the loopback model'] }), '\n[providers.demo]\ntype = "offline"\nmodel = "demo-offline"\n');
+    const term = await sb.startArbor([], { cols: 100, rows: 30 });
+    await send(term, '/model');
+    await term.waitForText('Model for main', 5000, { where: 'screen' });
+    await term.waitFor((s) => /fake\s+openai-compatible\/fake-model\s+\(current\)/.test(s) && /demo\s+offline\/demo-offline/.test(s), 'both providers, the current one marked', 5000);
+    term.type('demo');
+    term.press('enter');
+    await term.waitForText('main now uses demo (offline/demo-offline)', 5000);
+    await term.waitForText('offline/demo-offline', 5000, { where: 'screen' });
+    await send(term, 'who answers?');
+    await term.waitForText('[offline model] You said: "who answers?"', 8000);
+    expect(m.requests).toHaveLength(0);
+  });
+
+  it('/lang is kept in $ARBOR_HOME/state.json and says so; the next start speaks that language', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const term = await sb.startArbor([], { cols: 140, rows: 30 });
+    await send(term, '/lang es');
+    await term.waitForText(`guardado en ${sb.h.home}/state.json`, 5000);
+    term.press('ctrl-d');
+    await term.waitForExit(10000);
+    const { statSync } = await import('node:fs');
+    expect(statSync(`${sb.h.home}/state.json`).mode & 0o777).toBe(0o600);
+    const next = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
+    await next.waitForText('Escribe un mensaje', START_TIMEOUT);
+  });
+});
+
 describe('everyday screen', () => {
   it('after a runaway turn the offline model answers the next message normally', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);

@@ -12,7 +12,9 @@ export const sessionsCommand: SlashCommand = {
   summary: 'ui:commands.sessions.summary',
   maxArgs: 0,
   run(_args, ctx) {
-    const all = [...ctx.sessions.list()].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    // Chats newest first, then headless (-p) runs, newest first.
+    const when = (s: { updatedAt?: string; createdAt: string }) => Date.parse(s.updatedAt ?? s.createdAt);
+    const all = [...ctx.sessions.list()].sort((a, b) => Number(a.headless === true) - Number(b.headless === true) || when(b) - when(a));
     if (all.length === 0) {
       ctx.print(t('ui:commands.sessions.none'));
       return;
@@ -20,11 +22,12 @@ export const sessionsCommand: SlashCommand = {
     const lines = [t('ui:commands.sessions.title')];
     for (const s of all.slice(0, SESSIONS_SHOWN)) {
       const first = s.firstUserMessage ? `"${truncate(s.firstUserMessage.replace(/\s+/g, ' ').trim(), FIRST_MESSAGE_WIDTH)}"` : t('ui:commands.sessions.noMessage');
+      const mark = s.headless ? `${t('ui:picker.headless')} ` : '';
       const row = t('ui:commands.sessions.row', {
         id: s.id,
         date: formatDate(s.createdAt),
         items: t('ui:commands.sessions.items', { count: s.items }),
-        first,
+        first: mark + first,
       });
       lines.push(`  ${row}${s.id === ctx.sessions.currentId ? `  ${t('ui:commands.sessions.current')}` : ''}`);
     }

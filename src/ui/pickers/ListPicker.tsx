@@ -2,7 +2,7 @@
 // the filter). Used by the session picker (--resume, /resume) and the model picker
 // (/model). It reads its keys through usePaneInput, so it works as a chat pane and as a
 // screen of its own (before the chat starts).
-import React, { useRef, useState } from 'react';
+import React, { useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../../i18n/index.js';
 import { usePaneInput } from '../panes/paneKeys.js';
@@ -43,34 +43,48 @@ export function filterRows(rows: PickerRow[], filter: string): PickerRow[] {
 }
 
 export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empty, initialId }: ListPickerProps) {
-  const [filter, setFilter] = useState('');
-  const [index, setIndex] = useState(() => Math.max(0, rows.findIndex((r) => r.id === initialId)));
+  // Keys of one chunk ("kites" typed fast) arrive before the next render: the filter and
+  // the selection live in refs updated per key, and a render is asked for after each.
+  const filterRef = useRef('');
+  const indexRef = useRef(Math.max(0, rows.findIndex((r) => r.id === initialId)));
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
   const offset = useRef(0);
+  const filter = filterRef.current;
   const shown = filterRows(rows, filter);
-  const selected = Math.min(index, Math.max(0, shown.length - 1));
-  const latest = useRef({ shown, selected, filter });
-  latest.current = { shown, selected, filter };
+  const selected = Math.min(indexRef.current, Math.max(0, shown.length - 1));
 
   usePaneInput((input, key) => {
-    const cur = latest.current;
+    const list = filterRows(rows, filterRef.current);
+    const cur = Math.min(indexRef.current, Math.max(0, list.length - 1));
+    const last = Math.max(0, list.length - 1);
     if (key.escape) return onCancel();
     if (key.return) {
-      const row = cur.shown[cur.selected];
+      const row = list[cur];
       if (row) onPick(row.id);
       return;
     }
-    if (key.upArrow) return setIndex(Math.max(0, cur.selected - 1));
-    if (key.downArrow) return setIndex(Math.min(Math.max(0, cur.shown.length - 1), cur.selected + 1));
-    if (key.pageUp) return setIndex(Math.max(0, cur.selected - 10));
-    if (key.pageDown) return setIndex(Math.min(Math.max(0, cur.shown.length - 1), cur.selected + 10));
-    if (key.backspace || key.delete) {
-      setFilter(cur.filter.slice(0, -1));
-      setIndex(0);
-      return;
+    if (key.upArrow) indexRef.current = Math.max(0, cur - 1);
+    else if (key.downArrow) indexRef.current = Math.min(last, cur + 1);
+    else if (key.pageUp) indexRef.current = Math.max(0, cur - 10);
+    else if (key.pageDown) indexRef.current = Math.min(last, cur + 10);
+    else if (key.backspace || key.delete) {
+      filterRef.current = filterRef.current.slice(0, -1);
+      indexRef.current = 0;
+    } else if (key.ctrl || key.meta || key.tab || !input) return;
+    else {
+      // Text and Enter can come in one chunk ("demo\r"): filter by the text, then pick.
+      const enter = /[\r\n]/.test(input);
+      const text = input.replace(/[\u0000-\u001f\u007f]/g, '');
+      if (text) {
+        filterRef.current += text;
+        indexRef.current = 0;
+      }
+      if (enter) {
+        const row = filterRows(rows, filterRef.current)[0];
+        if (row) return onPick(row.id);
+      }
     }
-    if (key.ctrl || key.meta || key.tab || !input || /[\u0000-\u001f\u007f]/.test(input)) return;
-    setFilter(cur.filter + input);
-    setIndex(0);
+    redraw();
   });
 
   const w = Math.max(10, width);
