@@ -1,5 +1,5 @@
 // Entry point: parse argv, load config, then run headless (-p) or the Ink chat.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.js';
@@ -10,6 +10,7 @@ import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { registerSecret } from '../persistence/redact.js';
 import { assertHomeWritable } from '../persistence/homeAccess.js';
+import { sessionPath } from '../persistence/sessionFormat.js';
 import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
 import { readState, writeState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
@@ -152,6 +153,7 @@ export async function main(argv: string[]): Promise<void> {
           return recorder.id;
         },
         home: homeDir(),
+        isSaved: (id) => existsSync(sessionPath(home, id)),
         resume: (id) => {
           resumeNext = id;
           app.unmount();

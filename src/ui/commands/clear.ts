@@ -13,6 +13,7 @@ export const clearCommand: SlashCommand = {
     ctx.clearScreen();
     const after = ctx.sessions.currentId;
     // The cleared conversation stays saved as it was; what follows is a new session.
-    ctx.print(after !== before ? t('ui:commands.clear.newSession', { id: before }) : t('ui:commands.clear.done'));
+    const kept = after !== before && (ctx.sessions.isSaved?.(before) ?? false);
+    ctx.print(kept ? t('ui:commands.clear.newSession', { id: before }) : t('ui:commands.clear.done'));
   },
 };

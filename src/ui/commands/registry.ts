@@ -29,6 +29,8 @@ export interface SessionsSource {
   readonly currentId: string;
   /** The user's home directory, to show session folders as ~/... */
   home?: string;
+  /** True when session `id` has a file (something was said in it). */
+  isSaved?(id: string): boolean;
   /** Leaves this chat and continues the session `id` in its place (/resume). */
   resume?(id: string): void;
 }

@@ -153,3 +153,26 @@ describe('ARBOR_HOME', () => {
     expect(readState(home)).toEqual({});
   });
 });
+
+describe('resume notices', () => {
+  it('say which background tasks of the session were lost', async () => {
+    const { TaskStore } = await import('../../../src/persistence/taskRecords.js');
+    const { resumeNotices } = await import('../../../src/cli/sessionChoice.js');
+    const id = '0b6f3a52-8c1e-4d5a-9f7e-2a1b3c4d5e6f';
+    const now = new Date().toISOString();
+    new TaskStore(home).create({
+      task_id: id, agent: 'researcher', caller_chain: ['main'], status: 'lost', output: null, error: 'lost', created_at: now,
+      started_at: now, finished_at: now, heartbeat_at: now, pid: 1, progress: null,
+    });
+    const log = SessionLog.create(home, meta);
+    log.appendItem(user('u1', 'delegate in background to researcher: x'));
+    log.appendItem({
+      id: 't1', kind: 'tool', runId: 'r', callId: 'c1', name: 'delegate', args: {}, rawArgs: '{}', status: 'ok', startedAt: 1,
+      result: `Background task started for agent 'researcher'.\ntask_id: ${id}\nUse action='check_result' with task_id='${id}' to retrieve the result.`,
+    });
+    log.appendItem(answer('a1', 'started'));
+    log.close();
+    const notes = resumeNotices(restoreSession(home, log.id), home);
+    expect(notes).toEqual(['1 background task of this session was lost when arbor exited: 0b6f3a52.']);
+  });
+});
