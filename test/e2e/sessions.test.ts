@@ -261,6 +261,17 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('headless: when the runaway guard kills the tree itself, it says the guard did', async (ctx) => {
+    const sb = sandbox(ctx);
+    const { writeConfig } = await import('./harness.js');
+    writeConfig(sb.h.dir, '[delegation.runaway]\nmax_tree_size = 4\non_trip = "pause_tree"\n');
+    const r = await sb.arbor(['-p', 'runaway: keep going']);
+    expect(r.stderr).toContain("the guard killed the tree's children itself");
+    expect(r.stderr).not.toContain('killed by the user');
+    expect(r.stdout).toContain('killed by the runaway guard');
+    expect(r.stdout).not.toContain('killed by the operator');
+  });
+
   it('headless Ctrl+C prints one line', async (ctx) => {
     const sb = sandbox(ctx);
     await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
