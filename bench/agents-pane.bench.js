@@ -1,7 +1,8 @@
 // The /agents pane under load (issue 6): 200 live children in a three-level delegation tree
 // (the root turn delegates to 10 `mid` agents at once, each mid to 19 `leaf` agents at once;
 // every leaf streams a word every 500 ms, so all 200 stay live and keep changing) against a
-// loopback model in another process, with arbor interactive in a pty.
+// loopback model in another process, with arbor interactive in a pty: the installed package
+// (npm pack + npm install -g into a temp prefix, bench/lib/installed.js), as users run it.
 //
 // Measured, per run (a fresh arbor each time):
 // - key → frame: `j` pressed in the open pane until the header's selection counter shows the
@@ -28,7 +29,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { installedArbor } from './lib/installed.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, percentile, round } from './lib/stats.js';
 import { sleep, startTerminal } from './lib/terminal.js';
@@ -169,7 +171,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
   const inspectPort = await freePort();
   const term = startTerminal({
     file: process.execPath,
-    args: [...profile, `--inspect=127.0.0.1:${inspectPort}`, arborBin],
+    args: [...profile, `--inspect=127.0.0.1:${inspectPort}`, installedArbor().bin],
     cwd: h.cwd,
     env: h.env,
     cols: COLS,

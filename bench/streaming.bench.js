@@ -3,11 +3,13 @@
 // Measured: arbor's CPU time (user+sys from /proc/<pid>/stat) from Enter until the whole
 // reply is on the emulated screen, per 1,000 tokens and as a share of the stream's wall
 // time; and whether every character arrived. Targets: all text shown; CPU < 40% of the
-// stream's wall time. Median of 3 runs, each a fresh arbor process.
+// stream's wall time. Median of 3 runs, each a fresh arbor process: the installed package
+// (npm pack + npm install -g into a temp prefix, bench/lib/installed.js), as users run it.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
-import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { installedArbor } from './lib/installed.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, round } from './lib/stats.js';
 import { sleep, startTerminal } from './lib/terminal.js';
@@ -118,7 +120,7 @@ async function oneRun(server, sdk, marker, log, i) {
   h.writeProjectConfig(loopbackConfig(url));
   // ARBOR_BENCH_PROFILE_DIR=<dir> writes arbor's V8 CPU profile there when it quits.
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = startTerminal({ file: process.execPath, args: [...profile, arborBin], cwd: h.cwd, env: h.env, cols: 100, rows: 30 });
+  const term = startTerminal({ file: process.execPath, args: [...profile, installedArbor().bin], cwd: h.cwd, env: h.env, cols: 100, rows: 30 });
   try {
     await term.waitFor((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt', timeoutMs: 30000 });
     // A short turn first, so the measured one is not charged for loading the provider code.

@@ -9,6 +9,7 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'init'; configPath?: string }
+  | { kind: 'doctor'; configPath?: string }
   | {
       kind: 'chat';
       configPath?: string;
@@ -62,6 +63,10 @@ export function parseCli(argv: string[]): CliCommand {
   if (rest[0] === 'init') {
     if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
     return { kind: 'init', configPath: values.config };
+  }
+  if (rest[0] === 'doctor') {
+    if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
+    return { kind: 'doctor', configPath: values.config };
   }
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
 

@@ -1,13 +1,13 @@
 // Entry point: parse argv, load config, then run headless (-p) or the Ink chat.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { arborHome, homeDir } from '../config/paths.js';
 import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
+import { packageVersion } from '../i18n/packageRoot.js';
 import { registerSecret } from '../persistence/redact.js';
 import { assertHomeWritable } from '../persistence/homeAccess.js';
 import { sessionPath } from '../persistence/sessionFormat.js';
@@ -21,12 +21,6 @@ import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
 import { SessionRecorder } from './sessionRecorder.js';
-
-function packageVersion(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -52,7 +46,12 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (cmd.kind === 'version') {
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${t('doctor:version', { version: packageVersion(), node: process.version })}\n`);
+    return;
+  }
+  if (cmd.kind === 'doctor') {
+    const { runDoctor } = await import('./doctor/runDoctor.js');
+    process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
     return;
   }
   if (cmd.kind === 'init') {

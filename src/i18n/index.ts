@@ -2,16 +2,15 @@
 // (cli, config, providers, runtime, tools, ui, ...), so every area owns its own file.
 import i18next from 'i18next';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, basename } from 'node:path';
+import { packageRoot } from './packageRoot.js';
 
 export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** locales/ sits at the package root, two levels above dist/i18n (and src/i18n). */
+/** locales/ sits at the package root, beside package.json (checkout or installed package). */
 export function localesDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return join(here, '..', '..', 'locales');
+  return join(packageRoot(), 'locales');
 }
 
 export function loadCatalogs(dir = localesDir()): Record<string, Record<string, Record<string, unknown>>> {

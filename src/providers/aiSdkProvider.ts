@@ -9,28 +9,14 @@ import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import { abortedError, ArborProviderError, classifyError, configError, type ErrorContext } from './errors.js';
 import { createNodeHttpFetch, type FetchFunction } from './nodeHttpFetch.js';
+import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 
 // The SDK prints compatibility warnings to the console, which would tear through the TUI.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
 
-const DEFAULT_KEY_ENV: Partial<Record<ProviderConfig['type'], string>> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-};
-
-const DEFAULT_BASE_URL: Partial<Record<ProviderConfig['type'], string>> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-};
-
 export function providerLabel(config: Pick<ProviderConfig, 'type' | 'model'>): string {
   return `${config.type}/${config.model}`;
-}
-
-/** The env var a provider's key is read from: api_key_env, else the type's usual one. */
-export function keyEnvVar(config: ProviderConfig): string | undefined {
-  return config.api_key_env ?? DEFAULT_KEY_ENV[config.type];
 }
 
 const SENSITIVE_HEADER = /auth|key|token|secret|cookie/i;

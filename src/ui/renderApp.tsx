@@ -2,6 +2,7 @@
 // interrupts a running turn and quits only when pressed twice, which the App decides.
 import React from 'react';
 import { render, type RenderOptions } from 'ink';
+import { t } from '../i18n/index.js';
 import { App, type AppProps } from './App.js';
 import { setKeyFrameDrawer } from './keyFrame.js';
 
@@ -35,6 +36,12 @@ export function renderApp(props: AppProps, options: Omit<RenderOptions, 'exitOnC
     ...options,
   });
   const mounted = instance;
+  // Only arbor's Ink (vendor/ink, bundled into dist/) draws a key's frame at once. Running
+  // on another Ink means a build that lost it: say so rather than feel slow for no reason.
+  if (typeof mounted.renderNextCommitNow !== 'function') {
+    mounted.unmount();
+    throw new Error(t('doctor:inkUnchanged'));
+  }
   setKeyFrameDrawer(mounted.renderNextCommitNow);
   const forget = () => setKeyFrameDrawer(undefined);
   mounted.waitUntilExit().then(forget, forget);

@@ -41,11 +41,12 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     expect(r.stderr).toBe('');
   });
 
-  it('--version prints the package version', async (ctx) => {
+  it('--version prints the package version and the Node version', async (ctx) => {
     const { arbor } = sandbox(ctx);
     const r = await arbor(['--version']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(r.stdout).toMatch(/^arbor \d+\.\d+\.\d+ \(Node\.js v\d+\.\d+\.\d+\)\n$/);
+    expect(r.stdout).toContain(process.version);
   });
 
   it('an unknown flag exits 2 with an error naming it', async (ctx) => {

@@ -120,3 +120,33 @@ describe('sameLine', () => {
     expect(sameLine([], [])).toBe(true);
   });
 });
+
+describe('one width engine: the UI measures as Ink does', () => {
+  // Ink lays text out with string-width; a row our budget thinks fits must not wrap in Ink.
+  const samples: Array<[string, number]> = [
+    ['✅', 2],
+    ['⚡', 2],
+    ['☕', 2],
+    ['👍🏽', 2],
+    ['👨‍👩‍👧', 2],
+    ['🇪🇸', 2],
+    ['日本語', 6],
+    ['e\u0301', 1],
+    ['a\u0308\u0301b', 2],
+    ['\u200b', 0],
+    ['한국어', 6],
+  ];
+
+  it.each(samples)('measures %s as %i cells', async (text, cells) => {
+    const { default: stringWidth } = await import('string-width');
+    expect(displayWidth(text)).toBe(cells);
+    expect(displayWidth(text)).toBe(stringWidth(text));
+  });
+
+  it('wraps and truncates by grapheme, never splitting a cluster', () => {
+    expect(wrapLine('👍🏽👍🏽👍🏽', 4)).toEqual(['👍🏽👍🏽', '👍🏽']);
+    expect(wrapLine('👨‍👩‍👧x👨‍👩‍👧', 3)).toEqual(['👨‍👩‍👧x', '👨‍👩‍👧']);
+    expect(truncate('✅✅✅✅', 5)).toBe('✅✅…');
+    for (const line of wrapText('☕ ⚡ 日本 e\u0301e\u0301 '.repeat(20), 9)) expect(displayWidth(line)).toBeLessThanOrEqual(9);
+  });
+});

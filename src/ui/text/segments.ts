@@ -1,6 +1,6 @@
 // A line as styled pieces, laid out by us (not by Ink's wrapping) so each line is exactly one
 // terminal row: panes and cards know their height before Ink draws them.
-import { charWidth, displayWidth } from './width.js';
+import { charWidth, displayWidth, graphemes } from './width.js';
 
 export interface Seg {
   text: string;
@@ -40,7 +40,7 @@ export function fitLine(line: Line, width: number): Line {
   let used = 0;
   for (const seg of line) {
     let text = '';
-    for (const ch of seg.text) {
+    for (const ch of graphemes(seg.text)) {
       const w = charWidth(ch);
       if (used + w > max - 1) {
         if (text) out.push({ ...seg, text });

@@ -2,36 +2,46 @@
 // tool-card lines, budgets). Ink wraps rendered text on its own; we need our own count
 // to keep the live region shorter than the terminal.
 
-const MARK = /\p{Mn}|\p{Me}/u;
-const PICTO = /\p{Extended_Pictographic}/u;
+// Widths come from string-width, the same measure Ink lays text out with: if ours differed
+// (emoji presentation, skin tones, ZWJ sequences), a row we budgeted as fitting would wrap
+// in Ink and the live region would outgrow the terminal.
+import stringWidth from 'string-width';
 
-export function charWidth(ch: string): number {
-  const cp = ch.codePointAt(0) ?? 0;
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  if (cp < 0x300) return 1;
-  if (MARK.test(ch)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const segmenter = new Intl.Segmenter();
+// A grapheme's width is asked for again and again (every frame re-wraps the live tail);
+// string-width segments and tests several Unicode properties per call.
+const clusterWidths = new Map<string, number>();
+const CLUSTER_CACHE_MAX = 4096;
+
+/** Width of one grapheme cluster (or of one code point, for callers that iterate those). */
+export function charWidth(cluster: string): number {
+  if (cluster.length === 1) {
+    const cp = cluster.charCodeAt(0);
+    if (cp >= 0x20 && cp < 0x7f) return 1;
   }
-  if (cp >= 0x1f000 && PICTO.test(ch)) return 2;
-  return 1;
+  let w = clusterWidths.get(cluster);
+  if (w === undefined) {
+    w = stringWidth(cluster);
+    if (clusterWidths.size >= CLUSTER_CACHE_MAX) clusterWidths.clear();
+    clusterWidths.set(cluster, w);
+  }
+  return w;
+}
+
+/** The grapheme clusters of `text`: what a terminal draws as one character. */
+export function* graphemes(text: string): Generator<string> {
+  if (PRINTABLE_ASCII.test(text)) {
+    for (let i = 0; i < text.length; i++) yield text[i];
+    return;
+  }
+  for (const { segment } of segmenter.segment(text)) yield segment;
 }
 
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let w = 0;
-  for (const ch of text) w += charWidth(ch);
+  for (const g of graphemes(text)) w += charWidth(g);
   return w;
 }
 
@@ -49,7 +59,7 @@ export function wrapLine(rawLine: string, width: number): string[] {
   let cur = '';
   let curW = 0;
   let lastSpace = -1;
-  for (const ch of line) {
+  for (const ch of graphemes(line)) {
     const w = charWidth(ch);
     while (curW + w > max && cur.length > 0) {
       if (ch === ' ') {
@@ -130,7 +140,7 @@ export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= max) return text;
   let out = '';
   let w = 0;
-  for (const ch of text) {
+  for (const ch of graphemes(text)) {
     const cw = charWidth(ch);
     if (w + cw > max - 1) break;
     out += ch;

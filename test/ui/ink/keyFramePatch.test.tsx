@@ -1,5 +1,5 @@
-// arbor patches Ink so that the commit after a key press is drawn at once instead of at
-// the next frame-rate slot (patches/ink+6.8.0.patch, src/ui/keyFrame.ts). With a 2 fps
+// arbor's Ink (vendor/ink) draws the commit after a key press at once instead of at the
+// next frame-rate slot (src/ui/keyFrame.ts); upstream Ink 6.8.0 has no such path. With a 2 fps
 // throttle the difference is half a second, far above any scheduling noise.
 import React, { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';

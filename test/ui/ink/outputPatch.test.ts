@@ -1,20 +1,27 @@
-// arbor patches Ink's Output (patches/ink+6.8.0.patch) to compose each row from its writes
-// as strings instead of a grid of one object per cell. These tests hold the fast path to
-// what the cell grid (kept in the patch for rows whose writes overlap) draws: the same
-// characters in the same columns with the same styles.
+// arbor's Ink (vendor/ink, see its README) composes each row of Output from its writes as
+// strings instead of a grid of one object per cell. These tests hold the fast path to what
+// the cell grid (kept for rows whose writes overlap) draws, and the whole Output to the
+// unchanged upstream Ink 6.8.0 (the ink-upstream dev dependency): the same characters in
+// the same columns with the same styles.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
 
-// Ink's package exports only its entry point; the patched module is loaded by path.
-const { default: Output } = (await import(new URL('../../../node_modules/ink/build/output.js', import.meta.url).href)) as {
-  default: new (o: { width: number; height: number }) => {
+type OutputClass = new (o: { width: number; height: number }) => {
     write(x: number, y: number, text: string, o: { transformers: ((s: string, i: number) => string)[] }): void;
     clip(c: { x1?: number; x2?: number; y1?: number; y2?: number }): void;
     unclip(): void;
     get(): { output: string; height: number };
     composeRow(writes: { x: number; line: string }[]): string;
     composeRowFromCells(writes: { x: number; line: string }[]): string;
-  };
+};
+
+// Ink's package exports only its entry point; Output is loaded by path.
+const inkDir = new URL('../../../node_modules/ink/', import.meta.url);
+const { default: Output } = (await import(new URL('build/output.js', inkDir).href)) as { default: OutputClass };
+const { default: UpstreamOutput } = (await import(new URL('../../../node_modules/ink-upstream/build/output.js', import.meta.url).href)) as {
+  default: OutputClass;
 };
 
 const ESC = '\u001B';
@@ -27,8 +34,10 @@ function cells(row: string) {
 }
 
 describe('the patched Ink output', () => {
-  it('is installed (npm install applies patches/ with patch-package)', () => {
+  it('is the Ink every import of "ink" gets: node_modules/ink links to vendor/ink', () => {
+    expect(realpathSync(fileURLToPath(inkDir))).toBe(fileURLToPath(new URL('../../../vendor/ink', import.meta.url)));
     expect(typeof Output.prototype.composeRow).toBe('function');
+    expect(typeof UpstreamOutput.prototype.composeRow).toBe('undefined');
   });
 
   const rows: [string, { x: number; line: string }[]][] = [
@@ -70,4 +79,39 @@ describe('the patched Ink output', () => {
     out.unclip();
     expect(out.get().output.split('\n')).toEqual(['', '  mnop', '']);
   });
+
+  // Whole frames through Output.write and get(), as Ink's renderer drives it, upstream and changed.
+  const frames: [string, (out: InstanceType<OutputClass>) => void][] = [
+    ['text, styles and gaps on several rows', (o) => {
+      o.write(0, 0, `${red('● ')}child-1 ${bold('running')}`, { transformers: [] });
+      o.write(4, 1, 'second row\nthird row', { transformers: [] });
+      o.write(30, 1, `${ESC}[2m1.2s${ESC}[22m`, { transformers: [] });
+    }],
+    ['wide characters and emoji', (o) => {
+      o.write(0, 0, '日本語 text', { transformers: [] });
+      o.write(12, 0, red('🙂 ok'), { transformers: [] });
+    }],
+    ['overlapping writes, the later one winning', (o) => {
+      o.write(0, 0, 'aaaaaaaaaaaaaaaaaaaa', { transformers: [] });
+      o.write(5, 0, bold('XYZ'), { transformers: [] });
+      o.write(7, 0, red('日'), { transformers: [] });
+    }],
+    ['transformers, clipping and trailing spaces', (o) => {
+      o.clip({ x1: 1, x2: 12, y1: 0, y2: 3 });
+      o.write(0, 0, 'abcdefghijklmnop\nqrstuvwxyz   \n123', { transformers: [(s, i) => `${i}${s}`] });
+      o.unclip();
+    }],
+  ];
+  for (const [what, draw] of frames) {
+    it(`draws the same frame as upstream Ink 6.8.0: ${what}`, () => {
+      const ours = new Output({ width: 40, height: 4 });
+      const upstream = new UpstreamOutput({ width: 40, height: 4 });
+      draw(ours);
+      draw(upstream);
+      const a = ours.get();
+      const b = upstream.get();
+      expect(a.height).toBe(b.height);
+      expect(a.output.split('\n').map(cells)).toEqual(b.output.split('\n').map(cells));
+    });
+  }
 });

@@ -40,7 +40,9 @@ describe('the idle collector', () => {
   it('leaves a small heap alone', async () => {
     const store = createRuntimeStore('s');
     let collected = 0;
-    stop = startIdleCollector(store, { collect: () => collected++, heapUsed: () => 50 * MB, idleMs: 10 });
+    stop = startIdleCollector(store, { collect: () => {
+      collected++;
+    }, heapUsed: () => 50 * MB, idleMs: 10 });
     store.setState({ retryNotice: undefined });
     await sleep(50);
     expect(collected).toBe(0);

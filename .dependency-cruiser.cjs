@@ -1,0 +1,66 @@
+// The layer order of docs/architecture.md, checked in `npm test` (npm run lint:layers).
+// Imports point downward only; a layer may use any layer below it, never one above.
+// Type-only imports count: a type cycle couples two files as much as a value cycle.
+const LAYERS = ['cli', 'ui', 'runtime', 'tools', 'mcp', 'providers', 'config', 'persistence', 'model'];
+
+const above = (i) => LAYERS.slice(0, i);
+
+const layerRules = LAYERS.map((layer, i) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ may not import from a layer above it (${above(i).join(', ') || 'none'})`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: i === 0 ? '^$' : `^src/(${above(i).join('|')})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'ui-through-runtime-api',
+      comment: 'The UI reaches the runtime only through RuntimeApi, store selectors and run labels',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/runtime/', pathNot: '^src/runtime/(runtimeApi|store|runSelection|types)\\.ts$' },
+    },
+    {
+      name: 'ui-asks-the-runtime-for-stored-runs',
+      comment: 'Session and task files are read by the runtime (RuntimeApi), not by views',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/persistence/' },
+    },
+    {
+      name: 'no-react-below-ui',
+      comment: 'Headless mode and the tests drive the runtime with no UI',
+      severity: 'error',
+      from: { path: '^src/(runtime|tools|mcp|providers|config|persistence|model|i18n)/' },
+      to: { path: '(^|/)node_modules/(react|ink|ink-text-input)/' },
+    },
+    {
+      name: 'i18n-is-a-leaf',
+      severity: 'error',
+      from: { path: '^src/i18n/' },
+      to: { path: '^src/(?!i18n/)' },
+    },
+    {
+      name: 'no-test-support-in-the-app',
+      comment: 'Loopback servers and harnesses are for tests and benchmarks; they never ship',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/testing/' },
+      to: { path: '^src/testing/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

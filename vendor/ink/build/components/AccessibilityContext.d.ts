@@ -1,0 +1,3 @@
+export declare const accessibilityContext: import("react").Context<{
+    isScreenReaderEnabled: boolean;
+}>;

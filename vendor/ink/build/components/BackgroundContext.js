@@ -1,0 +1,3 @@
+import { createContext } from 'react';
+export const backgroundContext = createContext(undefined);
+//# sourceMappingURL=BackgroundContext.js.map

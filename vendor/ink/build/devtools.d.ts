@@ -1,0 +1,1 @@
+import './devtools-window-polyfill.js';

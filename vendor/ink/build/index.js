@@ -1,0 +1,20 @@
+export { default as render } from './render.js';
+export { default as renderToString } from './render-to-string.js';
+export { default as Box } from './components/Box.js';
+export { default as Text } from './components/Text.js';
+export { default as Static } from './components/Static.js';
+export { default as Transform } from './components/Transform.js';
+export { default as Newline } from './components/Newline.js';
+export { default as Spacer } from './components/Spacer.js';
+export { default as useInput } from './hooks/use-input.js';
+export { default as useApp } from './hooks/use-app.js';
+export { default as useStdin } from './hooks/use-stdin.js';
+export { default as useStdout } from './hooks/use-stdout.js';
+export { default as useStderr } from './hooks/use-stderr.js';
+export { default as useFocus } from './hooks/use-focus.js';
+export { default as useFocusManager } from './hooks/use-focus-manager.js';
+export { default as useIsScreenReaderEnabled } from './hooks/use-is-screen-reader-enabled.js';
+export { default as useCursor } from './hooks/use-cursor.js';
+export { default as measureElement } from './measure-element.js';
+export { kittyFlags, kittyModifiers } from './kitty-keyboard.js';
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,2 @@
+declare const sanitizeAnsi: (text: string) => string;
+export default sanitizeAnsi;

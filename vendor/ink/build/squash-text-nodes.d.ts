@@ -1,0 +1,3 @@
+import { type DOMElement } from './dom.js';
+declare const squashTextNodes: (node: DOMElement) => string;
+export default squashTextNodes;

@@ -1,0 +1,2 @@
+declare const isDev: () => boolean;
+export { isDev };
