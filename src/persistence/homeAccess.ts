@@ -13,6 +13,6 @@ export function assertHomeWritable(arborHome: string): void {
     accessSync(dir, constants.W_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new Error(t('persistence:home.notWritable', { home: arborHome, dir, code }));
+    throw new Error(t('persistence:home.notWritable', { home: arborHome, dir, code }), { cause: err });
   }
 }

@@ -73,7 +73,7 @@ export class SessionLog {
     try {
       mkdirSync(sessionsDir(arborHome), { recursive: true });
     } catch (err) {
-      throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }));
+      throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }), { cause: err });
     }
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) {
@@ -97,7 +97,7 @@ export class SessionLog {
         fd = openSync(this.currentPath, 'wx');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
-        throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }));
+        throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }), { cause: err });
       }
       try {
         writeSync(fd, serializeEvent(header) + '\n');

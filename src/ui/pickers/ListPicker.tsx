@@ -8,6 +8,16 @@ import { t } from '../../i18n/index.js';
 import { usePaneInput } from '../panes/paneKeys.js';
 import { truncate } from '../text/width.js';
 
+/** `text` with every C0/C1 control character (ESC included) replaced. */
+export function replaceControls(text: string, replacement: string): string {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0) ?? 0;
+    out += c < 0x20 || (c >= 0x7f && c <= 0x9f) ? replacement : ch;
+  }
+  return out;
+}
+
 export interface PickerRow {
   id: string;
   /** The row as shown (one line; cut to the width). */
@@ -74,7 +84,7 @@ export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empt
     else {
       // Text and Enter can come in one chunk ("demo\r"): filter by the text, then pick.
       const enter = /[\r\n]/.test(input);
-      const text = input.replace(/[\u0000-\u001f\u007f]/g, '');
+      const text = replaceControls(input, '');
       if (text) {
         filterRef.current += text;
         indexRef.current = 0;

@@ -4,7 +4,7 @@ import { t } from '../../i18n/index.js';
 import type { SessionSummary } from '../commands/registry.js';
 import { formatCost, formatDate, formatTokens } from '../text/format.js';
 import { sanitizeLine, truncate } from '../text/width.js';
-import type { PickerRow } from './ListPicker.js';
+import { replaceControls, type PickerRow } from './ListPicker.js';
 
 const DIR_WIDTH = 28;
 const FIRST_WIDTH = 40;
@@ -18,9 +18,9 @@ export function shortDir(dir: string, home: string | undefined): string {
 
 export function sessionRows(sessions: SessionSummary[], currentId: string | undefined, home: string | undefined): PickerRow[] {
   return sessions.map((s) => {
-    const first = s.firstUserMessage ? sanitizeLine(s.firstUserMessage.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').trim()) : t('ui:commands.sessions.noMessage');
+    const first = s.firstUserMessage ? replaceControls(sanitizeLine(s.firstUserMessage.replace(/\s+/g, ' ').trim()), '?') : t('ui:commands.sessions.noMessage');
     const when = formatDate(s.updatedAt ?? s.createdAt);
-    const dir = shortDir(s.cwd ?? '', home);
+    const dir = replaceControls(shortDir(s.cwd ?? '', home), '?');
     const stats = t('ui:picker.sessionStats', {
       turns: t('ui:picker.turns', { count: s.turns ?? 0 }),
       tokens: formatTokens(s.tokens ?? 0),
