@@ -33,6 +33,7 @@ export function defaultRiskProfile(name: string): RiskProfile {
     allowed_roots: ['.'],
     forbidden_paths: ['~/.ssh', '~/.aws'],
     allowed_commands: [],
+    shell_env_passthrough: [],
     max_actions_per_hour: 0,
     max_cost_per_day_cents: 0,
     delegation_policy: { mode: 'forbidden' },
@@ -75,7 +76,7 @@ export interface DetectedProvider {
   model: string;
 }
 
-const ENV_PROVIDERS: readonly DetectedProvider[] = [
+export const ENV_PROVIDERS: readonly DetectedProvider[] = [
   { envVar: 'OPENAI_API_KEY', name: 'openai', type: 'openai', model: 'gpt-4.1-mini' },
   { envVar: 'ANTHROPIC_API_KEY', name: 'anthropic', type: 'anthropic', model: 'claude-sonnet-4-5' },
 ];

@@ -30,7 +30,7 @@ const agentShape = table({
 const riskShape = table({
   ...fieldsOf('allowed_tools', 'excluded_tools', 'deny_all_tools', 'auto_approve', 'always_ask'),
   ...fieldsOf('allowed_roots', 'forbidden_paths', 'allowed_commands', 'max_actions_per_hour'),
-  ...fieldsOf('max_cost_per_day_cents'),
+  ...fieldsOf('max_cost_per_day_cents', 'shell_env_passthrough'),
   delegation_policy: table(fieldsOf('mode')),
 });
 

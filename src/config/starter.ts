@@ -115,6 +115,8 @@ delegation_policy = { mode = "allow" }   # the default is "forbidden"
 # allowed_roots = ${tomlInline(risk.allowed_roots)}
 # forbidden_paths = ${tomlInline(risk.forbidden_paths)}
 # allowed_commands = ${tomlInline(risk.allowed_commands)}             # empty = any command, with approval
+# shell_env_passthrough = ["GITHUB_TOKEN"]   # secret variables tools may still see; every api_key_env
+#                                            # and *_KEY / *_TOKEN / *_SECRET variable is removed otherwise
 # max_actions_per_hour = ${risk.max_actions_per_hour}             # 0 = no limit
 # max_cost_per_day_cents = ${risk.max_cost_per_day_cents}           # 0 = no limit
 

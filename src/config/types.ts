@@ -50,6 +50,9 @@ export interface RiskProfile {
   allowed_roots: string[];
   forbidden_paths: string[];
   allowed_commands: string[];
+  /** Secret-looking variables (api_key_env, *_KEY, *_TOKEN, *_SECRET) kept in tool
+   * subprocess environments; every other one is removed (tools/toolEnv.ts). */
+  shell_env_passthrough: string[];
   max_actions_per_hour: number;
   max_cost_per_day_cents: number;
   delegation_policy: { mode: 'allow' | 'forbidden' };

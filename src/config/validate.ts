@@ -99,6 +99,11 @@ function validateRiskProfile(r: Reader, name: string, raw: RawTable, path: KeyPa
   p.allowed_roots = list('allowed_roots') ?? p.allowed_roots;
   p.forbidden_paths = list('forbidden_paths') ?? p.forbidden_paths;
   p.allowed_commands = list('allowed_commands') ?? p.allowed_commands;
+  const passthrough = list('shell_env_passthrough');
+  passthrough?.forEach((name, i) => {
+    if (!ENV_VAR_NAME.test(name)) r.fail([...at('shell_env_passthrough'), i], t('config:errors.badEnvName'));
+  });
+  p.shell_env_passthrough = passthrough ?? p.shell_env_passthrough;
   p.max_actions_per_hour = r.integer(raw, 'max_actions_per_hour', at('max_actions_per_hour'), { min: 0 }) ?? p.max_actions_per_hour;
   p.max_cost_per_day_cents =
     r.number(raw, 'max_cost_per_day_cents', at('max_cost_per_day_cents'), { min: 0 }) ?? p.max_cost_per_day_cents;

@@ -5,7 +5,7 @@
 const REDACTED = '[redacted]';
 
 /** Env var names whose values are treated as secrets. */
-const SECRET_ENV_NAME = /_(KEY|TOKEN|SECRET)$/i;
+export const SECRET_ENV_NAME = /_(KEY|TOKEN|SECRET)$/i;
 
 /** Values shorter than this are not scrubbed: replacing "1" or "true" everywhere would
  * corrupt the log without protecting anything real. */

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { t } from '../i18n/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { knownSecrets, scrubKnownSecrets } from './redact.js';
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'lost';
 
@@ -225,7 +226,11 @@ export class TaskStore {
   private write(path: string, rec: TaskRecord): void {
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileAtomic(path, JSON.stringify(rec, null, 2) + '\n');
+      // Outputs and errors are model and tool text: scrubbed of known secrets like session
+      // files, string by string so the JSON stays valid whatever a secret contains.
+      const secrets = knownSecrets();
+      const scrub = (_key: string, value: unknown) => (typeof value === 'string' ? scrubKnownSecrets(value, secrets) : value);
+      writeFileAtomic(path, JSON.stringify(rec, scrub, 2) + '\n');
     } catch (err) {
       throw new Error(t('persistence:tasks.writeFailed', { file: path, error: (err as Error).message }));
     }

@@ -3,8 +3,11 @@
 // - headless root: nobody, so deny unless --yes;
 // - any child: nobody (a child never reads the terminal), so deny unless
 //   [delegation] subagent_auto_approve = true.
+// A call needs no decision only when the caller's profile AND every bounded ceiling above
+// it auto-approve it: a bounded target cannot approve what its caller would have asked for.
 import { randomUUID } from 'node:crypto';
-import { approvalRequirement, childApprovalDecision } from '../tools/approvalPolicy.js';
+import { childApprovalDecision } from '../tools/approvalPolicy.js';
+import { combinedApprovalRequirement } from '../tools/authority.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
@@ -22,6 +25,9 @@ export interface ApprovalRequest {
   tool: Tool;
   args: unknown;
   risk: RiskProfile;
+  /** The caller's bounded ceilings: a call is auto-approved only if each of them would
+   * auto-approve it too. */
+  ceilings?: RiskProfile[];
   isChild: boolean;
   signal: AbortSignal;
 }
@@ -36,7 +42,7 @@ export class ApprovalBroker {
   ) {}
 
   async decide(req: ApprovalRequest): Promise<ApprovalDecision> {
-    const requirement = approvalRequirement(req.tool, req.risk);
+    const requirement = combinedApprovalRequirement(req.tool, [req.risk, ...(req.ceilings ?? [])]);
     if (req.isChild) return childApprovalDecision(requirement, this.opts.subagentAutoApprove(), req.tool.name);
     if (requirement === 'auto') return { allowed: true };
     // always_ask means every call asks, even after "allow for this session".

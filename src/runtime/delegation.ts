@@ -94,7 +94,7 @@ export class DelegationService {
     return { status: outcome.status, text: outcome.text, error: outcome.error, label: plan.resolved.label, agentic: plan.agentic, timeoutSecs: plan.timeoutSecs };
   }
 
-  private async execute(
+  private execute(
     handle: RunHandle,
     run: Run,
     plan: ChildPlan,
@@ -104,25 +104,20 @@ export class DelegationService {
     const { supervisor } = this;
     supervisor.recordUserItem(run.id, task);
     const history: ModelMessage[] = [{ role: 'user', content: task }];
-    this.planner.remember(run.id, plan.tools);
-    try {
-      return await supervisor.loopFor({
-        run,
-        handle,
-        agent: plan.agent,
-        resolved: plan.resolved,
-        caller: plan.caller,
-        tools: plan.tools,
-        history,
-        budget,
-        tracker: plan.tracker,
-        // No operator in a child: calls that would ask are denied before they run.
-        isChild: true,
-        maxIterations: plan.maxIterations,
-      });
-    } finally {
-      this.planner.forget(run.id);
-    }
+    return supervisor.loopFor({
+      run,
+      handle,
+      agent: plan.agent,
+      resolved: plan.resolved,
+      caller: plan.caller,
+      tools: plan.tools,
+      history,
+      budget,
+      tracker: plan.tracker,
+      // No operator in a child: calls that would ask are denied before they run.
+      isChild: true,
+      maxIterations: plan.maxIterations,
+    });
   }
 
   /** Returns as soon as the record exists and the child is announced. Throws with a

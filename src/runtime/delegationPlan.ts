@@ -8,6 +8,7 @@ import { narrowedDepthLimit, runtimeProfileOf } from '../tools/delegate/gating.j
 import type { DelegateRequest } from '../tools/delegate/services.js';
 import { DELEGATE } from '../tools/delegate/strings.js';
 import { createDelegateTool } from '../tools/delegate/tool.js';
+import { capToCeilings, ceilingsForBoundedHop, ceilingsForIndependentHop } from '../tools/authority.js';
 import { toolAllowedByProfile } from '../tools/policy.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
@@ -42,34 +43,27 @@ export function ownBudget(runtime: RuntimeProfile): ExecutionBudget | undefined 
   return runtime.max_execution_tree_iterations !== undefined ? new ExecutionBudget(runtime.max_execution_tree_iterations) : undefined;
 }
 
+/** Records into both; the first limit reached refuses. */
+function bothTrackers(own: ActionTracker, ceiling: ActionTracker): ActionTracker {
+  return {
+    recordAction: () => own.recordAction() ?? ceiling.recordAction(),
+    recordCostUsd: (usd) => {
+      own.recordCostUsd(usd);
+      ceiling.recordCostUsd(usd);
+    },
+    costExceeded: () => own.costExceeded() ?? ceiling.costExceeded(),
+  };
+}
+
 export class ChildPlanner {
-  /** The registry each live delegate child runs with, so a nested bounded hop is capped by
-   * its caller's real registry rather than by a fresh one. */
-  private readonly registries = new Map<string, ToolRegistry>();
   /** Independent targets keep their own tracker for the session. */
   private readonly trackers = new Map<string, ActionTracker>();
 
   constructor(private readonly supervisor: Supervisor) {}
 
-  remember(runId: string, tools: ToolRegistry): void {
-    this.registries.set(runId, tools);
-  }
-
-  forget(runId: string): void {
-    this.registries.delete(runId);
-  }
-
-  /** The caller's registry: its own policy-filtered tools, capped by the nearest recorded
-   * registry up its run chain (a subagent of a delegate child inherits that child's cap). */
+  /** The caller's registry: the one its loop runs with. */
   callerRegistry(ctx: ToolContext): ToolRegistry {
-    const { deps, store } = this.supervisor;
-    const own = deps.filterTools(deps.baseTools, ctx.caller.risk);
-    const runs = store.getState().runs;
-    for (let id: string | undefined = ctx.runId; id !== undefined; id = runs[id]?.parentRunId) {
-      const recorded = this.registries.get(id);
-      if (recorded) return own.filter((tool) => recorded.has(tool.name));
-    }
-    return own;
+    return this.supervisor.registryOf(ctx.runId, ctx.caller);
   }
 
   /** Throws with a message (unknown provider, ...) when the child cannot be built. */
@@ -91,17 +85,20 @@ export class ChildPlanner {
       delegationDepth: ctx.caller.delegationDepth + 1,
       delegationDepthLimit: narrowedDepthLimit(ctx.caller, runtime),
       callerChain: [...ctx.caller.callerChain, agent.alias],
+      // A bounded child is capped by its caller (and everything capping the caller); an
+      // independent one drops its caller's own profile but not the ceilings above it.
+      ceilings: req.mode === 'bounded' ? ceilingsForBoundedHop(ctx.caller) : ceilingsForIndependentHop(ctx.caller),
     };
     const bounded = req.mode === 'bounded';
     return {
       agent,
       resolved,
       caller,
-      tools: agentic ? (bounded ? this.boundedTools(ctx, risk) : this.independentTools(risk)) : new ToolRegistry([]),
+      tools: agentic ? (bounded ? this.boundedTools(ctx, risk) : this.independentTools(caller)) : new ToolRegistry([]),
       agentic,
       runtime,
       timeoutSecs: childTimeoutSecs(runtime, config.delegation.run_timeout_secs),
-      tracker: bounded ? ctx.tracker : this.trackerFor(agent.alias, risk),
+      tracker: bounded ? ctx.tracker : this.independentTracker(ctx, agent.alias, risk),
       maxIterations: agentic ? runtime.max_tool_iterations : 1,
     };
   }
@@ -115,10 +112,18 @@ export class ChildPlanner {
     return granted ? tools.with(createDelegateTool({ delegateOnly: true })) : tools;
   }
 
-  /** Like a fresh chat with the target, minus delegate: independent hops do not recurse. */
-  independentTools(risk: RiskProfile): ToolRegistry {
+  /** Like a fresh chat with the target, minus delegate: independent hops do not recurse.
+   * Inside a bounded subtree the subtree's ceilings still cap it. */
+  independentTools(caller: ToolCaller): ToolRegistry {
     const { deps } = this.supervisor;
-    return deps.filterTools(deps.baseTools, risk).without(DELEGATE);
+    return capToCeilings(deps.filterTools(deps.baseTools, caller.risk), caller).without(DELEGATE);
+  }
+
+  /** The target's own tracker; inside a bounded subtree its actions and spend also count
+   * against the caller's tracker, so the subtree's limits still hold. */
+  private independentTracker(ctx: ToolContext, alias: string, risk: RiskProfile): ActionTracker {
+    const own = this.trackerFor(alias, risk);
+    return (ctx.caller.ceilings ?? []).length > 0 ? bothTrackers(own, ctx.tracker) : own;
   }
 
   private trackerFor(alias: string, risk: RiskProfile): ActionTracker {

@@ -293,6 +293,7 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
     tool,
     args: call.args,
     risk: spec.caller.risk,
+    ceilings: spec.caller.ceilings,
     isChild: spec.isChild,
     signal: spec.signal,
   });

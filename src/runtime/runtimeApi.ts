@@ -1,5 +1,6 @@
 // The actions the UI and the headless runner may take. The UI never mutates a run
 // directly; it calls these and reads the store through selectors.
+import { scrubKnownSecrets } from '../persistence/redact.js';
 import type { RuntimeStore } from './store.js';
 import type { ApprovalAnswer } from './types.js';
 
@@ -54,4 +55,10 @@ export interface RuntimeApi {
   setModel?(provider: string): void;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
+}
+
+/** Text leaving arbor through a copy or an export gets the session files' redaction: known
+ * secret values are replaced. */
+export function redactForExport(text: string): string {
+  return scrubKnownSecrets(text);
 }

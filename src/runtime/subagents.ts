@@ -5,6 +5,7 @@ import type { RiskProfile } from '../config/types.js';
 import type { ModelMessage } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import { ensureNoEscalation } from '../tools/escalation.js';
+import { toolAllowedByProfile } from '../tools/policy.js';
 import type { ToolCaller, ToolContext } from '../tools/types.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import type { Supervisor } from './supervisor.js';
@@ -47,7 +48,9 @@ overrides?: SubagentOverrides,
   // Both spawn paths pass no override today (inherit verbatim); the check still runs, so a
   // future narrowing surface drops in without changing this path.
   const caller = buildSubagentCaller(sup, ctx.caller, overrides);
-  const tools = sup.deps.filterTools(sup.deps.baseTools, caller.risk);
+  // Same registry as the parent (the one its loop runs with, so a subagent of a delegate
+  // child keeps that child's cap), narrowed by an override's policy.
+  const tools = sup.registryOf(ctx.runId, ctx.caller).filter((tool) => toolAllowedByProfile(caller.risk, tool.name));
   const outcome = await sup.runChild({
     kind: 'subagent',
     parentRunId: ctx.runId,

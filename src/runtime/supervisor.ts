@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { AgentConfig, ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ModelMessage } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
+import { capToCeilings } from '../tools/authority.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolContext } from '../tools/types.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
@@ -84,6 +85,14 @@ export class Supervisor {
       delegationDepthLimit: runtime.max_delegation_depth,
       callerChain: [alias],
     };
+  }
+
+  /** The registry a run's loop has: a child's as it was built (so a subagent of a delegate
+   * child, or a child of an independent hop, is capped by what that run really has); a
+   * root's is its profile's filter of the base tools. */
+  registryOf(runId: string, caller: ToolCaller): ToolRegistry {
+    const recorded = this.contexts.get(runId)?.tools;
+    return recorded ?? capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
   }
 
   // ---- run creation ----

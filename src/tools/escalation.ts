@@ -100,6 +100,11 @@ export function ensureNoEscalation(
   const askDropped = missingFrom(parent.always_ask, child.always_ask);
   if (askDropped.length > 0) return violation('always_ask', `child no longer always asks for ${list(askDropped)}`);
 
+  const passExtra = missingFrom(child.shell_env_passthrough ?? [], parent.shell_env_passthrough ?? []);
+  if (passExtra.length > 0) {
+    return violation('shell_env_passthrough', `child passes ${list(passExtra)} to tools, which the parent does not`);
+  }
+
   if (parent.delegation_policy.mode === 'forbidden' && child.delegation_policy.mode === 'allow') {
     return violation('delegation_policy', "child sets mode 'allow' while the parent's is 'forbidden'");
   }

@@ -1,12 +1,14 @@
 // read_file, write_file and list_files. Every path goes through the path guard with the
-// caller's allowed_roots / forbidden_paths, and every call counts as one action first.
+// caller's allowed_roots / forbidden_paths (and those of every bounded ceiling above it), and every call counts as one action first.
 // Results and errors are read by the model, so their text is fixed English.
-import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, type FileHandle } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ToolSpec } from '../providers/types.js';
-import { isInside, resolveConfigPath, resolveConfinedPath } from './pathGuard.js';
+import { confinePath, forbiddenPathsOf } from './authority.js';
+import { NOT_REGULAR, descriptorPath, openChildDirectory, openForRead, openForWrite, type Opened } from './confinedOpen.js';
+import { PATH_SYMLINK_LOOP, isInside, realpathLoose, resolveConfigPath } from './pathGuard.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const READ_CAP_BYTES = 64 * 1024;
@@ -54,21 +56,37 @@ export function stringArgs(tool: string, args: unknown, keys: Record<string, boo
   return { ok: true, values };
 }
 
-function guardOptions(ctx: ToolContext, forWrite = false) {
-  return {
-    cwd: ctx.cwd,
-    allowedRoots: ctx.caller.risk.allowed_roots,
-    forbiddenPaths: ctx.caller.risk.forbidden_paths,
-    forWrite,
-  };
+/** The path guard under the caller's whole authority (its profile and every ceiling). */
+function guard(input: string, ctx: ToolContext, forWrite = false) {
+  return confinePath(input, ctx.cwd, ctx.caller, forWrite);
+}
+
+/** Opens the real path the guard checked and verifies the descriptor (confinedOpen.ts). */
+async function openChecked(input: string, lexical: string, ctx: ToolContext, action: 'read' | 'list'): Promise<Opened> {
+  let checked: string;
+  try {
+    checked = realpathLoose(lexical);
+  } catch {
+    return { ok: false, error: PATH_SYMLINK_LOOP(input) };
+  }
+  const opened = await openForRead(checked, input, (where) => guard(where, ctx));
+  if (!opened.ok && opened.code !== undefined && opened.code !== 'ENOENT') {
+    return { ...opened, error: IO_ERROR(action, input, new Error(opened.error)) };
+  }
+  return opened;
 }
 
 /** The confinement rules in words, for tool descriptions. */
 export function describeConfinement(caller: ToolCaller): string {
-  const { allowed_roots: roots, forbidden_paths: forbidden } = caller.risk;
+  const { allowed_roots: roots } = caller.risk;
+  const forbidden = [...new Set(forbiddenPathsOf(caller))];
   const rootText = roots.length > 0 ? `inside the allowed roots (${roots.join(', ')})` : 'nowhere: no allowed roots are configured';
+  // A bounded ceiling narrows the roots further; say so, so the model does not try paths
+  // its caller never allowed.
+  const ceilingRoots = (caller.ceilings ?? []).map((c) => c.allowed_roots.join(', '));
+  const ceilingText = ceilingRoots.length > 0 ? ` and also inside ${ceilingRoots.map((r) => `(${r})`).join(' and ')}` : '';
   const forbiddenText = forbidden.length > 0 ? `; these paths are forbidden: ${forbidden.join(', ')}` : '';
-  return `Relative paths resolve against the workspace. Only paths ${rootText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
+  return `Relative paths resolve against the workspace. Only paths ${rootText}${ceilingText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
 }
 
 function pathParam(description: string) {
@@ -103,15 +121,14 @@ export const readFileTool: Tool = {
     const parsed = stringArgs('read_file', args, { path: true }, '{"path": string}');
     if (!parsed.ok) return fail(parsed.error);
     const input = parsed.values.path as string;
-    const guarded = resolveConfinedPath(input, guardOptions(ctx));
+    const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
-    const path = guarded.path;
-
-    let handle;
+    const opened = await openChecked(input, guarded.path, ctx, 'read');
+    if (!opened.ok) return fail(opened.code === 'ENOENT' ? FILE_NOT_FOUND(input) : opened.error);
+    const { handle, stat: st } = opened;
     try {
-      const st = await stat(path);
       if (st.isDirectory()) return fail(READ_IS_DIRECTORY(input));
-      handle = await open(path, 'r');
+      if (!st.isFile()) return fail(NOT_REGULAR(input));
       // One byte past the cap tells a file of exactly the cap apart from a longer one.
       const buf = Buffer.alloc(READ_CAP_BYTES + 1);
       const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
@@ -127,7 +144,7 @@ export const readFileTool: Tool = {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fail(FILE_NOT_FOUND(input));
       return fail(IO_ERROR('read', input, err));
     } finally {
-      await handle?.close();
+      await handle.close();
     }
   },
 };
@@ -157,15 +174,27 @@ export const writeFileTool: Tool = {
     if (!parsed.ok) return fail(parsed.error);
     const input = parsed.values.path as string;
     const content = parsed.values.content as string;
-    const guarded = resolveConfinedPath(input, guardOptions(ctx, true));
+    const guarded = guard(input, ctx, true);
     if (!guarded.ok) return fail(guarded.error);
+    let checked: string;
     try {
+      checked = realpathLoose(guarded.path);
       // The guard checked the nearest existing ancestor, so every directory created here
       // is inside a root.
-      await mkdir(dirname(guarded.path), { recursive: true });
-      await writeFile(guarded.path, content, 'utf8');
+      await mkdir(dirname(checked), { recursive: true });
     } catch (err) {
       return fail(IO_ERROR('write', input, err));
+    }
+    const opened = await openForWrite(checked, input, (where) => guard(where, ctx, true));
+    if (!opened.ok) return fail(opened.code ? IO_ERROR('write', input, new Error(opened.error)) : opened.error);
+    try {
+      // Truncated only now: a refused open never damaged anything.
+      await opened.handle.truncate(0);
+      await opened.handle.writeFile(content, 'utf8');
+    } catch (err) {
+      return fail(IO_ERROR('write', input, err));
+    } finally {
+      await opened.handle.close();
     }
     return ok(WROTE_FILE(input, Buffer.byteLength(content, 'utf8')));
   },
@@ -249,15 +278,16 @@ interface Walk {
   overflow: boolean;
 }
 
-async function entriesOf(dir: string): Promise<Dirent[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+/** The entries of the directory open as `dir` (read through its descriptor on Linux). */
+async function entriesOf(dir: FileHandle, path: string): Promise<Dirent[]> {
+  const entries = await readdir(descriptorPath(dir.fd) ?? path, { withFileTypes: true });
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-async function walk(state: Walk, rel: string): Promise<void> {
+async function walk(state: Walk, rel: string, dir: FileHandle): Promise<void> {
   let entries: Dirent[];
   try {
-    entries = await entriesOf(rel ? join(state.base, rel) : state.base);
+    entries = await entriesOf(dir, rel ? join(state.base, rel) : state.base);
   } catch {
     return; // An unreadable subdirectory is skipped, not fatal for the listing.
   }
@@ -276,7 +306,17 @@ async function walk(state: Walk, rel: string): Promise<void> {
     }
     // Symlinked directories are listed but not entered: no loops, no leaving the roots.
     const noisy = NOISY_DIRS.includes(entry.name) && !state.matcher.mentions(entry.name);
-    if (isDir && !noisy && state.matcher.couldMatchBelow(relPath)) await walk(state, relPath);
+    if (isDir && !noisy && state.matcher.couldMatchBelow(relPath)) {
+      // Opened relative to this directory without following a link: a subdirectory swapped
+      // for a symlink mid-walk is skipped, not entered.
+      const child = await openChildDirectory(dir.fd, entry.name, abs);
+      if (!child) continue;
+      try {
+        await walk(state, relPath, child);
+      } finally {
+        await child.close();
+      }
+    }
   }
 }
 
@@ -312,26 +352,29 @@ export const listFilesTool: Tool = {
     if (pattern !== undefined && (pattern.startsWith('/') || pattern.split('/').includes('..'))) {
       return fail(BAD_PATTERN(rawPattern as string));
     }
-    const guarded = resolveConfinedPath(input, guardOptions(ctx));
+    const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
-    try {
-      const st = await stat(guarded.path);
-      if (!st.isDirectory()) return fail(LIST_IS_FILE(input));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fail(DIR_NOT_FOUND(input));
-      return fail(IO_ERROR('list', input, err));
+    const opened = await openChecked(input, guarded.path, ctx, 'list');
+    if (!opened.ok) return fail(opened.code === 'ENOENT' ? DIR_NOT_FOUND(input) : opened.error);
+    if (!opened.stat.isDirectory()) {
+      await opened.handle.close();
+      return fail(LIST_IS_FILE(input));
     }
     const home = homedir();
     const state: Walk = {
       base: guarded.path,
       // Without a pattern: this directory's own entries, i.e. exactly one path segment.
       matcher: compileGlob(pattern ?? '*'),
-      forbidden: ctx.caller.risk.forbidden_paths.map((f) => resolveConfigPath(f, ctx.cwd, home)),
+      forbidden: forbiddenPathsOf(ctx.caller).map((f) => resolveConfigPath(f, ctx.cwd, home)),
       signal: ctx.signal,
       out: [],
       overflow: false,
     };
-    await walk(state, '');
+    try {
+      await walk(state, '', opened.handle);
+    } finally {
+      await opened.handle.close();
+    }
     if (ctx.signal.aborted) return fail(ABORTED('list_files'));
     if (state.out.length === 0) return ok(pattern === undefined ? NO_ENTRIES(input) : NO_MATCHES(input, pattern));
     const lines = state.out.join('\n');

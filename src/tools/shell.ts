@@ -1,22 +1,28 @@
-// The shell tool. The command runs under /bin/sh in its own process group, so that on
+// The shell tool. The command runs under /bin/sh in its own process group, with an
+// environment free of secrets and tagged with a per-call marker (tools/toolEnv.ts). On
 // abort (kill / stop of the run), on timeout, and when the shell exits leaving background
-// jobs behind, the whole group can be signalled: nothing the command started outlives
-// the call. stdin is closed, so a command can never wait on (or read) the terminal.
+// jobs behind, the group and every process carrying the marker — even one that left the
+// group with setsid or a double fork — are terminated (tools/processReaper.ts): nothing the
+// command started outlives the call. stdin is closed, so a command can never wait on (or
+// read) the terminal.
 import type { ToolSpec } from '../providers/types.js';
-import { resolveConfinedPath } from './pathGuard.js';
+import { bindingProfiles, confinePath } from './authority.js';
+import { registerToolProcess, terminateToolRun } from './processReaper.js';
+import { toolSubprocessEnv } from './toolEnv.js';
 import { stringArgs } from './files.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
 /** Between SIGTERM and SIGKILL for the process group. */
 export const KILL_GRACE_MS = 2000;
-const GROUP_POLL_MS = 50;
 
 export const COMMAND_EMPTY = 'Missing or empty \'command\' parameter.';
 export const COMMAND_NOT_ALLOWED = (word: string, allowed: string[]) =>
   `Command '${word}' is not allowed: this agent's risk profile only allows commands starting with ${allowed.map((c) => `'${c}'`).join(', ')} (allowed_commands).`;
 export const COMMAND_SUBSTITUTION_REFUSED = (allowed: string[]) =>
   `Command substitution ($(...) or backticks) is refused while allowed_commands is set (${allowed.join(', ')}): every command must be checked against that list.`;
+export const SHELL_NO_COMMAND_ALLOWED =
+  "No command is allowed: this agent's allowed_commands and its caller's have no command in common.";
 export const CWD_REFUSED = (detail: string) => `The workspace directory is not usable for shell commands: ${detail}`;
 export const START_FAILED = (message: string) => `Could not start the command: ${message}`;
 export const EXIT_LINE = (code: number) => `[exit code: ${code}]`;
@@ -111,46 +117,19 @@ export function checkAllowedCommands(command: string, allowed: string[]): string
   return undefined;
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/** SIGTERM the group now, SIGKILL whatever is left after the grace period. */
-export function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): void {
-  if (!groupAlive(pgid)) return;
-  signalGroup(pgid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  const poll = setInterval(() => {
-    if (!groupAlive(pgid)) clearInterval(poll);
-    else if (Date.now() >= deadline) {
-      signalGroup(pgid, 'SIGKILL');
-      clearInterval(poll);
-    }
-  }, GROUP_POLL_MS);
-}
-
 function describeShell(caller: ToolCaller): string {
   const secs = caller.runtime.shell_timeout_secs;
-  const allowed = caller.risk.allowed_commands;
+  // Every binding profile's non-empty list applies, so a command must be in all of them.
+  const lists = bindingProfiles(caller).map((p) => p.allowed_commands).filter((l) => l.length > 0);
+  const allowed = lists.length === 0 ? [] : lists[0].filter((c) => lists.every((l) => l.includes(c)));
   const timeout =
     secs > 0 ? `Each command is killed, with every process it started, after ${secs}s (shell_timeout_secs).` : 'There is no timeout.';
   const commands =
-    allowed.length > 0
-      ? `Only these commands are allowed (the first word of each command in a pipeline or list): ${allowed.join(', ')}.`
-      : 'Any command is allowed.';
+    lists.length === 0
+      ? 'Any command is allowed.'
+      : allowed.length > 0
+        ? `Only these commands are allowed (the first word of each command in a pipeline or list): ${allowed.join(', ')}.`
+        : SHELL_NO_COMMAND_ALLOWED;
   return (
     `Run a shell command with /bin/sh in the workspace directory. stdin is closed. ${timeout} ${commands} ` +
     `stdout and stderr are returned together, capped at ${SHELL_OUTPUT_CAP_BYTES / 1024} KiB (the middle is cut), followed by the exit code.`
@@ -179,13 +158,12 @@ export const shellTool: Tool = {
     if (!parsed.ok) return fail(parsed.error);
     const command = parsed.values.command as string;
     if (command.trim() === '') return fail(COMMAND_EMPTY);
-    const refusal = checkAllowedCommands(command, ctx.caller.risk.allowed_commands);
-    if (refusal) return fail(refusal);
-    const cwd = resolveConfinedPath('.', {
-      cwd: ctx.cwd,
-      allowedRoots: ctx.caller.risk.allowed_roots,
-      forbiddenPaths: ctx.caller.risk.forbidden_paths,
-    });
+    // Every bounded ceiling's command list applies as well as the caller's own.
+    for (const profile of bindingProfiles(ctx.caller)) {
+      const refusal = checkAllowedCommands(command, profile.allowed_commands);
+      if (refusal) return fail(refusal);
+    }
+    const cwd = confinePath('.', ctx.cwd, ctx.caller);
     if (!cwd.ok) return fail(CWD_REFUSED(cwd.error));
     if (ctx.signal.aborted) return fail(ABORTED_LINE);
     return runCommand(command, cwd.path, ctx);
@@ -198,23 +176,27 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   // One pipe for both streams keeps stdout and stderr in the order they were written.
   // execa costs a quarter of a second to load: take it on the first shell call, not at startup.
   const { execa } = await import('execa');
+  // No provider key or other secret in the command's environment; a per-call marker lets
+  // the reaper find every process it starts, even ones that leave the group.
+  const { env, marker } = toolSubprocessEnv({ config: ctx.config, profiles: bindingProfiles(ctx.caller) });
   const child = execa(`exec 2>&1\n${command}`, {
     shell: true,
     cwd,
+    env,
+    extendEnv: false,
     detached: true,
     stdin: 'ignore',
     all: true,
     buffer: false,
     reject: false,
   });
+  registerToolProcess(marker, child.pid);
   child.all?.on('data', (chunk: Buffer | string) => output.push(chunk));
 
   let ending: 'timeout' | 'abort' | undefined;
-  let groupKilled = false;
+  let terminated: Promise<void> | undefined;
   const killGroup = () => {
-    if (groupKilled || child.pid === undefined) return;
-    groupKilled = true;
-    killProcessGroup(child.pid);
+    terminated ??= terminateToolRun(marker, child.pid, KILL_GRACE_MS);
   };
   const stop = (why: 'timeout' | 'abort') => {
     if (ending) return;
@@ -230,6 +212,8 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   const result = await child;
   clearTimeout(timer);
   ctx.signal.removeEventListener('abort', onAbort);
+  // A start failure emits no 'exit'; whatever happened, nothing the call started outlives it.
+  killGroup();
 
   if (result.exitCode === undefined && !result.signal && !ending) {
     return fail(START_FAILED(result.originalMessage || result.shortMessage || 'unknown error'));

@@ -40,6 +40,10 @@ export interface ToolCaller {
   delegationDepthLimit: number;
   /** Aliases from the root to this caller, for background task ownership. */
   callerChain: string[];
+  /** Profiles of the bounded hops above this caller: each one caps tools, approvals, paths
+   * and commands as tightly as the caller's own profile does (see tools/authority.ts).
+   * Absent or empty for a root. */
+  ceilings?: RiskProfile[];
 }
 
 export interface ToolContext {

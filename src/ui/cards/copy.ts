@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { t } from '../../i18n/index.js';
 import { arborHome } from '../../config/paths.js';
+import { redactForExport } from '../../runtime/runtimeApi.js';
 import type { TranscriptItem } from '../../runtime/types.js';
 import { callStatusWord } from './cardLines.js';
 
@@ -74,7 +75,9 @@ function exportName(what: string, now: Date, n: number): string {
 }
 
 /** Writes a new file (never overwrites one); returns its path. Throws with the folder named. */
-export function writeExport(text: string, what: string, dir = exportDir(), now = new Date()): string {
+export function writeExport(raw: string, what: string, dir = exportDir(), now = new Date()): string {
+  // Same redaction as session files: an export must not carry a key a tool printed.
+  const text = redactForExport(raw);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
@@ -111,7 +114,8 @@ export interface CopyOutcome {
 }
 
 /** Clipboard (OSC 52 written through `write`) and file; one message saying where it went. */
-export function copyText(text: string, what: string, write: (data: string) => void, dir?: string): CopyOutcome {
+export function copyText(raw: string, what: string, write: (data: string) => void, dir?: string): CopyOutcome {
+  const text = redactForExport(raw);
   const bytes = Buffer.byteLength(text, 'utf8');
   let clipboard = false;
   if (bytes <= OSC52_MAX_BYTES) {

@@ -67,3 +67,21 @@ describe('copy', () => {
     }
   });
 });
+
+describe('copy scrubs secrets like session files', () => {
+  it('a key in the entry reaches neither the export file nor the clipboard', () => {
+    const secret = 'sk-export-secret-0123456789';
+    process.env.ARBOR_TEST_EXPORT_KEY = secret;
+    try {
+      const path = writeExport(`key: ${secret}`, 'x', dir);
+      expect(readFileSync(path, 'utf8')).toBe('key: [redacted]');
+      const writes: string[] = [];
+      const outcome = copyText(`again ${secret}`, 'x', (d) => writes.push(d), dir);
+      expect(writes).toEqual([osc52('again [redacted]')]);
+      expect(readFileSync(outcome.path!, 'utf8')).not.toContain(secret);
+    } finally {
+      delete process.env.ARBOR_TEST_EXPORT_KEY;
+    }
+  });
+});
+

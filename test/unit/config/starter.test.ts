@@ -62,6 +62,7 @@ describe('starter config text', () => {
       on_trip: 'pause_tree',
     });
     expect(loaded.config.ui.language).toBe('es');
+    expect(loaded.config.risk_profiles.trusted.shell_env_passthrough).toEqual(['GITHUB_TOKEN']);
   });
 });
 

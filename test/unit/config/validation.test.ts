@@ -176,6 +176,20 @@ describe('providers', () => {
     expect(err.message).not.toContain(secret);
   });
 
+  it('shell_env_passthrough names variables; a value that is not a name is refused at its index', () => {
+    const secret = 'sk-live-1234567890abcdef';
+    const ok = load(`${BASE}\n[risk_profiles.default]\nshell_env_passthrough = ["GITHUB_TOKEN", "NPM_TOKEN"]\n`);
+    expect(ok.config.risk_profiles.default.shell_env_passthrough).toEqual(['GITHUB_TOKEN', 'NPM_TOKEN']);
+    const err = loadError(`${BASE}\n[risk_profiles.default]\nshell_env_passthrough = ["GITHUB_TOKEN", "${secret}"]\n`);
+    expect(err.keyPath).toBe('risk_profiles.default.shell_env_passthrough[1]');
+    expect(err.message).not.toContain(secret);
+    expectError(
+      `${BASE}\n[risk_profiles.default]\nshell_env_passthrough = "GITHUB_TOKEN"\n`,
+      'risk_profiles.default.shell_env_passthrough',
+      'expected a list of strings, got string "GITHUB_TOKEN"',
+    );
+  });
+
   it('offline needs no model and gets the built-in one', () => {
     const { config } = load('[providers.off]\ntype = "offline"\n[agents.main]\nprovider = "off"\n');
     expect(config.providers.off).toEqual({ name: 'off', type: 'offline', model: 'arbor-offline', headers: {} });

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setLanguage } from '../../../src/i18n/index.js';
+import { registerSecret } from '../../../src/persistence/redact.js';
 import {
   TASK_HEARTBEAT_STALE_MS,
   TaskStore,
@@ -186,5 +187,29 @@ describe('TaskStore', () => {
     const store = new TaskStore(home);
     expect(store.list()).toEqual([]);
     expect(store.markLostOnStartup()).toBe(0);
+  });
+});
+
+describe('task records scrub secrets like session files', () => {
+  it('a key in an output, error or receipt never reaches the file, and the JSON stays valid', () => {
+    const secret = 'sk-task-"secret\\-0123456789';
+    const named = 'named-only-by-config-987654';
+    process.env.ARBOR_TEST_TASK_TOKEN = secret;
+    registerSecret(named);
+    try {
+      const store = new TaskStore(home);
+      const rec = record({ output: `the key is ${secret}`, error: `failed with ${named}` });
+      store.create(rec);
+      store.update(rec.task_id, { progress: progress({ receipt_tail: [`shell: ${secret}`] }) });
+      const text = readFileSync(taskPath(home, rec.task_id), 'utf8');
+      expect(text).not.toContain('0123456789');
+      expect(text).not.toContain(named);
+      const back = store.get(rec.task_id)!;
+      expect(back.output).toBe('the key is [redacted]');
+      expect(back.error).toBe('failed with [redacted]');
+      expect(back.progress?.receipt_tail).toEqual(['shell: [redacted]']);
+    } finally {
+      delete process.env.ARBOR_TEST_TASK_TOKEN;
+    }
   });
 });

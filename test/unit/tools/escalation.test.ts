@@ -78,6 +78,7 @@ describe('ensureNoEscalation', () => {
     ['excluded_tools', { excluded_tools: [] }],
     ['deny_all_tools', { deny_all_tools: false }, { deny_all_tools: true }],
     ['auto_approve', { auto_approve: ['read_file', 'shell'] }],
+    ['shell_env_passthrough', { shell_env_passthrough: ['GITHUB_TOKEN'] }],
     ['always_ask', { always_ask: [] }],
     ['delegation_policy', { delegation_policy: { mode: 'allow' } }],
   ])('rejects a child that widens %s (%j)', (field, child, parentOverrides) => {

@@ -14,6 +14,7 @@ export function risk(overrides: Partial<RiskProfile> = {}): RiskProfile {
     allowed_roots: ['.'],
     forbidden_paths: [],
     allowed_commands: [],
+    shell_env_passthrough: [],
     max_actions_per_hour: 0,
     max_cost_per_day_cents: 0,
     delegation_policy: { mode: 'forbidden' },
