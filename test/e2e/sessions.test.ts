@@ -113,6 +113,27 @@ describe('sessions', () => {
   });
 });
 
+describe('resume notices', () => {
+  it('resuming a session whose last turn was cut off (arbor killed mid-reply) says so', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel((req) =>
+      req.index === 0 ? { kind: 'text', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), delayMs: 100 } : { kind: 'text', chunks: ['fresh answer'] },
+    );
+    const term = await sb.startArbor();
+    await send(term, 'a long question');
+    await term.waitForText('w3', 8000);
+    // Past the 2 s flush: the question is on disk, the answer never will be.
+    await new Promise((r) => setTimeout(r, 2500));
+    term.kill('SIGKILL');
+    await term.waitForExit(5000);
+    const resumed = await sb.startArbor(['-c']);
+    await resumed.waitForText('The last turn of this session was cut off', 5000);
+    await resumed.waitForText('a long question', 5000);
+    await send(resumed, 'again please');
+    await resumed.waitForText('fresh answer', 8000);
+  });
+});
+
 describe('in the chat', () => {
   it('/resume opens the picker inside the chat; Enter continues the chosen session there', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
     const sb = sandbox(ctx);
