@@ -243,7 +243,7 @@ export function App(props: AppProps) {
   // Row budget, bottom up: status bar, flash line, input (or pane), approval, then the
   // live turn gets what is left. One row stays free for the cursor line Ink leaves below.
   const width = Math.max(10, columns);
-  const statusRows = statusBarHeight(retryNotice);
+  const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
   const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows) : 0;
