@@ -8,6 +8,7 @@ import { CHILD_PROMPT_RE, ROOT_PROMPT, childAnswer, childPrompt } from '../lib/f
 import { firstUserText, lastUserText } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 import { openAgentsTree } from './agentsTreeScenario.js';
+import { openHugeReply } from './hugeReplyScenario.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const { startLoopbackModel } = await import(distUrl('testing/loopbackModel.js'));
@@ -177,7 +178,7 @@ async function openFanout({ children, childDelayMs }) {
 
 // ---------------------------------------------------------------------------------------
 
-const scenarios = { 'paced-text': openPacedText, fanout: openFanout, 'agents-tree': openAgentsTree };
+const scenarios = { 'paced-text': openPacedText, fanout: openFanout, 'agents-tree': openAgentsTree, 'huge-reply': openHugeReply };
 
 process.on('message', async (msg) => {
   const reply = (data) => process.send({ id: msg.id, ...data });

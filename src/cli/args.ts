@@ -20,6 +20,8 @@ export type CliCommand =
       print?: string;
       output: 'text' | 'json';
       yes: boolean;
+      /** Headless text output without neutralising control characters. */
+      raw: boolean;
     };
 
 export function parseCli(argv: string[]): CliCommand {
@@ -40,6 +42,7 @@ export function parseCli(argv: string[]): CliCommand {
         print: { type: 'string', short: 'p' },
         output: { type: 'string', short: 'o' },
         yes: { type: 'boolean', short: 'y' },
+        raw: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -74,6 +77,8 @@ export function parseCli(argv: string[]): CliCommand {
   if (output !== 'text' && output !== 'json') throw new UsageError(t('cli:badOutput', { value: output }));
   if (values.output && values.print === undefined) throw new UsageError(t('cli:outputNeedsPrint'));
   if (values.yes && values.print === undefined) throw new UsageError(t('cli:yesNeedsPrint'));
+  if (values.raw && values.print === undefined) throw new UsageError(t('cli:rawNeedsPrint'));
+  if (values.raw && output === 'json') throw new UsageError(t('cli:rawNeedsText'));
   if (values.print !== undefined && values.print.trim() === '') throw new UsageError(t('cli:emptyPrompt'));
   if (values.continue && values.resume) throw new UsageError(t('cli:continueAndResume'));
   return {
@@ -84,5 +89,6 @@ export function parseCli(argv: string[]): CliCommand {
     print: values.print,
     output,
     yes: values.yes ?? false,
+    raw: values.raw ?? false,
   };
 }

@@ -6,6 +6,8 @@ import type { RuntimeState, TranscriptItem } from '../runtime/types.js';
 
 export interface HeadlessOptions {
   output: 'text' | 'json';
+  /** Text output: the answer with its control characters intact. */
+  raw?: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
@@ -41,6 +43,16 @@ function transcriptWatcher(emit: Emit) {
   };
 }
 
+/** The final answer as the model sent it: the last assistant message of the history (the
+ * store keeps only the neutralised copy). */
+function rawAnswer(runtime: Runtime): string | undefined {
+  for (let i = runtime.history.length - 1; i >= 0; i--) {
+    const m = runtime.history[i];
+    if (m.role === 'assistant') return m.content;
+  }
+  return undefined;
+}
+
 /** Runs one turn; resolves to the process exit code. */
 export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
   const json = opts.output === 'json';
@@ -61,12 +73,11 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
       else opts.stderr.write(`${s.retryNotice}\n`);
     }
   });
-  const onSigint = () => runtime.interrupt();
-  process.on('SIGINT', onSigint);
+  // SIGINT / SIGTERM / SIGHUP are handled by cli/shutdown.ts: it stops the turn, which
+  // ends here as cancelled, and owns the exit.
   try {
     await runtime.startTurn(prompt);
   } finally {
-    process.off('SIGINT', onSigint);
     unsubscribe();
   }
   const state = runtime.store.getState();
@@ -77,7 +88,7 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
     writeJson({ type: 'usage', input_tokens: state.totals.tokensIn, output_tokens: state.totals.tokensOut, cost_usd: state.totals.costUsd });
     writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error });
   } else if (status === 'completed') {
-    const answer = root?.result ?? '';
+    const answer = opts.raw ? rawAnswer(runtime) ?? root?.result ?? '' : root?.result ?? '';
     opts.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (status === 'completed') return 0;

@@ -8,6 +8,7 @@ import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { packageVersion } from '../i18n/packageRoot.js';
+import { summarizeTightened, tightenArborHome } from '../persistence/privateFs.js';
 import { registerSecret } from '../persistence/redact.js';
 import { assertHomeWritable } from '../persistence/homeAccess.js';
 import { sessionPath } from '../persistence/sessionFormat.js';
@@ -15,10 +16,13 @@ import { listSessions, restoreSession, type RestoredSession } from '../persisten
 import { readState, writeState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { neutralize } from '../text/untrusted.js';
+import { killAllToolProcesses } from '../tools/processReaper.js';
 import { startIdleCollector } from './idleCollector.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
+import { installSignalShutdown } from './shutdown.js';
 import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
 import { SessionRecorder } from './sessionRecorder.js';
 
@@ -26,6 +30,11 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function tightenHomeNotice(home: string): string | undefined {
+  const { paths } = tightenArborHome(home);
+  return paths.length ? t('cli:permissionsTightened', { home, what: summarizeTightened(paths) }) : undefined;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -54,7 +63,11 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
     return;
   }
+  // Before anything is written: state an older arbor (or a loose umask) left readable by
+  // others is made private, and the user is told what changed.
+  const privacyNotice = tightenHomeNotice(arborHome());
   if (cmd.kind === 'init') {
+    if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
     const path = cmd.configPath ?? join(arborHome(), 'config.toml');
     const res = writeStarterConfig(path);
     process.stdout.write(`${t(res.created ? 'cli:initCreated' : 'cli:initExists', { path: res.path })}\n`);
@@ -66,7 +79,7 @@ export async function main(argv: string[]): Promise<void> {
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${t('cli:configErrorPrefix', { message: formatConfigError(err) })}\n`);
+      process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
       process.exitCode = 2;
       return;
     }
@@ -98,7 +111,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     choice = await chooseSession(cmd, home, process.cwd(), headless ? undefined : (h) => pickSessionScreen(h));
   } catch (err) {
-    process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+    process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
     process.exitCode = 1;
     return;
   }
@@ -109,7 +122,7 @@ export async function main(argv: string[]): Promise<void> {
   let restored = choice.kind === 'restore' ? choice.session : undefined;
 
   if (headless) {
-    const chat = openChat(loaded, home, cmd, restored, true);
+    const chat = openChat(loaded, home, cmd, restored, true, privacyNotice);
     const { runtime, warnings } = chat;
     for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
     let prompt = cmd.print!;
@@ -122,7 +135,9 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
     }
-    const code = await runHeadless(runtime, prompt, { output: cmd.output, stdout: process.stdout, stderr: process.stderr });
+    const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
+    // A signal ended the turn: the shutdown owns the exit from here.
+    if (chat.signals.pending) await chat.signals.pending;
     await chat.cleanup();
     process.exitCode = code;
     return;
@@ -138,8 +153,10 @@ export async function main(argv: string[]): Promise<void> {
     ]);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   // /resume leaves this chat for another session: the loop opens that one in its place.
+  let notice = privacyNotice;
   for (;;) {
-    const chat = openChat(loaded, home, cmd, restored, false);
+    const chat = openChat(loaded, home, cmd, restored, false, notice);
+    notice = undefined;
     const { runtime, recorder } = chat;
     registerTranscriptCards(runtime.store);
     const stopIdleCollector = startIdleCollector(runtime.store);
@@ -164,7 +181,9 @@ export async function main(argv: string[]): Promise<void> {
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
       saveLanguage: (lang) => writeState(home, { language: lang }),
     });
+    chat.ui.close = () => app.unmount();
     await app.waitUntilExit();
+    if (chat.signals.pending) await chat.signals.pending;
     stopIdleCollector();
     await chat.cleanup();
     if (resumeNext !== undefined) {
@@ -173,7 +192,7 @@ export async function main(argv: string[]): Promise<void> {
         process.stdout.write(CLEAR_SCREEN);
         continue;
       } catch (err) {
-        process.stderr.write(`${t('cli:resumeFailed', { message: (err as Error).message })}\n`);
+        process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
         process.exitCode = 1;
       }
     }
@@ -187,13 +206,24 @@ export async function main(argv: string[]): Promise<void> {
 interface OpenChat {
   runtime: Runtime;
   recorder: SessionRecorder;
-  /** Config and resume warnings, shown once at start. */
+  /** Config and resume warnings, shown once at start (neutralised: they quote files). */
   warnings: string[];
+  /** SIGTERM / SIGHUP / SIGINT handling for this chat; `pending` once a signal came. */
+  signals: ReturnType<typeof installSignalShutdown>;
+  /** Set by the chat screen: how a signal closes it. */
+  ui: { close?: () => void };
   cleanup(): Promise<void>;
 }
 
 /** A runtime recording into a new or a restored session. */
-function openChat(loaded: LoadedConfig, home: string, cmd: Extract<CliCommand, { kind: 'chat' }>, restored: RestoredSession | undefined, headless: boolean): OpenChat {
+function openChat(
+  loaded: LoadedConfig,
+  home: string,
+  cmd: Extract<CliCommand, { kind: 'chat' }>,
+  restored: RestoredSession | undefined,
+  headless: boolean,
+  privacyNotice: string | undefined,
+): OpenChat {
   const agent = loaded.config.agents[loaded.config.default_agent];
   const providerConfig = loaded.config.providers[agent.provider];
   const recorder = new SessionRecorder(
@@ -204,7 +234,8 @@ function openChat(loaded: LoadedConfig, home: string, cmd: Extract<CliCommand, {
   const trace = new TraceLog(home);
   // Marks background tasks of dead arbors lost before the resume notices look for them.
   const extraServices = extraServicesFor(loaded.config, home);
-  const warnings = [...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])];
+  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
+  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])].map(neutralize);
   let runtime: Runtime | undefined;
   const zero = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   const totals = () => runtime?.store.getState().totals ?? zero;
@@ -222,17 +253,39 @@ function openChat(loaded: LoadedConfig, home: string, cmd: Extract<CliCommand, {
     sinks: recorder.sinks(totals, trace),
   });
   const rt = runtime;
+  // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
+  // headless) and retried on the next write; it never ends a turn or hides an answer.
+  recorder.onSaveStatus((err) => rt.reportSaveError(err?.message));
+  const closeLogs = () => {
+    const pending = recorder.pendingEvents;
+    try {
+      recorder.close(totals());
+    } catch (err) {
+      const message = t('persistence:log.lostAtExit', { error: (err as Error).message, count: pending });
+      process.stderr.write(`${t('cli:warning', { message })}\n`);
+    }
+    trace.close();
+  };
+  // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
+  const ui: { close?: () => void } = {};
+  const signals = installSignalShutdown({
+    runtime: rt,
+    flush: closeLogs,
+    closeUi: () => ui.close?.(),
+    // Whatever a tool started that is still alive after the runs' own aborts: its process
+    // group and every descendant that left it (setsid, double forks).
+    reapToolProcesses: () => void killAllToolProcesses(),
+  });
   return {
     runtime: rt,
     recorder,
     warnings,
+    signals,
+    ui,
     async cleanup() {
       await rt.dispose();
-      try {
-        recorder.close(totals());
-      } finally {
-        trace.close();
-      }
+      closeLogs();
+      signals.uninstall();
     },
   };
 }

@@ -3,13 +3,14 @@
 import type { SessionTotals } from '../runtime/types.js';
 import type { RuntimeSinks } from '../runtime/runtime.js';
 import type { TraceLog } from '../persistence/traceLog.js';
-import { SessionLog } from '../persistence/sessionLog.js';
+import { SessionLog, type SaveStatusListener } from '../persistence/sessionLog.js';
 import type { SessionMeta } from '../persistence/sessionFormat.js';
 import type { RestoredSession } from '../persistence/sessionRestore.js';
 
 export class SessionRecorder {
   private log: SessionLog;
   private lastTotals = '';
+  private readonly saveListeners: SaveStatusListener[] = [];
 
   /** Appends to a restored session only when its file has a valid header; a damaged one is
    * left as it is and the conversation goes on in a new file. */
@@ -24,6 +25,17 @@ export class SessionRecorder {
 
   get id(): string {
     return this.log.id;
+  }
+
+  /** Events of the current session not yet on disk. */
+  get pendingEvents(): number {
+    return this.log.pendingEvents;
+  }
+
+  /** Saving failing or recovering, for whichever session is current (it follows /clear). */
+  onSaveStatus(listener: SaveStatusListener): void {
+    this.saveListeners.push(listener);
+    this.log.onSaveStatus(listener);
   }
 
   /** True when the current session has a file: there is something to resume. */
@@ -63,6 +75,7 @@ export class SessionRecorder {
       // session must start regardless, or /clear would keep writing into the old one.
     }
     this.log = SessionLog.create(this.home, { ...this.meta, headless: false });
+    for (const listener of this.saveListeners) this.log.onSaveStatus(listener);
     this.lastTotals = '';
     return this.log.id;
   }

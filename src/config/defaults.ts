@@ -1,6 +1,6 @@
 // Built-in defaults: the value of every field a config file leaves out, and the starter
 // setup used when no config file defines any provider or agent.
-import type { DelegationConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
+import type { DelegationConfig, ProviderConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
 import { languageFromEnv } from '../i18n/index.js';
 
 /** The profile name every agent uses unless it says otherwise; it always exists. */
@@ -21,6 +21,32 @@ export const AGENT_DEFAULTS = {
   enabled: true,
   system_prompt: DEFAULT_SYSTEM_PROMPT,
 } as const;
+
+/** A server that accepts a request and then says nothing must not hold a turn for long:
+ * these bound the wait for a reply's first event and the silence between two events. */
+export const DEFAULT_FIRST_BYTE_TIMEOUT_SECS = 60;
+export const DEFAULT_IDLE_TIMEOUT_SECS = 120;
+
+/** A provider's two timeouts in seconds: its own keys, else timeout_secs (the older single
+ * knob), else the defaults. */
+export function providerTimeouts(
+  config: Pick<ProviderConfig, 'first_byte_timeout_secs' | 'idle_timeout_secs' | 'timeout_secs'>,
+): { firstByteSecs: number; idleSecs: number } {
+  const positive = (v: number | undefined) => (v !== undefined && Number.isFinite(v) && v > 0 ? v : undefined);
+  return {
+    firstByteSecs: positive(config.first_byte_timeout_secs) ?? positive(config.timeout_secs) ?? DEFAULT_FIRST_BYTE_TIMEOUT_SECS,
+    idleSecs: positive(config.idle_timeout_secs) ?? positive(config.timeout_secs) ?? DEFAULT_IDLE_TIMEOUT_SECS,
+  };
+}
+
+/** A model can stream far more than anyone reads (a 50 MB reply froze the chat for over a
+ * minute at 3 GB). What is kept of one reply, drawn, saved and sent back, is capped. */
+export const DEFAULT_MAX_REPLY_KB = 1024;
+
+export function replyCapBytes(profile: Pick<RuntimeProfile, 'max_reply_kb'>): number {
+  const kb = profile.max_reply_kb;
+  return (kb !== undefined && Number.isFinite(kb) && kb > 0 ? kb : DEFAULT_MAX_REPLY_KB) * 1024;
+}
 
 export function defaultRiskProfile(name: string): RiskProfile {
   return {

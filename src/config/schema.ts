@@ -16,6 +16,7 @@ const fieldsOf = (...names: string[]): Record<string, Shape> => Object.fromEntri
 
 const providerShape = table({
   ...fieldsOf('type', 'base_url', 'model', 'api_key_env', 'temperature', 'max_tokens', 'timeout_secs'),
+  ...fieldsOf('first_byte_timeout_secs', 'idle_timeout_secs'),
   headers: { kind: 'map', of: value },
   pricing: table(fieldsOf('input_per_mtok', 'output_per_mtok')),
 });
@@ -44,6 +45,7 @@ const runtimeShape = table(
     'max_delegation_depth',
     'delegation_timeout_secs',
     'agentic_timeout_secs',
+    'max_reply_kb',
   ),
 );
 

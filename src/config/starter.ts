@@ -1,11 +1,12 @@
 // The commented starter config `arbor init` writes. Loading it gives the same setup as
 // the built-in starter used when there is no config (a test holds the two together).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { makePrivateDir, writePrivate } from '../persistence/privateFs.js';
 import { dirname } from 'node:path';
 import { t } from '../i18n/index.js';
 import { fileError } from './errors.js';
 import {
   DEFAULT_AGENT_ALIAS,
+  DEFAULT_MAX_REPLY_KB,
   OFFLINE_MODEL,
   OFFLINE_PROVIDER,
   STARTER_AGENTIC_PROFILE,
@@ -82,7 +83,8 @@ model = ${tomlString(OFFLINE_MODEL)}
 # api_key_env = "OLLAMA_API_KEY"   # the NAME of the variable holding the key, never the key
 # temperature = 0.2                # 0 to 2
 # max_tokens = 4096
-# timeout_secs = 120
+# first_byte_timeout_secs = 60     # wait this long for a reply to start, then retry
+# idle_timeout_secs = 120          # longest silence inside a streaming reply
 # headers = { "X-Title" = "arbor" }
 # pricing = { input_per_mtok = 0.0, output_per_mtok = 0.0 }   # USD per million tokens
 
@@ -125,6 +127,7 @@ delegation_policy = { mode = "allow" }   # the default is "forbidden"
 max_tool_iterations = 10
 parallel_tools = true              # fan-out tool calls run concurrently
 # shell_timeout_secs = 60
+# max_reply_kb = ${DEFAULT_MAX_REPLY_KB}               # most of one reply kept, shown and saved; the rest is dropped, with a note
 # max_execution_tree_iterations = 40   # budget for a whole turn's tree; omit for none (0 is invalid)
 
 [runtime_profiles.${STARTER_AGENTIC_PROFILE}]
@@ -159,14 +162,14 @@ function writeFailed(err: unknown, path: string): never {
 /** Writes the starter config unless the file already exists; never overwrites. */
 export function writeStarterConfig(path: string): { path: string; created: boolean } {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makePrivateDir(dirname(path));
   } catch (err) {
     // EEXIST here means a file sits where the folder should be, not that the config exists.
     writeFailed(err, path);
   }
   try {
     // 'wx' fails if the file exists, so there is no window for a race to overwrite it.
-    writeFileSync(path, starterConfigToml(), { encoding: 'utf8', flag: 'wx' });
+    writePrivate(path, starterConfigToml(), 'wx');
     return { path, created: true };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return { path, created: false };

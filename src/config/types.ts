@@ -17,6 +17,12 @@ export interface ProviderConfig {
   temperature?: number;
   max_tokens?: number;
   timeout_secs?: number;
+  /** Remote providers: how long to wait for the first event of a reply. Absent: timeout_secs,
+   * else DEFAULT_FIRST_BYTE_TIMEOUT_SECS (providerTimeouts() resolves it). */
+  first_byte_timeout_secs?: number;
+  /** Remote providers: the longest silence between two events of a reply. Absent:
+   * timeout_secs, else DEFAULT_IDLE_TIMEOUT_SECS. */
+  idle_timeout_secs?: number;
   headers: Record<string, string>;
   pricing?: Pricing;
 }
@@ -69,6 +75,9 @@ export interface RuntimeProfile {
   max_delegation_depth: number;
   delegation_timeout_secs?: number;
   agentic_timeout_secs?: number;
+  /** Most of one reply kept, drawn and saved, in KiB. Absent: DEFAULT_MAX_REPLY_KB
+   * (replyCapBytes() resolves it). */
+  max_reply_kb?: number;
 }
 
 export type RunawayAction = 'pause_spawning' | 'pause_tree' | 'kill_tree';

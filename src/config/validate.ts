@@ -60,8 +60,14 @@ function validateProvider(r: Reader, name: string, raw: RawTable, path: KeyPath)
   if (temperature !== undefined) provider.temperature = temperature;
   const max_tokens = r.integer(raw, 'max_tokens', at('max_tokens'), { min: 1 });
   if (max_tokens !== undefined) provider.max_tokens = max_tokens;
-  const timeout_secs = r.number(raw, 'timeout_secs', at('timeout_secs'), { min: 0, minExclusive: true });
+  // Absent timeouts are resolved by providerTimeouts() (timeout_secs stands for both).
+  const positive = { min: 0, minExclusive: true };
+  const timeout_secs = r.number(raw, 'timeout_secs', at('timeout_secs'), positive);
   if (timeout_secs !== undefined) provider.timeout_secs = timeout_secs;
+  const firstByte = r.number(raw, 'first_byte_timeout_secs', at('first_byte_timeout_secs'), positive);
+  if (firstByte !== undefined) provider.first_byte_timeout_secs = firstByte;
+  const idle = r.number(raw, 'idle_timeout_secs', at('idle_timeout_secs'), positive);
+  if (idle !== undefined) provider.idle_timeout_secs = idle;
   const pricing = validatePricing(r, raw, at('pricing'));
   if (pricing) provider.pricing = pricing;
   return provider;
@@ -135,6 +141,8 @@ function validateRuntimeProfile(r: Reader, name: string, raw: RawTable, path: Ke
   if (delegationTimeout !== undefined) p.delegation_timeout_secs = delegationTimeout;
   const agenticTimeout = r.number(raw, 'agentic_timeout_secs', at('agentic_timeout_secs'), positive);
   if (agenticTimeout !== undefined) p.agentic_timeout_secs = agenticTimeout;
+  const replyKb = r.integer(raw, 'max_reply_kb', at('max_reply_kb'), { min: 1, max: 1024 * 1024 });
+  if (replyKb !== undefined) p.max_reply_kb = replyKb;
   return p;
 }
 

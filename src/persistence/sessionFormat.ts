@@ -91,6 +91,7 @@ const MESSAGE_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const RUN_STATUSES = new Set<RunStatus>([
   'queued',
   'running',
+  'pausing',
   'paused',
   'awaiting_approval',
   'completed',

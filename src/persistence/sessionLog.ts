@@ -2,11 +2,12 @@
 // buffered in memory and written at flush() (every turn end) and at most 2 s after they
 // were appended, so a crash loses at most the turn in flight, and streaming never waits
 // on the disk.
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, appendFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync, appendFileSync } from 'node:fs';
 import type { ModelMessage } from '../providers/types.js';
 import type { Run, TranscriptItem } from '../runtime/types.js';
 import { t } from '../i18n/index.js';
 import { flushOnExit } from './exitFlush.js';
+import { makePrivateDir, openPrivate } from './privateFs.js';
 import { scrubKnownSecrets } from './redact.js';
 import {
   SESSION_FORMAT_VERSION,
@@ -22,6 +23,17 @@ import {
 /** Upper bound on how long an appended event may stay only in memory. */
 export const AUTO_FLUSH_MS = 2000;
 
+/** The disk write of a flush: a seam so tests can make the disk fail (ENOSPC) on demand. */
+export const sessionIo = {
+  append(fd: number, text: string): void {
+    appendFileSync(fd, text, 'utf8');
+    fsyncSync(fd);
+  },
+};
+
+/** Told when saving starts failing (the error) and when it works again (undefined). */
+export type SaveStatusListener = (error: Error | undefined) => void;
+
 export class SessionLog {
   private currentId: string;
   private currentPath: string;
@@ -32,6 +44,9 @@ export class SessionLog {
    * write starts on a fresh line so the damage stays confined to that one line. */
   private startWithNewline: boolean;
   private lastError: Error | undefined;
+  /** After a failed write: whether the file still ends in a newline must be re-read. */
+  private tailUnknown = false;
+  private readonly saveListeners = new Set<SaveStatusListener>();
   private readonly unregisterExit: () => void;
   /** Until the first event, a new session exists only in memory: an empty session (a
    * chat quit at once, `echo -n | arbor -p -`) leaves no file behind. */
@@ -71,7 +86,7 @@ export class SessionLog {
     if (!pending) return;
     const { arborHome, meta } = pending;
     try {
-      mkdirSync(sessionsDir(arborHome), { recursive: true });
+      makePrivateDir(sessionsDir(arborHome));
     } catch (err) {
       throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }), { cause: err });
     }
@@ -94,7 +109,7 @@ export class SessionLog {
       try {
         // 'wx' fails if the name is taken, so two arbors started in the same second
         // (with the same random suffix) never share a file.
-        fd = openSync(this.currentPath, 'wx');
+        fd = openPrivate(this.currentPath, 'wx');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
         throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }), { cause: err });
@@ -146,6 +161,30 @@ export class SessionLog {
     return this.lastError;
   }
 
+  /** Events appended but not yet on disk. */
+  get pendingEvents(): number {
+    return this.buffer.length;
+  }
+
+  /** Calls `listener` when saving starts failing and when it recovers; returns unsubscribe. */
+  onSaveStatus(listener: SaveStatusListener): () => void {
+    this.saveListeners.add(listener);
+    return () => this.saveListeners.delete(listener);
+  }
+
+  private setSaveError(error: Error | undefined): void {
+    const changed = (this.lastError === undefined) !== (error === undefined);
+    this.lastError = error;
+    if (!changed) return;
+    for (const listener of [...this.saveListeners]) {
+      try {
+        listener(error);
+      } catch {
+        // A listener's failure must not turn a save problem into a crash.
+      }
+    }
+  }
+
   /** Writes and fsyncs everything buffered. Throws (naming the file) when the disk write
    * fails; the events stay buffered for the next attempt. */
   flush(): void {
@@ -154,26 +193,37 @@ export class SessionLog {
       try {
         this.materialize();
       } catch (err) {
-        this.lastError = err as Error;
+        this.setSaveError(err as Error);
         throw err;
+      }
+    }
+    if (this.tailUnknown) {
+      // A failed append may have left part of a line: the retry starts on a fresh line.
+      try {
+        this.startWithNewline = !endsWithNewline(this.path);
+        this.tailUnknown = false;
+      } catch {
+        // Unreadable now: the write below fails too and says why.
       }
     }
     const text = scrubKnownSecrets((this.startWithNewline ? '\n' : '') + this.buffer.join('\n') + '\n');
     let fd: number | undefined;
     try {
-      fd = openSync(this.path, 'a');
-      appendFileSync(fd, text, 'utf8');
-      fsyncSync(fd);
+      fd = openPrivate(this.path, 'a');
+      sessionIo.append(fd, text);
     } catch (err) {
-      this.lastError = new Error(t('persistence:log.writeFailed', { file: this.path, error: (err as Error).message }));
-      throw this.lastError;
+      const error = new Error(t('persistence:log.writeFailed', { file: this.path, error: (err as Error).message }));
+      // Nothing is dropped: the events stay buffered and the next write retries them all.
+      this.tailUnknown = true;
+      this.setSaveError(error);
+      throw error;
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
     this.buffer = [];
     this.startWithNewline = false;
-    this.lastError = undefined;
     this.clearTimer();
+    this.setSaveError(undefined);
   }
 
   /** Flushes and stops; appending afterwards is an error. */
@@ -197,7 +247,7 @@ export class SessionLog {
         this.materialize();
       } catch (err) {
         // Kept in writeError; the next flush tries again instead of failing the turn here.
-        this.lastError = err as Error;
+        this.setSaveError(err as Error);
       }
     }
     this.scheduleFlush();

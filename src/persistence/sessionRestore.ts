@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { ModelMessage } from '../providers/types.js';
 import { isTerminal, type Run, type ToolCallStatus, type TranscriptItem } from '../runtime/types.js';
 import { t } from '../i18n/index.js';
+import { hasControls, neutralize } from '../text/untrusted.js';
+import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
 import {
   SESSION_FORMAT_VERSION,
   parseSessionText,
@@ -67,7 +69,8 @@ function sessionFiles(arborHome: string): SessionFile[] {
   if (!existsSync(dir)) return [];
   const files: SessionFile[] = [];
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.jsonl')) continue;
+    // A name with control characters was not written by arbor and could not be shown safely.
+    if (!name.endsWith('.jsonl') || hasControls(name)) continue;
     const path = join(dir, name);
     try {
       const st = statSync(path);
@@ -97,7 +100,10 @@ class ById<T extends { id: string }> {
 
 const SETTLED_TOOL_STATUSES = new Set<ToolCallStatus>(['ok', 'error', 'denied', 'skipped']);
 
-function restoreItem(item: TranscriptItem): TranscriptItem {
+/** Items come back neutralised (text/untrusted.ts) whatever the file holds: a session
+ * written before arbor neutralised text, or edited since, must not replay escapes. */
+function restoreItem(stored: TranscriptItem): TranscriptItem {
+  const item = neutralizeItem(stored);
   if (item.kind === 'tool') {
     // A restored card is never bound to a live run; one that was in flight failed.
     const status: ToolCallStatus = SETTLED_TOOL_STATUSES.has(item.status) ? item.status : 'error';
@@ -110,7 +116,8 @@ function restoreItem(item: TranscriptItem): TranscriptItem {
   return item;
 }
 
-function restoreRun(run: Run, lastWriteMs: number): Run {
+function restoreRun(stored: Run, lastWriteMs: number): Run {
+  const run = neutralizeRunFields(stored);
   if (isTerminal(run.status)) return run;
   const restored: Run = {
     ...run,
@@ -317,7 +324,7 @@ function summarize(file: SessionFile): SessionSummary | undefined {
       itemIds.add(event.item.id);
       if (event.item.kind === 'user') {
         userIds.add(event.item.id);
-        if (firstUserMessage === undefined && typeof event.item.text === 'string') firstUserMessage = event.item.text;
+        if (firstUserMessage === undefined && typeof event.item.text === 'string') firstUserMessage = neutralize(event.item.text);
       }
     }
   }
@@ -327,7 +334,7 @@ function summarize(file: SessionFile): SessionSummary | undefined {
     path: file.path,
     createdAt: header.createdAt,
     updatedAt: new Date(file.mtimeMs).toISOString(),
-    agentAlias: typeof header.agentAlias === 'string' ? header.agentAlias : '',
+    agentAlias: typeof header.agentAlias === 'string' ? neutralize(header.agentAlias) : '',
     cwd: typeof header.cwd === 'string' ? header.cwd : '',
     headless: header.headless === true,
     items: itemIds.size,

@@ -1,10 +1,11 @@
 // Background task records: <arborHome>/tasks/<uuid>.json, one file per task, each write
 // atomic (temp file + rename) so a crash never leaves a half-written record. Records
 // outlive arbor; a task that was running when its arbor died reads back as 'lost'.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { t } from '../i18n/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { makePrivateDir } from './privateFs.js';
 import { knownSecrets, scrubKnownSecrets } from './redact.js';
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'lost';
@@ -225,7 +226,7 @@ export class TaskStore {
 
   private write(path: string, rec: TaskRecord): void {
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makePrivateDir(this.dir);
       // Outputs and errors are model and tool text: scrubbed of known secrets like session
       // files, string by string so the JSON stays valid whatever a secret contains.
       const secrets = knownSecrets();

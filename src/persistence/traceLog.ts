@@ -2,9 +2,10 @@
 // checking what ran. It carries identifiers and outcomes only — the event type admits no
 // arguments, results or prompts, fields are copied by name (extra properties on the
 // object passed in are dropped), and every string is scrubbed of anything secret-shaped.
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { flushOnExit } from './exitFlush.js';
+import { appendPrivate, makePrivateDir } from './privateFs.js';
 import { knownSecrets, scrubSecretLike } from './redact.js';
 
 export type TraceEventName = 'run_started' | 'run_finished' | 'run_failed' | 'tool_started' | 'tool_finished';
@@ -72,7 +73,7 @@ export class TraceLog {
     this.buffer = [];
     try {
       this.prepare();
-      appendFileSync(this.path, text, 'utf8');
+      appendPrivate(this.path, text);
     } catch {
       // Dropped on purpose: see above.
     }
@@ -89,7 +90,7 @@ export class TraceLog {
 
   private prepare(): void {
     if (this.prepared) return;
-    mkdirSync(dirname(this.path), { recursive: true });
+    makePrivateDir(dirname(this.path));
     try {
       if (statSync(this.path).size > TRACE_ROTATE_BYTES) renameSync(this.path, `${this.path}.1`);
     } catch {

@@ -5,10 +5,12 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { providerTimeouts } from '../config/defaults.js';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import { abortedError, ArborProviderError, classifyError, configError, type ErrorContext } from './errors.js';
 import { createNodeHttpFetch, type FetchFunction } from './nodeHttpFetch.js';
+export { providerTimeouts } from '../config/defaults.js';
 import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 
@@ -144,36 +146,43 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
   const envVar = keyEnvVar(config);
   const apiKey = envVar ? env[envVar] || undefined : undefined;
   const ctx = errorContext(config, apiKey);
+  const timeouts = providerTimeouts(config);
   let model: LanguageModelV3 | undefined;
 
   async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
     if (req.signal.aborted) throw abortedError(ctx);
     // One model and one connection pool per provider, shared by every run that uses it.
-    model ??= buildModel(config, apiKey, ctx, createNodeHttpFetch());
+    // The fetch's own silence limit stays behind ours, so ours is the one that speaks.
+    model ??= buildModel(config, apiKey, ctx, createNodeHttpFetch({ silenceTimeoutMs: (Math.max(timeouts.firstByteSecs, timeouts.idleSecs) + 30) * 1000 }));
 
     // Our own controller so an idle timeout can cut the request without looking like a
     // user abort.
     const controller = new AbortController();
     const onAbort = () => controller.abort(req.signal.reason);
     req.signal.addEventListener('abort', onAbort, { once: true });
-    const idleMs = config.timeout_secs !== undefined && config.timeout_secs > 0 ? config.timeout_secs * 1000 : 0;
-    let timedOut = false;
+    // Two clocks: until the reply's first event (the first-byte timeout), then between two
+    // events (the idle timeout). Either one cuts the request; before any text that is retried.
+    let timedOut: 'first' | 'idle' | undefined;
+    let started = false;
     let streamed = false;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {
-      if (!idleMs) return;
       if (timer) clearTimeout(timer);
+      const which = started ? 'idle' : 'first';
       timer = setTimeout(() => {
-        timedOut = true;
+        timedOut = which;
         controller.abort();
-      }, idleMs);
+      }, (which === 'first' ? timeouts.firstByteSecs : timeouts.idleSecs) * 1000);
     };
     const stopped = (): ArborProviderError | undefined => {
       if (req.signal.aborted) return abortedError(ctx);
       if (timedOut) {
         return new ArborProviderError(ctx, {
           kind: 'network',
-          detail: t('providers:error.timeout', { secs: config.timeout_secs }),
+          detail:
+            timedOut === 'first'
+              ? t('providers:error.timeout', { secs: timeouts.firstByteSecs, key: 'first_byte_timeout_secs' })
+              : t('providers:error.idleTimeout', { secs: timeouts.idleSecs, key: 'idle_timeout_secs' }),
           retryable: !streamed,
         });
       }
@@ -200,6 +209,9 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
         for (;;) {
           const { done, value: part } = await reader.read();
           if (done) break;
+          // stream-start comes with the response headers: a server that sends headers and
+          // then nothing has not started its reply yet.
+          if (part.type !== 'stream-start') started = true;
           arm();
           switch (part.type) {
             case 'text-delta':

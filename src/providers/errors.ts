@@ -9,6 +9,7 @@ import {
   TypeValidationError,
 } from 'ai';
 import { t } from '../i18n/index.js';
+import { neutralize } from '../text/untrusted.js';
 import { ProviderError, type ProviderErrorKind } from './types.js';
 import { ArborProviderError, configError, type ErrorContext } from './providerError.js';
 
@@ -31,10 +32,35 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out;
 }
 
-/** One line, bounded, secret-free: safe to put in a message. */
+/** One line, bounded, secret-free and inert: a server's text is untrusted, so it is
+ * neutralised (text/untrusted.ts) before it can reach a message. */
 function cleanReason(text: string, ctx: ErrorContext): string {
-  const oneLine = redact(text, ctx.secrets).replace(/\s+/g, ' ').trim();
+  const oneLine = neutralize(redact(text, ctx.secrets).replace(/\s+/g, ' ').trim());
   return oneLine.length > 300 ? `${oneLine.slice(0, 297)}...` : oneLine;
+}
+
+/** The message in a JSON error body, in the shapes servers use: OpenAI / OpenRouter
+ * `{error: {message}}`, Anthropic `{type: "error", error: {type, message}}`, and the bare
+ * `{message}`, `{error: "..."}` or `{detail: "..."}`. */
+export function bodyMessage(body: string | undefined): string | undefined {
+  if (!body || body.length > 100_000) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const pick = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const o = parsed as Record<string, unknown>;
+  const inner = o.error && typeof o.error === 'object' ? (o.error as Record<string, unknown>) : undefined;
+  return pick(inner?.message) ?? pick(o.error) ?? pick(o.message) ?? pick(o.detail);
+}
+
+/** A numeric `code` an in-band error carries, when it reads as an HTTP status. */
+function statusFromCode(code: unknown): number | undefined {
+  const n = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code.trim()) ? Number(code) : NaN;
+  return Number.isInteger(n) && n >= 400 && n <= 599 ? n : undefined;
 }
 
 const RETRY_AFTER_CAP_MS = 30_000;
@@ -73,19 +99,38 @@ function causeMessage(err: unknown): string {
 }
 
 function fromStatus(status: number, err: APICallError, ctx: ErrorContext, streamed: boolean): ArborProviderError {
-  const make = (kind: ProviderErrorKind, detail: string, retryable = false) =>
-    new ArborProviderError(ctx, {
-      kind,
-      detail,
-      retryable,
-      status,
-      retryAfterMs: retryable ? parseRetryAfter(err.responseHeaders) : undefined,
-    });
   const reason = cleanReason(err.message, ctx);
   // Anthropic's client reports a first stream event it could not parse as a 500.
   if (isMalformed(err.cause) || /^(type validation failed|json parsing failed|invalid json response)/i.test(err.message)) {
-    return make('malformed', t('providers:error.malformed', { reason }));
+    return new ArborProviderError(ctx, { kind: 'malformed', detail: t('providers:error.malformed', { reason }), status });
   }
+  if (status >= 200 && status < 300) {
+    // The request was accepted and the body then failed: a broken connection.
+    const why = cleanReason(causeMessage(err), ctx);
+    return streamed
+      ? new ArborProviderError(ctx, { kind: 'network', detail: t('providers:error.midStream', { reason: why }), status })
+      : new ArborProviderError(ctx, { kind: 'network', detail: t('providers:error.network', { baseUrl: ctx.baseUrl, reason: why }), retryable: true, status });
+  }
+  const said = bodyMessage(err.responseBody);
+  return fromHttpStatus(status, ctx, said !== undefined ? cleanReason(said, ctx) : reason, said !== undefined, parseRetryAfter(err.responseHeaders));
+}
+
+/**
+ * The rules for a failure with an HTTP status, whether the status line said it or an error
+ * inside a stream did (`{"error": {"code": 400, ...}}`, as OpenRouter sends): the same
+ * status is retried, or not, the same way.
+ * @param fromBody whether `reason` is the server's own message (shown with 5xx and 429).
+ */
+function fromHttpStatus(
+  status: number,
+  ctx: ErrorContext,
+  reason: string,
+  fromBody: boolean,
+  retryAfter: number | undefined,
+): ArborProviderError {
+  const make = (kind: ProviderErrorKind, detail: string, retryable = false) =>
+    new ArborProviderError(ctx, { kind, detail, retryable, status, retryAfterMs: retryable ? retryAfter : undefined });
+  const withSaid = (detail: string) => (fromBody && reason ? t('providers:error.serverSaid', { detail, reason }) : detail);
   if (status === 401) {
     return make('auth', ctx.envVar ? t('providers:error.auth', { status, envVar: ctx.envVar }) : t('providers:error.authNoEnv', { status }));
   }
@@ -98,23 +143,18 @@ function fromStatus(status: number, err: APICallError, ctx: ErrorContext, stream
     );
   }
   if (status === 404) return make('not_found', t('providers:error.notFound', { model: ctx.model, baseUrl: ctx.baseUrl }));
-  if (status === 429) return make('rate_limit', t('providers:error.rateLimit'), true);
-  if (status === 408) return make('network', t('providers:error.server', { status }), true);
-  if (status >= 500) return make('server', t('providers:error.server', { status }), true);
-  if (status >= 200 && status < 300) {
-    // The request was accepted and the body then failed: a broken connection.
-    const why = cleanReason(causeMessage(err), ctx);
-    return streamed
-      ? make('network', t('providers:error.midStream', { reason: why }))
-      : make('network', t('providers:error.network', { baseUrl: ctx.baseUrl, reason: why }), true);
-  }
+  if (status === 429) return make('rate_limit', withSaid(t('providers:error.rateLimit')), true);
+  if (status === 408) return make('network', withSaid(t('providers:error.server', { status })), true);
+  if (status >= 500) return make('server', withSaid(t('providers:error.server', { status })), true);
   return make('other', t('providers:error.badRequest', { status, reason }));
 }
 
 /** Errors some servers send inside an otherwise healthy stream: `{message, type, code}`. */
 function fromInBand(err: Record<string, unknown>, ctx: ErrorContext): ArborProviderError {
-  const type = String(err.type ?? err.code ?? '');
   const reason = cleanReason(String(err.message ?? JSON.stringify(err)), ctx);
+  const status = statusFromCode(err.code) ?? statusFromCode(err.status);
+  if (status !== undefined) return fromHttpStatus(status, ctx, reason, err.message !== undefined, undefined);
+  const type = String(err.type ?? err.code ?? '');
   if (/auth/i.test(type)) return fromAuthLike(ctx);
   if (/rate_limit/i.test(type)) return new ArborProviderError(ctx, { kind: 'rate_limit', detail: t('providers:error.rateLimit'), retryable: true });
   if (/invalid_request|not_found|permission/i.test(type)) {

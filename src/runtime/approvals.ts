@@ -6,6 +6,7 @@
 // A call needs no decision only when the caller's profile AND every bounded ceiling above
 // it auto-approve it: a bounded target cannot approve what its caller would have asked for.
 import { randomUUID } from 'node:crypto';
+import { neutralizeDeep } from '../text/untrusted.js';
 import { childApprovalDecision } from '../tools/approvalPolicy.js';
 import { combinedApprovalRequirement } from '../tools/authority.js';
 import type { Tool } from '../tools/types.js';
@@ -68,7 +69,8 @@ export class ApprovalBroker {
     this.store.setState((s) => ({
       controls: {
         ...s.controls,
-        approvals: [...s.controls.approvals, { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: req.args, createdAt: Date.now() }],
+        // Arguments are model text: shown neutralised (text/untrusted.ts), run as sent.
+        approvals: [...s.controls.approvals, { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: neutralizeDeep(req.args), createdAt: Date.now() }],
       },
     }));
     setRunStatus(this.store, req.runId, 'awaiting_approval');

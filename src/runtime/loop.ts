@@ -3,13 +3,16 @@
 // At every step boundary it honours its AbortSignal and its pause gate.
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
+import { t } from '../i18n/index.js';
 import { estimateCostUsd } from '../providers/createProvider.js';
 import { isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolResult } from '../tools/types.js';
 import type { ArborConfig } from '../config/types.js';
 import type { ApprovalBroker } from './approvals.js';
+import { replyCapBytes } from '../config/defaults.js';
 import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.js';
+import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
 import type { ToolTranscriptItem, TranscriptItem } from './types.js';
@@ -99,8 +102,7 @@ async function stepBoundary(spec: LoopSpec, deliverSteering: boolean): Promise<v
     const msg: ModelMessage = { role: 'user', content: text };
     spec.history.push(msg);
     spec.hooks.onMessage?.(spec.runId, msg);
-    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
-    appendItem(spec.store, spec.runId, item);
+    const item = appendItem(spec.store, spec.runId, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     spec.hooks.onItemFinal?.(spec.runId, item);
   }
 }
@@ -136,6 +138,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   patchRun(spec.store, spec.runId, (r) => ({ iterations: r.iterations + 1 }));
 
   const itemId = randomUUID();
+  const reply = new ReplyBuffer(replyCapBytes(spec.caller.runtime));
   let text = '';
   let flushed = 0;
   let itemAdded = false;
@@ -157,13 +160,28 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     if (timer) clearTimeout(timer);
     flush();
     if (!itemAdded) return;
-    let final: TranscriptItem | undefined;
-    updateItem(spec.store, spec.runId, itemId, (it) => {
-      final = it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it;
-      return final;
-    });
+    // The item as the store keeps it (neutralised) is what the session file records.
+    const final = updateItem(spec.store, spec.runId, itemId, (it) =>
+      it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it,
+    );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
+    if (reply.truncated) {
+      const note = appendItem(spec.store, spec.runId, {
+        id: randomUUID(),
+        kind: 'notice',
+        level: 'warn',
+        text: t('runtime:replyTruncated', {
+          received: formatBytes(reply.receivedBytes),
+          kept: formatBytes(reply.keptBytes),
+          key: 'max_reply_kb',
+        }),
+        at: Date.now(),
+      });
+      spec.hooks.onItemFinal?.(spec.runId, note);
+    }
   };
+  // What the model reads back: the kept text, and where it was cut.
+  const forHistory = () => (reply.truncated ? text + REPLY_TRUNCATED_MARKER(reply.keptBytes, reply.receivedBytes) : text);
 
   try {
     for await (const ev of spec.provider.stream({
@@ -175,7 +193,8 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     })) {
       switch (ev.type) {
         case 'text':
-          text += ev.delta;
+          reply.append(ev.delta);
+          text = reply.text;
           if (!timer) timer = setTimeout(flush, TEXT_FLUSH_MS);
           break;
         case 'tool_call':
@@ -188,7 +207,10 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
           break;
         }
         case 'retry':
-          spec.hooks.onRetry?.(spec.runId, `${ev.reason} — retry ${ev.attempt}/${ev.maxAttempts} in ${Math.round(ev.delayMs / 100) / 10}s`);
+          spec.hooks.onRetry?.(
+            spec.runId,
+            t('runtime:retryNotice', { reason: ev.reason, attempt: ev.attempt, max: ev.maxAttempts, secs: Math.round(ev.delayMs / 100) / 10 }),
+          );
           break;
         case 'finish':
           break;
@@ -199,7 +221,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     spec.hooks.onRetry?.(spec.runId, undefined);
     // Keep what the model already said: the next turn's context includes the partial reply.
     if (text.trim() !== '') {
-      const partial: ModelMessage = { role: 'assistant', content: `${text}\n[interrupted]` };
+      const partial: ModelMessage = { role: 'assistant', content: `${forHistory()}\n[interrupted]` };
       spec.history.push(partial);
       spec.hooks.onMessage?.(spec.runId, partial);
     }
@@ -210,7 +232,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   finishItem(false);
   if (spec.signal.aborted) throw new RunAbortedError();
 
-  const assistant: ModelMessage = { role: 'assistant', content: text, ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}) };
+  const assistant: ModelMessage = { role: 'assistant', content: forHistory(), ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}) };
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);
   return { text, calls };
@@ -264,11 +286,9 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
 async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTranscriptItem, seen: Set<string>): Promise<ToolResult> {
   const finish = (status: ToolTranscriptItem['status'], result: ToolResult): ToolResult => {
     const text = result.success ? result.output : (result.error ?? '');
-    let final: TranscriptItem | undefined;
-    updateItem(spec.store, spec.runId, item.id, (it) => {
-      final = it.kind === 'tool' ? { ...it, status, result: capResult(text), endedAt: Date.now() } : it;
-      return final;
-    });
+    const final = updateItem(spec.store, spec.runId, item.id, (it) =>
+      it.kind === 'tool' ? { ...it, status, result: capResult(text), endedAt: Date.now() } : it,
+    );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
     return result;
   };

@@ -1,12 +1,22 @@
 // A run's pause gate. The loop awaits it at every step boundary: while paused no new model
-// call and no new tool call starts. A step already in flight is allowed to finish.
+// call and no new tool call starts. A step already in flight is allowed to finish, so a
+// pause is only *requested* by pause(); it holds once the loop reaches wait(), and
+// `onHold` says so (the run then reads `paused` instead of `pausing…`).
 
 export class PauseGate {
   private waiters: Array<() => void> = [];
   private pausedFlag = false;
+  private heldFlag = false;
+
+  constructor(private readonly onHold?: () => void) {}
 
   get paused(): boolean {
     return this.pausedFlag;
+  }
+
+  /** True once the run has actually stopped at a step boundary during this pause. */
+  get held(): boolean {
+    return this.heldFlag;
   }
 
   pause(): void {
@@ -16,6 +26,7 @@ export class PauseGate {
   resume(): void {
     if (!this.pausedFlag) return;
     this.pausedFlag = false;
+    this.heldFlag = false;
     const ws = this.waiters;
     this.waiters = [];
     for (const w of ws) w();
@@ -24,7 +35,7 @@ export class PauseGate {
   /** Resolves at once when not paused; otherwise when resumed or when the signal aborts. */
   wait(signal?: AbortSignal): Promise<void> {
     if (!this.pausedFlag || signal?.aborted) return Promise.resolve();
-    return new Promise<void>((resolve) => {
+    const promise = new Promise<void>((resolve) => {
       const done = () => {
         signal?.removeEventListener('abort', done);
         resolve();
@@ -32,5 +43,10 @@ export class PauseGate {
       this.waiters.push(done);
       signal?.addEventListener('abort', done, { once: true });
     });
+    if (!this.heldFlag) {
+      this.heldFlag = true;
+      this.onHold?.();
+    }
+    return promise;
   }
 }

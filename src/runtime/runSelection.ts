@@ -74,7 +74,8 @@ export function resolveRunRef(s: RuntimeState, list: Run[], ref: string): RunRef
 export function runCounts(runs: Run[]): { running: number; queued: number; paused: number; awaiting: number; finished: number } {
   const c = { running: 0, queued: 0, paused: 0, awaiting: 0, finished: 0 };
   for (const r of runs) {
-    if (r.status === 'running') c.running++;
+    // A run still finishing its step before a pause holds is still running.
+    if (r.status === 'running' || r.status === 'pausing') c.running++;
     else if (r.status === 'queued') c.queued++;
     else if (r.status === 'paused') c.paused++;
     else if (r.status === 'awaiting_approval') c.awaiting++;

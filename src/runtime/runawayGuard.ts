@@ -30,22 +30,36 @@ export function measureTree(s: RuntimeState, rootRunId: string, now = Date.now()
   return m;
 }
 
+/** What a threshold is armed at for one tree: the configured limit until the user has
+ * answered a trip, then the next multiple of it past what the tree measured. */
+export type ArmedLimits = ReadonlyMap<Threshold, number>;
+
+/** The next limit after a trip at `measured`: the first multiple of `base` above it, so a
+ * tree that keeps growing after a resume trips again instead of running unwatched. */
+export function rearmedLimit(base: number, measured: number): number {
+  if (base <= 0) return measured;
+  return base * (Math.floor(measured / base) + 1);
+}
+
 /** The first threshold the tree is over, or undefined. */
-export function firstTrip(cfg: RunawayConfig, m: TreeMeasure, acknowledged: ReadonlySet<Threshold>): { threshold: Threshold; limit: number; measured: number } | undefined {
+export function firstTrip(cfg: RunawayConfig, m: TreeMeasure, armed: ArmedLimits = new Map()): { threshold: Threshold; limit: number; base: number; measured: number } | undefined {
   const checks: Array<[Threshold, number | undefined, number]> = [
     ['max_tree_size', cfg.max_tree_size, m.size],
     ['max_spawns_per_minute', cfg.max_spawns_per_minute, m.spawnsLastMinute],
     ['max_tree_tokens', cfg.max_tree_tokens, m.tokens],
     ['max_tree_cost_cents', cfg.max_tree_cost_cents, Math.round(m.costCents * 100) / 100],
   ];
-  for (const [threshold, limit, measured] of checks) {
-    if (limit !== undefined && !acknowledged.has(threshold) && measured > limit) return { threshold, limit, measured };
+  for (const [threshold, base, measured] of checks) {
+    if (base === undefined) continue;
+    const limit = armed.get(threshold) ?? base;
+    if (measured > limit) return { threshold, limit, base, measured };
   }
   return undefined;
 }
 
 export class RunawayGuard {
-  private acknowledged = new Map<string, Set<Threshold>>();
+  /** Per tree, thresholds re-armed above their configured limit after an answered trip. */
+  private armed = new Map<string, Map<Threshold, number>>();
   private scheduled = false;
   private pausedSpawningByGuard = false;
   private unsubscribe: () => void;
@@ -98,15 +112,15 @@ export class RunawayGuard {
       if (r && !isTerminal(r.status)) roots.add(r.rootRunId);
     }
     for (const rootRunId of roots) {
-      const trip = firstTrip(this.cfg, measureTree(s, rootRunId, now), this.acknowledged.get(rootRunId) ?? new Set());
+      const trip = firstTrip(this.cfg, measureTree(s, rootRunId, now), this.armed.get(rootRunId));
       if (trip) {
-        this.trip(rootRunId, trip.threshold, trip.limit, trip.measured);
+        this.trip(rootRunId, trip.threshold, trip.limit, trip.base, trip.measured);
         return;
       }
     }
   }
 
-  private trip(rootRunId: string, threshold: Threshold, limit: number, measured: number): void {
+  private trip(rootRunId: string, threshold: Threshold, limit: number, base: number, measured: number): void {
     const action = this.cfg.on_trip;
     this.sup.store.setState((s) => ({
       controls: { ...s.controls, runaway: { tripped: true, threshold, limit, measured, rootRunId, action, at: Date.now() } },
@@ -123,7 +137,13 @@ export class RunawayGuard {
       this.sup.setSpawnPaused(true);
       this.killChildren(rootRunId, GUARD_KILLED_TEXT);
     }
-    this.banner('warn', t('runtime:runaway.tripped', { threshold, limit, measured, action: t(`runtime:runaway.action.${action}`) }));
+    const actionText = t(`runtime:runaway.action.${action}`);
+    this.banner(
+      'warn',
+      limit === base
+        ? t('runtime:runaway.tripped', { threshold, limit, measured, action: actionText })
+        : t('runtime:runaway.trippedAgain', { threshold, limit, base, measured, action: actionText }),
+    );
     if (!this.hasOperator) {
       // Settle it now, the way the user most likely would have: stop the runaway children,
       // refuse new spawns for the rest of this (single, headless) turn, and let the root
@@ -146,15 +166,20 @@ export class RunawayGuard {
     return n;
   }
 
-  /** The user's answer to a trip: resume (the threshold stays acknowledged for that tree)
-   * or kill every child of the tree. */
+  /** The user's answer to a trip: resume or kill every child of the tree. Either way the
+   * threshold re-arms for that tree at the next multiple of its limit past what was
+   * measured, and the notice says where. `by: 'guard'`: the guard settles it itself
+   * (headless, no operator); its kills say so, and the no-operator banner speaks for it. */
   resolve(choice: 'resume' | 'kill', by: 'user' | 'guard' = 'user'): boolean {
     const state = this.sup.store.getState().controls.runaway;
     if (!state.tripped || !state.rootRunId) return false;
     const rootRunId = state.rootRunId;
-    const ack = this.acknowledged.get(rootRunId) ?? new Set<Threshold>();
-    ack.add(state.threshold as Threshold);
-    this.acknowledged.set(rootRunId, ack);
+    const threshold = state.threshold as Threshold;
+    const base = this.cfg[threshold] ?? state.limit ?? 0;
+    const next = rearmedLimit(base, Math.max(state.measured ?? 0, state.limit ?? 0));
+    const armed = this.armed.get(rootRunId) ?? new Map<Threshold, number>();
+    armed.set(threshold, next);
+    this.armed.set(rootRunId, armed);
     if (choice === 'resume') {
       if (state.action === 'pause_tree') this.sup.resume(rootRunId);
       if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
@@ -167,7 +192,10 @@ export class RunawayGuard {
     this.pausedSpawningByGuard = false;
     this.sup.store.setState((s) => ({ controls: { ...s.controls, runaway: { tripped: false } } }));
     // A guard's own kill (headless) is announced by the no-operator banner instead.
-    if (by === 'user') this.banner('info', t(choice === 'resume' ? 'runtime:runaway.resumed' : 'runtime:runaway.killed'));
+    if (by === 'user') {
+      const answered = t(choice === 'resume' ? 'runtime:runaway.resumed' : 'runtime:runaway.killed');
+      this.banner('info', `${answered} ${t('runtime:runaway.rearmed', { threshold, next })}`);
+    }
     return true;
   }
 }

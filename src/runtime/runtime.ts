@@ -16,7 +16,7 @@ import { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
-import { appendItem, createRuntimeStore, setRunStatus, type RuntimeStore } from './store.js';
+import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
@@ -63,6 +63,13 @@ export interface Runtime extends RuntimeApi {
   readonly config: ArborConfig;
   /** The model history of the session (root turns). */
   readonly history: ModelMessage[];
+  /** The session writer's state: a message while saving fails (status bar, and a chat
+   * notice when it starts failing), undefined once a save works again. */
+  reportSaveError(message: string | undefined): void;
+  /** The session is ending (a signal): stops every run, waits up to `settleMs` for them to
+   * unwind (tools killed, outcomes and task records written), then flushes the sinks.
+   * Resolves to whether everything settled in time. */
+  shutdown(settleMs: number): Promise<boolean>;
 }
 
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
@@ -113,7 +120,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         sinks.trace?.({ event: 'tool_finished', agent_alias: r.alias, session_key: r.sessionKey, run_id: r.id, parent_run_id: r.parentRunId, tool, status: success ? 'ok' : 'error', ms });
     },
     onRetry(_runId, text) {
-      store.setState({ retryNotice: text });
+      setRetryNotice(store, text);
     },
   };
 
@@ -150,10 +157,32 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
 
   const notice = (level: 'info' | 'warn' | 'error', text: string) => {
-    const item: TranscriptItem = { id: randomUUID(), kind: 'notice', level, text, at: Date.now() };
-    appendItem(store, undefined, item);
+    const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
   };
+
+  function reportSaveError(message: string | undefined): void {
+    const prev = store.getState().saveError;
+    if (message === undefined) {
+      if (prev === undefined) return;
+      store.setState({ saveError: undefined });
+      notice('info', t('runtime:save.recovered'));
+      return;
+    }
+    if (prev === message) return;
+    store.setState({ saveError: message });
+    if (prev === undefined) notice('warn', t('runtime:save.failed', { error: message }));
+  }
+
+  /** A save failure never ends a turn or hides its answer: it is reported, and the session
+   * writer keeps the events and retries on its next write. */
+  function flushSinks(): void {
+    try {
+      sinks.flush?.();
+    } catch (err) {
+      reportSaveError((err as Error).message);
+    }
+  }
 
   const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text), opts.interactive);
 
@@ -182,8 +211,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     store.setState({ activeRootRunId: run.id });
     sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id });
 
-    const userItem: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
-    appendItem(store, run.id, userItem);
+    const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     hooks.onItemFinal?.(run.id, userItem);
     const userMsg: ModelMessage = { role: 'user', content: text };
     history.push(userMsg);
@@ -227,7 +255,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       });
       supervisor.handles.delete(run.id);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
-      sinks.flush?.();
+      flushSinks();
     }
   }
 
@@ -237,6 +265,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     supervisor,
     config,
     history,
+    reportSaveError,
     startTurn,
     interrupt() {
       const id = store.getState().activeRootRunId;
@@ -290,10 +319,19 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       store.setState({});
     },
     resolveRunaway: (choice) => guard.resolve(choice),
+    async shutdown(settleMs: number) {
+      guard.dispose();
+      supervisor.stopAll('cancelled');
+      const deadline = Date.now() + settleMs;
+      const settled = () => supervisor.handles.size === 0 && store.getState().activeRootRunId === undefined;
+      while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      flushSinks();
+      return settled();
+    },
     async dispose() {
       guard.dispose();
       for (const id of [...supervisor.handles.keys()]) supervisor.stop(id, 'cancelled');
-      sinks.flush?.();
+      flushSinks();
     },
   };
 }

@@ -1,7 +1,13 @@
 // The runtime store: a zustand vanilla store holding every run, the session transcript,
 // each child's transcript and the controls. Only the runtime calls the mutators below;
 // the UI reads through selectors and acts through the Runtime facade.
+//
+// Outside text enters the UI only through these mutators, so they are where it is
+// neutralised (text/untrusted.ts): model text, tool names, arguments and results, a run's
+// task, answer and error, notices and the retry notice. No view can forget it.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { neutralize } from '../text/untrusted.js';
+import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
 import { RunTranscripts } from './runTranscripts.js';
 import {
   isTerminal,
@@ -45,12 +51,13 @@ export function capResult(text: string): string {
 }
 
 export function cutToolName(name: string): string {
-  return name.length > TOOL_NAME_CAP ? name.slice(0, TOOL_NAME_CAP) : name;
+  return neutralize(name.length > TOOL_NAME_CAP ? name.slice(0, TOOL_NAME_CAP) : name);
 }
 
 // ---- mutators (runtime only) ----
 
-export function addRun(store: RuntimeStore, run: Run): void {
+export function addRun(store: RuntimeStore, untrusted: Run): void {
+  const run = neutralizeRunFields(untrusted);
   store.setState((s) => ({ runs: { ...s.runs, [run.id]: run }, runOrder: [...s.runOrder, run.id] }));
 }
 
@@ -59,7 +66,7 @@ export function patchRun(store: RuntimeStore, runId: string, patch: Partial<Run>
   store.setState((s) => {
     const run = s.runs[runId];
     if (!run || isTerminal(run.status)) return s;
-    const p = typeof patch === 'function' ? patch(run) : patch;
+    const p = neutralizeRunFields(typeof patch === 'function' ? patch(run) : patch);
     return { runs: { ...s.runs, [runId]: { ...run, ...p } } };
   });
 }
@@ -85,7 +92,8 @@ function withStatus(run: Run, status: RunStatus, extra: Partial<Run>, now: numbe
 }
 
 /** Moves a run to a new status. Terminal statuses are final: a late event never overwrites one. */
-export function setRunStatus(store: RuntimeStore, runId: string, status: RunStatus, extra: Partial<Run> = {}): boolean {
+export function setRunStatus(store: RuntimeStore, runId: string, status: RunStatus, untrusted: Partial<Run> = {}): boolean {
+  const extra = neutralizeRunFields(untrusted);
   let changed = false;
   store.setState((s) => {
     const run = s.runs[runId];
@@ -97,8 +105,9 @@ export function setRunStatus(store: RuntimeStore, runId: string, status: RunStat
 }
 
 /** Ends many runs in one update (a kill of a large tree); runs already ended are left. */
-export function endRuns(store: RuntimeStore, runIds: readonly string[], status: TerminalStatus, extra: Partial<Run> = {}): void {
+export function endRuns(store: RuntimeStore, runIds: readonly string[], status: TerminalStatus, untrusted: Partial<Run> = {}): void {
   if (runIds.length === 0) return;
+  const extra = neutralizeRunFields(untrusted);
   store.setState((s) => {
     const now = Date.now();
     let runs: Record<string, Run> | undefined;
@@ -145,12 +154,14 @@ export function addUsage(store: RuntimeStore, runId: string, tokensIn: number, t
 }
 
 /** Appends to the session transcript (root runs) or to a child's own transcript. */
-export function appendItem(store: RuntimeStore, runId: string | undefined, item: TranscriptItem): void {
+export function appendItem(store: RuntimeStore, runId: string | undefined, untrusted: TranscriptItem): TranscriptItem {
+  const item = neutralizeItem(untrusted);
   store.setState((s) => {
     if (runId === undefined || isRootRun(s, runId)) return { transcript: [...s.transcript, item] };
     const list = s.runTranscripts.get(runId) ?? [];
     return { runTranscripts: s.runTranscripts.with(runId, [...list, item]) };
   });
+  return item;
 }
 
 export function updateItem(
@@ -158,7 +169,8 @@ export function updateItem(
   runId: string | undefined,
   itemId: string,
   patch: (item: TranscriptItem) => TranscriptItem,
-): void {
+): TranscriptItem | undefined {
+  let stored: TranscriptItem | undefined;
   store.setState((s) => {
     const root = runId === undefined || isRootRun(s, runId);
     const list = root ? s.transcript : (s.runTranscripts.get(runId!) ?? []);
@@ -172,9 +184,16 @@ export function updateItem(
     }
     if (idx < 0) return s;
     const next = list.slice();
-    next[idx] = patch(list[idx]);
+    stored = next[idx] = neutralizeItem(patch(list[idx]));
     return root ? { transcript: next } : { runTranscripts: s.runTranscripts.with(runId!, next) };
   });
+  return stored;
+}
+
+/** The status bar's retry line (it quotes a server's error text). */
+export function setRetryNotice(store: RuntimeStore, text: string | undefined): void {
+  const notice = text === undefined ? undefined : neutralize(text);
+  if (store.getState().retryNotice !== notice) store.setState({ retryNotice: notice });
 }
 
 function isRootRun(s: RuntimeState, runId: string): boolean {

@@ -17,7 +17,7 @@ import { PauseGate } from './pauseGate.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
-import { isTerminal, type Run, type RunStatus, type TerminalStatus, type TranscriptItem } from './types.js';
+import { isTerminal, type Run, type TerminalStatus, type TranscriptItem } from './types.js';
 
 export type { SubagentOverrides } from './subagents.js';
 
@@ -130,7 +130,7 @@ export class Supervisor {
     // Each live child listens on its parent's signal: a fan-out of more than ten is normal
     // here, and Node's leak warning would otherwise print over the chat screen.
     setMaxListeners(0, controller.signal);
-    const handle: RunHandle = { runId, controller, gate: new PauseGate(), steering: [], laned: false };
+    const handle: RunHandle = { runId, controller, gate: new PauseGate(() => this.onHeld(runId)), steering: [], laned: false };
     if (parentSignal) {
       const onParentAbort = () => {
         handle.stopReason ??= 'cancelled';
@@ -197,6 +197,8 @@ export class Supervisor {
       sessionKey: `${spec.sessionKeyPrefix}-${randomUUID()}`,
       taskId: spec.taskId,
     });
+    // Born held under a pausing parent: that parent may now be waiting only on held children.
+    if (handle.gate.paused && !detached) this.settleWaitingParent(spec.parentRunId);
     const work = this.executeChild(spec, run, handle);
     // A parent blocked on its child does not hold a lane slot meanwhile.
     const outcome = spec.parentSignal ? await this.lane.suspendWhile(spec.parentRunId, work) : await work;
@@ -266,8 +268,7 @@ export class Supervisor {
   /** A child's task (or a steering message) as the first item of its own transcript,
    * recorded like every other item so the session file keeps it. */
   recordUserItem(runId: string, text: string): void {
-    const item: TranscriptItem = { id: randomUUID(), kind: 'user', text, at: Date.now() };
-    appendItem(this.store, runId, item);
+    const item = appendItem(this.store, runId, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     this.deps.hooks.onItemFinal?.(runId, item);
   }
 
@@ -370,6 +371,18 @@ export class Supervisor {
     return targets.filter((r) => r.id !== runId).length;
   }
 
+  /** Stops every live run (each stop cascades to its subtree): the session is ending. Each
+   * run's abort reaches its tools, so a running shell command gets its process-group kill.
+   * Returns how many runs were stopped. */
+  stopAll(reason: StopReason): number {
+    let stopped = 0;
+    for (const id of [...this.handles.keys()]) {
+      const run = this.store.getState().runs[id];
+      if (run && !isTerminal(run.status)) stopped += 1 + this.stop(id, reason);
+    }
+    return stopped;
+  }
+
   kill(runId: string, killText?: string): { killed: boolean; descendants: number } {
     const run = this.store.getState().runs[runId];
     if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
@@ -377,18 +390,48 @@ export class Supervisor {
     return { killed: true, descendants };
   }
 
+  /** Asks a run to pause. A run that has not started, or is already waiting at its gate,
+   * holds at once (`paused`); one in the middle of a step reads `pausing` until the loop
+   * reaches its next step boundary (onHeld). */
   private pauseOne(runId: string): void {
     const h = this.handles.get(runId);
     if (!h) return;
     h.gate.pause();
     h.timer?.pause();
-    setRunStatus(this.store, runId, 'paused');
+    const run = this.store.getState().runs[runId];
+    if (!run || run.status === 'paused') return;
+    const holdsNow = run.startedAt === undefined || h.gate.held;
+    setRunStatus(this.store, runId, holdsNow ? 'paused' : 'pausing');
+  }
+
+  /** The loop of `runId` stopped at its gate: the pause holds. */
+  private onHeld(runId: string): void {
+    const run = this.store.getState().runs[runId];
+    if (run?.status === 'pausing' || run?.status === 'running') {
+      if (this.handles.get(runId)?.gate.paused) setRunStatus(this.store, runId, 'paused');
+    }
+    if (run?.parentRunId) this.settleWaitingParent(run.parentRunId);
+  }
+
+  /** A run whose step in flight is a wait on its children cannot move while every one of
+   * them is held: it reads `paused` too. Walks up, since that may hold its own parent. */
+  private settleWaitingParent(runId: string | undefined): void {
+    for (let id = runId; id; ) {
+      const run = this.store.getState().runs[id];
+      if (run?.status !== 'pausing') return;
+      const live = this.liveChildren(id);
+      if (live.length === 0 || !live.every((c) => c.status === 'paused')) return;
+      setRunStatus(this.store, id, 'paused');
+      id = run.parentRunId;
+    }
   }
 
   pause(runId: string): number {
     const s = this.store.getState();
     const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
     for (const r of targets) this.pauseOne(r.id);
+    // Deepest first, so a parent sees its children's final state.
+    for (const r of targets.slice().reverse()) this.settleWaitingParent(r.id);
     return targets.length;
   }
 
@@ -400,7 +443,7 @@ export class Supervisor {
       if (!h) continue;
       h.gate.resume();
       const cur = this.store.getState().runs[r.id];
-      if (cur?.status === 'paused') setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : 'running');
+      if (cur?.status === 'paused' || cur?.status === 'pausing') setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : 'running');
       if (cur?.startedAt !== undefined) h.timer?.resume();
     }
     return targets.length;

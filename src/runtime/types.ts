@@ -5,6 +5,9 @@ import type { RunTranscripts } from './runTranscripts.js';
 export type RunStatus =
   | 'queued'
   | 'running'
+  /** Asked to pause, still finishing the step in flight (a model call or a tool). */
+  | 'pausing'
+  /** Held at a step boundary (or waiting only on children that are all held). */
   | 'paused'
   | 'awaiting_approval'
   | 'completed'
@@ -14,7 +17,7 @@ export type RunStatus =
   | 'cancelled';
 
 /** The statuses a run ends in; nothing moves a run out of one. */
-export type TerminalStatus = Exclude<RunStatus, 'queued' | 'running' | 'paused' | 'awaiting_approval'>;
+export type TerminalStatus = Exclude<RunStatus, 'queued' | 'running' | 'pausing' | 'paused' | 'awaiting_approval'>;
 
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>([
   'completed',
@@ -160,4 +163,6 @@ export interface RuntimeState {
   activeRootRunId?: string;
   /** Shown in the status bar while a provider retries. */
   retryNotice?: string;
+  /** Why the last session save failed (file and reason), until a later save succeeds. */
+  saveError?: string;
 }

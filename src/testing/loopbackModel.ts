@@ -8,6 +8,7 @@ import {
   estimateTokens,
   sendJson,
   sendReset,
+  sendStall,
   sendText,
   sendTools,
   startStream,
@@ -110,6 +111,11 @@ export async function startLoopbackModel(opts: LoopbackOptions): Promise<Loopbac
         return sendReset(ex, reply, socket);
       case 'hang':
         startStream(ex);
+        return;
+      case 'silent':
+        return;
+      case 'stall':
+        sendStall(ex, reply.afterChunks);
         return;
     }
   }

@@ -23,7 +23,11 @@ export type LoopbackReply =
    * destroyed before any response byte (a connection reset). */
   | { kind: 'reset'; afterChunks: string[] }
   /** Sends the stream headers, then nothing, until the client goes away. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Accepts the request and never answers: not even the status line. */
+  | { kind: 'silent' }
+  /** Streams `afterChunks` as text, then goes quiet with the connection open. */
+  | { kind: 'stall'; afterChunks: string[] };
 
 export interface LoopbackIncoming {
   body: any;
@@ -331,6 +335,25 @@ export function defaultErrorBody(dialect: LoopbackDialect, status: number): stri
   return dialect === 'anthropic'
     ? JSON.stringify({ type: 'error', error: { type: kind, message } })
     : JSON.stringify({ error: { message, type: kind, code: null } });
+}
+
+/** Starts a text reply, sends `chunks`, then says nothing more (the socket stays open). */
+export function sendStall(ex: Exchange, chunks: string[]): void {
+  startStream(ex);
+  const id = nextId('chatcmpl-');
+  if (ex.dialect === 'anthropic') {
+    anthropicStart(ex, 1);
+    writeEvent(ex, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  } else {
+    writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: '' }));
+  }
+  for (const chunk of chunks) {
+    if (ex.dialect === 'anthropic') {
+      writeEvent(ex, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: chunk } });
+    } else {
+      writeEvent(ex, 'chunk', openaiChunk(ex, id, { content: chunk }));
+    }
+  }
 }
 
 export async function sendReset(ex: Exchange, reply: Extract<LoopbackReply, { kind: 'reset' }>, socket: Socket) {

@@ -13,6 +13,7 @@ export function activeMs(run: Run, now: number): number {
 export const STATUS_COLORS: Record<RunStatus, string> = {
   queued: 'gray',
   running: 'cyan',
+  pausing: 'yellow',
   paused: 'yellow',
   awaiting_approval: 'yellow',
   completed: 'green',

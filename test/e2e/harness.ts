@@ -70,6 +70,8 @@ export interface Term {
   screen(): string;
   /** The whole buffer: scrollback followed by the visible rows. */
   scrollback(): string;
+  /** Every byte the program wrote to the pty so far, escape sequences included. */
+  rawOutput(): string;
   /** Resolves once every byte received so far has been parsed by the terminal. */
   flush(): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number, opts?: WaitOptions): Promise<void>;
@@ -143,7 +145,9 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       resolveExit(exitInfo);
     });
   });
+  const raw: string[] = [];
   proc.onData((data) => {
+    raw.push(data);
     if (!disposed) xterm.write(data);
   });
   // Answers to terminal queries (cursor position, device attributes) go back to the program,
@@ -193,6 +197,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     pid: proc.pid,
     screen,
     scrollback,
+    rawOutput: () => raw.join(''),
     flush,
     waitFor,
     async waitForRawMode(timeoutMs = 10000) {
@@ -291,7 +296,9 @@ export function tempArborHome(): ArborHome {
   const home = join(root, 'arbor-home');
   const userHome = join(root, 'home');
   const dir = join(root, 'work');
-  for (const d of [home, userHome, dir]) mkdirSync(d, { recursive: true });
+  for (const d of [userHome, dir]) mkdirSync(d, { recursive: true });
+  // As arbor itself creates it: private. A 0755 home would be tightened at start, with a notice.
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const env: Record<string, string> = {
     ARBOR_HOME: home,
     HOME: userHome,

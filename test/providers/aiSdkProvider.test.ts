@@ -137,7 +137,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
     expect(out.error).toBeUndefined();
     expect(out.text).toBe('ok');
     expect(retries(out.events)).toEqual([
-      { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 0, reason: 'rate limited (429)' },
+      { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 0, reason: 'rate limited (429): loopback status 429' },
     ]);
     expect(out.events[0].type).toBe('retry');
     expect(srv.requests).toHaveLength(2);
@@ -165,7 +165,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
     const err = out.error as ProviderError;
     expect(err.kind).toBe('server');
     expect(err.status).toBe(500);
-    expect(err.message).toBe(`provider "local" (${type}/test-model): server error (500) — gave up after 4 attempts`);
+    expect(err.message).toBe(`provider "local" (${type}/test-model): server error (500): loopback status 500 — gave up after 4 attempts`);
   });
 
   it('fails at once on 401 with a message naming provider, model and key variable but never the key', async () => {

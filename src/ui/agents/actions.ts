@@ -83,7 +83,9 @@ export function resumeRun(runtime: RuntimeApi, runId: string): ActionResult {
 /** Space in the pane: resume what is paused (or the tripped root), pause the rest. */
 export function togglePause(runtime: RuntimeApi, runId: string): ActionResult {
   const s = runtime.store.getState();
-  if (isTrippedRoot(s, runId) || s.runs[runId]?.status === 'paused') return resumeRun(runtime, runId);
+  const status = s.runs[runId]?.status;
+  // A pause that has not held yet (pausing…) is undone by the same key.
+  if (isTrippedRoot(s, runId) || status === 'paused' || status === 'pausing') return resumeRun(runtime, runId);
   return pauseRun(runtime, runId);
 }
 

@@ -6,6 +6,7 @@ import type { Run, RunStatus } from '../../runtime/types.js';
 export const STATUS_GLYPHS: Record<RunStatus, string> = {
   queued: '◌',
   running: '●',
+  pausing: '‖',
   paused: '‖',
   awaiting_approval: '?',
   completed: '✓',

@@ -49,7 +49,7 @@ function glyph(v: CardView): Seg {
   }
   const alive = runs.filter(isAlive);
   if (alive.length > 0) {
-    if (alive.some((r) => r.status === 'running')) return { text: spinnerFrame(v.frame), color: 'cyan' };
+    if (alive.some((r) => r.status === 'running' || r.status === 'pausing')) return { text: spinnerFrame(v.frame), color: 'cyan' };
     if (alive.some((r) => r.status === 'awaiting_approval')) return { text: '?', color: 'yellow' };
     if (alive.some((r) => r.status === 'paused')) return { text: '‖', color: 'yellow' };
     return { text: '◌', color: 'gray' };

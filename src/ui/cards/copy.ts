@@ -79,7 +79,9 @@ export function writeExport(raw: string, what: string, dir = exportDir(), now = 
   // Same redaction as session files: an export must not carry a key a tool printed.
   const text = redactForExport(raw);
   try {
-    mkdirSync(dir, { recursive: true });
+    // Private like everything under ARBOR_HOME (persistence/privateFs.ts has the same modes;
+    // the UI layer may not import persistence).
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new Error(t('transcript:copy.dirFailed', { dir, error: (err as Error).message }));
   }

@@ -2,11 +2,24 @@
 import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../../i18n/index.js';
+import { formatBytes } from '../../text/sizes.js';
 import type { FeedEntry } from '../state/feed.js';
 import { ASSISTANT_INDENT, USER_PROMPT } from '../theme.js';
 import { Markdown } from './Markdown.js';
 import { NoticeLine } from './NoticeLine.js';
 import { renderToolItem } from './renderToolItem.js';
+
+/** Most of one reply drawn into scrollback, in characters (~800 lines at 80 columns). A
+ * longer reply (up to the runtime's max_reply_kb) is kept whole and shown in the viewer;
+ * laying out and printing a megabyte of markdown would hold the chat for seconds. */
+export const DRAWN_REPLY_CHARS = 64 * 1024;
+
+/** The head of `text` that is drawn, cut at a line end when there is one near the cap. */
+export function drawnPart(text: string): string {
+  if (text.length <= DRAWN_REPLY_CHARS) return text;
+  const nl = text.lastIndexOf('\n', DRAWN_REPLY_CHARS);
+  return text.slice(0, nl > DRAWN_REPLY_CHARS / 2 ? nl : DRAWN_REPLY_CHARS);
+}
 
 export const FeedEntryView = memo(function FeedEntryView({ entry, width }: { entry: FeedEntry; width: number }) {
   if (entry.kind === 'local') {
@@ -29,13 +42,18 @@ export const FeedEntryView = memo(function FeedEntryView({ entry, width }: { ent
           </Box>
         </Box>
       );
-    case 'assistant':
+    case 'assistant': {
+      const drawn = drawnPart(item.text);
       return (
         <Box marginTop={1} flexDirection="column" paddingLeft={ASSISTANT_INDENT} width={width}>
-          <Markdown text={item.text} width={Math.max(8, width - ASSISTANT_INDENT)} />
+          <Markdown text={drawn} width={Math.max(8, width - ASSISTANT_INDENT)} />
+          {drawn.length < item.text.length && (
+            <Text dimColor>{t('ui:transcript.notDrawn', { size: formatBytes(item.text.length - drawn.length) })}</Text>
+          )}
           {item.interrupted && <Text color="yellow">{`⊘ ${t('ui:transcript.interrupted')}`}</Text>}
         </Box>
       );
+    }
     case 'tool':
       return (
         <Box paddingLeft={ASSISTANT_INDENT} width={width}>

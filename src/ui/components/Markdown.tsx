@@ -3,6 +3,7 @@
 import React, { memo, useMemo, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { marked, type Token, type Tokens } from 'marked';
+import { neutralize } from '../../text/untrusted.js';
 
 export interface MarkdownProps {
   text: string;
@@ -11,8 +12,15 @@ export interface MarkdownProps {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
-/** Models sometimes write HTML entities; the terminal should show the character. */
+/** Models sometimes write HTML entities; the terminal should show the character. A numeric
+ * entity can name a control character (`&#27;` is ESC): decoding one would rebuild the
+ * escape sequence the store neutralised, so what comes out is neutralised too. */
 export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return neutralize(decodeAll(text));
+}
+
+function decodeAll(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
     const lower = name.toLowerCase();
     if (ENTITIES[lower]) return ENTITIES[lower];

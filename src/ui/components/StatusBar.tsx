@@ -1,5 +1,6 @@
 // One line at the bottom: turn activity (spinner, elapsed) on the left, then agent,
-// provider/model, session tokens and estimated cost. A retry notice gets its own line.
+// provider/model, session tokens and estimated cost. A retry notice gets its own line; a
+// failing session save leads the line until a save works again.
 import React from 'react';
 import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
@@ -39,6 +40,7 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
   const store = runtime.store;
   const totals = useStore(store, (s) => s.totals);
   const retryNotice = useStore(store, (s) => s.retryNotice);
+  const saveFailing = useStore(store, (s) => s.saveError !== undefined);
   const startedAt = useStore(store, (s) => {
     const run = s.activeRootRunId ? s.runs[s.activeRootRunId] : undefined;
     return run ? (run.startedAt ?? run.createdAt) : undefined;
@@ -52,6 +54,13 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
     <Box flexDirection="column" width={width}>
       {retryNotice && <Text color="yellow">{retryRows(retryNotice, width).join('\n')}</Text>}
       <Text wrap="truncate-end">
+        {/* First, so a narrow terminal cuts the totals rather than this. */}
+        {saveFailing && (
+          <Text>
+            <Text color="red">{t('ui:status.saveFailed')}</Text>
+            {sep}
+          </Text>
+        )}
         {turnRunning && (
           <Text>
             <Text color="cyan">{spinnerFrame(frame)} </Text>

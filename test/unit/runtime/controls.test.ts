@@ -209,6 +209,19 @@ describe('runaway guard', () => {
       expect(banner && banner.kind === 'notice' && banner.text).toContain(threshold);
       await until(() => Object.values(fx!.runtime.store.getState().runs).filter((r) => r.status !== 'completed').every((r) => r.status === 'paused'));
       expect(fx.runtime.resolveRunaway('resume')).toBe(true);
+      // The guard re-arms at the next multiple of the limit: a tree that keeps growing past
+      // it (tokens do, by tens per call) trips again, each time higher; keep answering.
+      let finished = false;
+      void turn.then(() => (finished = true));
+      let lastLimit = state.controls.runaway.limit!;
+      while (!finished) {
+        await until(() => finished || fx!.runtime.store.getState().controls.runaway.tripped, 10000, 'a re-trip or the end of the turn');
+        const again = fx.runtime.store.getState().controls.runaway;
+        if (!again.tripped) continue;
+        expect(again.limit!).toBeGreaterThan(lastLimit);
+        lastLimit = again.limit!;
+        fx.runtime.resolveRunaway('resume');
+      }
       await turn;
       expect(Object.values(fx.runtime.store.getState().runs).every((r) => r.status === 'completed')).toBe(true);
     });

@@ -1,0 +1,47 @@
+// The transcript and run fields that carry outside text, neutralised in one place so the
+// store and the session restore apply the same rule (see untrusted.ts). Type imports only:
+// this stays below every layer that calls it.
+import type { Run, TranscriptItem } from '../runtime/types.js';
+import { neutralize, neutralizeDeep, neutralizeMaybe } from './untrusted.js';
+
+/** A transcript item whose every displayed string is inert. Returns the same object when
+ * nothing changed. */
+export function neutralizeItem(item: TranscriptItem): TranscriptItem {
+  switch (item.kind) {
+    case 'user':
+    case 'assistant':
+    case 'notice': {
+      const text = neutralizeMaybe(item.text);
+      return text === item.text ? item : { ...item, text };
+    }
+    case 'tool': {
+      const name = neutralizeMaybe(item.name);
+      const rawArgs = neutralizeMaybe(item.rawArgs);
+      const args = neutralizeDeep(item.args);
+      const result = item.result === undefined ? undefined : neutralizeMaybe(item.result);
+      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result) return item;
+      return { ...item, name, rawArgs, args, result };
+    }
+    default:
+      return item;
+  }
+}
+
+/** The fields of a run that carry outside text: the task a model wrote, its answer, errors. */
+const RUN_TEXT_FIELDS = ['task', 'result', 'error', 'alias'] as const;
+
+/** A run patch (or a whole run) with its outside text neutralised. Same object when clean. */
+export function neutralizeRunFields<T extends Partial<Run>>(patch: T): T {
+  let out: T | undefined;
+  for (const key of RUN_TEXT_FIELDS) {
+    const value = patch[key];
+    if (typeof value !== 'string') continue;
+    const clean = neutralize(value);
+    if (clean !== value) (out ??= { ...patch })[key] = clean as T[typeof key];
+  }
+  if (patch.lastTool && typeof patch.lastTool.name === 'string') {
+    const name = neutralize(patch.lastTool.name);
+    if (name !== patch.lastTool.name) (out ??= { ...patch }).lastTool = { ...patch.lastTool, name };
+  }
+  return out ?? patch;
+}

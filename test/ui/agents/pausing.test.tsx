@@ -1,0 +1,65 @@
+// `pausing…` reads as such everywhere a run's status shows: the /agents pane row and its
+// header counts, /subagents list and info. Space on a pausing run takes the pause back.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { setLanguage } from '../../../src/i18n/index.js';
+import { setRunStatus } from '../../../src/runtime/store.js';
+import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
+import { agentsCommands } from '../../../src/ui/agents/register.js';
+import { addTestRun, mountPane, RecordingRuntime, waitFor } from './fixtures.js';
+
+beforeEach(() => setLanguage('en'));
+afterEach(() => {
+  cleanup();
+  setLanguage('en');
+});
+
+function pausingTree() {
+  const rt = new RecordingRuntime();
+  const root = addTestRun(rt, { task: 'plan' });
+  const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
+  setRunStatus(rt.store, child.id, 'pausing');
+  return { rt, root, child };
+}
+
+describe('a run whose pause has not held yet', () => {
+  it('the pane row says pausing…, and it still counts as running', async () => {
+    const { rt } = pausingTree();
+    const pane = await mountPane(rt, { width: 120, maxRows: 20 });
+    const row = pane.lines().find((l) => l.includes('main#1 subagent'))!;
+    expect(row).toContain('‖ pausing…');
+    // The header counts children: the pausing one is still running.
+    expect(pane.frame()).toMatch(/1 running · 0 queued · 0 paused/);
+  });
+
+  it('/subagents list and info say pausing…', async () => {
+    const { rt } = pausingTree();
+    const registry = new CommandRegistry(agentsCommands({ archiveAfterMinutes: 60 }));
+    const printed: string[] = [];
+    const ctx = {
+      runtime: rt,
+      print: (text: string) => printed.push(text),
+      sessions: { list: () => [], currentId: 'x' },
+      exit() {},
+      setLanguage() {},
+      clearScreen() {},
+      openPane() {},
+      closePane() {},
+      isTurnRunning: () => false,
+      commands: registry.list(),
+      keyBindings: [],
+    } as unknown as CommandContext;
+    await runSlashLine('/subagents list', registry, ctx);
+    expect(printed.join('\n')).toMatch(/main#1 · pausing…/);
+    printed.length = 0;
+    await runSlashLine('/subagents info main#1', registry, ctx);
+    expect(printed.join('\n')).toMatch(/status: pausing…/);
+  });
+
+  it('the Spanish catalog has its own word', async () => {
+    setLanguage('es');
+    const { rt } = pausingTree();
+    const pane = await mountPane(rt, { width: 120, maxRows: 20 });
+    await waitFor(() => expect(pane.frame()).toContain('‖ pausando…'));
+  });
+});

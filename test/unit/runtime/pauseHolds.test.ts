@@ -1,0 +1,157 @@
+// A pause is shown as it really is: `pausing…` while the step in flight finishes, `paused`
+// only once the run has stopped at a step boundary. And the runaway guard, once answered,
+// re-arms at the next multiple of its limit instead of letting the tree grow unwatched.
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
+import type { RunStatus } from '../../../src/runtime/types.js';
+
+let fx: Fixture | undefined;
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
+
+const childOf = (f: Fixture) => Object.values(f.runtime.store.getState().runs).find((r) => r.kind === 'subagent');
+
+/** Every status the first child passes through, in order, without repeats. */
+function recordChildStatuses(f: Fixture): RunStatus[] {
+  const seen: RunStatus[] = [];
+  f.runtime.store.subscribe((s) => {
+    const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+    if (child && seen.at(-1) !== child.status) seen.push(child.status);
+  });
+  return seen;
+}
+
+describe('pausing… until the pause holds', () => {
+  it('a child paused mid model call reads pausing, then paused once its loop stops at the tool boundary', async () => {
+    let workerCalls = 0;
+    fx = await makeFixture({
+      respond: async ({ body }) => {
+        if (firstUserText(body) === 'worker') {
+          workerCalls++;
+          // The model takes 600 ms to ask for a tool: the pause lands mid call.
+          if (toolMessages(body).length === 0) return new Promise((r) => setTimeout(() => r(calls({ id: 'l', name: 'list_files', args: {} })), 600));
+          return text('worker finished');
+        }
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
+      },
+      runtime: { interactive: true },
+    });
+    const statuses = recordChildStatuses(fx);
+    const turn = fx.runtime.startTurn('go');
+    // The worker's first model call is in flight (the server holds it for 600 ms).
+    await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
+    const child = childOf(fx)!;
+    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    // Pause the whole tree: neither run has stopped yet.
+    fx.runtime.pause(root.id);
+    expect(fx.runtime.store.getState().runs[child.id].status).toBe('pausing');
+    expect(fx.runtime.store.getState().runs[root.id].status).toBe('pausing');
+
+    await until(() => fx!.runtime.store.getState().runs[child.id].status === 'paused', 5000, 'the pause to hold');
+    // It held at the boundary before its tool call: the tool did not run.
+    expect(fx.runtime.store.getState().runs[child.id].toolsCompleted).toBe(0);
+    // The root's step in flight is a wait on that child alone: it is held too.
+    expect(fx.runtime.store.getState().runs[root.id].status).toBe('paused');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(workerCalls).toBe(1);
+    expect(statuses).toEqual(['queued', 'running', 'pausing', 'paused']);
+
+    fx.runtime.resume(root.id);
+    await turn;
+    expect(fx.runtime.store.getState().runs[child.id]).toMatchObject({ status: 'completed', toolsCompleted: 1 });
+    expect(statuses.slice(-2)).toEqual(['running', 'completed']);
+  });
+
+  it('a child that finishes its answer while pausing ends completed and is never shown paused', async () => {
+    fx = await makeFixture({
+      respond: ({ body }) => {
+        if (firstUserText(body) === 'worker') return text('worker answer', 500);
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
+      },
+      runtime: { interactive: true },
+    });
+    const statuses = recordChildStatuses(fx);
+    const turn = fx.runtime.startTurn('go');
+    await until(() => fx!.server.requests.some((r) => firstUserText(r.body) === 'worker') && childOf(fx!)?.status === 'running');
+    const child = childOf(fx)!;
+    fx.runtime.pause(child.id);
+    await until(() => fx!.runtime.store.getState().runs[child.id].status === 'completed', 5000, 'the child to finish');
+    expect(statuses).toEqual(['queued', 'running', 'pausing', 'completed']);
+    expect(statuses).not.toContain('paused');
+    fx.runtime.resume(Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!.id);
+    await turn;
+  });
+
+  it('a child paused before it started holds at once', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[delegation]\nmax_concurrent = 1\n[runtime_profiles.default]\nparallel_tools = true\n'),
+      respond: ({ body }) => {
+        const first = firstUserText(body);
+        if (first.startsWith('job')) return text(`did ${first}`, 300);
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'a', name: 'spawn_subagent', args: { prompt: 'job a' } }, { id: 'b', name: 'spawn_subagent', args: { prompt: 'job b' } });
+      },
+      runtime: { interactive: true },
+    });
+    const turn = fx.runtime.startTurn('go');
+    const queued = () => Object.values(fx!.runtime.store.getState().runs).find((r) => r.kind === 'subagent' && r.status === 'queued');
+    await until(() => queued() !== undefined);
+    const q = queued()!;
+    fx.runtime.pause(q.id);
+    expect(fx.runtime.store.getState().runs[q.id].status).toBe('paused');
+    fx.runtime.resume(q.id);
+    await turn;
+    expect(fx.runtime.store.getState().runs[q.id].status).toBe('completed');
+  });
+});
+
+describe('the runaway guard re-arms after an answer', () => {
+  it('rearmedLimit is the next multiple of the limit past what was measured', () => {
+    expect(rearmedLimit(8, 9)).toBe(16);
+    expect(rearmedLimit(8, 13)).toBe(16);
+    expect(rearmedLimit(8, 16)).toBe(24);
+    expect(rearmedLimit(8, 25)).toBe(32);
+  });
+
+  it('a tree that keeps growing after a resume trips again at the next multiple, and each notice says where', async () => {
+    fx = await makeFixture({
+      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 10\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_tree"\n'),
+      respond: ({ body }) => {
+        const first = firstUserText(body);
+        if (first.startsWith('job')) return text(`did ${first}`, 20);
+        const done = toolMessages(body).length;
+        if (done >= 6) return text('root done');
+        // Three rounds of two spawns each: the tree grows to 3, 5 and 7 runs.
+        return calls(...[done + 1, done + 2].map((n) => ({ id: `j${n}`, name: 'spawn_subagent', args: { prompt: `job ${n}` } })));
+      },
+      runtime: { interactive: true },
+    });
+    const turn = fx.runtime.startTurn('go');
+    const runaway = () => fx!.runtime.store.getState().controls.runaway;
+    const notices = () => fx!.runtime.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
+
+    await until(() => runaway().tripped, 5000, 'the first trip');
+    expect(runaway()).toMatchObject({ threshold: 'max_tree_size', limit: 2, measured: 3 });
+    expect(fx.runtime.resolveRunaway('resume')).toBe(true);
+    expect(notices().at(-1)).toBe('Runaway guard: resumed by the user. The guard re-arms: max_tree_size trips again past 4.');
+
+    await until(() => runaway().tripped, 5000, 'the second trip');
+    expect(runaway()).toMatchObject({ threshold: 'max_tree_size', limit: 4, measured: 5 });
+    expect(notices().at(-1)).toMatch(/^Runaway guard: max_tree_size passed 4 \(re-armed at the next multiple of 2 after the last answer\), the tree measured 5\./);
+    expect(fx.runtime.resolveRunaway('resume')).toBe(true);
+    expect(notices().at(-1)).toContain('trips again past 6.');
+
+    await until(() => runaway().tripped, 5000, 'the third trip');
+    expect(runaway()).toMatchObject({ limit: 6, measured: 7 });
+    fx.runtime.resolveRunaway('resume');
+    await turn;
+    const runs = Object.values(fx.runtime.store.getState().runs);
+    expect(runs).toHaveLength(7);
+    expect(runs.every((r) => r.status === 'completed')).toBe(true);
+  });
+});
