@@ -295,16 +295,19 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 
   it('headless Ctrl+C prints one line', async (ctx) => {
     const sb = sandbox(ctx);
-    await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
+    const m = await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
     const { spawn } = await import('node:child_process');
     const { arborBin, baseEnv } = await import('./harness.js');
     const child = spawn(process.execPath, [arborBin, '-p', 'talk'], { cwd: sb.h.dir, env: baseEnv(sb.h.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    await new Promise((r) => setTimeout(r, 1500));
+    const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    // Interrupt once the turn is under way (the model has the request), as a person would.
+    for (let i = 0; i < 400 && m.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(m.requests.length).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGINT');
-    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-    expect(code).toBe(130);
-    expect(stderr.trim().split('\n')).toEqual(['Interrupted (Ctrl+C): the turn was stopped.']);
+    expect(await closed).toBe(130);
+    expect(stderr.trim().split('\n')).toEqual(['arbor: SIGINT received: stopped every run and saved the session.']);
   });
 });
