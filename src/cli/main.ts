@@ -19,6 +19,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
 import { startIdleCollector } from './idleCollector.js';
+import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
@@ -144,14 +145,24 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   // The UI loads only for the chat: headless runs never pay for Ink.
-  const [{ renderApp, CLEAR_SCREEN }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }] =
+  const [{ renderApp, CLEAR_SCREEN }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }, { KeyTable }, { keysCommand }] =
     await Promise.all([
       import('../ui/renderApp.js'),
       import('../ui/cards/register.js'),
       import('../ui/viewer/register.js'),
       import('../ui/agents/register.js'),
+      import('../ui/keys/keyTable.js'),
+      import('../ui/commands/keys.js'),
     ]);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
+  // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
+  // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
+  // off; a crash or any other process.exit still passes the 'exit' hook.
+  if (process.stdout.isTTY) {
+    enableTerminalMode('bracketedPaste');
+    process.once('exit', () => disableTerminalMode('bracketedPaste'));
+  }
+  const keyTable = new KeyTable(loaded.config.keys);
   // /resume leaves this chat for another session: the loop opens that one in its place.
   let notice = privacyNotice;
   for (;;) {
@@ -177,8 +188,9 @@ export async function main(argv: string[]): Promise<void> {
       },
       onExit: () => app.unmount(),
       initialNotices: chat.warnings,
-      commands: [...viewerCommands(), ...agentsCommands(agentsOpts)],
+      commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
+      keyTable,
       saveLanguage: (lang) => writeState(home, { language: lang }),
     });
     chat.ui.close = () => app.unmount();
@@ -196,6 +208,7 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 1;
       }
     }
+    disableTerminalMode('bracketedPaste');
     if (recorder.written) process.stdout.write(`${t('cli:resumeHint', { id: recorder.id })}\n`);
     break;
   }

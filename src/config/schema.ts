@@ -63,6 +63,8 @@ export const CONFIG_SHAPE: Shape = table({
   runtime_profiles: { kind: 'map', of: runtimeShape },
   delegation: delegationShape,
   ui: table(fieldsOf('language')),
+  // Checked by validation, which names an unknown command as an error, not a warning.
+  keys: { kind: 'map', of: { kind: 'map', of: value } },
 });
 
 /** Paths of keys the schema does not know, in document order. Values of the wrong kind

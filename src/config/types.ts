@@ -1,6 +1,7 @@
 // The validated, fully-defaulted configuration the rest of arbor reads.
 // Raw TOML never leaves src/config: everything downstream sees these shapes.
 import type { ProviderType } from '../providers/types.js';
+import type { KeyOverrides } from './keySpec.js';
 
 export interface Pricing {
   input_per_mtok: number;
@@ -111,6 +112,8 @@ export interface ArborConfig {
   runtime_profiles: Record<string, RuntimeProfile>;
   delegation: DelegationConfig;
   ui: UiConfig;
+  /** `[keys.<group>] <command> = "key"` overrides of the key table (absent: defaults). */
+  keys?: KeyOverrides;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

@@ -12,7 +12,8 @@ import type {
 } from './types.js';
 import type { ProviderType } from '../providers/types.js';
 import { SUPPORTED_LANGUAGES, t } from '../i18n/index.js';
-import { quote, type KeyPath } from './errors.js';
+import { knownList, quote, type KeyPath } from './errors.js';
+import { isKeyCommand, KEY_COMMANDS, parseKeySpec, type KeyOverrides } from './keySpec.js';
 import type { Origins, RawTable } from './merge.js';
 import { Reader } from './read.js';
 import {
@@ -181,6 +182,31 @@ function validateUi(r: Reader, root: RawTable, env: NodeJS.ProcessEnv): UiConfig
   return ui;
 }
 
+/** `[keys.<group>] <command> = "ctrl+x"` (or a list of keys): each command must exist and
+ * each key must parse; the error names the key path. */
+function validateKeys(r: Reader, root: RawTable): KeyOverrides | undefined {
+  const out: KeyOverrides = {};
+  let any = false;
+  for (const [group, raw] of r.entries(root, 'keys', ['keys'])) {
+    for (const [name, value] of Object.entries(raw)) {
+      const path: KeyPath = ['keys', group, name];
+      const id = `${group}.${name}`;
+      if (!isKeyCommand(id)) {
+        const known = Object.keys(KEY_COMMANDS).filter((c) => c.startsWith(`${group}.`)).map((c) => c.slice(group.length + 1));
+        r.fail(path, known.length ? t('config:errors.unknownKeyCommand', { name: quote(name), known: knownList(known) }) : t('config:errors.unknownKeyGroup', { name: quote(group), known: knownList(new Set(Object.keys(KEY_COMMANDS).map((c) => c.split('.')[0]))) }));
+      }
+      const list = typeof value === 'string' ? [value] : Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+      if (!list) r.wrongType(path, 'keyList', value);
+      for (const key of list) {
+        if (!parseKeySpec(key)) r.fail(path, t('config:errors.badKey', { value: quote(key) }));
+      }
+      out[id] = list;
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
 /** Validates the merged config. Warnings (e.g. agents on unconfigured profiles) are
  * returned; the first error is thrown as a ConfigError. */
 export function validateConfig(
@@ -207,10 +233,11 @@ export function validateConfig(
 
   const delegation = validateDelegation(r, root);
   const ui = validateUi(r, root, env);
+  const keys = validateKeys(r, root);
   const { agents, default_agent } = validateAgents(r, root, { providers, risk_profiles, runtime_profiles });
 
   return {
-    config: { default_agent, providers, agents, risk_profiles, runtime_profiles, delegation, ui },
+    config: { default_agent, providers, agents, risk_profiles, runtime_profiles, delegation, ui, ...(keys ? { keys } : {}) },
     warnings: r.warnings,
   };
 }

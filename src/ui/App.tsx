@@ -5,7 +5,7 @@
 //
 // Enter while a turn runs sends nothing: the text stays in the input and a hint says to
 // press Enter again once the turn ends (or Esc to interrupt it). Slash commands still run.
-import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { Box, Static, Text, useStdout } from 'ink';
 import { useStore } from 'zustand';
 import type { RuntimeApi } from '../runtime/runtimeApi.js';
@@ -20,7 +20,7 @@ import {
   type SessionsSource,
   type SlashCommand,
 } from './commands/registry.js';
-import { ApprovalPrompt, approvalPromptHeight } from './components/ApprovalPrompt.js';
+import { ApprovalPrompt, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
 import { FeedEntryView } from './components/FeedEntryView.js';
 import { InputLine, inputLineHeight } from './components/InputLine.js';
 import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
@@ -29,7 +29,10 @@ import { useChatKeys } from './hooks/useChatKeys.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
-import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
+import { editorKey } from './input/editorKeys.js';
+import { defaultKeyBindings, helpLines, type ApprovalUi, type KeyBinding } from './keys/bindings.js';
+import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
+import { runLabel } from '../runtime/runSelection.js';
 import type { Pane } from './panes/types.js';
 import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
 import { StaticFeed, type FeedEntry } from './state/feed.js';
@@ -47,6 +50,8 @@ export interface AppProps {
   keyBindings?: KeyBinding[];
   /** Keeps /lang's choice for the next start; returns the file it was written to. */
   saveLanguage?(lang: Language): string;
+  /** The key table with the user's `[keys]` overrides (defaults when omitted). */
+  keyTable?: KeyTable;
 }
 
 /** Clears the screen and the scrollback, cursor home. */
@@ -83,7 +88,8 @@ export function App(props: AppProps) {
   // Commands and bindings are fixed for the life of the screen.
   const registry = useMemo(() => new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]), []);
   const bindings = useMemo(() => [...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
-  const input = useInputController(registry);
+  const keys = props.keyTable ?? defaultKeyTable();
+  const input = useInputController(registry, { runtime, sessions });
   const { text: flashText, flash, clearFlash } = useFlash();
   const [pane, setPaneState] = useState<Pane | null>(null);
   // Which pane owns the keys is known the moment it opens, before the next render.
@@ -100,10 +106,30 @@ export function App(props: AppProps) {
   const transcript = useStore(store, (s) => s.transcript);
   const activeRoot = useStore(store, (s) => s.activeRootRunId);
   const approval = useStore(store, (s) => s.controls.approvals[0]);
+  // The asking run as the user knows it: `main`, or a child's label (researcher#2).
   const approvalAgent = useStore(store, (s) => {
     const a = s.controls.approvals[0];
-    return a ? s.runs[a.runId]?.alias : undefined;
+    const run = a ? s.runs[a.runId] : undefined;
+    if (!run) return undefined;
+    return run.parentRunId === undefined ? run.alias : runLabel(s, run.id);
   });
+  const [approvalView, setApprovalView] = useState({ index: 0, scroll: 0 });
+  const approvalViewRef = useRef(approvalView);
+  const approvalScrollMax = useRef(0);
+  const approvalUi: ApprovalUi = useMemo(
+    () => ({
+      get: () => approvalViewRef.current,
+      set: (wanted) => {
+        const next = { ...wanted, scroll: Math.max(0, Math.min(wanted.scroll, approvalScrollMax.current)) };
+        approvalViewRef.current = next;
+        setApprovalView(next);
+      },
+    }),
+    [],
+  );
+  // A new approval starts with "allow once" highlighted and its arguments at the top.
+  const approvalId = approval?.id;
+  useEffect(() => approvalUi.set({ index: 0, scroll: 0 }), [approvalId, approvalUi]);
   const retryNotice = useStore(store, (s) => s.retryNotice);
 
   const turnRunning = activeRoot !== undefined || pendingTurn;
@@ -112,7 +138,10 @@ export function App(props: AppProps) {
   // Synchronous on purpose: a finished reply must leave the live region in the same frame
   // it lands in scrollback, or one frame would show it twice (and too tall).
   const entries = feed.sync(transcript, turnRunning);
-  const live = transcript.slice(feed.cursor);
+  // The same array while the turn's items do not change, so the memoized LiveTurn (and
+  // its cards) skips the re-render a key press causes.
+  const liveFrom = feed.cursor;
+  const live = useMemo(() => transcript.slice(liveFrom), [transcript, liveFrom]);
 
   const print = useCallback(
     (text: string, level: NoticeLevel = 'info') => {
@@ -122,11 +151,28 @@ export function App(props: AppProps) {
     [feed],
   );
 
+  // The frame left on the terminal after quitting must reflect the quit (no "press Ctrl+C
+  // again" flash). `quitting` is an external store: React renders its change in a
+  // microtask queued at the change, so the onExit queued after it unmounts a screen that
+  // already shows it — within the same turn of the event loop.
+  const quit = useRef({ on: false, listeners: new Set<() => void>() });
+  const subscribeQuit = useCallback((listener: () => void) => {
+    quit.current.listeners.add(listener);
+    return () => {
+      quit.current.listeners.delete(listener);
+    };
+  }, []);
+  const readQuit = useCallback(() => quit.current.on, []);
+  const quitting = useSyncExternalStore(subscribeQuit, readQuit, readQuit);
+  const onExitRef = useRef(onExit);
+  onExitRef.current = onExit;
   const exit = useCallback(() => {
     if (exited.current) return;
     exited.current = true;
-    onExit();
-  }, [onExit]);
+    quit.current.on = true;
+    for (const listener of [...quit.current.listeners]) listener();
+    queueMicrotask(() => onExitRef.current());
+  }, []);
 
   const reprintScrollback = useCallback(() => {
     write(CLEAR_SCREEN);
@@ -171,7 +217,7 @@ export function App(props: AppProps) {
   const saveLanguage = props.saveLanguage;
 
   const commandList = useMemo(() => registry.list(), [registry]);
-  const keyHelp = useMemo(() => helpLines(bindings), [bindings]);
+  const keyHelp = useMemo(() => helpLines(bindings, keys), [bindings, keys]);
   const commandContext: CommandContext = {
     runtime,
     print,
@@ -185,13 +231,11 @@ export function App(props: AppProps) {
     isTurnRunning: () => turnRunningRef.current,
     commands: commandList,
     keyBindings: keyHelp,
+    keyTable: keys,
   };
 
-  // ink-text-input may call this from a handler made before the latest keys were applied;
-  // the controller always holds the current text.
   // Read from the store, not from this render: keys can arrive before the next one.
   const approvalPendingNow = useCallback(() => store.getState().controls.approvals.length > 0, [store]);
-  const inputBlocked = useCallback(() => approvalPendingNow() || paneRef.current !== null, [approvalPendingNow]);
 
   const onSubmit = () => {
     if (approvalPendingNow()) return;
@@ -222,23 +266,44 @@ export function App(props: AppProps) {
   submitRef.current = onSubmit;
   const submit = useCallback(() => submitRef.current(), []);
 
-  useChatKeys(bindings, {
-    runtime,
-    turnRunning,
-    approvalPending: approval !== undefined,
-    paneOpen: pane !== null,
-    inputValue: input.value,
-    suggestionsVisible: input.suggestions.length > 0 && pane === null && approval === undefined,
-    input,
-    exit,
-    flash,
-    openPane: setPane,
-    closePane: () => setPane(null),
-    now: Date.now,
-  }, {
-    isOpen: () => paneRef.current !== null,
-    deliver: (keyInput, key) => paneKeys.deliver(keyInput, key),
-  });
+  useChatKeys(
+    bindings,
+    {
+      runtime,
+      keys,
+      get turnRunning() {
+        return turnRunningRef.current;
+      },
+      approvalPending: approval !== undefined,
+      paneOpen: pane !== null,
+      // Getters: a burst of keys must see what the keys before it did, not this render.
+      get inputValue() {
+        return input.read();
+      },
+      get suggestionsVisible() {
+        return input.hasSuggestions() && paneRef.current === null && !approvalPendingNow();
+      },
+      input,
+      approvalUi,
+      exit,
+      flash,
+      clearFlash,
+      openPane: setPane,
+      closePane: () => setPane(null),
+      openPaneId: () => paneRef.current?.id,
+      redraw: reprintScrollback,
+      now: Date.now,
+    },
+    {
+      isOpen: () => paneRef.current !== null,
+      deliver: (event) => paneKeys.deliver(event),
+    },
+    {
+      key: (k) => editorKey(k, keys, input, submit),
+      text: (text) => input.insert(text),
+    },
+    approvalPendingNow,
+  );
 
   // Row budget, bottom up: status bar, flash line, input (or pane), approval, then the
   // live turn gets what is left. One row stays free for the cursor line Ink leaves below.
@@ -246,7 +311,8 @@ export function App(props: AppProps) {
   const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
-  const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows) : 0;
+  const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll) : 0;
+  approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows) : 0;
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
   const fixedRows = statusRows + flashRows + approvalRows + LIVE_TURN_MARGIN + 1;
   const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
@@ -254,7 +320,7 @@ export function App(props: AppProps) {
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
 
   return (
-    <>
+    <KeyTableContext.Provider value={keys}>
       <Static key={staticEpoch} items={entries as FeedEntry[]}>
         {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} />}
       </Static>
@@ -268,6 +334,9 @@ export function App(props: AppProps) {
               agent={approvalAgent ?? runtime.info.agentAlias}
               width={width}
               maxArgLines={approvalArgRows}
+              selected={approvalView.index}
+              scroll={approvalView.scroll}
+              keys={keys}
             />
           </Box>
         )}
@@ -277,24 +346,16 @@ export function App(props: AppProps) {
               {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })}
             </PaneKeysContext.Provider>
           ) : (
-            <InputLine
-              controller={input}
-              onSubmit={submit}
-              focus={approval === undefined}
-              blocked={inputBlocked}
-              width={width}
-              maxLines={inputMaxLines}
-              language={language}
-            />
+            <InputLine controller={input} focus={approval === undefined} width={width} maxLines={inputMaxLines} language={language} />
           )}
         </Box>
-        {flashText && (
+        {flashText && !quitting && (
           <Text color="yellow" wrap="truncate-end">
             {flashText}
           </Text>
         )}
         <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
       </Box>
-    </>
+    </KeyTableContext.Provider>
   );
 }

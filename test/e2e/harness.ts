@@ -88,6 +88,8 @@ export interface Term {
   waitFor(fn: (screen: string, all: string) => boolean, what: string, timeoutMs?: number): Promise<void>;
   type(text: string): void;
   press(key: Key): void;
+  /** Whether the program has turned bracketed paste on (DEC mode 2004), as the terminal sees it. */
+  bracketedPaste(): boolean;
   resize(cols: number, rows: number): void;
   readonly exited: Promise<ExitInfo>;
   readonly hasExited: boolean;
@@ -217,6 +219,9 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       waitFor((s, all) => !matches(o.where === 'all' ? all : s, text), `text ${String(text)} to disappear`, timeoutMs),
     type(text: string) {
       if (!exitInfo) proc.write(text);
+    },
+    bracketedPaste() {
+      return xterm.modes.bracketedPasteMode;
     },
     press(key: Key) {
       const seq = (xterm.modes.applicationCursorKeysMode && APP_CURSOR[key]) || KEYS[key];

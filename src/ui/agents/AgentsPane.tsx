@@ -1,9 +1,11 @@
 // The /agents pane: every run of the session as a live tree, in place of the input area.
 // It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
-import React, { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Box, type Key } from 'ink';
+import React, { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
+import type { PaneInput } from '../hooks/useChatKeys.js';
+import { useKeyTable } from '../keys/keyTable.js';
 import { t } from '../../i18n/index.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
@@ -12,7 +14,6 @@ import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
 import { LineView } from './LineView.js';
-import { markPaneMounted } from './openPanes.js';
 import { chooseMetrics, formatRow } from './rowFormat.js';
 import { fitLine, wrapSeg, type Line } from './segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
@@ -20,6 +21,7 @@ import { runItems, transcriptLines } from './transcriptLines.js';
 import { SteerPrompt } from './SteerPrompt.js';
 import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
 import { usePaneFlash } from './usePaneFlash.js';
+import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledState } from './useThrottledState.js';
 
 export interface AgentsPaneProps extends PaneProps {
@@ -50,6 +52,7 @@ function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], 
 
 function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }: AgentsPaneProps) {
   const [state, refresh] = useThrottledState(runtime.store);
+  const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
@@ -65,12 +68,6 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   const [top, setTop] = useState<TranscriptTop>(null);
   const offset = useRef(0);
   const lastIndex = useRef(0);
-
-  // Layout effect: Ctrl+T must see the pane as open from the frame it first appears in.
-  useLayoutEffect(() => {
-    markPaneMounted(runtime, 1);
-    return () => markPaneMounted(runtime, -1);
-  }, [runtime]);
 
   // Elapsed times move while anything is live, even when the store is quiet.
   const liveNow = useMemo(() => Object.values(state.runs).some((r) => r.endedAt === undefined), [state.runs]);
@@ -95,7 +92,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
     maxRows,
     headerLines({ totals: view.totals, spawnPaused: state.controls.spawnPaused, filter, selected: index, count: rows.length, width }),
     runawayLines(state.controls, bannerRoot, width),
-    hintLines(hintMode, width),
+    hintLines(hintMode, width, keys),
     mode.kind === 'steer' || mode.kind === 'confirm',
   );
   const visible = Math.max(1, parts.body);
@@ -110,8 +107,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
 
   // Key handlers are stable (Ink resubscribes on change and could drop a key meanwhile);
   // they read the latest render through this.
-  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win });
-  latest.current = { rows, index, mode, filter, visible, runtime, close, win };
+  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys });
+  latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys };
 
   const setMode = useCallback((next: Mode) => {
     latest.current.mode = next;
@@ -123,36 +120,42 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
     [showFlash],
   );
 
-  const transcriptKey = useCallback((input: string, key: Key) => {
-    const { lastTop, body: page } = latest.current.win;
+  const steerInput = useRef<((event: PaneInput) => void) | null>(null);
+
+  const transcriptKey = useCallback((k: KeyPress) => {
+    const { win, keys: table } = latest.current;
+    const { lastTop, body: page } = win;
     const by = (d: number) => setTop((cur) => scrollTop(cur, d, lastTop));
-    if (key.escape || input === 'q') setMode({ kind: 'list' });
-    else if (key.upArrow || input === 'k') by(-1);
-    else if (key.downArrow || input === 'j') by(1);
-    else if (key.pageUp) by(-page);
-    else if (key.pageDown) by(page);
-    else if (input === 'g' || key.home) setTop(lastTop > 0 ? 0 : null);
-    else if (input === 'G' || key.end) setTop(null);
+    if (table.is('agents.close', k)) setMode({ kind: 'list' });
+    else if (table.is('agents.up', k)) by(-1);
+    else if (table.is('agents.down', k)) by(1);
+    else if (table.is('agents.page_up', k)) by(-page);
+    else if (table.is('agents.page_down', k)) by(page);
+    else if (table.is('agents.first', k)) setTop(lastTop > 0 ? 0 : null);
+    else if (table.is('agents.last', k)) setTop(null);
   }, [setMode]);
 
   const onKey = useCallback(
-    (input: string, key: Key) => {
+    (event: PaneInput) => {
       const cur = latest.current;
-      // The prompt's own text input takes every other key.
+      // The steer prompt takes every key and paste; Esc there cancels.
       if (cur.mode.kind === 'steer') {
-        if (key.escape) setMode({ kind: 'list' });
+        if (event.kind === 'key' && event.name === 'escape' && !event.ctrl && !event.meta) setMode({ kind: 'list' });
+        else steerInput.current?.(event);
         return;
       }
-      if (cur.mode.kind === 'transcript') return transcriptKey(input, key);
+      if (event.kind === 'paste') return;
+      const k = event;
+      const is = (c: Parameters<typeof cur.keys.is>[0]) => cur.keys.is(c, k);
+      if (cur.mode.kind === 'transcript') return transcriptKey(k);
       const rt: RuntimeApi = cur.runtime;
       if (cur.mode.kind === 'confirm') {
         setMode({ kind: 'list' });
-        if (input === 'y' && !key.ctrl) showFlash(t('agents:actions.killedAll', { count: killAll(rt, false) }), 'info');
+        if (is('agents.confirm')) showFlash(t('agents:actions.killedAll', { count: killAll(rt, false) }), 'info');
         else showFlash(t('agents:actions.killAllCancelled'), 'info');
         return;
       }
-      if (key.escape || input === 'q') return cur.close();
-      if (key.ctrl || key.meta) return;
+      if (is('agents.close')) return cur.close();
       const sel = cur.rows[cur.index];
       const move = (to: number) => {
         const i = Math.max(0, Math.min(cur.rows.length - 1, to));
@@ -162,27 +165,27 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
         cur.index = i;
         setSelectedId(row.run.id);
       };
-      if (key.upArrow || input === 'k') move(cur.index - 1);
-      else if (key.downArrow || input === 'j') move(cur.index + 1);
-      else if (key.pageUp) move(cur.index - cur.visible);
-      else if (key.pageDown) move(cur.index + cur.visible);
-      else if (key.home || input === 'g') move(0);
-      else if (key.end || input === 'G') move(cur.rows.length - 1);
-      else if (input === 'p') act(setSpawning(rt, !rt.store.getState().controls.spawnPaused));
-      else if (input === 'f') {
+      if (is('agents.up')) move(cur.index - 1);
+      else if (is('agents.down')) move(cur.index + 1);
+      else if (is('agents.page_up')) move(cur.index - cur.visible);
+      else if (is('agents.page_down')) move(cur.index + cur.visible);
+      else if (is('agents.first')) move(0);
+      else if (is('agents.last')) move(cur.rows.length - 1);
+      else if (is('agents.spawn_pause')) act(setSpawning(rt, !rt.store.getState().controls.spawnPaused));
+      else if (is('agents.filter')) {
         const next = FILTERS[(FILTERS.indexOf(cur.filter) + 1) % FILTERS.length];
         setFilter(next);
         showFlash(t('agents:pane.filterNow', { filter: t(`agents:filter.${next}`) }), 'info');
-      } else if (input === 'X') {
+      } else if (is('agents.kill_all')) {
         if (topLiveRuns(rt.store.getState(), false).length === 0) return showFlash(t('agents:actions.nothingLive'), 'info');
         setMode({ kind: 'confirm' });
         showFlash(t('agents:pane.confirmKillAll'), 'warn', 0);
       } else if (!sel) {
-        if (input === ' ' || input === 'x' || input === 's' || key.return) showFlash(t('agents:pane.noSelection'), 'warn');
-      } else if (input === ' ') act(togglePause(rt, sel.run.id));
-      else if (input === 'x') act(killRun(rt, sel.run.id));
-      else if (input === 's') setMode({ kind: 'steer', runId: sel.run.id });
-      else if (key.return) setMode({ kind: 'transcript', runId: sel.run.id });
+        if (is('agents.pause') || is('agents.kill') || is('agents.steer') || is('agents.open')) showFlash(t('agents:pane.noSelection'), 'warn');
+      } else if (is('agents.pause')) act(togglePause(rt, sel.run.id));
+      else if (is('agents.kill')) act(killRun(rt, sel.run.id));
+      else if (is('agents.steer')) setMode({ kind: 'steer', runId: sel.run.id });
+      else if (is('agents.open')) setMode({ kind: 'transcript', runId: sel.run.id });
     },
     [act, setMode, showFlash, transcriptKey],
   );
@@ -218,7 +221,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   let footer: React.ReactNode = null;
   if (parts.footer) {
     if (mode.kind === 'steer') {
-      footer = <SteerPrompt label={runLabel(state, mode.runId)} width={width} onSubmit={sendSteer} />;
+      footer = <SteerPrompt label={runLabel(state, mode.runId)} width={width} onSubmit={sendSteer} inputRef={steerInput} />;
     } else if (flash) {
       footer = <LineView line={fitLine([{ text: flash.text, color: FLASH_COLORS[flash.level] }], width)} />;
     } else footer = <LineView line={[]} />;

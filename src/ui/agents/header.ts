@@ -1,6 +1,8 @@
 // The pane's header (spawn pause, counts, depth, tree tokens and cost, filter, position),
 // the runaway-guard banner and the key hints, as lines of exact width.
 import { t } from '../../i18n/index.js';
+import type { KeyCommand } from '../../config/keySpec.js';
+import { defaultKeyTable, type KeyTable } from '../keys/keyTable.js';
 import type { Controls } from '../../runtime/types.js';
 import { formatCost, formatTokens } from '../text/format.js';
 import { packLines, wrapSeg, type Line, type Seg } from './segments.js';
@@ -53,15 +55,37 @@ export function runawayLines(controls: Controls, rootLabel: string | undefined, 
 
 export type HintMode = 'list' | 'transcript' | 'steer' | 'confirm';
 
-export function hintLines(mode: HintMode, width: number): Line[] {
-  const keys: Record<HintMode, string[]> = {
-    list: ['select', 'pauseResume', 'kill', 'killAll', 'spawnPause', 'steer', 'open', 'filter', 'close'],
-    transcript: ['scroll', 'ends', 'back'],
-    steer: ['send', 'cancel'],
-    confirm: ['confirm', 'cancelAny'],
-  };
+/** Each hint: the commands whose keys it shows (from the key table), then what they do. */
+const HINTS: Record<HintMode, [string, KeyCommand[]][]> = {
+  list: [
+    ['select', ['agents.up', 'agents.down']],
+    ['pauseResume', ['agents.pause']],
+    ['kill', ['agents.kill']],
+    ['killAll', ['agents.kill_all']],
+    ['spawnPause', ['agents.spawn_pause']],
+    ['steer', ['agents.steer']],
+    ['open', ['agents.open']],
+    ['filter', ['agents.filter']],
+    ['close', ['agents.close']],
+  ],
+  transcript: [
+    ['scroll', ['agents.up', 'agents.down']],
+    ['ends', ['agents.first', 'agents.last']],
+    ['back', ['agents.close']],
+  ],
+  steer: [
+    ['send', ['chat.send']],
+    ['cancel', ['chat.interrupt']],
+  ],
+  confirm: [
+    ['confirm', ['agents.confirm']],
+    ['cancelAny', []],
+  ],
+};
+
+export function hintLines(mode: HintMode, width: number, keys: KeyTable = defaultKeyTable()): Line[] {
   return packLines(
-    keys[mode].map((k) => [{ text: t(`agents:hints.${k}`), dim: true }]),
+    HINTS[mode].map(([k, commands]) => [{ text: t(`agents:hints.${k}`, { keys: keys.labels(commands) }).trim(), dim: true }]),
     width,
     SEP,
   );

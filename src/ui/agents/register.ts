@@ -5,7 +5,6 @@ import type { SlashCommand } from '../commands/registry.js';
 import type { KeyBinding } from '../keys/bindings.js';
 import type { Pane } from '../panes/types.js';
 import { AgentsPane } from './AgentsPane.js';
-import { isAgentsPaneOpen } from './openPanes.js';
 import { subagentsCommand } from './subagentsCommand.js';
 
 export interface AgentsOptions {
@@ -43,12 +42,14 @@ export function agentsKeyBindings(opts: AgentsOptions): KeyBinding[] {
       id: 'agents-pane',
       // Global: it must reach the pane (to close it) while the pane owns the keyboard.
       global: true,
-      match: (input, key) => key.ctrl && input === 't',
+      command: 'chat.agents',
       run(ctx) {
-        if (isAgentsPaneOpen(ctx.runtime)) ctx.closePane();
+        // The App knows which pane is open at this key; a mount count kept by a component
+        // effect may lag a quick close-then-reopen.
+        if (ctx.openPaneId() === AGENTS_PANE_ID) ctx.closePane();
         else ctx.openPane(pane);
       },
-      help: [{ label: 'agents:keys.ctrlT', summary: 'agents:keys.ctrlTSummary' }],
+      help: [{ commands: ['chat.agents'], summary: 'agents:keys.ctrlTSummary' }],
     },
   ];
 }

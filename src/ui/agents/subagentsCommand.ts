@@ -55,6 +55,15 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
     name: 'subagents',
     summary: 'agents:commands.subagents',
     usage: SUBAGENTS_USAGE,
+    completeArgs(args, _partial, { runtime }) {
+      if (args.length === 0) return [...SUBCOMMANDS];
+      const sub = args[0].toLowerCase();
+      if (args.length > 1 || !['kill', 'log', 'info', 'send', 'pause', 'resume'].includes(sub)) return [];
+      // Labels of the listed runs, as /subagents takes them (researcher#2), newest first.
+      const s = runtime.store.getState();
+      const labels = listedRuns(s, archive).map((r) => runLabel(s, r.id));
+      return sub === 'kill' ? [...labels, 'all'] : labels;
+    },
     run(args, ctx) {
       const sub = (args[0] ?? 'list').toLowerCase();
       const rest = args.slice(1);

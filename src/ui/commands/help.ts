@@ -12,9 +12,10 @@ export const helpCommand: SlashCommand = {
     ctx.commands.forEach((c, i) => lines.push(`  ${usages[i].padEnd(pad)}${t(c.summary)}`));
     lines.push(`  ${t('ui:commands.help.slashEscape')}`);
     lines.push(t('ui:commands.help.keysTitle'));
-    const labels = ctx.keyBindings.map((k) => t(k.label));
+    const labels = ctx.keyBindings.map((k) => k.label);
     const keyPad = Math.max(...labels.map((l) => l.length), 0) + 2;
     ctx.keyBindings.forEach((k, i) => lines.push(`  ${labels[i].padEnd(keyPad)}${t(k.summary)}`));
+    lines.push(`  ${t('ui:commands.help.keysHint')}`);
     ctx.print(lines.join('\n'));
   },
 };

@@ -10,6 +10,7 @@ export const langCommand: SlashCommand = {
   summary: 'ui:commands.lang.summary',
   usage: `/lang ${SUPPORTED_LANGUAGES.join('|')}`,
   maxArgs: 1,
+  completeArgs: (args) => (args.length === 0 ? [...SUPPORTED_LANGUAGES] : []),
   run(args, ctx) {
     if (args.length === 0) {
       ctx.print(t('ui:commands.lang.current', { name: t(`ui:commands.lang.names.${currentLanguage()}`) }));

@@ -6,6 +6,7 @@ import type { Language } from '../../i18n/index.js';
 import { t } from '../../i18n/index.js';
 import type { NoticeLevel } from '../theme.js';
 import type { Pane } from '../panes/types.js';
+import type { KeyTable } from '../keys/keyTable.js';
 
 export interface SessionSummary {
   id: string;
@@ -35,7 +36,8 @@ export interface SessionsSource {
   resume?(id: string): void;
 }
 
-/** A key binding as /help shows it: both fields are i18n keys. */
+/** A key binding as /help shows it: its keys as text (from the key table) and what it
+ * does (an i18n key). */
 export interface KeyBindingInfo {
   label: string;
   summary: string;
@@ -59,6 +61,14 @@ export interface CommandContext {
   isTurnRunning(): boolean;
   commands: readonly SlashCommand[];
   keyBindings: readonly KeyBindingInfo[];
+  /** The key table in force (/keys prints it). */
+  keyTable?: KeyTable;
+}
+
+/** What argument completion may look at. */
+export interface CompletionContext {
+  runtime: RuntimeApi;
+  sessions: SessionsSource;
 }
 
 export interface SlashCommand {
@@ -73,6 +83,8 @@ export interface SlashCommand {
   /** Commands that would disturb a running turn (e.g. /clear) set this to false. */
   allowedWhileRunning?: boolean;
   run(args: string[], ctx: CommandContext): void | Promise<void>;
+  /** Values the next argument may take, for Tab (`args` are the ones before it). */
+  completeArgs?(args: string[], partial: string, ctx: CompletionContext): string[];
 }
 
 export class CommandRegistry {

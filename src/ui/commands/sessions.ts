@@ -1,20 +1,28 @@
 import { t } from '../../i18n/index.js';
 import { formatDate } from '../text/format.js';
 import { truncate } from '../text/width.js';
-import type { SlashCommand } from './registry.js';
+import type { SessionSummary, SlashCommand } from './registry.js';
 
 /** Enough to find a recent conversation without flooding the screen. */
 export const SESSIONS_SHOWN = 10;
 const FIRST_MESSAGE_WIDTH = 50;
 
+/** Chats newest first, then headless (-p) runs, newest first. */
+function newestFirst(list: SessionSummary[]): SessionSummary[] {
+  const when = (s: SessionSummary) => Date.parse(s.updatedAt ?? s.createdAt);
+  return [...list].sort((a, b) => Number(a.headless === true) - Number(b.headless === true) || when(b) - when(a));
+}
+
 export const sessionsCommand: SlashCommand = {
   name: 'sessions',
   summary: 'ui:commands.sessions.summary',
-  maxArgs: 0,
-  run(_args, ctx) {
-    // Chats newest first, then headless (-p) runs, newest first.
-    const when = (s: { updatedAt?: string; createdAt: string }) => Date.parse(s.updatedAt ?? s.createdAt);
-    const all = [...ctx.sessions.list()].sort((a, b) => Number(a.headless === true) - Number(b.headless === true) || when(b) - when(a));
+  usage: '/sessions [id prefix]',
+  maxArgs: 1,
+  completeArgs: (args, _partial, { sessions }) => (args.length === 0 ? newestFirst(sessions.list()).map((s) => s.id) : []),
+  run(args, ctx) {
+    // With an id prefix (Tab completes it), only the sessions it names.
+    const prefix = args[0]?.toLowerCase();
+    const all = newestFirst(ctx.sessions.list()).filter((s) => !prefix || s.id.toLowerCase().startsWith(prefix));
     if (all.length === 0) {
       ctx.print(t('ui:commands.sessions.none'));
       return;

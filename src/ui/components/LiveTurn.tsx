@@ -1,7 +1,7 @@
 // The in-flight part of the transcript: the reply still streaming (plain text, only its
 // last lines), running tool cards, and anything waiting behind them. Everything here fits
 // in `maxRows`; the full text goes to scrollback as markdown once it is finished.
-import React from 'react';
+import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import type { TranscriptItem } from '../../runtime/types.js';
 import { t } from '../../i18n/index.js';
@@ -65,7 +65,9 @@ function CompactItem({ item, ctx }: { item: TranscriptItem; ctx: ToolRenderConte
   }
 }
 
-export function LiveTurn({ items, width, maxRows, turnRunning }: LiveTurnProps) {
+// Memoized: a key press re-renders the App, and the live cards (a tree's delegate cards
+// among them) need not be laid out again for it.
+export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunning }: LiveTurnProps) {
   const frame = useTicker(turnRunning && items.some((i) => i.kind === 'tool' && i.status === 'running'), SPINNER_INTERVAL_MS);
   if (items.length === 0) return null;
   const inner = Math.max(8, width - ASSISTANT_INDENT);
@@ -125,7 +127,7 @@ export function LiveTurn({ items, width, maxRows, turnRunning }: LiveTurnProps) 
       })}
     </Box>
   );
-}
+});
 
 /** Rows LiveTurn may add besides `maxRows`: its top margin. */
 export const LIVE_TURN_MARGIN = 1;

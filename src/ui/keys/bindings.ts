@@ -1,12 +1,15 @@
-// The key-binding layer. Each binding matches a key and acts through a KeyContext; the
-// first binding that handles a key wins. Later features add theirs (Ctrl+O, Ctrl+T) to the
-// list the App is given. /help lists every binding's `help` lines.
-import type { Key } from 'ink';
+// The chat's key bindings. Each binding names a command of the key table (keyTable.ts),
+// which says which keys trigger it; the first binding that handles a key wins. Later
+// features add theirs (Ctrl+O, Ctrl+T) to the list the App is given. /help lists every
+// binding's `help` lines, with the keys taken from the table.
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { ApprovalAnswer } from '../../runtime/types.js';
+import type { KeyCommand } from '../../config/keySpec.js';
 import { t } from '../../i18n/index.js';
 import type { KeyBindingInfo } from '../commands/registry.js';
 import type { Pane } from '../panes/types.js';
-import { answerForKey } from '../components/answerForKey.js';
+import type { KeyTable } from './keyTable.js';
+import type { KeyPress } from './tokenizer.js';
 
 /** Two Ctrl+C presses closer than this quit. */
 export const QUIT_WINDOW_MS = 2000;
@@ -14,72 +17,129 @@ export const QUIT_WINDOW_MS = 2000;
 export interface InputActions {
   historyPrev(): void;
   historyNext(): void;
+  lineUp(): boolean;
+  lineDown(): boolean;
   moveSuggestion(delta: number): void;
   complete(): boolean;
   clear(): void;
 }
 
+/** The approval prompt's own state: the highlighted answer and how far its arguments are
+ * scrolled. Kept by the App, changed here. */
+export interface ApprovalUi {
+  get(): { index: number; scroll: number };
+  set(next: { index: number; scroll: number }): void;
+}
+
 export interface KeyContext {
   runtime: RuntimeApi;
+  keys: KeyTable;
   turnRunning: boolean;
   approvalPending: boolean;
   paneOpen: boolean;
   inputValue: string;
   suggestionsVisible: boolean;
   input: InputActions;
+  approvalUi: ApprovalUi;
   exit(): void;
   flash(text: string): void;
+  clearFlash(): void;
   openPane(pane: Pane): void;
   closePane(): void;
+  /** Id of the pane open now (as of the last key, not the last frame or effect). */
+  openPaneId(): string | undefined;
+  redraw(): void;
   now(): number;
   /** Scratch space that survives renders, e.g. when Ctrl+C was last pressed. */
   memory: Record<string, unknown>;
 }
 
-export interface KeyBinding {
-  id: string;
-  match(input: string, key: Key): boolean;
-  /** Return false to let later bindings see the key. */
-  run(ctx: KeyContext, input: string, key: Key): boolean | void;
-  /** Still active while a pane owns the keyboard. */
-  global?: boolean;
-  /** Lines for /help (i18n keys). */
-  help: KeyBindingInfo[];
+/** A /help line: the commands whose keys it shows, and what they do (an i18n key). */
+export interface HelpEntry {
+  commands: KeyCommand[];
+  summary: string;
 }
 
-/** y / a / n / Esc answer a pending approval. Handled here, in the layer subscribed since
- * the chat started, and decided from the store at the moment of the key: a prompt's own
- * handler would subscribe only after its first frame, and a quick key would be lost. */
+export interface KeyBinding {
+  id: string;
+  /** The command whose keys trigger this binding (or `match`, for several). */
+  command?: KeyCommand;
+  match?(k: KeyPress, keys: KeyTable): boolean;
+  /** Return false to let later bindings see the key. */
+  run(ctx: KeyContext, k: KeyPress): boolean | void;
+  /** Still active while a pane owns the keyboard. */
+  global?: boolean;
+  help: HelpEntry[];
+}
+
+export function bindingMatches(b: KeyBinding, k: KeyPress, keys: KeyTable): boolean {
+  if (b.match) return b.match(k, keys);
+  return b.command !== undefined && keys.is(b.command, k);
+}
+
+/** The approval answers in list order (allow once first, highlighted by default). */
+export const APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: string }[] = [
+  { answer: 'allow_once', command: 'approval.allow_once', label: 'ui:approval.allowOnce' },
+  { answer: 'allow_session', command: 'approval.allow_session', label: 'ui:approval.allowSession' },
+  { answer: 'deny', command: 'approval.deny', label: 'ui:approval.deny' },
+];
+
+const APPROVAL_COMMANDS: KeyCommand[] = [
+  ...APPROVAL_CHOICES.map((c) => c.command),
+  'approval.up',
+  'approval.down',
+  'approval.choose',
+  'approval.scroll_up',
+  'approval.scroll_down',
+];
+
+/** The approval prompt's keys: y / a / n answer directly, ↑/↓ and Enter choose from the
+ * list, Esc denies, PgUp/PgDn scroll long arguments. Decided from the store at the moment
+ * of the key: a prompt's own handler would subscribe only after its first frame, and a
+ * quick key would be lost. While an approval waits, no other key reaches the input line. */
 const approvalKeys: KeyBinding = {
   id: 'approval',
   global: true,
-  match: (input, key) => answerForKey(input, key) !== undefined,
-  run(ctx, input, key) {
+  match: (k, keys) => keys.which(APPROVAL_COMMANDS, k) !== undefined,
+  run(ctx, k) {
     const pending = ctx.runtime.store.getState().controls.approvals[0];
     if (!pending) return false;
-    // One answer per approval, even if a key repeats before the prompt goes away.
-    if (ctx.memory.answeredApproval === pending.id) return;
-    ctx.memory.answeredApproval = pending.id;
-    ctx.runtime.answerApproval(pending.id, answerForKey(input, key)!);
+    const command = ctx.keys.which(APPROVAL_COMMANDS, k)!;
+    const ui = ctx.approvalUi.get();
+    const answer = (a: ApprovalAnswer) => {
+      // One answer per approval, even if a key repeats before the prompt goes away.
+      if (ctx.memory.answeredApproval === pending.id) return;
+      ctx.memory.answeredApproval = pending.id;
+      ctx.approvalUi.set({ index: 0, scroll: 0 });
+      ctx.runtime.answerApproval(pending.id, a);
+    };
+    const direct = APPROVAL_CHOICES.find((c) => c.command === command);
+    if (direct) return answer(direct.answer);
+    const n = APPROVAL_CHOICES.length;
+    if (command === 'approval.up') ctx.approvalUi.set({ ...ui, index: (ui.index + n - 1) % n });
+    else if (command === 'approval.down') ctx.approvalUi.set({ ...ui, index: (ui.index + 1) % n });
+    else if (command === 'approval.choose') answer(APPROVAL_CHOICES[ui.index]?.answer ?? 'allow_once');
+    else if (command === 'approval.scroll_up') ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - 5) });
+    else if (command === 'approval.scroll_down') ctx.approvalUi.set({ ...ui, scroll: ui.scroll + 5 });
   },
+  // The prompt shows its own keys.
   help: [],
 };
 
 const interrupt: KeyBinding = {
   id: 'interrupt',
-  match: (_input, key) => key.escape,
+  command: 'chat.interrupt',
   run(ctx) {
-    // The approval prompt answers Esc with "deny"; it must not also stop the turn.
     if (ctx.approvalPending || !ctx.turnRunning) return false;
     ctx.runtime.interrupt();
   },
-  help: [{ label: 'ui:keys.labels.esc', summary: 'ui:keys.summaries.interrupt' }],
+  help: [{ commands: ['chat.interrupt'], summary: 'ui:keys.summaries.interrupt' }],
 };
 
 const ctrlC: KeyBinding = {
   id: 'ctrl-c',
+  command: 'chat.cancel',
   global: true,
-  match: (input, key) => key.ctrl && input === 'c',
   run(ctx) {
     if (ctx.turnRunning) {
       ctx.memory.lastCtrlC = undefined;
@@ -90,60 +150,75 @@ const ctrlC: KeyBinding = {
     const now = ctx.now();
     if (last !== undefined && now - last <= QUIT_WINDOW_MS) {
       ctx.memory.lastCtrlC = undefined;
+      // The last frame must not still ask for the press that just came.
+      ctx.clearFlash();
       ctx.exit();
       return;
     }
     ctx.memory.lastCtrlC = now;
     if (ctx.inputValue && !ctx.paneOpen) ctx.input.clear();
-    ctx.flash(t('ui:keys.quitAgain'));
+    ctx.flash(t('ui:keys.quitAgain', { keys: ctx.keys.label('chat.cancel') }));
   },
-  help: [
-    { label: 'ui:keys.labels.ctrlC', summary: 'ui:keys.summaries.ctrlC' },
-    { label: 'ui:keys.labels.ctrlCTwice', summary: 'ui:keys.summaries.quitTwice' },
-  ],
+  help: [{ commands: ['chat.cancel'], summary: 'ui:keys.summaries.ctrlC' }],
 };
 
-const ctrlD: KeyBinding = {
-  id: 'ctrl-d',
-  match: (input, key) => key.ctrl && input === 'd',
+const quit: KeyBinding = {
+  id: 'quit',
+  command: 'chat.quit',
   run(ctx) {
+    // On a non-empty line the same key deletes forward (the line editor's turn).
     if (ctx.inputValue !== '' || ctx.approvalPending) return false;
     ctx.exit();
   },
-  help: [{ label: 'ui:keys.labels.ctrlD', summary: 'ui:keys.summaries.quitEmpty' }],
+  help: [{ commands: ['chat.quit'], summary: 'ui:keys.summaries.quitEmpty' }],
 };
 
-// ↑/↓ move through / suggestions while they show, through sent messages otherwise.
+const redraw: KeyBinding = {
+  id: 'redraw',
+  command: 'chat.redraw',
+  run(ctx) {
+    ctx.redraw();
+  },
+  help: [],
+};
+
+// ↑/↓ move through / suggestions while they show; inside a multi-line message they move
+// between its lines; otherwise (and from its first / last line) through sent messages.
 const arrows: KeyBinding = {
   id: 'history',
-  match: (_input, key) => (key.upArrow || key.downArrow) && !key.ctrl,
-  run(ctx, _input, key) {
+  match: (k, keys) => keys.is('chat.history_prev', k) || keys.is('chat.history_next', k),
+  run(ctx, k) {
     if (ctx.approvalPending) return false;
-    const delta = key.upArrow ? -1 : 1;
-    if (ctx.suggestionsVisible) ctx.input.moveSuggestion(delta);
-    else if (delta < 0) ctx.input.historyPrev();
-    else ctx.input.historyNext();
+    const up = ctx.keys.is('chat.history_prev', k);
+    if (ctx.suggestionsVisible) ctx.input.moveSuggestion(up ? -1 : 1);
+    else if (up) {
+      if (!ctx.input.lineUp()) ctx.input.historyPrev();
+    } else if (!ctx.input.lineDown()) ctx.input.historyNext();
   },
-  help: [{ label: 'ui:keys.labels.upDown', summary: 'ui:keys.summaries.history' }],
+  help: [{ commands: ['chat.history_prev', 'chat.history_next'], summary: 'ui:keys.summaries.history' }],
 };
 
 const tab: KeyBinding = {
   id: 'complete',
-  match: (_input, key) => key.tab && !key.shift,
+  command: 'chat.complete',
   run(ctx) {
-    if (ctx.approvalPending || !ctx.suggestionsVisible) return false;
+    if (ctx.approvalPending) return false;
     ctx.input.complete();
   },
-  help: [{ label: 'ui:keys.labels.tab', summary: 'ui:keys.summaries.complete' }],
+  help: [{ commands: ['chat.complete'], summary: 'ui:keys.summaries.complete' }],
 };
 
-/** Keys the input line itself handles (Enter), listed in /help. */
-export const INPUT_HELP: KeyBindingInfo[] = [{ label: 'ui:keys.labels.enter', summary: 'ui:keys.summaries.send' }];
+/** Keys the line editor handles itself, listed in /help. */
+export const EDITOR_HELP: HelpEntry[] = [
+  { commands: ['chat.send'], summary: 'ui:keys.summaries.send' },
+  { commands: ['chat.newline'], summary: 'ui:keys.summaries.newline' },
+];
 
 export function defaultKeyBindings(): KeyBinding[] {
-  return [approvalKeys, interrupt, ctrlC, ctrlD, arrows, tab];
+  return [approvalKeys, interrupt, ctrlC, quit, redraw, arrows, tab];
 }
 
-export function helpLines(bindings: readonly KeyBinding[]): KeyBindingInfo[] {
-  return [...INPUT_HELP, ...bindings.flatMap((b) => b.help)];
+/** /help's key lines, keys as the table has them now. */
+export function helpLines(bindings: readonly KeyBinding[], keys: KeyTable): KeyBindingInfo[] {
+  return [...EDITOR_HELP, ...bindings.flatMap((b) => b.help)].map((h) => ({ label: keys.labels(h.commands), summary: h.summary }));
 }

@@ -1,32 +1,36 @@
 // Keys for the open pane. They come from the chat's key layer, which has listened since the
-// chat started; a pane's own Ink listener would subscribe only after its first frame, and
-// keys typed in between (a quick `j` right after `/agents`) would be lost or typed into the
-// hidden input line. Keys that arrive before the pane subscribes wait here for it.
+// chat started; a pane's own listener would subscribe only after its first frame, and keys
+// typed in between (a quick `j` right after `/agents`) would be lost or typed into the
+// hidden input line. Keys that arrive before the pane subscribes wait here for it. A pane
+// gets one key per call (the keypress layer split the burst) or a whole paste.
 import { createContext, useContext, useEffect, useRef } from 'react';
-import { useInput, type Key } from 'ink';
+import type { PaneInput } from '../hooks/useChatKeys.js';
+import { drawKeyFrame } from '../keyFrame.js';
+import { useKeypress } from '../keys/keypressSource.js';
+import { charKey } from '../keys/tokenizer.js';
 
-type Handler = (input: string, key: Key) => void;
+type Handler = (event: PaneInput) => void;
 
 /** Keys kept for a pane that has not subscribed yet; more than this is a stuck pane. */
 const BUFFER_LIMIT = 64;
 
 export class PaneKeyBus {
   private handlers = new Set<Handler>();
-  private buffer: Array<[string, Key]> = [];
+  private buffer: PaneInput[] = [];
 
-  deliver(input: string, key: Key): void {
+  deliver(event: PaneInput): void {
     if (this.handlers.size === 0) {
-      if (this.buffer.length < BUFFER_LIMIT) this.buffer.push([input, key]);
+      if (this.buffer.length < BUFFER_LIMIT) this.buffer.push(event);
       return;
     }
-    for (const h of [...this.handlers]) h(input, key);
+    for (const h of [...this.handlers]) h(event);
   }
 
   subscribe(handler: Handler): () => void {
     this.handlers.add(handler);
     const pending = this.buffer;
     this.buffer = [];
-    for (const [input, key] of pending) handler(input, key);
+    for (const event of pending) handler(event);
     return () => {
       this.handlers.delete(handler);
     };
@@ -40,29 +44,19 @@ export class PaneKeyBus {
 
 export const PaneKeysContext = createContext<PaneKeyBus | null>(null);
 
-/** Keys typed faster than the terminal sends them arrive as one chunk ("jj"); a pane acts
- * per key, so plain printable chunks are handed over one character at a time. */
-function perKey(handler: Handler): Handler {
-  return (input, key) => {
-    const plain = !key.ctrl && !key.meta && !key.escape && !key.return && !key.tab && !key.backspace && !key.delete;
-    const chars = Array.from(input);
-    if (!plain || chars.length < 2 || /[\u0000-\u001f\u007f]/.test(input)) return handler(input, key);
-    for (const ch of chars) handler(ch, { ...key, shift: ch !== ch.toLowerCase() });
-  };
-}
-
-/** useInput for panes: through the chat's bus when inside the chat, straight from Ink when
- * a pane is rendered on its own (component tests). */
+/** Input for panes: through the chat's bus when inside the chat, straight from the
+ * keypress layer when a pane is rendered on its own (component tests). */
 export function usePaneInput(handler: Handler): void {
   const bus = useContext(PaneKeysContext);
   const latest = useRef(handler);
   latest.current = handler;
-  useInput(
-    perKey((input, key) => latest.current(input, key)),
-    { isActive: bus === null },
-  );
+  useKeypress((event) => {
+    if (event.kind === 'text') for (const ch of event.text) latest.current(charKey(ch));
+    else latest.current(event);
+    drawKeyFrame();
+  }, bus === null);
   useEffect(() => {
     if (!bus) return;
-    return bus.subscribe(perKey((input, key) => latest.current(input, key)));
+    return bus.subscribe((event) => latest.current(event));
   }, [bus]);
 }

@@ -1,5 +1,5 @@
-// A filterable list: ↑/↓ move, Enter picks, Esc cancels, typing filters (Backspace edits
-// the filter). Used by the session picker (--resume, /resume) and the model picker
+// A filterable list: ↑/↓ move, Enter picks, Esc cancels, typing (or pasting) filters
+// (Backspace edits the filter). Used by the session picker (--resume, /resume) and the model picker
 // (/model). It reads its keys through usePaneInput, so it works as a chat pane and as a
 // screen of its own (before the chat starts).
 import React, { useReducer, useRef } from 'react';
@@ -63,36 +63,41 @@ export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empt
   const shown = filterRows(rows, filter);
   const selected = Math.min(indexRef.current, Math.max(0, shown.length - 1));
 
-  usePaneInput((input, key) => {
+  usePaneInput((event) => {
     const list = filterRows(rows, filterRef.current);
     const cur = Math.min(indexRef.current, Math.max(0, list.length - 1));
     const last = Math.max(0, list.length - 1);
-    if (key.escape) return onCancel();
-    if (key.return) {
+    if (event.kind === 'paste') {
+      // A pasted filter: its text, on one line.
+      const text = replaceControls(event.text.replace(/\s+/g, ' '), '');
+      if (!text) return;
+      filterRef.current += text;
+      indexRef.current = 0;
+      redraw();
+      return;
+    }
+    const k = event;
+    if (k.name === 'escape') return onCancel();
+    if (k.name === 'return' || k.name === 'enter') {
       const row = list[cur];
       if (row) onPick(row.id);
       return;
     }
-    if (key.upArrow) indexRef.current = Math.max(0, cur - 1);
-    else if (key.downArrow) indexRef.current = Math.min(last, cur + 1);
-    else if (key.pageUp) indexRef.current = Math.max(0, cur - 10);
-    else if (key.pageDown) indexRef.current = Math.min(last, cur + 10);
-    else if (key.backspace || key.delete) {
+    if (k.name === 'up') indexRef.current = Math.max(0, cur - 1);
+    else if (k.name === 'down') indexRef.current = Math.min(last, cur + 1);
+    else if (k.name === 'pageup') indexRef.current = Math.max(0, cur - 10);
+    else if (k.name === 'pagedown') indexRef.current = Math.min(last, cur + 10);
+    else if (k.name === 'backspace' || k.name === 'delete') {
       filterRef.current = filterRef.current.slice(0, -1);
       indexRef.current = 0;
-    } else if (key.ctrl || key.meta || key.tab || !input) return;
+    } else if (k.ctrl || k.meta) return;
     else {
-      // Text and Enter can come in one chunk ("demo\r"): filter by the text, then pick.
-      const enter = /[\r\n]/.test(input);
-      const text = replaceControls(input, '');
-      if (text) {
-        filterRef.current += text;
-        indexRef.current = 0;
-      }
-      if (enter) {
-        const row = filterRows(rows, filterRef.current)[0];
-        if (row) return onPick(row.id);
-      }
+      // A printable key: one character ("space" is the space bar).
+      const ch = k.name === 'space' ? ' ' : [...k.name].length === 1 ? k.name : '';
+      const text = replaceControls(ch, '');
+      if (!text) return;
+      filterRef.current += text;
+      indexRef.current = 0;
     }
     redraw();
   });

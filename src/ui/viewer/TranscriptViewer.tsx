@@ -4,8 +4,11 @@
 // snapshot refreshed at most ~10 times a second. `o` opens a card's child transcript, one
 // level per press, Esc goes back.
 import React, { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { Box, useStdout, type Key } from 'ink';
+import { Box, useStdout } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
+import type { PaneInput } from '../hooks/useChatKeys.js';
+import { useKeyTable } from '../keys/keyTable.js';
+import { keyText } from '../keys/tokenizer.js';
 import { t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { copyText, entriesText, entryText, type CopyOutcome } from '../cards/copy.js';
@@ -18,7 +21,6 @@ import type { PaneProps } from '../panes/types.js';
 import { childEntries, childNames, childSourceFor, loadRecorded, type ChildSource, type RecordedSession } from './childSource.js';
 import { entryLines, itemEntries, type LayoutContext } from './entries.js';
 import { hintLines, type HintMode } from './hints.js';
-import { markViewerMounted } from './openState.js';
 import { matchIndices, nextMatch } from './search.js';
 import * as nav from './viewport.js';
 import { apply, childText, entryItems, isExpanded, newView, settle, toggle, type UiState } from './viewState.js';
@@ -63,6 +65,7 @@ function budget(maxRows: number): { header: number; footer: number; hints: numbe
 
 function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const store = runtime.store;
+  const keys = useKeyTable();
   const state = useThrottledSelector<RuntimeState, RuntimeState>(store, (s) => s, Object.is, store.getState());
   const { stdout } = useStdout();
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -71,13 +74,12 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const ui = useRef<UiState>({ stack: [newView()], searching: false, draft: '', query: '' });
   const recorded = useRef<RecordedSession | undefined>(undefined);
 
-  useEffect(() => {
-    markViewerMounted(runtime, 1);
-    return () => {
-      markViewerMounted(runtime, -1);
+  useEffect(
+    () => () => {
       if (flashTimer.current) clearTimeout(flashTimer.current);
-    };
-  }, [runtime]);
+    },
+    [],
+  );
 
   const show = useCallback((text: string, level: Flash['level'] = 'info') => {
     if (flashTimer.current) clearTimeout(flashTimer.current);
@@ -119,8 +121,8 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const shape: nav.ListShape = { count: entries.length, body: parts.body, height: (i) => Math.max(1, linesOf(i).length) };
   settle(view, entries, shape);
 
-  const latest = useRef({ entries, shape, state, view, close });
-  latest.current = { entries, shape, state, view, close };
+  const latest = useRef({ entries, shape, state, view, close, keys });
+  latest.current = { entries, shape, state, view, close, keys };
 
   const recordedSession = useCallback((): RecordedSession => {
     recorded.current ??= loadRecorded(store.getState().sessionId);
@@ -173,55 +175,57 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   );
 
   const onKey = useCallback(
-    (input: string, key: Key) => {
+    (event: PaneInput) => {
       const u = ui.current;
-      const { entries: list, shape: sh, view: v, state: st } = latest.current;
+      const { entries: list, shape: sh, view: v, state: st, keys: table } = latest.current;
       // The approval prompt above owns the keyboard until it is answered.
       if (store.getState().controls.approvals.length > 0) return;
-      // Ctrl+O and Ctrl+C are the chat's global bindings. (Ink reports Esc as meta too.)
-      if (key.ctrl || (key.meta && !key.escape)) return;
       if (u.searching) {
-        if (key.return) {
+        // eslint-disable-next-line no-control-regex -- control characters are what it matches
+        if (event.kind === 'paste') u.draft += event.text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
+        else if (table.is('chat.send', event)) {
           u.searching = false;
           u.query = u.draft.trim();
           search('older', true);
-        } else if (key.escape) {
+        } else if (table.is('chat.interrupt', event)) {
           u.searching = false;
-        } else if (key.backspace || key.delete) {
-          u.draft = u.draft.slice(0, -1);
-        } else if (input && !key.tab && !key.upArrow && !key.downArrow && !key.leftArrow && !key.rightArrow) {
-          u.draft += input.replace(/[\r\n]/g, ' ');
+        } else if (table.is('edit.backspace', event) || table.is('edit.delete', event)) {
+          u.draft = Array.from(u.draft).slice(0, -1).join('');
+        } else {
+          u.draft += keyText(event);
         }
         rerender();
         return;
       }
+      if (event.kind === 'paste') return;
+      const is = (c: Parameters<typeof table.is>[0]) => table.is(c, event);
       const move = (n: nav.Nav) => apply(v, n, list, sh);
       const here: nav.Nav = { sel: v.sel, vp: v.vp };
-      if (key.escape || input === 'q') {
+      if (is('viewer.close')) {
         if (u.stack.length > 1) u.stack.pop();
         else {
           latest.current.close();
           return;
         }
-      } else if (key.upArrow || input === 'k') move(nav.moveUp(here, sh));
-      else if (key.downArrow || input === 'j') move(nav.moveDown(here, sh));
-      else if (key.pageUp) move(nav.pageUp(here, sh));
-      else if (key.pageDown) move(nav.pageDown(here, sh));
-      else if (key.home || input === 'g') move(nav.home());
-      else if (key.end || input === 'G') move(nav.end(sh));
-      else if (key.return || input === ' ') {
+      } else if (is('viewer.up')) move(nav.moveUp(here, sh));
+      else if (is('viewer.down')) move(nav.moveDown(here, sh));
+      else if (is('viewer.page_up')) move(nav.pageUp(here, sh));
+      else if (is('viewer.page_down')) move(nav.pageDown(here, sh));
+      else if (is('viewer.first')) move(nav.home());
+      else if (is('viewer.last')) move(nav.end(sh));
+      else if (is('viewer.expand')) {
         const entry = list[v.sel];
         if (entry) {
           const was = isExpanded(v, entry.key);
           toggle(v, entry.key);
           move(was ? nav.reveal(here, sh, 'auto') : nav.revealGrown(here, sh));
         }
-      } else if (input === 'e') {
+      } else if (is('viewer.expand_all')) {
         v.expandAll = !v.expandAll;
         v.toggled.clear();
         move(nav.reveal({ sel: v.sel, vp: { top: v.sel, offset: 0 } }, sh, 'auto'));
         show(v.expandAll ? t('transcript:viewer.allExpanded') : t('transcript:viewer.allCollapsed'));
-      } else if (input === 'o') {
+      } else if (is('viewer.open')) {
         const entry = list[v.sel];
         if (!entry || entry.kind !== 'item' || entry.item.kind !== 'tool') {
           show(t('transcript:viewer.noChild'), 'warn');
@@ -236,20 +240,20 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
           if (!source) show(t('transcript:viewer.noChild'), 'warn');
           else u.stack.push(newView(source, childNames(source, st)));
         }
-      } else if (input === 'c') {
+      } else if (is('viewer.copy')) {
         const entry = list[v.sel];
         if (!entry) show(t('transcript:viewer.nothingToCopy'), 'warn');
         else if (entry.kind === 'child') copy(childText(entry, entryItems(entry, list, v.sel)), `${entry.run.alias}-transcript`);
         else copy(entryText(entry.item), entry.item.kind === 'tool' ? `${entry.item.name}-${entry.item.callId}` : entry.item.kind);
-      } else if (input === 'C') {
+      } else if (is('viewer.copy_all')) {
         const items = list.flatMap((e) => (e.kind === 'item' ? [e.item] : []));
         if (items.length === 0) show(t('transcript:viewer.nothingToCopy'), 'warn');
         else copy(entriesText(items), v.names ? `${v.names.join('-')}-transcript` : 'session-transcript');
-      } else if (input === '/') {
+      } else if (is('viewer.search')) {
         u.searching = true;
         u.draft = '';
-      } else if (input === 'n') search('older', false);
-      else if (input === 'N') search('newer', false);
+      } else if (is('viewer.next_match')) search('older', false);
+      else if (is('viewer.prev_match')) search('newer', false);
       else return;
       rerender();
     },
@@ -280,7 +284,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   while (rows.length < bodyEnd) rows.push(EMPTY_LINE);
   rows.push(...footer.slice(0, parts.footer));
   const mode: HintMode = approvalWaiting ? 'approval' : u.searching ? 'search' : u.stack.length > 1 ? 'child' : 'session';
-  rows.push(...hintLines(mode, width, parts.hints));
+  rows.push(...hintLines(mode, width, parts.hints, keys));
 
   return (
     <Box flexDirection="column" width={width}>

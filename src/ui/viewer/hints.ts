@@ -1,8 +1,29 @@
 // Key hints at the bottom of the viewer, packed onto the rows it can spare.
 import { t } from '../../i18n/index.js';
+import type { KeyCommand } from '../../config/keySpec.js';
+import { defaultKeyTable, type KeyTable } from '../keys/keyTable.js';
 import { fitLine, lineWidth, type Line, type Seg } from '../cards/lines.js';
 
 export type HintMode = 'session' | 'child' | 'search' | 'approval';
+
+/** The commands whose keys each hint shows (from the key table). */
+const COMMANDS: Record<string, KeyCommand[]> = {
+  move: ['viewer.up', 'viewer.down'],
+  page: ['viewer.page_up', 'viewer.page_down'],
+  ends: ['viewer.first', 'viewer.last'],
+  expand: ['viewer.expand'],
+  all: ['viewer.expand_all'],
+  open: ['viewer.open'],
+  copy: ['viewer.copy'],
+  copyAll: ['viewer.copy_all'],
+  search: ['viewer.search'],
+  match: ['viewer.next_match', 'viewer.prev_match'],
+  close: ['viewer.close'],
+  back: ['viewer.close'],
+  find: ['chat.send'],
+  cancel: ['chat.interrupt'],
+  approval: ['approval.allow_once', 'approval.allow_session', 'approval.deny'],
+};
 
 const KEYS: Record<HintMode, string[]> = {
   session: ['move', 'page', 'ends', 'expand', 'all', 'open', 'copy', 'search', 'match', 'close'],
@@ -11,24 +32,24 @@ const KEYS: Record<HintMode, string[]> = {
   approval: ['approval'],
 };
 
-/** Each hint is "<keys> <action>"; the keys part is the catalog entry's first word. */
-function piece(key: string): Line {
+/** Each hint is "<keys> <action>": the keys bold, the action dim. */
+function piece(key: string, keys: KeyTable): Line {
+  const label = keys.labels(COMMANDS[key] ?? []);
   const text = t(`transcript:hints.${key}`);
-  const space = text.indexOf(' ');
-  if (space < 0) return [{ text, bold: true }];
+  if (!label) return [{ text, dim: true }];
   return [
-    { text: text.slice(0, space), bold: true },
-    { text: text.slice(space), dim: true },
+    { text: label, bold: true },
+    { text: ` ${text}`, dim: true },
   ];
 }
 
-export function hintLines(mode: HintMode, width: number, rows: number): Line[] {
+export function hintLines(mode: HintMode, width: number, rows: number, keys: KeyTable = defaultKeyTable()): Line[] {
   if (rows <= 0) return [];
   const sep: Seg = { text: '  ' };
   const lines: Line[] = [];
   let cur: Line = [];
   for (const key of KEYS[mode]) {
-    const p = piece(key);
+    const p = piece(key, keys);
     if (cur.length > 0 && lineWidth(cur) + 2 + lineWidth(p) > width) {
       lines.push(cur);
       cur = [];

@@ -3,9 +3,9 @@
 import { createElement } from 'react';
 import { t } from '../../i18n/index.js';
 import type { SlashCommand } from '../commands/registry.js';
+import type { KeyCommand } from '../../config/keySpec.js';
 import type { KeyBinding } from '../keys/bindings.js';
 import type { Pane } from '../panes/types.js';
-import { isViewerOpen } from './openState.js';
 import { TranscriptViewer } from './TranscriptViewer.js';
 
 export const VIEWER_PANE_ID = 'transcript';
@@ -27,16 +27,24 @@ export function viewerCommands(): SlashCommand[] {
   ];
 }
 
-const HELP_KEYS = ['move', 'expand', 'all', 'open', 'copy', 'search', 'close'];
+/** /help lines for the viewer's own keys: the commands each shows, and its summary. */
+const HELP_KEYS: [string, KeyCommand[]][] = [
+  ['move', ['viewer.up', 'viewer.down', 'viewer.page_up', 'viewer.page_down', 'viewer.first', 'viewer.last']],
+  ['expand', ['viewer.expand', 'viewer.expand_all']],
+  ['open', ['viewer.open']],
+  ['copy', ['viewer.copy', 'viewer.copy_all']],
+  ['search', ['viewer.search', 'viewer.next_match', 'viewer.prev_match']],
+  ['close', ['viewer.close']],
+];
 
 export function viewerKeyBindings(): KeyBinding[] {
   return [
     {
       id: 'transcript-viewer',
       global: true,
-      match: (input, key) => key.ctrl && input === 'o',
+      command: 'chat.transcript',
       run(ctx) {
-        if (isViewerOpen(ctx.runtime)) {
+        if (ctx.openPaneId() === VIEWER_PANE_ID) {
           ctx.closePane();
           return;
         }
@@ -48,8 +56,8 @@ export function viewerKeyBindings(): KeyBinding[] {
         ctx.openPane(viewerPane());
       },
       help: [
-        { label: 'transcript:keys.ctrlO', summary: 'transcript:keys.ctrlOSummary' },
-        ...HELP_KEYS.map((k) => ({ label: `transcript:keys.viewer.${k}.label`, summary: `transcript:keys.viewer.${k}.summary` })),
+        { commands: ['chat.transcript'], summary: 'transcript:keys.ctrlOSummary' },
+        ...HELP_KEYS.map(([k, commands]) => ({ commands, summary: `transcript:keys.viewer.${k}.summary` })),
       ],
     },
   ];
