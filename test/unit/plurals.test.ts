@@ -6,7 +6,7 @@ initI18n('en');
 afterAll(() => setLanguage('en'));
 
 const CASES: Array<[string, Record<string, unknown>, { en: [string, string]; es: [string, string] }]> = [
-  ['ui:approval.moreLines', {}, { en: ['… 1 more line', '… 2 more lines'], es: ['… 1 línea más', '… 2 líneas más'] }],
+  ['ui:input.moreBelow', {}, { en: ['… 1 more line below', '… 2 more lines below'], es: ['… 1 línea más abajo', '… 2 líneas más abajo'] }],
   ['ui:input.moreAbove', {}, { en: ['… 1 more line above', '… 2 more lines above'], es: ['… 1 línea más arriba', '… 2 líneas más arriba'] }],
   ['transcript:viewer.moreLines', {}, { en: ['… 1 more line (Enter expands)', '… 2 more lines (Enter expands)'], es: ['… 1 línea más (Enter expande)', '… 2 líneas más (Enter expande)'] }],
   ['agents:transcript.moreLines', {}, { en: ['… 1 more line (/subagents log shows it)', '… 2 more lines (/subagents log shows them)'], es: ['… 1 línea más (/subagents log la muestra)', '… 2 líneas más (/subagents log las muestra)'] }],
