@@ -155,7 +155,7 @@ function readSessionText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(t('persistence:restore.unreadable', { file: path, error: (err as Error).message }));
+    throw new Error(t('persistence:restore.unreadable', { file: path, error: (err as Error).message }), { cause: err });
   }
 }
 
