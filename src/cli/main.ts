@@ -16,6 +16,7 @@ import { listSessions, restoreSession, type RestoredSession } from '../persisten
 import { readState, writeState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
 import { startIdleCollector } from './idleCollector.js';
@@ -241,7 +242,7 @@ function openChat(
   const providerConfig = loaded.config.providers[agent.provider];
   const recorder = new SessionRecorder(
     home,
-    { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
+    { agentAlias: agent.alias, providerLabel: providerLabel(providerConfig), cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
     restored,
   );
   const trace = new TraceLog(home);

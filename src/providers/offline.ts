@@ -31,6 +31,7 @@ import { abortedError } from './providerError.js';
 import { planReply, rememberChildPrompt, SPAWN_TOOL, DELEGATE_TOOL } from './offlineScript.js';
 import { abortableSleep } from './retry.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent } from './types.js';
+import { providerLabel } from './label.js';
 
 export const DEFAULT_WORD_DELAY_MS = 15;
 export const DEFAULT_CHILD_DELAY_MS = 400;
@@ -65,7 +66,7 @@ export function createOfflineProvider(config: ProviderConfig, env: NodeJS.Proces
   const wordDelay = envDelay(env, 'ARBOR_OFFLINE_DELAY_MS', DEFAULT_WORD_DELAY_MS);
   const childDelay = envDelay(env, 'ARBOR_OFFLINE_CHILD_DELAY_MS', DEFAULT_CHILD_DELAY_MS);
   const configPath = displayPath(userConfigPath(env), homeDir(env));
-  const ctx = { providerName: config.name, model: config.model, label: `${config.type}/${config.model}` };
+  const ctx = { providerName: config.name, model: config.model, label: providerLabel(config) };
 
   const wait = async (ms: number, signal: AbortSignal) => {
     if (signal.aborted) throw abortedError(ctx);

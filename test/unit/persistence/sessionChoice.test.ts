@@ -27,7 +27,7 @@ function session(m: Partial<typeof meta> & { headless?: boolean }, first: string
   return log;
 }
 
-const chat = { kind: 'chat' as const, output: 'text' as const, yes: false, continueLast: false };
+const chat = { kind: 'chat' as const, output: 'text' as const, yes: false, raw: false, continueLast: false };
 
 let home: string;
 beforeAll(() => setLanguage('en'));
