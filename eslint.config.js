@@ -21,7 +21,7 @@ export default tseslint.config(
   {
     // Tests and benchmarks poke at internals and at JSON from the wire; `any` there is a
     // convenience, not a hole in the app's types.
-    files: ['test/**', 'bench/**', 'src/testing/**'],
+    files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
