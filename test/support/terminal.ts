@@ -222,9 +222,14 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
 
   function timeUntil(predicate: (term: Term) => boolean, { what = 'condition', timeoutMs = 20000, pollMs }: TimeOptions = {}) {
     return new Promise<number>((resolveAt, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      let poller: NodeJS.Timeout | undefined;
       let active = true;
+      const timer = setTimeout(() => {
+        void flush().then(() => {
+          finish();
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe()}`));
+        });
+      }, timeoutMs);
+      const poller = pollMs ? setInterval(() => void flush().then(() => watcher.check()), pollMs) : undefined;
       const finish = () => {
         active = false;
         clearTimeout(timer);
@@ -234,7 +239,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       const watcher: Watcher = {
         check() {
           if (!active) return;
-          let ok = false;
+          let ok: boolean;
           try {
             ok = predicate(term);
           } catch (err) {
@@ -252,14 +257,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
           }
         },
       };
-      timer = setTimeout(() => {
-        void flush().then(() => {
-          finish();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe()}`));
-        });
-      }, timeoutMs);
-      if (pollMs) poller = setInterval(() => void flush().then(() => watcher.check()), pollMs);
-      else watchers.add(watcher);
+      if (!poller) watchers.add(watcher);
       watcher.check();
     });
   }
