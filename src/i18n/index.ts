@@ -26,7 +26,7 @@ export function loadCatalogs(dir = localesDir()): Record<string, Record<string, 
       try {
         resources[lang][ns] = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
       } catch (err) {
-        throw new Error(`locale catalog ${path} is not valid JSON: ${(err as Error).message}`);
+        throw new Error(`locale catalog ${path} is not valid JSON: ${(err as Error).message}`, { cause: err });
       }
     }
   }

@@ -28,18 +28,19 @@ export function knownSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   return [...values].sort((a, b) => b.length - a.length);
 }
 
-/** Removes exact occurrences of known secret values. */
-export function scrubKnownSecrets(text: string, secrets: string[] = knownSecrets()): string {
+/** Removes exact occurrences of known secret values (values too short to be a real key are
+ * left alone, whoever names them). */
+export function scrubKnownSecrets(text: string, secrets: readonly string[] = knownSecrets()): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   return out;
 }
 
 const TOKEN_PATTERNS: RegExp[] = [
   /\bBearer\s+\S+/gi,
-  /\bsk-[A-Za-z0-9_-]{8,}/g,
+  /\b(?:sk|pk|rk)-[A-Za-z0-9_*-]{8,}/g,
   /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g,
   /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
   /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
@@ -58,11 +59,15 @@ function looksLikeToken(run: string): boolean {
   return /[a-z]/.test(run) && /[A-Z]/.test(run);
 }
 
+// `api_key: "value"`, `x-api-key=value`: the name stays readable, the value goes.
+const KEY_ASSIGNMENT = /((?:x-)?api[-_]?key["']?\s*[:=]\s*["']?)[^\s"',;]+/gi;
+
 /** Scrubs known secret values and anything shaped like a credential. */
-export function scrubSecretLike(text: string, secrets: string[] = knownSecrets()): string {
+export function scrubSecretLike(text: string, secrets: readonly string[] = knownSecrets()): string {
   let out = scrubKnownSecrets(text, secrets);
   for (const pattern of TOKEN_PATTERNS) {
     out = out.replace(pattern, (m) => (/^bearer/i.test(m) ? `Bearer ${REDACTED}` : REDACTED));
   }
+  out = out.replace(KEY_ASSIGNMENT, `$1${REDACTED}`);
   return out.replace(LONG_RUN, (m) => (looksLikeToken(m) ? REDACTED : m));
 }

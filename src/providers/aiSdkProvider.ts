@@ -13,13 +13,10 @@ import { createNodeHttpFetch, type FetchFunction } from './nodeHttpFetch.js';
 export { providerTimeouts } from '../config/defaults.js';
 import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
+import { providerLabel } from './label.js';
 
 // The SDK prints compatibility warnings to the console, which would tear through the TUI.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
-
-export function providerLabel(config: Pick<ProviderConfig, 'type' | 'model'>): string {
-  return `${config.type}/${config.model}`;
-}
 
 const SENSITIVE_HEADER = /auth|key|token|secret|cookie/i;
 

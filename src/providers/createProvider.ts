@@ -2,11 +2,8 @@
 import type { Pricing, ProviderConfig } from '../config/types.js';
 import { createOfflineProvider } from './offline.js';
 import { withRetry } from './retry.js';
+export { providerLabel } from './label.js';
 import type { CompletionRequest, ModelProvider, StreamEvent, Usage } from './types.js';
-
-export function providerLabel(config: Pick<ProviderConfig, 'type' | 'model'>): string {
-  return `${config.type}/${config.model}`;
-}
 
 /** The AI SDK and its three provider packages take longer to load than Ink itself, so they
  * are imported on the first model call rather than at startup. */

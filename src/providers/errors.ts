@@ -12,24 +12,14 @@ import { t } from '../i18n/index.js';
 import { neutralize } from '../text/untrusted.js';
 import { ProviderError, type ProviderErrorKind } from './types.js';
 import { ArborProviderError, configError, type ErrorContext } from './providerError.js';
+import { knownSecrets, scrubSecretLike } from '../persistence/redact.js';
 
 export { ArborProviderError, abortedError, configError, type ErrorContext } from './providerError.js';
 
-const SECRET_PATTERNS: Array<[RegExp, string]> = [
-  [/\b(sk|pk|rk)-[A-Za-z0-9_*-]{8,}/g, '[redacted]'],
-  [/\bsk-ant-[A-Za-z0-9_*-]+/g, '[redacted]'],
-  [/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]'],
-  [/((?:x-)?api[-_]?key["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1[redacted]'],
-];
-
-/** Removes known secrets and anything shaped like a key or bearer token. */
+/** Removes this provider's secrets, every other known one, and anything shaped like a key or
+ * bearer token: the one scrubber the session and trace logs use too. */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
-  }
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
-  return out;
+  return scrubSecretLike(text, [...secrets, ...knownSecrets()]);
 }
 
 /** One line, bounded, secret-free and inert: a server's text is untrusted, so it is

@@ -86,7 +86,8 @@ export function App(props: AppProps) {
   const bindings = useMemo(() => [...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });
-  const { text: flashText, flash, clearFlash } = useFlash();
+  const { flash: chatFlash, show: flash, clear: clearFlash } = useFlash();
+  const flashText = chatFlash?.text;
   const [pane, setPaneState] = useState<Pane | null>(null);
   // Which pane owns the keys is known the moment it opens, before the next render.
   const paneRef = useRef<Pane | null>(null);

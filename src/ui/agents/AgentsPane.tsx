@@ -13,16 +13,16 @@ import { useTicker } from '../hooks/useTicker.js';
 import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
-import { LineView } from './LineView.js';
+import { LineView } from '../components/LineView.js';
 import { chooseMetrics, formatRow } from './rowFormat.js';
 import { fitLine, wrapSeg, type Line } from './segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
 import { runItems, transcriptLines } from './transcriptLines.js';
 import { SteerPrompt } from './SteerPrompt.js';
 import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
-import { usePaneFlash } from './usePaneFlash.js';
+import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
-import { useThrottledState } from './useThrottledState.js';
+import { useThrottledStore } from '../hooks/useThrottledStore.js';
 
 export interface AgentsPaneProps extends PaneProps {
   /** [delegation] archive_after_minutes: finished runs leave the list this long after ending. */
@@ -30,8 +30,6 @@ export interface AgentsPaneProps extends PaneProps {
 }
 
 type Mode = { kind: 'list' } | { kind: 'transcript'; runId: string } | { kind: 'steer'; runId: string } | { kind: 'confirm' };
-
-const FLASH_COLORS = { info: 'green', warn: 'yellow', error: 'red' } as const;
 
 /** Header, banner and hints give way (in this order) so at least one list row fits. */
 function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], footerNeeded: boolean) {
@@ -51,12 +49,12 @@ function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], 
 }
 
 function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }: AgentsPaneProps) {
-  const [state, refresh] = useThrottledState(runtime.store);
+  const [state, refresh] = useThrottledStore(runtime.store);
   const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
-  const { flash, show: flashOnly } = usePaneFlash();
+  const { flash, show: flashOnly } = useFlash();
   // Every action ends in a flash; the same frame shows the action's effect on the rows.
   const showFlash = useCallback<typeof flashOnly>(
     (...args) => {

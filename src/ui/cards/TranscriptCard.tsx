@@ -4,11 +4,11 @@ import React from 'react';
 import type { Run, RuntimeState, ToolTranscriptItem } from '../../runtime/types.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { collapsedLines } from './cardLines.js';
-import { LinesView } from './LinesView.js';
+import { LinesView } from '../components/LineView.js';
 import { boundRuns, isAlive, sameRuns } from './live.js';
 import type { CardModel } from './model.js';
 import { cardStore } from './storeBinding.js';
-import { useThrottledSelector } from './useThrottledSelector.js';
+import { useThrottledStore } from '../hooks/useThrottledStore.js';
 
 /** Elapsed times move once a second while a child lives, even when the store is quiet. */
 const CLOCK_MS = 1000;
@@ -23,7 +23,7 @@ export interface TranscriptCardProps {
 
 export function TranscriptCard({ item, model, width, frame }: TranscriptCardProps) {
   const store = item.restored ? undefined : cardStore();
-  const runs = useThrottledSelector<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), sameRuns, NO_RUNS);
+  const [runs] = useThrottledStore<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), sameRuns, NO_RUNS);
   useTicker(runs.some(isAlive), CLOCK_MS);
   const lines = collapsedLines({ item, model, runs, width, frame, now: Date.now() });
   return <LinesView lines={lines} width={width} />;

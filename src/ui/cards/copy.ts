@@ -83,7 +83,7 @@ export function writeExport(raw: string, what: string, dir = exportDir(), now = 
     // the UI layer may not import persistence).
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new Error(t('transcript:copy.dirFailed', { dir, error: (err as Error).message }));
+    throw new Error(t('transcript:copy.dirFailed', { dir, error: (err as Error).message }), { cause: err });
   }
   for (let n = 1; n < 1000; n++) {
     const path = join(dir, exportName(what, now, n));
@@ -92,12 +92,12 @@ export function writeExport(raw: string, what: string, dir = exportDir(), now = 
       fd = openSync(path, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }));
+      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }), { cause: err });
     }
     try {
       writeSync(fd, text);
     } catch (err) {
-      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }));
+      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }), { cause: err });
     } finally {
       closeSync(fd);
     }

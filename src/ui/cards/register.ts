@@ -7,7 +7,7 @@ import { registerToolRenderer, type ToolRenderer } from '../components/renderToo
 import { toolCardHeight } from '../components/ToolCard.js';
 import { COLLAPSED_ROWS, collapsedLines } from './cardLines.js';
 import { boundRuns } from './live.js';
-import { LinesView } from './LinesView.js';
+import { LinesView } from '../components/LineView.js';
 import { cardModel } from './model.js';
 import { DELEGATE_TOOL, SPAWN_TOOL } from './parse.js';
 import { cardStore, setCardStore } from './storeBinding.js';

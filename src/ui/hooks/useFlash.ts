@@ -1,26 +1,49 @@
-// A one-line transient hint under the input ("Press Ctrl+C again to quit", ...).
+// A transient message: the hint under the chat input ("Press Ctrl+C again to quit"), and
+// each pane's confirmation of an action. A sticky flash (ms 0) stays until the next one or
+// clear(), e.g. the kill-all question waiting for its answer.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { NoticeLevel } from '../theme.js';
 
 export const FLASH_MS = 3000;
 
-export function useFlash(): { text: string | undefined; flash(text: string, ms?: number): void; clearFlash(): void } {
-  const [text, setText] = useState<string | undefined>(undefined);
+/** A flash's colour by level, the same in every pane. */
+export const FLASH_COLORS: Record<NoticeLevel, string> = { info: 'green', warn: 'yellow', error: 'red' };
+
+export interface Flash {
+  text: string;
+  level: NoticeLevel;
+}
+
+export interface FlashApi {
+  flash: Flash | undefined;
+  show(text: string, level?: NoticeLevel, ms?: number): void;
+  clear(): void;
+}
+
+export function useFlash(defaultMs = FLASH_MS): FlashApi {
+  const [flash, setFlash] = useState<Flash | undefined>(undefined);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
-  const clearFlash = useCallback(() => {
+  const stopTimer = () => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = undefined;
-    setText(undefined);
+  };
+  const clear = useCallback(() => {
+    stopTimer();
+    setFlash(undefined);
   }, []);
-  const flash = useCallback((next: string, ms = FLASH_MS) => {
-    if (timer.current) clearTimeout(timer.current);
-    setText(next);
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      setText(undefined);
-    }, ms);
-  }, []);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-  return { text, flash, clearFlash };
+  const show = useCallback(
+    (text: string, level: NoticeLevel = 'info', ms = defaultMs) => {
+      stopTimer();
+      setFlash({ text, level });
+      if (ms > 0) {
+        timer.current = setTimeout(() => {
+          timer.current = undefined;
+          setFlash(undefined);
+        }, ms);
+      }
+    },
+    [defaultMs],
+  );
+  useEffect(() => stopTimer, []);
+  return { flash, show, clear };
 }

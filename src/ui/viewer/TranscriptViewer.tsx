@@ -3,7 +3,7 @@
 // the newest entry. Only the rows on screen are laid out; the store is read through a
 // snapshot refreshed at most ~10 times a second. `o` opens a card's child transcript, one
 // level per press, Esc goes back.
-import React, { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import React, { memo, useCallback, useMemo, useReducer, useRef } from 'react';
 import { Box, useStdout } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
@@ -13,9 +13,10 @@ import { t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { copyText, entriesText, entryText, type CopyOutcome } from '../cards/copy.js';
 import { highlight, lineText, row, wrapBlock, type Line, type Seg } from '../cards/lines.js';
-import { LineRow } from '../cards/LinesView.js';
+import { LineView } from '../components/LineView.js';
 import { isAlive } from '../cards/live.js';
-import { useThrottledSelector } from '../cards/useThrottledSelector.js';
+import { useThrottledStore } from '../hooks/useThrottledStore.js';
+import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import { useTicker } from '../hooks/useTicker.js';
 import type { PaneProps } from '../panes/types.js';
 import { childEntries, childNames, childSourceFor, loadRecorded, type ChildSource, type RecordedSession } from './childSource.js';
@@ -47,13 +48,6 @@ function withGutter(line: Line): Line {
   return out;
 }
 
-interface Flash {
-  text: string;
-  level: 'info' | 'warn' | 'error';
-}
-
-const FLASH_COLORS = { info: 'green', warn: 'yellow', error: 'red' } as const;
-
 /** Rows for each part, so the whole pane never exceeds maxRows at any size. */
 function budget(maxRows: number): { header: number; footer: number; hints: number; body: number } {
   const rows = Math.max(1, maxRows);
@@ -66,29 +60,12 @@ function budget(maxRows: number): { header: number; footer: number; hints: numbe
 function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const store = runtime.store;
   const keys = useKeyTable();
-  const state = useThrottledSelector<RuntimeState, RuntimeState>(store, (s) => s, Object.is, store.getState());
+  const [state] = useThrottledStore<RuntimeState>(store);
   const { stdout } = useStdout();
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const [flash, setFlash] = useState<Flash | undefined>(undefined);
-  const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const { flash, show } = useFlash(FLASH_MS);
   const ui = useRef<UiState>({ stack: [newView()], searching: false, draft: '', query: '' });
   const recorded = useRef<RecordedSession | undefined>(undefined);
-
-  useEffect(
-    () => () => {
-      if (flashTimer.current) clearTimeout(flashTimer.current);
-    },
-    [],
-  );
-
-  const show = useCallback((text: string, level: Flash['level'] = 'info') => {
-    if (flashTimer.current) clearTimeout(flashTimer.current);
-    setFlash({ text, level });
-    flashTimer.current = setTimeout(() => {
-      flashTimer.current = undefined;
-      setFlash(undefined);
-    }, FLASH_MS);
-  }, []);
 
   const view = ui.current.stack[ui.current.stack.length - 1];
   const liveNow = useMemo(
@@ -289,7 +266,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   return (
     <Box flexDirection="column" width={width}>
       {rows.slice(0, Math.max(1, maxRows)).map((line, i) => (
-        <LineRow key={i} line={line} />
+        <LineView key={i} line={line} />
       ))}
     </Box>
   );

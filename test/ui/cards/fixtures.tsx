@@ -4,7 +4,7 @@ import React from 'react';
 import { render } from 'ink-testing-library';
 import type { Run, ToolCallStatus, ToolTranscriptItem } from '../../../src/runtime/types.js';
 import { lineText, type Line } from '../../../src/ui/cards/lines.js';
-import { LinesView } from '../../../src/ui/cards/LinesView.js';
+import { LinesView } from '../../../src/ui/components/LineView.js';
 import { makeRun } from '../fakeRuntime.js';
 import { plain } from '../harness.js';
 
