@@ -13,7 +13,10 @@ export type CliCommand =
   | {
       kind: 'chat';
       configPath?: string;
+      /** `--resume [id]`: without an id, a picker (or, headless, the newest session). */
       resume?: { id?: string };
+      /** `-c/--continue`: the newest session started in this working directory. */
+      continueLast: boolean;
       print?: string;
       output: 'text' | 'json';
       yes: boolean;
@@ -32,7 +35,9 @@ export function parseCli(argv: string[]): CliCommand {
       options: {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
-        config: { type: 'string', short: 'c' },
+        // -c is --continue, as in other agent CLIs; --config stays long only.
+        config: { type: 'string' },
+        continue: { type: 'boolean', short: 'c' },
         resume: { type: 'boolean', short: 'r' },
         print: { type: 'string', short: 'p' },
         output: { type: 'string', short: 'o' },
@@ -75,10 +80,12 @@ export function parseCli(argv: string[]): CliCommand {
   if (values.raw && values.print === undefined) throw new UsageError(t('cli:rawNeedsPrint'));
   if (values.raw && output === 'json') throw new UsageError(t('cli:rawNeedsText'));
   if (values.print !== undefined && values.print.trim() === '') throw new UsageError(t('cli:emptyPrompt'));
+  if (values.continue && values.resume) throw new UsageError(t('cli:continueAndResume'));
   return {
     kind: 'chat',
     configPath: values.config,
     resume: values.resume ? { id: resumeId } : undefined,
+    continueLast: values.continue ?? false,
     print: values.print,
     output,
     yes: values.yes ?? false,

@@ -57,9 +57,12 @@ function rawAnswer(runtime: Runtime): string | undefined {
 export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
   const json = opts.output === 'json';
   const writeJson: Emit = (e) => opts.stdout.write(`${JSON.stringify(e)}\n`);
+  // The turn's own "Interrupted." notice is left out: a headless turn is interrupted only
+  // by a signal, and the shutdown's one line (cli/shutdown.ts) says so.
+  const interruptedNotice = t('runtime:interrupted');
   const diag: Emit = (e) => {
     if (e.type === 'tool_result') opts.stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
-    else if (e.type === 'notice' && e.level !== 'info') opts.stderr.write(`${e.text}\n`);
+    else if (e.type === 'notice' && e.level !== 'info' && e.text !== interruptedNotice) opts.stderr.write(`${e.text}\n`);
   };
   const watch = transcriptWatcher(json ? writeJson : diag);
   let lastRetry: string | undefined;
@@ -90,9 +93,6 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
     opts.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (status === 'completed') return 0;
-  if (status === 'cancelled' || status === 'killed') {
-    if (!json) opts.stderr.write(`${t('cli:headlessInterrupted')}\n`);
-    return 130;
-  }
+  if (status === 'cancelled' || status === 'killed') return 130;
   return 1;
 }

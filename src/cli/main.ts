@@ -1,7 +1,8 @@
 // Entry point: parse argv, load config, then run headless (-p) or the Ink chat.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { arborHome } from '../config/paths.js';
+import { arborHome, homeDir } from '../config/paths.js';
 import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
@@ -9,18 +10,23 @@ import { initI18n, t } from '../i18n/index.js';
 import { packageVersion } from '../i18n/packageRoot.js';
 import { summarizeTightened, tightenArborHome } from '../persistence/privateFs.js';
 import { registerSecret } from '../persistence/redact.js';
-import { SessionLog } from '../persistence/sessionLog.js';
-import { listSessions, restoreSession } from '../persistence/sessionRestore.js';
+import { assertHomeWritable } from '../persistence/homeAccess.js';
+import { sessionPath } from '../persistence/sessionFormat.js';
+import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
+import { readState, writeState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
+import { killAllToolProcesses } from '../tools/processReaper.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { runHeadless } from './headless.js';
-import { killAllToolProcesses } from '../tools/processReaper.js';
-import { installSignalShutdown } from './shutdown.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
+import { installSignalShutdown } from './shutdown.js';
+import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
+import { SessionRecorder } from './sessionRecorder.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -81,90 +87,45 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  initI18n(loaded.config.ui.language);
+  const home = arborHome();
+  // /lang's saved choice is the user's latest word on it: it wins over ui.language and LANG.
+  initI18n(readState(home).language ?? loaded.config.ui.language);
   // Keys named by api_key_env are secrets whatever the variable is called: session and
   // trace files scrub them (names ending in _KEY, _TOKEN or _SECRET are scrubbed anyway).
   for (const provider of Object.values(loaded.config.providers)) {
     if (provider.api_key_env) registerSecret(process.env[provider.api_key_env]);
   }
-  const home = arborHome();
   const headless = cmd.print !== undefined;
   if (!headless && !process.stdin.isTTY) {
     process.stderr.write(`${t('cli:notATty')}\n`);
     process.exitCode = 2;
     return;
   }
-
-  let restored: ReturnType<typeof restoreSession> | undefined;
-  if (cmd.resume) {
-    try {
-      restored = restoreSession(home, cmd.resume.id);
-    } catch (err) {
-      process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
-      process.exitCode = 1;
-      return;
-    }
+  try {
+    assertHomeWritable(home);
+  } catch (err) {
+    process.stderr.write(`${t('cli:usageErrorPrefix', { message: (err as Error).message })}\n`);
+    process.exitCode = 1;
+    return;
   }
-  const agent = loaded.config.agents[loaded.config.default_agent];
-  const providerConfig = loaded.config.providers[agent.provider];
-  const log = restored
-    ? SessionLog.open(home, restored.id)
-    : SessionLog.create(home, { agentAlias: agent.alias, providerLabel: `${providerConfig.type}/${providerConfig.model}`, cwd: process.cwd() });
-  const trace = new TraceLog(home);
-  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
-  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored?.warnings ?? [])].map(neutralize);
 
-  const runtime: Runtime = createRuntime({
-    config: loaded.config,
-    cwd: process.cwd(),
-    sessionId: log.id,
-    interactive: !headless,
-    autoYes: cmd.yes,
-    autoDetectedFrom: loaded.autoDetectedFrom,
-    configWarnings: warnings,
-    restored: restored ? { items: restored.items, messages: restored.messages } : undefined,
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices: extraServicesFor(loaded.config, home),
-    sinks: {
-      appendItem: (item) => log.appendItem(item),
-      appendMessage: (m) => log.appendMessage(m),
-      appendChildItem: (runId, item) => log.appendChildItem(runId, item),
-      appendRun: (run) => log.appendRun(run),
-      flush: () => log.flush(),
-      trace: (e) => trace.event(e),
-    },
-  });
-
-  // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
-  // headless) and retried on the next write; it never ends a turn or hides an answer.
-  log.onSaveStatus((err) => runtime.reportSaveError(err?.message));
-
-  const closeLogs = () => {
-    const pending = log.pendingEvents;
-    try {
-      log.close();
-    } catch (err) {
-      const message = t('persistence:log.lostAtExit', { error: (err as Error).message, count: pending });
-      process.stderr.write(`${t('cli:warning', { message })}\n`);
-    }
-    trace.close();
-  };
-  const cleanup = async () => {
-    await runtime.dispose();
-    closeLogs();
-  };
-  // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
-  const ui: { close?: () => void } = {};
-  const signals = installSignalShutdown({
-    runtime,
-    flush: closeLogs,
-    closeUi: () => ui.close?.(),
-    // Whatever a tool started that is still alive after the runs' own aborts: its process
-    // group and every descendant that left it (setsid, double forks).
-    reapToolProcesses: () => void killAllToolProcesses(),
-  });
+  let choice: SessionChoice;
+  try {
+    choice = await chooseSession(cmd, home, process.cwd(), headless ? undefined : (h) => pickSessionScreen(h));
+  } catch (err) {
+    process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (choice.kind === 'cancelled') {
+    process.stdout.write(`${t('cli:pickerCancelled')}\n`);
+    return;
+  }
+  let restored = choice.kind === 'restore' ? choice.session : undefined;
 
   if (headless) {
+    const chat = openChat(loaded, home, cmd, restored, true, privacyNotice);
+    const { runtime, warnings } = chat;
     for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
     let prompt = cmd.print!;
     if (prompt === '-') {
@@ -172,20 +133,20 @@ export async function main(argv: string[]): Promise<void> {
       if (!prompt) {
         process.stderr.write(`${t('cli:usageErrorPrefix', { message: t('cli:stdinEmpty') })}\n`);
         process.exitCode = 2;
-        await cleanup();
+        await chat.cleanup();
         return;
       }
     }
     const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
     // A signal ended the turn: the shutdown owns the exit from here.
-    if (signals.pending) await signals.pending;
-    await cleanup();
+    if (chat.signals.pending) await chat.signals.pending;
+    await chat.cleanup();
     process.exitCode = code;
     return;
   }
 
   // The UI loads only for the chat: headless runs never pay for Ink.
-  const [{ renderApp }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }, { KeyTable }, { keysCommand }] =
+  const [{ renderApp, CLEAR_SCREEN }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }, { KeyTable }, { keysCommand }] =
     await Promise.all([
       import('../ui/renderApp.js'),
       import('../ui/cards/register.js'),
@@ -194,8 +155,6 @@ export async function main(argv: string[]): Promise<void> {
       import('../ui/keys/keyTable.js'),
       import('../ui/commands/keys.js'),
     ]);
-  registerTranscriptCards(runtime.store);
-  const stopIdleCollector = startIdleCollector(runtime.store);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
   // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
@@ -204,21 +163,149 @@ export async function main(argv: string[]): Promise<void> {
     enableTerminalMode('bracketedPaste');
     process.once('exit', () => disableTerminalMode('bracketedPaste'));
   }
-  const app = renderApp({
-    runtime,
-    sessions: { list: () => listSessions(home), currentId: log.id },
-    onExit: () => app.unmount(),
-    initialNotices: warnings,
-    commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
-    keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
-    keyTable: new KeyTable(loaded.config.keys),
-  });
-  ui.close = () => app.unmount();
-  await app.waitUntilExit();
-  if (signals.pending) await signals.pending;
-  disableTerminalMode('bracketedPaste');
-  stopIdleCollector();
-  await cleanup();
+  const keyTable = new KeyTable(loaded.config.keys);
+  // /resume leaves this chat for another session: the loop opens that one in its place.
+  let notice = privacyNotice;
+  for (;;) {
+    const chat = openChat(loaded, home, cmd, restored, false, notice);
+    notice = undefined;
+    const { runtime, recorder } = chat;
+    registerTranscriptCards(runtime.store);
+    const stopIdleCollector = startIdleCollector(runtime.store);
+    let resumeNext: string | undefined;
+    const app = renderApp({
+      runtime,
+      sessions: {
+        list: () => listSessions(home, 50),
+        get currentId() {
+          return recorder.id;
+        },
+        home: homeDir(),
+        isSaved: (id) => existsSync(sessionPath(home, id)),
+        resume: (id) => {
+          resumeNext = id;
+          app.unmount();
+        },
+      },
+      onExit: () => app.unmount(),
+      initialNotices: chat.warnings,
+      commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
+      keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
+      keyTable,
+      saveLanguage: (lang) => writeState(home, { language: lang }),
+    });
+    chat.ui.close = () => app.unmount();
+    await app.waitUntilExit();
+    if (chat.signals.pending) await chat.signals.pending;
+    stopIdleCollector();
+    await chat.cleanup();
+    if (resumeNext !== undefined) {
+      try {
+        restored = restoreSession(home, resumeNext);
+        process.stdout.write(CLEAR_SCREEN);
+        continue;
+      } catch (err) {
+        process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
+        process.exitCode = 1;
+      }
+    }
+    disableTerminalMode('bracketedPaste');
+    if (recorder.written) process.stdout.write(`${t('cli:resumeHint', { id: recorder.id })}\n`);
+    break;
+  }
   // Children may hold sockets or timers; the chat has ended, so the process should too.
   process.exit(process.exitCode ?? 0);
+}
+
+interface OpenChat {
+  runtime: Runtime;
+  recorder: SessionRecorder;
+  /** Config and resume warnings, shown once at start (neutralised: they quote files). */
+  warnings: string[];
+  /** SIGTERM / SIGHUP / SIGINT handling for this chat; `pending` once a signal came. */
+  signals: ReturnType<typeof installSignalShutdown>;
+  /** Set by the chat screen: how a signal closes it. */
+  ui: { close?: () => void };
+  cleanup(): Promise<void>;
+}
+
+/** A runtime recording into a new or a restored session. */
+function openChat(
+  loaded: LoadedConfig,
+  home: string,
+  cmd: Extract<CliCommand, { kind: 'chat' }>,
+  restored: RestoredSession | undefined,
+  headless: boolean,
+  privacyNotice: string | undefined,
+): OpenChat {
+  const agent = loaded.config.agents[loaded.config.default_agent];
+  const providerConfig = loaded.config.providers[agent.provider];
+  const recorder = new SessionRecorder(
+    home,
+    { agentAlias: agent.alias, providerLabel: providerLabel(providerConfig), cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
+    restored,
+  );
+  const trace = new TraceLog(home);
+  // Marks background tasks of dead arbors lost before the resume notices look for them.
+  const extraServices = extraServicesFor(loaded.config, home);
+  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
+  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])].map(neutralize);
+  let runtime: Runtime | undefined;
+  const zero = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+  const totals = () => runtime?.store.getState().totals ?? zero;
+  runtime = createRuntime({
+    config: loaded.config,
+    cwd: process.cwd(),
+    sessionId: recorder.id,
+    interactive: !headless,
+    autoYes: cmd.yes,
+    autoDetectedFrom: loaded.autoDetectedFrom,
+    configWarnings: warnings,
+    restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,
+    extraTools: extraToolsFor(loaded.config, home),
+    extraServices,
+    sinks: recorder.sinks(totals, trace),
+  });
+  const rt = runtime;
+  // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
+  // headless) and retried on the next write; it never ends a turn or hides an answer.
+  recorder.onSaveStatus((err) => rt.reportSaveError(err?.message));
+  const closeLogs = () => {
+    const pending = recorder.pendingEvents;
+    try {
+      recorder.close(totals());
+    } catch (err) {
+      const message = t('persistence:log.lostAtExit', { error: (err as Error).message, count: pending });
+      process.stderr.write(`${t('cli:warning', { message })}\n`);
+    }
+    trace.close();
+  };
+  // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
+  const ui: { close?: () => void } = {};
+  const signals = installSignalShutdown({
+    runtime: rt,
+    flush: closeLogs,
+    closeUi: () => ui.close?.(),
+    // Whatever a tool started that is still alive after the runs' own aborts: its process
+    // group and every descendant that left it (setsid, double forks).
+    reapToolProcesses: () => void killAllToolProcesses(),
+  });
+  return {
+    runtime: rt,
+    recorder,
+    warnings,
+    signals,
+    ui,
+    async cleanup() {
+      await rt.dispose();
+      closeLogs();
+      signals.uninstall();
+    },
+  };
+}
+
+/** The session picker for `--resume` with no id, before the chat starts. */
+async function pickSessionScreen(home: string): Promise<string | undefined> {
+  const { pickSession } = await import('../ui/pickers/pickSession.js');
+  return pickSession(listSessions(home, 50), homeDir());
 }

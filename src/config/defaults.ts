@@ -2,6 +2,7 @@
 // setup used when no config file defines any provider or agent.
 import type { DelegationConfig, ProviderConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
 import { languageFromEnv } from '../i18n/index.js';
+import { delegationDefaults, riskProfileDefaults, runtimeProfileDefaults } from './schema.js';
 
 /** The profile name every agent uses unless it says otherwise; it always exists. */
 export const DEFAULT_PROFILE = 'default';
@@ -48,45 +49,22 @@ export function replyCapBytes(profile: Pick<RuntimeProfile, 'max_reply_kb'>): nu
   return (kb !== undefined && Number.isFinite(kb) && kb > 0 ? kb : DEFAULT_MAX_REPLY_KB) * 1024;
 }
 
+// The values a config leaves out are the schema's defaults (schema.ts): one source.
 export function defaultRiskProfile(name: string): RiskProfile {
-  return {
-    name,
-    allowed_tools: [],
-    excluded_tools: [],
-    deny_all_tools: false,
-    auto_approve: ['read_file', 'list_files'],
-    always_ask: [],
-    allowed_roots: ['.'],
-    forbidden_paths: ['~/.ssh', '~/.aws'],
-    allowed_commands: [],
-    shell_env_passthrough: [],
-    max_actions_per_hour: 0,
-    max_cost_per_day_cents: 0,
-    delegation_policy: { mode: 'forbidden' },
-  };
+  return { name, ...riskProfileDefaults() };
+}
+
+/** A named runtime profile; "no aggregate budget" is spelled out as an explicit undefined. */
+export function runtimeProfileNamed(name: string, fields: Omit<RuntimeProfile, 'name'>): RuntimeProfile {
+  return { name, max_execution_tree_iterations: undefined, ...fields };
 }
 
 export function defaultRuntimeProfile(name: string): RuntimeProfile {
-  return {
-    name,
-    max_tool_iterations: 10,
-    parallel_tools: false,
-    shell_timeout_secs: 60,
-    max_execution_tree_iterations: undefined,
-    agentic: false,
-    max_delegation_depth: 3,
-  };
+  return runtimeProfileNamed(name, runtimeProfileDefaults());
 }
 
 export function defaultDelegation(): DelegationConfig {
-  return {
-    max_concurrent: 8,
-    max_children_per_agent: 5,
-    archive_after_minutes: 60,
-    subagent_auto_approve: false,
-    run_timeout_secs: 0,
-    runaway: { on_trip: 'pause_tree' },
-  };
+  return delegationDefaults();
 }
 
 export function defaultUi(env: NodeJS.ProcessEnv = process.env): UiConfig {

@@ -1,86 +1,263 @@
-// The set of keys arbor understands, used to warn about the ones it does not (usually
-// typos like "temprature", which would otherwise be ignored silently).
-import { isTable, type RawTable } from './merge.js';
+// The config file's schema: every key arbor understands, its type, range and default
+// value where one applies. validate.ts parses the merged layers with it and then checks
+// what a schema cannot see (references between agents, providers and profiles); the
+// config types (types.ts) are derived from it, and findUnknownKeys walks it to warn about
+// keys it does not know (usually typos like "temprature", ignored otherwise).
+import { z } from 'zod';
+import { SUPPORTED_LANGUAGES, t } from '../i18n/index.js';
 import type { KeyPath } from './errors.js';
+import { quote } from './errors.js';
+import { isTable, type RawTable } from './merge.js';
+import { isKeyCommand, KEY_COMMANDS, parseKeySpec, type KeyOverrides } from './keySpec.js';
+import { boolean, integer, looseTable, missingKey, namedTables, number, oneOf, string, stringList, stringMap, table, typeError } from './fields.js';
+import { knownList } from './errors.js';
 
-type Shape =
-  | { kind: 'value' }
-  | { kind: 'table'; fields: Record<string, Shape> }
-  /** A table whose keys are names chosen by the user (providers, agents, headers, ...). */
-  | { kind: 'map'; of: Shape }
-  | { kind: 'list'; of: Shape };
+export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'offline'] as const;
+export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as const;
+export const DELEGATE_MODES = ['bounded', 'independent'] as const;
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const value: Shape = { kind: 'value' };
-const table = (fields: Record<string, Shape>): Shape => ({ kind: 'table', fields });
-const fieldsOf = (...names: string[]): Record<string, Shape> => Object.fromEntries(names.map((n) => [n, value]));
+const positive = { min: 0, minExclusive: true };
+// Never echo the value: a key pasted here by mistake must not end up in an error line.
+const envVarName = () => string().refine((name) => ENV_VAR_NAME.test(name), { error: () => t('config:errors.badEnvName') });
 
-const providerShape = table({
-  ...fieldsOf('type', 'base_url', 'model', 'api_key_env', 'temperature', 'max_tokens', 'timeout_secs'),
-  ...fieldsOf('first_byte_timeout_secs', 'idle_timeout_secs'),
-  headers: { kind: 'map', of: value },
-  pricing: table(fieldsOf('input_per_mtok', 'output_per_mtok')),
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const pricingSchema = table({
+  input_per_mtok: number({ min: 0 }, { missing: missingKey }),
+  output_per_mtok: number({ min: 0 }, { missing: missingKey }),
 });
 
-const agentShape = table({
-  ...fieldsOf('provider', 'system_prompt', 'risk_profile', 'runtime_profile', 'description'),
-  ...fieldsOf('delegate_same_risk_profile', 'enabled'),
-  // String entries are values; only object entries can carry unknown keys.
-  delegates: { kind: 'list', of: table(fieldsOf('agent', 'mode')) },
+const providerType = oneOf(PROVIDER_TYPES, { missing: () => t('config:errors.missingOneOf', { allowed: PROVIDER_TYPES.map(quote).join(', ') }) });
+const providerModel = string({ nonEmpty: true }).optional();
+const providerBaseUrl = string({ nonEmpty: true }).optional();
+
+/** Which keys a provider needs depends on its type, so they are checked right after type,
+ * model and base_url, before the remaining keys. */
+const providerIdentity = looseTable({ type: providerType, model: providerModel, base_url: providerBaseUrl }).check((ctx) => {
+  const p = ctx.value;
+  const problem = (key: string, message: string) => ctx.issues.push({ code: 'custom', input: p, path: [key], message });
+  if (p.model === undefined && p.type !== 'offline') problem('model', t('config:errors.modelRequired'));
+  else if (p.base_url === undefined && p.type === 'openai-compatible') problem('base_url', t('config:errors.baseUrlRequired'));
+  else if (p.base_url !== undefined && !isHttpUrl(p.base_url)) problem('base_url', t('config:errors.badUrl', { value: quote(p.base_url) }));
 });
 
-const riskShape = table({
-  ...fieldsOf('allowed_tools', 'excluded_tools', 'deny_all_tools', 'auto_approve', 'always_ask'),
-  ...fieldsOf('allowed_roots', 'forbidden_paths', 'allowed_commands', 'max_actions_per_hour'),
-  ...fieldsOf('max_cost_per_day_cents', 'shell_env_passthrough'),
-  delegation_policy: table(fieldsOf('mode')),
-});
-
-const runtimeShape = table(
-  fieldsOf(
-    'max_tool_iterations',
-    'parallel_tools',
-    'shell_timeout_secs',
-    'max_execution_tree_iterations',
-    'agentic',
-    'max_delegation_depth',
-    'delegation_timeout_secs',
-    'agentic_timeout_secs',
-    'max_reply_kb',
-  ),
+const providerSchema = providerIdentity.pipe(
+  z.object({
+    type: providerType,
+    model: providerModel,
+    base_url: providerBaseUrl,
+    api_key_env: envVarName().optional(),
+    headers: stringMap().optional(),
+    temperature: number({ min: 0, max: 2 }).optional(),
+    max_tokens: integer({ min: 1 }).optional(),
+    // Absent timeouts are resolved by providerTimeouts() (timeout_secs stands for both).
+    timeout_secs: number(positive).optional(),
+    first_byte_timeout_secs: number(positive).optional(),
+    idle_timeout_secs: number(positive).optional(),
+    pricing: pricingSchema.optional(),
+  }),
 );
 
-const delegationShape = table({
-  ...fieldsOf('max_concurrent', 'max_children_per_agent', 'archive_after_minutes'),
-  ...fieldsOf('subagent_auto_approve', 'run_timeout_secs'),
-  runaway: table(fieldsOf('max_tree_size', 'max_spawns_per_minute', 'max_tree_tokens', 'max_tree_cost_cents', 'on_trip')),
+const riskProfileSchema = table({
+  allowed_tools: stringList().default(() => []),
+  excluded_tools: stringList().default(() => []),
+  deny_all_tools: boolean().default(false),
+  auto_approve: stringList().default(() => ['read_file', 'list_files']),
+  always_ask: stringList().default(() => []),
+  allowed_roots: stringList().default(() => ['.']),
+  forbidden_paths: stringList().default(() => ['~/.ssh', '~/.aws']),
+  allowed_commands: stringList().default(() => []),
+  /** Secret-looking variables (api_key_env, *_KEY, *_TOKEN, *_SECRET) kept in tool
+   * subprocess environments; every other one is removed (tools/toolEnv.ts). */
+  shell_env_passthrough: z.array(envVarName(), { error: typeError('stringList') }).default(() => []),
+  max_actions_per_hour: integer({ min: 0 }).default(0),
+  max_cost_per_day_cents: number({ min: 0 }).default(0),
+  // A table without a mode keeps the default.
+  delegation_policy: table({ mode: oneOf(['allow', 'forbidden']).default('forbidden') }).default(() => ({ mode: 'forbidden' as const })),
 });
 
-export const CONFIG_SHAPE: Shape = table({
-  default_agent: value,
-  providers: { kind: 'map', of: providerShape },
-  agents: { kind: 'map', of: agentShape },
-  risk_profiles: { kind: 'map', of: riskShape },
-  runtime_profiles: { kind: 'map', of: runtimeShape },
-  delegation: delegationShape,
-  ui: table(fieldsOf('language')),
-  // Checked by validation, which names an unknown command as an error, not a warning.
-  keys: { kind: 'map', of: { kind: 'map', of: value } },
+const runtimeProfileSchema = table({
+  max_tool_iterations: integer({ min: 1, max: 1000 }).default(10),
+  parallel_tools: boolean().default(false),
+  shell_timeout_secs: number(positive).default(60),
+  /** Absent = no aggregate budget, so 0 cannot also mean that: it is refused. */
+  max_execution_tree_iterations: z
+    .unknown()
+    .refine((v) => v !== 0, { error: () => t('config:errors.treeBudgetZero'), abort: true })
+    .pipe(integer({ min: 1 }))
+    .optional(),
+  agentic: boolean().default(false),
+  max_delegation_depth: integer({ min: 1, max: 10 }).default(3),
+  delegation_timeout_secs: number(positive).optional(),
+  agentic_timeout_secs: number(positive).optional(),
+  /** Most of one reply kept, drawn and saved, in KiB. Absent: DEFAULT_MAX_REPLY_KB
+   * (replyCapBytes() resolves it). */
+  max_reply_kb: integer({ min: 1, max: 1024 * 1024 }).optional(),
 });
+
+const runawaySchema = table({
+  max_tree_size: integer({ min: 1 }).optional(),
+  max_spawns_per_minute: integer({ min: 1 }).optional(),
+  max_tree_tokens: integer({ min: 1 }).optional(),
+  max_tree_cost_cents: number(positive).optional(),
+  on_trip: oneOf(RUNAWAY_ACTIONS).default('pause_tree'),
+});
+
+const delegationSchema = table({
+  max_concurrent: integer({ min: 1, max: 1000 }).default(8),
+  max_children_per_agent: integer({ min: 1, max: 1000 }).default(5),
+  archive_after_minutes: number({ min: 0 }).default(60),
+  subagent_auto_approve: boolean().default(false),
+  run_timeout_secs: number({ min: 0 }).default(0),
+  runaway: runawaySchema.default(() => ({ on_trip: 'pause_tree' as const })),
+});
+
+/** The names other entries may refer to, read from the merged tables before parsing. */
+export interface ConfigNames {
+  providers: string[];
+  agents: string[];
+}
+
+/** A string entry stands for a bounded target; a table names its mode. The target must be
+ * a configured agent (self and repeats are checked in validateAgents.ts). */
+const delegateEntrySchema = (names: ConfigNames) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? { agent: v, mode: 'bounded' } : v),
+    z
+      .custom<RawTable>(isTable, { error: typeError('delegateEntry') })
+      .pipe(z.object({ agent: string({ nonEmpty: true, missing: missingKey }), mode: oneOf(DELEGATE_MODES).default('bounded') }))
+      .check((ctx) => {
+        if (names.agents.includes(ctx.value.agent)) return;
+        const message = t('config:errors.unknownAgent', { name: quote(ctx.value.agent), known: knownList(names.agents) });
+        ctx.issues.push({ code: 'custom', input: ctx.value, message });
+      }),
+  );
+
+/** The provider must be configured; left out, it is the only one there is. */
+const agentProvider = (names: ConfigNames) =>
+  z.preprocess(
+    (v) => (v === undefined && names.providers.length === 1 ? names.providers[0] : v),
+    // With several providers there is no guessing which one was meant.
+    string({ nonEmpty: true, missing: () => t('config:errors.agentProviderMissing', { known: knownList(names.providers) }) }).check((ctx) => {
+      if (names.providers.includes(ctx.value)) return;
+      const message = t('config:errors.unknownProvider', { name: quote(ctx.value), known: knownList(names.providers) });
+      ctx.issues.push({ code: 'custom', input: ctx.value, message });
+    }),
+  );
+
+/** Profiles are names checked against the configured ones (validateAgents.ts). */
+const agentSchema = (names: ConfigNames) =>
+  table({
+    provider: agentProvider(names),
+    system_prompt: string().optional(),
+    risk_profile: string({ nonEmpty: true }).optional(),
+    runtime_profile: string({ nonEmpty: true }).optional(),
+    delegate_same_risk_profile: boolean().optional(),
+    delegates: z.array(delegateEntrySchema(names), { error: typeError('delegateList') }).default(() => []),
+    enabled: boolean().optional(),
+    description: string().optional(),
+  });
+
+const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });
+
+/** One command's keys: a key name or a non-empty list of them. */
+const keyList = z
+  .union([z.string().transform((key) => [key]), z.array(z.string()).min(1)], { error: typeError('keyList') })
+  .check((ctx) => {
+    const bad = ctx.value.find((key) => !parseKeySpec(key));
+    if (bad !== undefined) ctx.issues.push({ code: 'custom', input: bad, message: t('config:errors.badKey', { value: quote(bad) }) });
+  });
+
+/** `[keys.<group>] <command> = "ctrl+x"` (or a list of keys). The command is named by the
+ * group and the key together, so it is checked over the whole table; an unknown one is an
+ * error naming the known commands (not an unknown-key warning), before its value is read. */
+const keysSchema = namedTables(z.custom<RawTable>(isTable, { error: typeError('table') })).transform((groups, ctx) => {
+  const out: KeyOverrides = {};
+  for (const [group, commands] of Object.entries(groups)) {
+    for (const [name, value] of Object.entries(commands)) {
+      const path = [group, name];
+      const id = `${group}.${name}`;
+      if (!isKeyCommand(id)) {
+        const known = Object.keys(KEY_COMMANDS).filter((c) => c.startsWith(`${group}.`)).map((c) => c.slice(group.length + 1));
+        const groupsKnown = new Set(Object.keys(KEY_COMMANDS).map((c) => c.split('.')[0]));
+        const message = known.length
+          ? t('config:errors.unknownKeyCommand', { name: quote(name), known: knownList(known) })
+          : t('config:errors.unknownKeyGroup', { name: quote(group), known: knownList(groupsKnown) });
+        ctx.issues.push({ code: 'custom', input: value, path, message });
+        return z.NEVER;
+      }
+      const keys = keyList.safeParse(value);
+      if (!keys.success) {
+        ctx.issues.push({ code: 'custom', input: value, path, message: keys.error.issues[0].message });
+        return z.NEVER;
+      }
+      out[id] = keys.data;
+    }
+  }
+  return out;
+});
+
+/** The merged config file, in the order problems are reported: providers, profiles,
+ * delegation, ui, agents, default_agent. */
+export const configFileSchema = (names: ConfigNames = { providers: [], agents: [] }) =>
+  z.object({
+  providers: namedTables(providerSchema).default(() => ({})),
+  risk_profiles: namedTables(riskProfileSchema).default(() => ({})),
+  runtime_profiles: namedTables(runtimeProfileSchema).default(() => ({})),
+  delegation: delegationSchema.default(() => delegationSchema.parse({})),
+  ui: uiSchema.default(() => ({})),
+  keys: keysSchema.optional(),
+  agents: namedTables(agentSchema(names)).default(() => ({})),
+  default_agent: string({ nonEmpty: true }).optional(),
+});
+
+export type ConfigFile = z.output<ReturnType<typeof configFileSchema>>;
+export type ProviderFields = z.output<typeof providerSchema>;
+export type PricingFields = z.output<typeof pricingSchema>;
+export type RiskProfileFields = z.output<typeof riskProfileSchema>;
+export type RuntimeProfileFields = z.output<typeof runtimeProfileSchema>;
+export type DelegationFields = z.output<typeof delegationSchema>;
+export type RunawayFields = z.output<typeof runawaySchema>;
+export type AgentFields = z.output<ReturnType<typeof agentSchema>>;
+export type DelegateEntryFields = z.output<ReturnType<typeof delegateEntrySchema>>;
+
+export const riskProfileDefaults = (): RiskProfileFields => riskProfileSchema.parse(Object.create(null));
+export const runtimeProfileDefaults = (): RuntimeProfileFields => runtimeProfileSchema.parse(Object.create(null));
+export const delegationDefaults = (): DelegationFields => delegationSchema.parse(Object.create(null));
+
+/** The object schema under wrappers (optional, default, pipes from the table check). */
+function core(schema: z.core.$ZodType): z.core.$ZodType {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType; out?: z.core.$ZodType };
+  if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) return core(def.innerType);
+  if (def.type === 'pipe' && def.out) return core(def.out);
+  return schema;
+}
 
 /** Paths of keys the schema does not know, in document order. Values of the wrong kind
  * are left to validation, which reports them as type errors. */
-export function findUnknownKeys(data: unknown, shape: Shape = CONFIG_SHAPE, path: KeyPath = []): KeyPath[] {
+export function findUnknownKeys(data: unknown, schema: z.core.$ZodType = configFileSchema(), path: KeyPath = []): KeyPath[] {
   const found: KeyPath[] = [];
-  if (shape.kind === 'table' && isTable(data)) {
+  const inner = core(schema);
+  const def = inner._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
+  if (def.type === 'object' && def.shape && isTable(data)) {
     for (const [key, child] of Object.entries(data as RawTable)) {
-      const sub = shape.fields[key];
+      const sub = def.shape[key];
       if (!sub) found.push([...path, key]);
       else found.push(...findUnknownKeys(child, sub, [...path, key]));
     }
-  } else if (shape.kind === 'map' && isTable(data)) {
-    for (const [key, child] of Object.entries(data as RawTable)) found.push(...findUnknownKeys(child, shape.of, [...path, key]));
-  } else if (shape.kind === 'list' && Array.isArray(data)) {
-    data.forEach((item, i) => found.push(...findUnknownKeys(item, shape.of, [...path, i])));
+  } else if (def.type === 'record' && def.valueType && isTable(data)) {
+    for (const [key, child] of Object.entries(data as RawTable)) found.push(...findUnknownKeys(child, def.valueType, [...path, key]));
+  } else if (def.type === 'array' && def.element && Array.isArray(data)) {
+    // String entries are values; only table entries can carry unknown keys.
+    data.forEach((item, i) => found.push(...findUnknownKeys(item, def.element!, [...path, i])));
   }
   return found;
 }

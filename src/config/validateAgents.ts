@@ -1,12 +1,13 @@
-// Agents: provider references, profiles, the delegates roster, and the default agent.
-import type { AgentConfig, DelegateEntry, DelegateMode, ProviderConfig, RiskProfile, RuntimeProfile } from './types.js';
+// Agents: provider references, profiles, the delegates roster, and the default agent —
+// the checks that need the rest of the config, run after the schema has parsed it.
+import type { AgentConfig, DelegateEntry, ProviderConfig, RiskProfile, RuntimeProfile } from './types.js';
 import { t } from '../i18n/index.js';
 import { knownList, quote, type KeyPath } from './errors.js';
-import { isTable, type RawTable } from './merge.js';
-import type { Reader } from './read.js';
+import type { AgentFields, ConfigFile } from './schema.js';
+import type { Problems } from './validate.js';
 import { AGENT_DEFAULTS, DEFAULT_AGENT_ALIAS } from './defaults.js';
 
-export const DELEGATE_MODES: readonly DelegateMode[] = ['bounded', 'independent'];
+export { DELEGATE_MODES } from './schema.js';
 
 interface Known {
   providers: Record<string, ProviderConfig>;
@@ -14,64 +15,36 @@ interface Known {
   runtime_profiles: Record<string, RuntimeProfile>;
 }
 
-/** String entries stand for bounded targets; object entries name their mode. An unknown
- * agent, the agent itself or a repeat is an error at `agents.<alias>.delegates[<i>]`. */
-function validateDelegates(r: Reader, raw: RawTable, alias: string, path: KeyPath, agentNames: string[]): DelegateEntry[] {
-  const value = raw.delegates;
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) r.wrongType(path, 'delegateList', value);
+/** The agent itself or a repeat is an error at `agents.<alias>.delegates[<i>]` (the schema
+ * has already refused unknown agents there). */
+function checkDelegates(p: Problems, entries: DelegateEntry[], alias: string, path: KeyPath): DelegateEntry[] {
   const seen = new Map<string, number>();
-  return value.map((item: unknown, i): DelegateEntry => {
-    const p = [...path, i];
-    let entry: DelegateEntry;
-    if (typeof item === 'string') {
-      entry = { agent: item, mode: 'bounded' };
-    } else if (isTable(item)) {
-      const agent = r.string(item, 'agent', [...p, 'agent'], { nonEmpty: true });
-      if (agent === undefined) r.fail([...p, 'agent'], t('config:errors.missing'));
-      entry = { agent, mode: r.oneOf(item, 'mode', [...p, 'mode'], DELEGATE_MODES) ?? 'bounded' };
-    } else {
-      r.wrongType(p, 'delegateEntry', item);
-    }
-    if (entry.agent === alias) r.fail(p, t('config:errors.delegateSelf', { name: quote(alias) }));
-    if (!agentNames.includes(entry.agent)) {
-      r.fail(p, t('config:errors.unknownAgent', { name: quote(entry.agent), known: knownList(agentNames) }));
-    }
+  entries.forEach((entry, i) => {
+    const at = [...path, i];
+    if (entry.agent === alias) p.fail(at, t('config:errors.delegateSelf', { name: quote(alias) }));
     const first = seen.get(entry.agent);
-    if (first !== undefined) r.fail(p, t('config:errors.delegateDuplicate', { name: quote(entry.agent), first }));
+    if (first !== undefined) p.fail(at, t('config:errors.delegateDuplicate', { name: quote(entry.agent), first }));
     seen.set(entry.agent, i);
-    return entry;
   });
+  return entries;
 }
 
-function validateAgent(r: Reader, alias: string, raw: RawTable, agentNames: string[], known: Known): AgentConfig {
+function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig {
   const path: KeyPath = ['agents', alias];
   const at = (key: string): KeyPath => [...path, key];
-  const providerNames = Object.keys(known.providers);
 
-  let provider = r.string(raw, 'provider', at('provider'), { nonEmpty: true });
-  if (provider === undefined) {
-    // With a single provider there is nothing to choose; otherwise guessing would be wrong.
-    if (providerNames.length !== 1) r.fail(at('provider'), t('config:errors.agentProviderMissing', { known: knownList(providerNames) }), path);
-    provider = providerNames[0];
-  }
-  if (!Object.hasOwn(known.providers, provider)) {
-    r.fail(at('provider'), t('config:errors.unknownProvider', { name: quote(provider), known: knownList(providerNames) }));
-  }
 
   const agent: AgentConfig = {
     alias,
-    provider,
-    system_prompt: r.string(raw, 'system_prompt', at('system_prompt')) ?? AGENT_DEFAULTS.system_prompt,
-    risk_profile: r.string(raw, 'risk_profile', at('risk_profile'), { nonEmpty: true }) ?? AGENT_DEFAULTS.risk_profile,
-    runtime_profile: r.string(raw, 'runtime_profile', at('runtime_profile'), { nonEmpty: true }) ?? AGENT_DEFAULTS.runtime_profile,
-    delegate_same_risk_profile:
-      r.boolean(raw, 'delegate_same_risk_profile', at('delegate_same_risk_profile')) ?? AGENT_DEFAULTS.delegate_same_risk_profile,
-    delegates: validateDelegates(r, raw, alias, at('delegates'), agentNames),
-    enabled: r.boolean(raw, 'enabled', at('enabled')) ?? AGENT_DEFAULTS.enabled,
+    provider: raw.provider,
+    system_prompt: raw.system_prompt ?? AGENT_DEFAULTS.system_prompt,
+    risk_profile: raw.risk_profile ?? AGENT_DEFAULTS.risk_profile,
+    runtime_profile: raw.runtime_profile ?? AGENT_DEFAULTS.runtime_profile,
+    delegate_same_risk_profile: raw.delegate_same_risk_profile ?? AGENT_DEFAULTS.delegate_same_risk_profile,
+    delegates: checkDelegates(p, raw.delegates, alias, at('delegates')),
+    enabled: raw.enabled ?? AGENT_DEFAULTS.enabled,
   };
-  const description = r.string(raw, 'description', at('description'));
-  if (description !== undefined) agent.description = description;
+  if (raw.description !== undefined) agent.description = raw.description;
   return agent;
 }
 
@@ -89,41 +62,35 @@ function missingProfiles(agent: AgentConfig, known: Known): [string, string][] {
   return out;
 }
 
-function pickDefaultAgent(r: Reader, root: RawTable, agentNames: string[]): string {
-  const set = r.string(root, 'default_agent', ['default_agent'], { nonEmpty: true });
+function pickDefaultAgent(p: Problems, set: string | undefined, agentNames: string[]): string {
   if (set !== undefined) {
     if (!agentNames.includes(set)) {
-      r.fail(['default_agent'], t('config:errors.unknownAgent', { name: quote(set), known: knownList(agentNames) }));
+      p.fail(['default_agent'], t('config:errors.unknownAgent', { name: quote(set), known: knownList(agentNames) }));
     }
     return set;
   }
   if (agentNames.includes(DEFAULT_AGENT_ALIAS)) return DEFAULT_AGENT_ALIAS;
   if (agentNames.length === 1) return agentNames[0];
   // No agents at all happens when a file defines providers only: blame that file.
-  if (agentNames.length === 0) r.fail(['agents'], t('config:errors.noAgents'), ['providers']);
-  return r.fail(['default_agent'], t('config:errors.defaultAgentMissing', { known: knownList(agentNames) }), ['agents']);
+  if (agentNames.length === 0) p.fail(['agents'], t('config:errors.noAgents'), ['providers']);
+  return p.fail(['default_agent'], t('config:errors.defaultAgentMissing', { known: knownList(agentNames) }), ['agents']);
 }
 
-export function validateAgents(
-  r: Reader,
-  root: RawTable,
-  known: Known,
-): { agents: Record<string, AgentConfig>; default_agent: string } {
-  const entries = r.entries(root, 'agents', ['agents']);
-  const agentNames = entries.map(([name]) => name);
+export function validateAgents(p: Problems, file: ConfigFile, known: Known): { agents: Record<string, AgentConfig>; default_agent: string } {
+  const agentNames = Object.keys(file.agents);
   const agents: Record<string, AgentConfig> = {};
-  for (const [alias, raw] of entries) agents[alias] = validateAgent(r, alias, raw, agentNames, known);
+  for (const [alias, raw] of Object.entries(file.agents)) agents[alias] = resolveAgent(p, alias, raw);
 
-  const default_agent = pickDefaultAgent(r, root, agentNames);
+  const default_agent = pickDefaultAgent(p, file.default_agent, agentNames);
   const main = agents[default_agent];
-  if (!main.enabled) r.fail(['agents', default_agent, 'enabled'], t('config:errors.defaultAgentDisabled', { name: quote(default_agent) }));
+  if (!main.enabled) p.fail(['agents', default_agent, 'enabled'], t('config:errors.defaultAgentDisabled', { name: quote(default_agent) }));
 
   for (const agent of Object.values(agents)) {
     for (const [key, problem] of missingProfiles(agent, known)) {
       const path: KeyPath = ['agents', agent.alias, key];
       // The default agent has to run; any other agent only loses its place as a delegate target.
-      if (agent.alias === default_agent) r.fail(path, t('config:errors.defaultAgentProfile', { problem }));
-      r.warn(path, t('config:warnings.profileMissing', { problem, agent: quote(agent.alias) }));
+      if (agent.alias === default_agent) p.fail(path, t('config:errors.defaultAgentProfile', { problem }));
+      p.warn(path, t('config:warnings.profileMissing', { problem, agent: quote(agent.alias) }));
     }
   }
   return { agents, default_agent };

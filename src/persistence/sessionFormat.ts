@@ -12,6 +12,16 @@ export interface SessionMeta {
   agentAlias: string;
   providerLabel: string;
   cwd: string;
+  /** A `-p` run: listed after the interactive sessions and marked as headless. */
+  headless?: boolean;
+}
+
+/** Session totals so far (cumulative); the last one recorded is the session's. */
+export interface SessionTotalsEvent {
+  type: 'totals';
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
 }
 
 export interface SessionHeader extends SessionMeta {
@@ -27,7 +37,8 @@ export type SessionEvent =
   | { type: 'item'; item: TranscriptItem }
   | { type: 'message'; message: ModelMessage }
   | { type: 'child_item'; runId: string; item: TranscriptItem }
-  | { type: 'run'; run: Run };
+  | { type: 'run'; run: Run }
+  | SessionTotalsEvent;
 
 export function sessionsDir(arborHome: string): string {
   return join(arborHome, 'sessions');
@@ -106,12 +117,17 @@ function isRun(v: unknown): v is Run {
   return isObject(v) && typeof v.id === 'string' && typeof v.status === 'string' && RUN_STATUSES.has(v.status as RunStatus);
 }
 
+/** A header arbor can trust: without one a file is not a session to list or append to. */
+function isHeader(v: Record<string, unknown>): boolean {
+  return typeof v.id === 'string' && typeof v.createdAt === 'string' && !Number.isNaN(Date.parse(v.createdAt));
+}
+
 /** The event on a line, or undefined when the line is not one we understand. */
 export function toEvent(value: unknown): SessionEvent | undefined {
   if (!isObject(value)) return undefined;
   switch (value.type) {
     case 'session':
-      return typeof value.id === 'string' && typeof value.createdAt === 'string' ? (value as unknown as SessionHeader) : undefined;
+      return isHeader(value) ? (value as unknown as SessionHeader) : undefined;
     case 'item':
       return isItem(value.item) ? (value as unknown as SessionEvent) : undefined;
     case 'message':
@@ -120,6 +136,10 @@ export function toEvent(value: unknown): SessionEvent | undefined {
       return typeof value.runId === 'string' && isItem(value.item) ? (value as unknown as SessionEvent) : undefined;
     case 'run':
       return isRun(value.run) ? (value as unknown as SessionEvent) : undefined;
+    case 'totals':
+      return [value.tokensIn, value.tokensOut, value.costUsd].every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)
+        ? (value as unknown as SessionEvent)
+        : undefined;
     default:
       return undefined;
   }

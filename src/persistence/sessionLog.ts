@@ -35,8 +35,8 @@ export const sessionIo = {
 export type SaveStatusListener = (error: Error | undefined) => void;
 
 export class SessionLog {
-  readonly id: string;
-  readonly path: string;
+  private currentId: string;
+  private currentPath: string;
   private buffer: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -48,39 +48,71 @@ export class SessionLog {
   private tailUnknown = false;
   private readonly saveListeners = new Set<SaveStatusListener>();
   private readonly unregisterExit: () => void;
+  /** Until the first event, a new session exists only in memory: an empty session (a
+   * chat quit at once, `echo -n | arbor -p -`) leaves no file behind. */
+  private pending: { arborHome: string; meta: SessionMeta } | undefined;
 
-  private constructor(id: string, path: string, startWithNewline: boolean) {
-    this.id = id;
-    this.path = path;
+  private constructor(id: string, path: string, startWithNewline: boolean, pending?: { arborHome: string; meta: SessionMeta }) {
+    this.currentId = id;
+    this.currentPath = path;
     this.startWithNewline = startWithNewline;
+    this.pending = pending;
     this.unregisterExit = flushOnExit(() => this.flush());
   }
 
-  /** Starts a new session file and writes its header at once, so the session is listed
-   * (and resumable) even if arbor dies before the first turn ends. */
+  /** The session id; it can change (to a fresh one) only before the file is written. */
+  get id(): string {
+    return this.currentId;
+  }
+
+  get path(): string {
+    return this.currentPath;
+  }
+
+  /** True once the file exists: the session has something in it and can be resumed. */
+  get written(): boolean {
+    return this.pending === undefined;
+  }
+
+  /** A new session. Its file (header first) is created with the first event, at once, so
+   * the session is listed and resumable even if arbor dies before the first turn ends. */
   static create(arborHome: string, meta: SessionMeta): SessionLog {
-    const dir = sessionsDir(arborHome);
-    makePrivateDir(dir);
+    const id = newSessionId();
+    return new SessionLog(id, sessionPath(arborHome, id), false, { arborHome, meta });
+  }
+
+  private materialize(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    const { arborHome, meta } = pending;
+    try {
+      makePrivateDir(sessionsDir(arborHome));
+    } catch (err) {
+      throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }), { cause: err });
+    }
     for (let attempt = 0; ; attempt++) {
-      const id = newSessionId();
-      const path = sessionPath(arborHome, id);
+      if (attempt > 0) {
+        this.currentId = newSessionId();
+        this.currentPath = sessionPath(arborHome, this.currentId);
+      }
       const header: SessionHeader = {
         type: 'session',
         version: SESSION_FORMAT_VERSION,
-        id,
+        id: this.currentId,
         createdAt: new Date().toISOString(),
         agentAlias: meta.agentAlias,
         providerLabel: meta.providerLabel,
         cwd: meta.cwd,
+        ...(meta.headless ? { headless: true } : {}),
       };
       let fd: number;
       try {
         // 'wx' fails if the name is taken, so two arbors started in the same second
         // (with the same random suffix) never share a file.
-        fd = openPrivate(path, 'wx');
+        fd = openPrivate(this.currentPath, 'wx');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
-        throw new Error(t('persistence:log.writeFailed', { file: path, error: (err as Error).message }));
+        throw new Error(t('persistence:log.writeFailed', { file: this.currentPath, error: (err as Error).message }), { cause: err });
       }
       try {
         writeSync(fd, serializeEvent(header) + '\n');
@@ -88,7 +120,8 @@ export class SessionLog {
       } finally {
         closeSync(fd);
       }
-      return new SessionLog(id, path, false);
+      this.pending = undefined;
+      return;
     }
   }
 
@@ -116,6 +149,11 @@ export class SessionLog {
   /** The final snapshot of a child run, when it ends. */
   appendRun(run: Run): void {
     this.append({ type: 'run', run });
+  }
+
+  /** The session's cumulative tokens and cost, so listings can show them. */
+  appendTotals(totals: { tokensIn: number; tokensOut: number; costUsd: number }): void {
+    this.append({ type: 'totals', tokensIn: totals.tokensIn, tokensOut: totals.tokensOut, costUsd: totals.costUsd });
   }
 
   /** The last automatic flush's failure, if it has not been recovered by a later flush. */
@@ -151,6 +189,14 @@ export class SessionLog {
    * fails; the events stay buffered for the next attempt. */
   flush(): void {
     if (this.buffer.length === 0) return;
+    if (this.pending) {
+      try {
+        this.materialize();
+      } catch (err) {
+        this.setSaveError(err as Error);
+        throw err;
+      }
+    }
     if (this.tailUnknown) {
       // A failed append may have left part of a line: the retry starts on a fresh line.
       try {
@@ -196,6 +242,14 @@ export class SessionLog {
     if (this.closed) throw new Error(t('persistence:log.closed', { file: this.path }));
     // Serialized now: later mutation of the object must not change what was recorded.
     this.buffer.push(serializeEvent(event));
+    if (this.pending) {
+      try {
+        this.materialize();
+      } catch (err) {
+        // Kept in writeError; the next flush tries again instead of failing the turn here.
+        this.setSaveError(err as Error);
+      }
+    }
     this.scheduleFlush();
   }
 

@@ -29,15 +29,32 @@ export interface RestoredSession {
   childItems: Record<string, TranscriptItem[]>;
   runs: Run[];
   warnings: string[];
+  /** False when the header is missing or damaged: never append to such a file. */
+  valid: boolean;
+  /** The last recorded totals (tokens, cost), so a resumed session keeps counting. */
+  totals: { tokensIn: number; tokensOut: number; costUsd: number };
+  /** arbor exited in the middle of the last turn (no answer recorded after it began). */
+  lastTurnCutOff: boolean;
+  /** Ids of background tasks this session started (from the delegate results). */
+  backgroundTaskIds: string[];
 }
 
 export interface SessionSummary {
   id: string;
   path: string;
   createdAt: string;
+  /** ISO 8601: the file's last write. */
+  updatedAt: string;
   agentAlias: string;
+  /** The working directory the session was started in ('' when unknown). */
+  cwd: string;
+  headless: boolean;
   firstUserMessage?: string;
   items: number;
+  /** Messages the user sent. */
+  turns: number;
+  tokens: number;
+  costUsd: number;
 }
 
 interface SessionFile {
@@ -138,23 +155,35 @@ function readSessionText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(t('persistence:restore.unreadable', { file: path, error: (err as Error).message }));
+    throw new Error(t('persistence:restore.unreadable', { file: path, error: (err as Error).message }), { cause: err });
   }
 }
 
-/** Restores a session (the most recent one when `id` is omitted). Throws an Error naming
- * the id and the sessions folder when there is no such session. */
+/** The session file for an id or a unique prefix of one. */
+function fileForId(arborHome: string, id: string): SessionFile {
+  const dir = sessionsDir(arborHome);
+  const path = sessionPath(arborHome, id);
+  if (existsSync(path)) return { id, path, mtimeMs: statSync(path).mtimeMs };
+  const matches = sessionFiles(arborHome).filter((f) => f.id.startsWith(id));
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) {
+    throw new Error(t('persistence:session.ambiguous', { id, dir, matches: matches.slice(0, 5).map((f) => f.id).join(', ') }));
+  }
+  throw new Error(t('persistence:session.unknown', { id, dir }));
+}
+
+/** Restores a session: `id` may be a full id or a unique prefix; without one, the newest
+ * session with a valid header. Throws an Error naming the id and the sessions folder when
+ * there is no such session. */
 export function restoreSession(arborHome: string, id?: string): RestoredSession {
   const dir = sessionsDir(arborHome);
   let file: SessionFile;
   if (id === undefined) {
-    const newest = sessionFiles(arborHome)[0];
+    const newest = listSessions(arborHome, 1)[0];
     if (!newest) throw new Error(t('persistence:session.none', { dir }));
-    file = newest;
+    file = { id: newest.id, path: newest.path, mtimeMs: Date.parse(newest.updatedAt) };
   } else {
-    const path = sessionPath(arborHome, id);
-    if (!existsSync(path)) throw new Error(t('persistence:session.unknown', { id, dir }));
-    file = { id, path, mtimeMs: statSync(path).mtimeMs };
+    file = fileForId(arborHome, id);
   }
 
   const { events, warnings } = parseSessionText(readSessionText(file.path), file.path);
@@ -163,6 +192,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
   const messages: ModelMessage[] = [];
   const children = new Map<string, ById<TranscriptItem>>();
   const runs = new ById<Run>();
+  let totals = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
 
   for (const { event } of events) {
     switch (event.type) {
@@ -171,6 +201,9 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
         break;
       case 'item':
         items.put(restoreItem(event.item));
+        break;
+      case 'totals':
+        totals = { tokensIn: event.tokensIn, tokensOut: event.tokensOut, costUsd: event.costUsd };
         break;
       case 'message':
         messages.push(event.message);
@@ -187,6 +220,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
     }
   }
 
+  const valid = header !== undefined;
   if (!header) {
     warnings.push(t('persistence:restore.missingHeader', { file: file.path }));
     header = {
@@ -205,52 +239,115 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
   const childItems: Record<string, TranscriptItem[]> = {};
   for (const [runId, list] of children) childItems[runId] = list.list;
 
+  const repaired = answerDanglingToolCalls(messages);
   return {
     id: file.id,
     path: file.path,
     header,
     items: items.list,
-    messages: answerDanglingToolCalls(messages),
+    messages: repaired,
     childItems,
     runs: runs.list,
     warnings,
+    valid,
+    totals,
+    lastTurnCutOff: lastTurnCutOff(items.list, repaired.length !== messages.length),
+    backgroundTaskIds: backgroundTaskIds(items.list),
   };
 }
 
-/** The newest sessions first. Files that cannot be read are left out; damaged lines only
- * cost what was on them. */
-export function listSessions(arborHome: string, limit = 20): SessionSummary[] {
-  const out: SessionSummary[] = [];
+/** A turn that ended (answer, error, interruption) leaves an answer or a notice last; a
+ * turn cut off by arbor's exit leaves the user's message, a half-streamed reply or a tool
+ * card last, or tool calls without results. */
+function lastTurnCutOff(items: TranscriptItem[], danglingCalls: boolean): boolean {
+  if (danglingCalls) return true;
+  const last = items[items.length - 1];
+  if (!last) return false;
+  if (last.kind === 'user' || last.kind === 'tool') return true;
+  return last.kind === 'assistant' && last.interrupted === true;
+}
+
+const TASK_ID_LINE = /^task_id: ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/gim;
+
+function backgroundTaskIds(items: TranscriptItem[]): string[] {
+  const ids = new Set<string>();
+  for (const item of items) {
+    if (item.kind !== 'tool' || typeof item.result !== 'string' || !item.result.includes('Background task started')) continue;
+    for (const m of item.result.matchAll(TASK_ID_LINE)) ids.add(m[1].toLowerCase());
+  }
+  return [...ids];
+}
+
+export interface ListOptions {
+  /** Most sessions returned (default 20). */
+  limit?: number;
+  /** Only sessions started in this working directory. */
+  cwd?: string;
+}
+
+/** Valid sessions (a readable header), interactive ones first, each group newest first;
+ * headless (`-p`) runs come last. Files without a valid header are left out: they are not
+ * sessions to resume or append to. Damaged lines only cost what was on them. */
+export function listSessions(arborHome: string, opts: ListOptions | number = {}): SessionSummary[] {
+  const { limit = 20, cwd } = typeof opts === 'number' ? { limit: opts } : opts;
+  const interactive: SessionSummary[] = [];
+  const headless: SessionSummary[] = [];
   for (const file of sessionFiles(arborHome)) {
-    if (out.length >= limit) break;
-    let text: string;
-    try {
-      text = readFileSync(file.path, 'utf8');
-    } catch {
-      continue;
-    }
-    const { events } = parseSessionText(text, file.path);
-    let header: SessionHeader | undefined;
-    let firstUserMessage: string | undefined;
-    const itemIds = new Set<string>();
-    for (const { event } of events) {
-      if (event.type === 'session') header ??= event;
-      else if (event.type === 'item') {
-        itemIds.add(event.item.id);
-        if (firstUserMessage === undefined && event.item.kind === 'user' && typeof event.item.text === 'string') {
-          firstUserMessage = neutralize(event.item.text);
-        }
+    if (interactive.length >= limit) break;
+    const summary = summarize(file);
+    if (!summary || (cwd !== undefined && summary.cwd !== cwd)) continue;
+    (summary.headless ? headless : interactive).push(summary);
+  }
+  return [...interactive, ...headless].slice(0, limit);
+}
+
+function summarize(file: SessionFile): SessionSummary | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file.path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const { events } = parseSessionText(text, file.path);
+  let header: SessionHeader | undefined;
+  let firstUserMessage: string | undefined;
+  const itemIds = new Set<string>();
+  const userIds = new Set<string>();
+  let tokens = 0;
+  let costUsd = 0;
+  for (const { event } of events) {
+    if (event.type === 'session') header ??= event;
+    else if (event.type === 'totals') {
+      tokens = event.tokensIn + event.tokensOut;
+      costUsd = event.costUsd;
+    } else if (event.type === 'item') {
+      itemIds.add(event.item.id);
+      if (event.item.kind === 'user') {
+        userIds.add(event.item.id);
+        if (firstUserMessage === undefined && typeof event.item.text === 'string') firstUserMessage = neutralize(event.item.text);
       }
     }
-    const summary: SessionSummary = {
-      id: file.id,
-      path: file.path,
-      createdAt: header?.createdAt ?? new Date(file.mtimeMs).toISOString(),
-      agentAlias: typeof header?.agentAlias === 'string' ? neutralize(header.agentAlias) : '',
-      items: itemIds.size,
-    };
-    if (firstUserMessage !== undefined) summary.firstUserMessage = firstUserMessage;
-    out.push(summary);
   }
-  return out;
+  if (!header) return undefined;
+  const summary: SessionSummary = {
+    id: file.id,
+    path: file.path,
+    createdAt: header.createdAt,
+    updatedAt: new Date(file.mtimeMs).toISOString(),
+    agentAlias: typeof header.agentAlias === 'string' ? neutralize(header.agentAlias) : '',
+    cwd: typeof header.cwd === 'string' ? header.cwd : '',
+    headless: header.headless === true,
+    items: itemIds.size,
+    turns: userIds.size,
+    tokens,
+    costUsd,
+  };
+  if (firstUserMessage !== undefined) summary.firstUserMessage = firstUserMessage;
+  return summary;
+}
+
+/** The newest valid session started in `cwd` (`arbor --continue`): an interactive one if
+ * there is any, else the newest headless run. */
+export function newestSessionIn(arborHome: string, cwd: string): SessionSummary | undefined {
+  return listSessions(arborHome, { cwd, limit: 1 })[0];
 }

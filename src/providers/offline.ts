@@ -5,7 +5,7 @@
 //
 // - Anything else: a reply starting with "[offline model]" that echoes a short summary of
 //   your message and explains how to configure a real model (`arbor init`, then edit
-//   ~/.arbor/config.toml, or set OPENAI_API_KEY / ANTHROPIC_API_KEY).
+//   $ARBOR_HOME/config.toml, named as it really is, or set OPENAI_API_KEY / ANTHROPIC_API_KEY).
 // - `fan out N: <task>` (N from 1 to 20): N `spawn_subagent` calls in one turn, with the
 //   prompts "<task> (part i of N)"; once they return, a summary with the first line of
 //   each child's result and how many succeeded and failed.
@@ -25,11 +25,13 @@
 // It only calls tools the request offers; otherwise it says which tool is missing.
 // ARBOR_OFFLINE_DELAY_MS sets the delay per streamed word (default 15 ms; 0 = instant).
 import { randomUUID } from 'node:crypto';
+import { homeDir, userConfigPath } from '../config/paths.js';
 import type { ProviderConfig } from '../config/types.js';
 import { abortedError } from './providerError.js';
 import { planReply, rememberChildPrompt, SPAWN_TOOL, DELEGATE_TOOL } from './offlineScript.js';
 import { abortableSleep } from './retry.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent } from './types.js';
+import { providerLabel } from './label.js';
 
 export const DEFAULT_WORD_DELAY_MS = 15;
 export const DEFAULT_CHILD_DELAY_MS = 400;
@@ -39,6 +41,11 @@ function envDelay(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+/** The path as a person would type it: `~/...` under the home directory. */
+function displayPath(path: string, home: string): string {
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }
 
 function promptChars(messages: ModelMessage[]): number {
@@ -58,7 +65,8 @@ function words(text: string): string[] {
 export function createOfflineProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
   const wordDelay = envDelay(env, 'ARBOR_OFFLINE_DELAY_MS', DEFAULT_WORD_DELAY_MS);
   const childDelay = envDelay(env, 'ARBOR_OFFLINE_CHILD_DELAY_MS', DEFAULT_CHILD_DELAY_MS);
-  const ctx = { providerName: config.name, model: config.model, label: `${config.type}/${config.model}` };
+  const configPath = displayPath(userConfigPath(env), homeDir(env));
+  const ctx = { providerName: config.name, model: config.model, label: providerLabel(config) };
 
   const wait = async (ms: number, signal: AbortSignal) => {
     if (signal.aborted) throw abortedError(ctx);
@@ -67,7 +75,7 @@ export function createOfflineProvider(config: ProviderConfig, env: NodeJS.Proces
 
   async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
     await wait(0, req.signal);
-    const plan = planReply(req.messages, req.tools);
+    const plan = planReply(req.messages, req.tools, configPath);
     if (plan.childThinking) await wait(childDelay, req.signal);
     for (const word of words(plan.text)) {
       await wait(wordDelay, req.signal);

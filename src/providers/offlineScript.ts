@@ -50,6 +50,9 @@ export function parseTrigger(text: string): Trigger | undefined {
   if (m) return { kind: 'delegate', agent: m[1], task: m[2].trim() };
   m = text.match(new RegExp(`\\bcheck task (${UUID.source})`, 'i'));
   if (m) return { kind: 'check', taskId: m[1].toLowerCase() };
+  // The background notice shows the first 8 hex digits; the full id is in the conversation.
+  m = text.match(/\bcheck task ([0-9a-f]{6,36})\b/i);
+  if (m) return { kind: 'check', taskId: m[1].toLowerCase() };
   return undefined;
 }
 
@@ -76,6 +79,33 @@ function taskPart(text: string): string {
 function isChildTask(text: string): boolean {
   const task = taskPart(text);
   return PART_SUFFIX.test(task) || handedOut.has(task);
+}
+
+/** A short task id (as the background notice shows it) completed from the task ids this
+ * conversation has seen; unchanged when none or more than one match. */
+function fullTaskId(id: string, messages: ModelMessage[]): string {
+  if (UUID.test(id)) return id;
+  const seen = new Set<string>();
+  for (const m of messages) {
+    for (const found of m.content.matchAll(new RegExp(UUID.source, 'gi'))) {
+      if (found[0].toLowerCase().startsWith(id)) seen.add(found[0].toLowerCase());
+    }
+  }
+  return seen.size === 1 ? [...seen][0] : id;
+}
+
+/** True when this conversation itself handed `task` to a child: then it is the parent's
+ * conversation (the user typed what the children were given, as in `runaway: ...`), not a
+ * child's, and later messages in it are the user's, not tasks. */
+function handedOutHere(messages: ModelMessage[], task: string): boolean {
+  return messages.some(
+    (m) => m.role === 'assistant' && (m.toolCalls ?? []).some((c) => (c.name === SPAWN_TOOL || c.name === DELEGATE_TOOL) && promptOf(c.args) === task),
+  );
+}
+
+function promptOf(args: unknown): string | undefined {
+  const p = (args as { prompt?: unknown } | undefined)?.prompt;
+  return typeof p === 'string' ? p.trim() : undefined;
 }
 
 function firstLine(text: string, max = 120): string {
@@ -128,11 +158,11 @@ function planTrigger(trigger: Trigger, tools: ToolSpec[], messages: ModelMessage
       return say(`${OFFLINE_LABEL} Starting a background task for ${trigger.agent}.`, [
         { name: DELEGATE_TOOL, args: { agent: trigger.agent, prompt: trigger.task, background: true } },
       ]);
-    case 'check':
+    case 'check': {
       if (!has(tools, DELEGATE_TOOL)) return missingTool(`check task ${trigger.taskId}`, DELEGATE_TOOL);
-      return say(`${OFFLINE_LABEL} Checking task ${trigger.taskId}.`, [
-        { name: DELEGATE_TOOL, args: { action: 'check_result', task_id: trigger.taskId } },
-      ]);
+      const taskId = fullTaskId(trigger.taskId, messages);
+      return say(`${OFFLINE_LABEL} Checking task ${taskId}.`, [{ name: DELEGATE_TOOL, args: { action: 'check_result', task_id: taskId } }]);
+    }
     case 'runaway': {
       const prompt = `runaway: ${trigger.task}`;
       const calls: PlannedCall[] = [];
@@ -177,12 +207,29 @@ function tally(pairs: ResultPair[]): string {
 }
 
 function listResults(pairs: ResultPair[]): string {
-  return pairs.map((p, i) => `${i + 1}. ${mark(p.ok)} ${firstLine(p.content) || '(no output)'}`).join('\n');
+  // A delegate result starts with its "[Agent '...' (...)]" header: show the answer under it.
+  return pairs.map((p, i) => `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p.content) : firstLine(p.content) || '(no output)'}`).join('\n');
 }
 
 /** The delegate envelope starts with "[Agent '<name>' (...)]"; the answer is what follows. */
 function delegateAnswer(content: string): string {
   return firstLine(content.replace(/^\[Agent '[^']*' \([^)]*\)\]\n?/, '')) || '(no output)';
+}
+
+interface ParallelBlock {
+  target: string;
+  ok: boolean;
+  body: string;
+}
+
+/** The blocks of a parallel delegation: "--- <target> (success=<bool>) ---" then its body. */
+function parallelBlocks(content: string): ParallelBlock[] {
+  const heads = [...content.matchAll(/^--- (.+?) \(success=(true|false)\) ---$/gm)];
+  return heads.map((h, i) => {
+    const start = (h.index ?? 0) + h[0].length;
+    const end = i + 1 < heads.length ? (heads[i + 1].index ?? content.length) : content.length;
+    return { target: h[1], ok: h[2] === 'true', body: content.slice(start, end).trim() };
+  });
 }
 
 function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
@@ -197,12 +244,13 @@ function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
         ? `${OFFLINE_LABEL} ${trigger.agent} answered: ${delegateAnswer(single.content)}`
         : `${OFFLINE_LABEL} Delegation to ${trigger.agent} failed: ${firstLine(single.content)}`;
     case 'parallel': {
-      const blocks = [...single.content.matchAll(/^--- (.+?) \(success=(true|false)\) ---\n?(.*)$/gm)];
+      const blocks = parallelBlocks(single.content);
       if (!single.ok || blocks.length === 0) {
         return `${OFFLINE_LABEL} Parallel delegation ${single.ok ? 'finished' : 'failed'}: ${firstLine(single.content)}`;
       }
-      const ok = blocks.filter((b) => b[2] === 'true').length;
-      const lines = blocks.map((b, i) => `${i + 1}. ${mark(b[2] === 'true')} ${b[1]}: ${firstLine(b[3] ?? '') || '(no output)'}`);
+      const ok = blocks.filter((b) => b.ok).length;
+      // Each target's answer, not the "[Agent '...' (...)]" header its block starts with.
+      const lines = blocks.map((b, i) => `${i + 1}. ${mark(b.ok)} ${b.target}: ${delegateAnswer(b.body)}`);
       return `${OFFLINE_LABEL} Parallel delegation finished: ${ok} of ${blocks.length} agents succeeded, ${blocks.length - ok} failed.\n\n${lines.join('\n')}`;
     }
     case 'background': {
@@ -225,7 +273,7 @@ function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
   }
 }
 
-function defaultReply(userText: string, tools: ToolSpec[]): string {
+function defaultReply(userText: string, tools: ToolSpec[], configPath: string): string {
   const roster = delegateRoster(tools);
   const a = roster[0] ?? 'researcher';
   const b = roster[1] ?? 'reviewer';
@@ -245,7 +293,7 @@ function defaultReply(userText: string, tools: ToolSpec[]): string {
   const parts = [
     `${OFFLINE_LABEL} You said: "${echo}"`,
     "I am arbor's built-in offline model: I need no network, I echo what you write and I can demonstrate subagents, but I do not really answer.",
-    'To chat with a real model, run `arbor init`, then edit ~/.arbor/config.toml to add a provider (Ollama, vLLM, LM Studio, OpenAI, Anthropic, ...), or start arbor with OPENAI_API_KEY or ANTHROPIC_API_KEY set.',
+    `To chat with a real model, run \`arbor init\`, then edit ${configPath} to add a provider (Ollama, vLLM, LM Studio, OpenAI, Anthropic, ...), or start arbor with OPENAI_API_KEY or ANTHROPIC_API_KEY set.`,
   ];
   if (tries.length > 0) parts.push(`To watch subagents without a model, try:\n${tries.join('\n')}`);
   return parts.join('\n\n');
@@ -259,15 +307,16 @@ function lastUser(messages: ModelMessage[]): string {
   return '';
 }
 
-export function planReply(messages: ModelMessage[], tools: ToolSpec[]): OfflinePlan {
+/** `configPath`: the user config file the default reply tells people to edit. */
+export function planReply(messages: ModelMessage[], tools: ToolSpec[], configPath = '~/.arbor/config.toml'): OfflinePlan {
   const userText = lastUser(messages);
   const trigger = parseTrigger(userText);
   const results = resultsOfLastTurn(messages);
   if (results) return say(summarize(trigger, results));
   if (trigger) return planTrigger(trigger, tools, messages);
   const firstUser = messages.find((m) => m.role === 'user');
-  if (firstUser && isChildTask(firstUser.content)) {
+  if (firstUser && isChildTask(firstUser.content) && !handedOutHere(messages, taskPart(firstUser.content))) {
     return { text: `Done: ${taskPart(userText).replace(/\s+/g, ' ').slice(0, 60)}`, calls: [], childThinking: true };
   }
-  return say(defaultReply(userText, tools));
+  return say(defaultReply(userText, tools, configPath));
 }

@@ -8,6 +8,7 @@
 import { t } from '../i18n/index.js';
 import { abortedError, ArborProviderError } from './providerError.js';
 import { ProviderError, type CompletionRequest, type ModelProvider, type StreamEvent } from './types.js';
+import { providerLabel } from './label.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_BASE_DELAY_MS = 500;
@@ -58,7 +59,7 @@ export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelP
   const maxRetries = opts.maxRetries ?? envNumber(opts.env, 'ARBOR_RETRY_MAX') ?? DEFAULT_MAX_RETRIES;
   const baseMs = opts.baseDelayMs ?? envNumber(opts.env, 'ARBOR_RETRY_BASE_MS') ?? DEFAULT_BASE_DELAY_MS;
   const random = opts.random ?? Math.random;
-  const ctx = { providerName: inner.name, model: inner.model, label: `${inner.type}/${inner.model}` };
+  const ctx = { providerName: inner.name, model: inner.model, label: providerLabel(inner) };
   const maxAttempts = Math.floor(maxRetries) + 1;
 
   const asProviderError = (err: unknown): ProviderError =>

@@ -3,7 +3,7 @@
 // user — resume or kill. Pausing keeps every run's state, so no work is lost.
 import type { RunawayConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
-import type { Supervisor } from './supervisor.js';
+import { GUARD_KILLED_TEXT, type Supervisor } from './supervisor.js';
 import { isTerminal, type Run, type RuntimeState } from './types.js';
 
 export type Threshold = 'max_tree_size' | 'max_spawns_per_minute' | 'max_tree_tokens' | 'max_tree_cost_cents';
@@ -135,7 +135,7 @@ export class RunawayGuard {
       // the user answers.
       if (!this.sup.isSpawnPaused) this.pausedSpawningByGuard = true;
       this.sup.setSpawnPaused(true);
-      this.killChildren(rootRunId);
+      this.killChildren(rootRunId, GUARD_KILLED_TEXT);
     }
     const actionText = t(`runtime:runaway.action.${action}`);
     this.banner(
@@ -148,19 +148,19 @@ export class RunawayGuard {
       // Settle it now, the way the user most likely would have: stop the runaway children,
       // refuse new spawns for the rest of this (single, headless) turn, and let the root
       // finish with what it has.
-      this.resolve('kill');
+      this.resolve('kill', 'guard');
       this.sup.setSpawnPaused(true);
       this.banner('warn', t('runtime:runaway.noOperator'));
     }
   }
 
-  private killChildren(rootRunId: string): number {
+  private killChildren(rootRunId: string, killText?: string): number {
     const s = this.sup.store.getState();
     let n = 0;
     for (const id of s.runOrder) {
       const r: Run | undefined = s.runs[id];
       if (r && r.rootRunId === rootRunId && r.kind !== 'root' && !isTerminal(r.status) && r.parentRunId === rootRunId) {
-        n += 1 + this.sup.kill(r.id).descendants;
+        n += 1 + this.sup.kill(r.id, killText).descendants;
       }
     }
     return n;
@@ -168,8 +168,9 @@ export class RunawayGuard {
 
   /** The user's answer to a trip: resume or kill every child of the tree. Either way the
    * threshold re-arms for that tree at the next multiple of its limit past what was
-   * measured, and the notice says where. */
-  resolve(choice: 'resume' | 'kill'): boolean {
+   * measured, and the notice says where. `by: 'guard'`: the guard settles it itself
+   * (headless, no operator); its kills say so, and the no-operator banner speaks for it. */
+  resolve(choice: 'resume' | 'kill', by: 'user' | 'guard' = 'user'): boolean {
     const state = this.sup.store.getState().controls.runaway;
     if (!state.tripped || !state.rootRunId) return false;
     const rootRunId = state.rootRunId;
@@ -184,14 +185,17 @@ export class RunawayGuard {
       if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
     } else {
       // Kill first: resuming before the kill would let children take one more step.
-      this.killChildren(rootRunId);
+      this.killChildren(rootRunId, by === 'guard' ? GUARD_KILLED_TEXT : undefined);
       if (state.action === 'pause_tree') this.sup.resume(rootRunId);
       if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
     }
     this.pausedSpawningByGuard = false;
     this.sup.store.setState((s) => ({ controls: { ...s.controls, runaway: { tripped: false } } }));
-    const answered = t(choice === 'resume' ? 'runtime:runaway.resumed' : 'runtime:runaway.killed');
-    this.banner('info', `${answered} ${t('runtime:runaway.rearmed', { threshold, next })}`);
+    // A guard's own kill (headless) is announced by the no-operator banner instead.
+    if (by === 'user') {
+      const answered = t(choice === 'resume' ? 'runtime:runaway.resumed' : 'runtime:runaway.killed');
+      this.banner('info', `${answered} ${t('runtime:runaway.rearmed', { threshold, next })}`);
+    }
     return true;
   }
 }

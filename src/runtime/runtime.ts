@@ -20,7 +20,7 @@ import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type Runt
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
-import type { ApprovalAnswer, Run, TranscriptItem } from './types.js';
+import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
 export interface RuntimeSinks {
@@ -29,6 +29,9 @@ export interface RuntimeSinks {
   appendChildItem?(runId: string, item: TranscriptItem): void;
   appendRun?(run: Run): void;
   flush?(): void;
+  /** /clear: later events go to a new session (the old one stays as it was, resumable);
+   * returns the new session's id. */
+  startNewSession?(): string;
   /** The trace log: its event type admits no arguments, results or prompts. */
   trace?(e: TraceEvent): void;
 }
@@ -46,7 +49,7 @@ export interface CreateRuntimeOptions {
   sinks?: RuntimeSinks;
   env?: NodeJS.ProcessEnv;
   /** Restored context (--resume). */
-  restored?: { items: TranscriptItem[]; messages: ModelMessage[] };
+  restored?: { items: TranscriptItem[]; messages: ModelMessage[]; totals?: SessionTotals };
   /** Extra tools (delegate is added by its own module). */
   extraTools?: Tool[];
   /** Extra services those tools need from the supervisor (see SupervisorDeps.extraServices). */
@@ -71,11 +74,12 @@ export interface Runtime extends RuntimeApi {
 
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const config = opts.config;
-  const sessionId = opts.sessionId ?? randomUUID();
+  let sessionId = opts.sessionId ?? randomUUID();
   const store: RuntimeStore = createRuntimeStore(sessionId);
   const sinks = opts.sinks ?? {};
   const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
   if (opts.restored?.items.length) store.setState({ transcript: [...opts.restored.items] });
+  if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
 
   const providers = new Map<string, ResolvedProvider>();
   const providerFor = (agent: AgentConfig): ResolvedProvider => {
@@ -193,10 +197,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     configWarnings: opts.configWarnings ?? [],
   };
 
+  // /model: the provider the user's agent talks through, for this session only.
+  let rootProvider = mainAgent.provider;
+
   async function startTurn(text: string): Promise<void> {
     if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
     const agent = supervisor.agent(alias);
-    const resolved = providerFor(agent);
+    const resolved = providerFor(rootProvider === agent.provider ? agent : { ...agent, provider: rootProvider });
     const caller = supervisor.rootCaller(alias);
     const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
     const handle = supervisor.registerHandle(run.id);
@@ -269,7 +276,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     clear() {
       history.length = 0;
-      store.setState({ transcript: [] });
+      // A new session from here: resuming never brings the cleared messages back.
+      const next = sinks.startNewSession?.();
+      if (next !== undefined) sessionId = next;
+      store.setState({
+        transcript: [],
+        ...(next !== undefined ? { sessionId: next, totals: { tokensIn: 0, tokensOut: 0, costUsd: 0 } } : {}),
+      });
     },
     pause: (runId) => void supervisor.pause(runId),
     resume(runId) {
@@ -291,6 +304,20 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       return 'continued';
     },
     setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
+    models: () =>
+      Object.entries(config.providers).map(([name, pc]) => ({ provider: name, label: providerLabel(pc), current: name === rootProvider })),
+    setModel(provider) {
+      if (!config.providers[provider]) {
+        throw new Error(t('runtime:model.unknown', { name: provider, known: Object.keys(config.providers).join(', ') }));
+      }
+      const resolved = providerFor({ ...mainAgent, provider });
+      rootProvider = provider;
+      info.providerName = provider;
+      info.providerLabel = resolved.label;
+      info.autoDetectedFrom = provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+      // The status bar reads info; any store change redraws it.
+      store.setState({});
+    },
     resolveRunaway: (choice) => guard.resolve(choice),
     async shutdown(settleMs: number) {
       guard.dispose();

@@ -17,6 +17,15 @@ export interface RuntimeInfo {
   configWarnings: string[];
 }
 
+/** A configured provider the user's agent can be switched to (/model). */
+export interface ModelChoice {
+  /** Config name of the provider, e.g. "local". */
+  provider: string;
+  /** "<provider_type>/<model>". */
+  label: string;
+  current: boolean;
+}
+
 export interface RuntimeApi {
   readonly store: RuntimeStore;
   readonly info: RuntimeInfo;
@@ -26,7 +35,8 @@ export interface RuntimeApi {
    * reply is kept and marked interrupted. Background tasks survive. */
   interrupt(): void;
   answerApproval(approvalId: string, answer: ApprovalAnswer): void;
-  /** Forget the session transcript on screen and in the model's context. */
+  /** Forget the session transcript on screen and in the model's context; what follows is
+   * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;
   pause(runId: string): void;
   resume(runId: string): void;
@@ -38,6 +48,11 @@ export interface RuntimeApi {
   setSpawnPaused(paused: boolean): void;
   /** The user's answer to a runaway-guard trip. */
   resolveRunaway(choice: 'resume' | 'kill'): boolean;
+  /** Every configured provider, the one the user's agent uses now marked current. */
+  models?(): ModelChoice[];
+  /** Switches the user's agent to another configured provider for the rest of this
+   * session (later turns; a running one keeps its model). Throws for an unknown name. */
+  setModel?(provider: string): void;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

@@ -28,6 +28,8 @@ export const childrenLimitRefusal = (limit: number, live: number) =>
 
 /** A killed child's error: the parent model reads it in the failed tool result. */
 export const KILLED_TEXT = 'killed by the operator';
+/** A kill the runaway guard made on its own (headless: no operator to ask). */
+export const GUARD_KILLED_TEXT = 'killed by the runaway guard';
 
 export type { ChildSpec, ResolvedProvider, RunHandle, StopReason, SupervisorDeps } from './supervisorTypes.js';
 
@@ -239,7 +241,7 @@ export class Supervisor {
     handle.laned = false;
     const reasonText =
       status === 'killed'
-        ? KILLED_TEXT
+        ? (handle.killText ?? KILLED_TEXT)
         : status === 'timed_out'
           ? 'timed out'
           : status === 'cancelled'
@@ -336,7 +338,8 @@ export class Supervisor {
   }
 
   /** Stops a run and every descendant. Returns the descendants that were live. */
-  stop(runId: string, reason: StopReason): number {
+  /** `killText`: what a killed run's error says (who killed it); the operator by default. */
+  stop(runId: string, reason: StopReason, killText = KILLED_TEXT): number {
     const s = this.store.getState();
     const run = s.runs[runId];
     if (!run) return 0;
@@ -344,7 +347,10 @@ export class Supervisor {
     // Mark first, deepest first, so each run's own outcome records the real reason.
     for (const r of targets.slice().reverse()) {
       const h = this.handles.get(r.id);
-      if (h) h.stopReason = reason;
+      if (h) {
+        h.stopReason = reason;
+        if (reason === 'killed') h.killText = killText;
+      }
     }
     for (const r of targets.slice().reverse()) {
       const h = this.handles.get(r.id);
@@ -360,7 +366,7 @@ export class Supervisor {
     // tree takes ~200 ms of teardown). Their own ending (endChild) then changes nothing.
     if (reason === 'killed') {
       const started = targets.filter((r) => r.kind !== 'root' && r.status !== 'queued' && this.handles.has(r.id)).map((r) => r.id);
-      endRuns(this.store, started, 'killed', { error: KILLED_TEXT });
+      endRuns(this.store, started, 'killed', { error: killText });
     }
     return targets.filter((r) => r.id !== runId).length;
   }
@@ -377,10 +383,10 @@ export class Supervisor {
     return stopped;
   }
 
-  kill(runId: string): { killed: boolean; descendants: number } {
+  kill(runId: string, killText?: string): { killed: boolean; descendants: number } {
     const run = this.store.getState().runs[runId];
     if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
-    const descendants = this.stop(runId, 'killed');
+    const descendants = this.stop(runId, 'killed', killText);
     return { killed: true, descendants };
   }
 

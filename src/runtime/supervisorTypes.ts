@@ -23,6 +23,8 @@ export interface RunHandle {
   timer?: PausableTimer;
   /** Set when the run is told to stop, before its controller aborts. */
   stopReason?: StopReason;
+  /** Who killed it, as its error says (set with stopReason 'killed'). */
+  killText?: string;
   /** Holds a lane slot (children only). */
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */

@@ -9,6 +9,8 @@ import type { ToolSpec } from '../providers/types.js';
 import { confinePath, forbiddenPathsOf } from './authority.js';
 import { NOT_REGULAR, descriptorPath, openChildDirectory, openForRead, openForWrite, type Opened } from './confinedOpen.js';
 import { PATH_SYMLINK_LOOP, isInside, realpathLoose, resolveConfigPath } from './pathGuard.js';
+import { parseListFilesArgs, parseReadFileArgs, parseWriteFileArgs, listFilesArgs, readFileArgs, writeFileArgs } from './fileArgs.js';
+import { modelParameters } from './toolArgs.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const READ_CAP_BYTES = 64 * 1024;
@@ -16,8 +18,8 @@ export const LIST_CAP_ENTRIES = 500;
 /** Directories a recursive listing skips unless the pattern names them. */
 const NOISY_DIRS = ['.git', 'node_modules'];
 
-export const INVALID_ARGS = (tool: string, problem: string, usage: string) =>
-  `Invalid arguments for ${tool}: ${problem}. Expected ${usage}.`;
+/** Kept here too: callers have imported it from files.ts. */
+export { INVALID_ARGS } from './toolArgs.js';
 export const FILE_NOT_FOUND = (p: string) => `File not found: '${p}'.`;
 export const DIR_NOT_FOUND = (p: string) => `Directory not found: '${p}'.`;
 export const READ_IS_DIRECTORY = (p: string) => `'${p}' is a directory; use list_files to see its entries.`;
@@ -35,26 +37,6 @@ export const LIST_TRUNCATED = (cap: number) => `[truncated at ${cap} entries; na
 export const BAD_PATTERN = (pattern: string) =>
   `Pattern '${pattern}' must be relative to the listed directory (no leading '/' and no '..').`;
 export const ABORTED = (tool: string) => `${tool} was aborted.`;
-
-type ArgsResult = { ok: true; values: Record<string, string | undefined> } | { ok: false; error: string };
-
-/** Checks that `args` is an object whose listed keys are strings (required ones present). */
-export function stringArgs(tool: string, args: unknown, keys: Record<string, boolean>, usage: string): ArgsResult {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { ok: false, error: INVALID_ARGS(tool, 'arguments must be a JSON object', usage) };
-  }
-  const values: Record<string, string | undefined> = {};
-  for (const [key, required] of Object.entries(keys)) {
-    const v = (args as Record<string, unknown>)[key];
-    if (v === undefined || v === null) {
-      if (required) return { ok: false, error: INVALID_ARGS(tool, `'${key}' is missing`, usage) };
-      values[key] = undefined;
-    } else if (typeof v !== 'string') {
-      return { ok: false, error: INVALID_ARGS(tool, `'${key}' must be a string`, usage) };
-    } else values[key] = v;
-  }
-  return { ok: true, values };
-}
 
 /** The path guard under the caller's whole authority (its profile and every ceiling). */
 function guard(input: string, ctx: ToolContext, forWrite = false) {
@@ -89,10 +71,6 @@ export function describeConfinement(caller: ToolCaller): string {
   return `Relative paths resolve against the workspace. Only paths ${rootText}${ceilingText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
 }
 
-function pathParam(description: string) {
-  return { type: 'string', description };
-}
-
 /** Backs off from a cut inside a multi-byte UTF-8 character. */
 function utf8Boundary(buf: Buffer, end: number): number {
   let i = end;
@@ -107,20 +85,15 @@ export const readFileTool: Tool = {
     return {
       name: 'read_file',
       description: `Read a UTF-8 text file. ${describeConfinement(caller)} Output is capped at ${READ_CAP_BYTES / 1024} KiB; longer files are truncated with a note.`,
-      parameters: {
-        type: 'object',
-        properties: { path: pathParam('File path, relative to the workspace or absolute.') },
-        required: ['path'],
-        additionalProperties: false,
-      },
+      parameters: modelParameters(readFileArgs),
     };
   },
   async run(args, ctx): Promise<ToolResult> {
     const limited = ctx.tracker.recordAction();
     if (limited) return fail(limited);
-    const parsed = stringArgs('read_file', args, { path: true }, '{"path": string}');
+    const parsed = parseReadFileArgs(args);
     if (!parsed.ok) return fail(parsed.error);
-    const input = parsed.values.path as string;
+    const input = parsed.args.path;
     const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
     const opened = await openChecked(input, guarded.path, ctx, 'read');
@@ -156,24 +129,15 @@ export const writeFileTool: Tool = {
     return {
       name: 'write_file',
       description: `Create or overwrite a UTF-8 text file with the given content, creating missing parent directories. ${describeConfinement(caller)}`,
-      parameters: {
-        type: 'object',
-        properties: {
-          path: pathParam('File path, relative to the workspace or absolute.'),
-          content: { type: 'string', description: 'The complete new content of the file.' },
-        },
-        required: ['path', 'content'],
-        additionalProperties: false,
-      },
+      parameters: modelParameters(writeFileArgs),
     };
   },
   async run(args, ctx): Promise<ToolResult> {
     const limited = ctx.tracker.recordAction();
     if (limited) return fail(limited);
-    const parsed = stringArgs('write_file', args, { path: true, content: true }, '{"path": string, "content": string}');
+    const parsed = parseWriteFileArgs(args);
     if (!parsed.ok) return fail(parsed.error);
-    const input = parsed.values.path as string;
-    const content = parsed.values.content as string;
+    const { path: input, content } = parsed.args;
     const guarded = guard(input, ctx, true);
     if (!guarded.ok) return fail(guarded.error);
     let checked: string;
@@ -331,23 +295,16 @@ export const listFilesTool: Tool = {
         `With a pattern, matches paths relative to that directory: '*.ts' (this directory only), '**/*.md' (any depth); ` +
         `supports *, ?, [abc], {a,b} and **. ${NOISY_DIRS.join(' and ')} are not searched unless the pattern names them. ` +
         `At most ${LIST_CAP_ENTRIES} entries are returned. ${describeConfinement(caller)}`,
-      parameters: {
-        type: 'object',
-        properties: {
-          path: pathParam("Directory to list, relative to the workspace or absolute (default '.')."),
-          pattern: { type: 'string', description: "Glob relative to the directory, e.g. '*.ts' or '**/*.md'." },
-        },
-        additionalProperties: false,
-      },
+      parameters: modelParameters(listFilesArgs),
     };
   },
   async run(args, ctx): Promise<ToolResult> {
     const limited = ctx.tracker.recordAction();
     if (limited) return fail(limited);
-    const parsed = stringArgs('list_files', args ?? {}, { path: false, pattern: false }, '{"path"?: string, "pattern"?: string}');
+    const parsed = parseListFilesArgs(args);
     if (!parsed.ok) return fail(parsed.error);
-    const input = parsed.values.path && parsed.values.path.trim() !== '' ? parsed.values.path : '.';
-    const rawPattern = parsed.values.pattern?.trim() || undefined;
+    const input = parsed.args.path && parsed.args.path.trim() !== '' ? parsed.args.path : '.';
+    const rawPattern = parsed.args.pattern?.trim() || undefined;
     const pattern = rawPattern?.replace(/^(\.\/)+/, '');
     if (pattern !== undefined && (pattern.startsWith('/') || pattern.split('/').includes('..'))) {
       return fail(BAD_PATTERN(rawPattern as string));

@@ -9,7 +9,8 @@ import type { ToolSpec } from '../providers/types.js';
 import { bindingProfiles, confinePath } from './authority.js';
 import { registerToolProcess, terminateToolRun } from './processReaper.js';
 import { toolSubprocessEnv } from './toolEnv.js';
-import { stringArgs } from './files.js';
+import { z } from 'zod';
+import { invalidArgsMap, modelParameters, nonBlank, parseToolArgs, withoutNulls } from './toolArgs.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
@@ -32,6 +33,12 @@ export const TIMED_OUT_LINE = (secs: number) =>
 export const ABORTED_LINE = '[aborted: the run was stopped; the command and every process it started were killed]';
 export const OUTPUT_OMITTED = (bytes: number) => `\n[... ${bytes} bytes of output omitted ...]\n`;
 export const NO_OUTPUT = '(no output)';
+
+/** A blank command is refused with its own literal text, not the generic "Invalid arguments". */
+export const shellArgs = z.object({
+  command: z.string().refine(nonBlank, { error: COMMAND_EMPTY }).describe('The command line, run as `sh -c <command>`.'),
+});
+const shellArgsMap = invalidArgsMap('shell', '{"command": string}');
 
 /** Keeps the first and last half of the cap, since errors tend to come at the end. */
 class CappedOutput {
@@ -143,21 +150,15 @@ export const shellTool: Tool = {
     return {
       name: 'shell',
       description: describeShell(caller),
-      parameters: {
-        type: 'object',
-        properties: { command: { type: 'string', description: 'The command line, run as `sh -c <command>`.' } },
-        required: ['command'],
-        additionalProperties: false,
-      },
+      parameters: modelParameters(shellArgs),
     };
   },
   async run(args, ctx): Promise<ToolResult> {
     const limited = ctx.tracker.recordAction();
     if (limited) return fail(limited);
-    const parsed = stringArgs('shell', args, { command: true }, '{"command": string}');
+    const parsed = parseToolArgs(shellArgs, withoutNulls(args), shellArgsMap);
     if (!parsed.ok) return fail(parsed.error);
-    const command = parsed.values.command as string;
-    if (command.trim() === '') return fail(COMMAND_EMPTY);
+    const { command } = parsed.args;
     // Every bounded ceiling's command list applies as well as the caller's own.
     for (const profile of bindingProfiles(ctx.caller)) {
       const refusal = checkAllowedCommands(command, profile.allowed_commands);

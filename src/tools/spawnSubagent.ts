@@ -2,7 +2,9 @@
 // Guards run in the reference's order and their refusal strings are protocol: byte for byte.
 import type { ArborConfig } from '../config/types.js';
 import type { ToolSpec } from '../providers/types.js';
+import { z } from 'zod';
 import { subagentServices } from './childServices.js';
+import { modelParameters, nonBlank, parseToolArgs } from './toolArgs.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const SPAWN_SUBAGENT = 'spawn_subagent';
@@ -13,6 +15,18 @@ export const profileGateRefusal = (alias: string) =>
   `spawn_subagent: refused: agent '${alias}' risk_profile does not list spawn_subagent in allowed_tools`;
 export const spawnFailed = (err: string) => `subagent spawn failed: ${err}`;
 export const runFailed = (err: string) => `subagent run failed: ${err}`;
+
+/** Every problem with the arguments, even arguments that are not an object, is the one
+ * literal refusal the reference gives for a missing prompt. */
+export const spawnSubagentArgs = z.object(
+  {
+    prompt: z
+      .string({ error: MISSING_PROMPT })
+      .refine(nonBlank, { error: MISSING_PROMPT })
+      .describe('The complete task for the child. It sees nothing else of this conversation.'),
+  },
+  { error: MISSING_PROMPT },
+);
 
 function profileAdmits(caller: ToolCaller): boolean {
   const risk = caller.risk;
@@ -50,17 +64,13 @@ export const spawnSubagentTool: Tool = {
     return {
       name: SPAWN_SUBAGENT,
       description: describe(caller, config),
-      parameters: {
-        type: 'object',
-        properties: { prompt: { type: 'string', description: 'The complete task for the child. It sees nothing else of this conversation.' } },
-        required: ['prompt'],
-        additionalProperties: false,
-      },
+      parameters: modelParameters(spawnSubagentArgs),
     };
   },
   async run(args: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const prompt = (args as { prompt?: unknown } | undefined)?.prompt;
-    if (typeof prompt !== 'string' || prompt.trim() === '') return fail(MISSING_PROMPT);
+    const parsed = parseToolArgs(spawnSubagentArgs, args ?? {});
+    if (!parsed.ok) return fail(parsed.error);
+    const { prompt } = parsed.args;
     if (ctx.caller.isSubagent) return fail(DEPTH_CAP_REFUSAL);
     if (!profileAdmits(ctx.caller)) return fail(profileGateRefusal(ctx.caller.alias));
     const services = subagentServices(ctx);

@@ -48,12 +48,16 @@ export interface AppProps {
   commands?: SlashCommand[];
   /** Key bindings added by later features; they see keys before the built-in ones. */
   keyBindings?: KeyBinding[];
+  /** Keeps /lang's choice for the next start; returns the file it was written to. */
+  saveLanguage?(lang: Language): string;
   /** The key table with the user's `[keys]` overrides (defaults when omitted). */
   keyTable?: KeyTable;
 }
 
 /** Clears the screen and the scrollback, cursor home. */
 export const CLEAR_SCREEN = '\u001B[2J\u001B[3J\u001B[H';
+/** Clears the visible screen only, cursor home: a pane starts on a clean screen. */
+export const CLEAR_VISIBLE = '\u001B[2J\u001B[H';
 /** Wait for a drag-resize to settle before reprinting scrollback at the new width. */
 export const RESIZE_SETTLE_MS = 150;
 
@@ -92,14 +96,6 @@ export function App(props: AppProps) {
   // Which pane owns the keys is known the moment it opens, before the next render.
   const paneRef = useRef<Pane | null>(null);
   const paneKeys = useMemo(() => new PaneKeyBus(), []);
-  const setPane = useCallback(
-    (next: Pane | null) => {
-      paneRef.current = next;
-      paneKeys.reset();
-      setPaneState(next);
-    },
-    [paneKeys],
-  );
   const [pendingTurn, setPendingTurn] = useState(false);
   const [staticEpoch, setStaticEpoch] = useState(0);
   const feedRef = useRef<StaticFeed | null>(null);
@@ -184,6 +180,21 @@ export function App(props: AppProps) {
     setStaticEpoch((e) => e + 1);
   }, [write]);
 
+  // A pane is taller than what it replaces: opening one clears the screen under it (no chat
+  // lines left above its header), and closing one reprints the conversation, so the last
+  // screenful of chat is back where it was instead of a nearly blank screen.
+  const setPane = useCallback(
+    (next: Pane | null) => {
+      const prev = paneRef.current;
+      paneRef.current = next;
+      paneKeys.reset();
+      if (!prev && next) write(CLEAR_VISIBLE);
+      else if (prev && !next) reprintScrollback();
+      setPaneState(next);
+    },
+    [paneKeys, write, reprintScrollback],
+  );
+
   const clearScreen = useCallback(() => {
     feed.reset();
     reprintScrollback();
@@ -204,6 +215,7 @@ export function App(props: AppProps) {
     setI18nLanguage(lang);
     setLang(lang);
   }, []);
+  const saveLanguage = props.saveLanguage;
 
   const commandList = useMemo(() => registry.list(), [registry]);
   const keyHelp = useMemo(() => helpLines(bindings, keys), [bindings, keys]);
@@ -213,6 +225,7 @@ export function App(props: AppProps) {
     sessions,
     exit,
     setLanguage: changeLanguage,
+    saveLanguage,
     clearScreen,
     openPane: setPane,
     closePane: () => setPane(null),
@@ -296,7 +309,7 @@ export function App(props: AppProps) {
   // Row budget, bottom up: status bar, flash line, input (or pane), approval, then the
   // live turn gets what is left. One row stays free for the cursor line Ink leaves below.
   const width = Math.max(10, columns);
-  const statusRows = statusBarHeight(retryNotice);
+  const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
   const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll) : 0;

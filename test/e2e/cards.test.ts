@@ -180,7 +180,8 @@ describe('transcript cards and viewer', () => {
     // Quit, then resume: the same cards, from disk, claiming nothing live.
     term.press('ctrl-d');
     expect((await term.waitForExit(10000)).exitCode).toBe(0);
-    const resumed = await start(['--resume']);
+    // -c: the newest session of this directory (--resume alone opens the picker).
+    const resumed = await start(['-c']);
     await resumed.waitFor(
       (s, all) => all.includes(`spawn_subagent · ${TASK_A}`) && all.includes(`restored · ${ANSWER_A}`) && all.includes(`restored · ${ANSWER_B}`),
       'the restored cards',

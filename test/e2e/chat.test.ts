@@ -27,6 +27,9 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Usage:/);
     expect(r.stdout).toContain('--resume');
+    // -c is --continue (as in other agent CLIs); --config is long only.
+    expect(r.stdout).toContain('-c, --continue');
+    expect(r.stdout).toMatch(/^\s+--config <path>/m);
     expect(r.stdout).toContain('-p, --print');
     expect(r.stderr).toBe('');
   });
@@ -134,7 +137,13 @@ describe('interactive chat', () => {
       expect(all).not.toMatch(/(^|\s)-echo\b/);
       expect((await term.waitForExit(5000)).exitCode).toBe(0);
 
-      const resumed = await startArbor(['--resume']);
+      // --resume with no id opens the session picker: Enter takes the newest.
+      const resumed = await startTerminal({ args: ['--resume'], env: h.env, cwd: h.dir, cols: 100, rows: 30 });
+      ctx.onTestFinished(() => resumed.dispose());
+      await resumed.waitForText('Resume a session', START_TIMEOUT);
+      await resumed.waitForRawMode(START_TIMEOUT);
+      resumed.press('enter');
+      await resumed.waitForText(READY, START_TIMEOUT);
       await resumed.waitForText('what is the capital of France', 5000);
       await resumed.waitForText('The capital of France is Paris.', 5000);
       // Restored into the model's context too, not only onto the screen.

@@ -81,7 +81,8 @@ describe('escape sequences from outside never reach the terminal', () => {
     term.press('ctrl-d');
     await term.waitForExit(8000);
 
-    const resumed = await startArbor(['--resume']);
+    // -c: the newest session of this directory (--resume alone opens the picker).
+    const resumed = await startArbor(['-c']);
     await resumed.waitForText('REPLY-END', 8000);
     expect(resumed.scrollback()).toContain('␛]52;c;cHduZWQ=␇');
     expect(injectedIn(resumed.rawOutput())).toEqual([]);

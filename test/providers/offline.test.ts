@@ -305,3 +305,59 @@ describe('offline roster parsing', () => {
     expect(pickDelegateTarget([delegateTool('- main: x')], [{ role: 'system', content: 'You are main.' }])).toBe('main');
   });
 });
+
+describe('offline provider: everyday fixes', () => {
+  it('names the real config path: $ARBOR_HOME/config.toml, or ~/... under the home directory', async () => {
+    const elsewhere = await drain(offline({ ARBOR_HOME: '/srv/arbor-state', HOME: '/home/u' }), { messages: user('hi'), tools: [] });
+    expect(elsewhere.text).toContain('edit /srv/arbor-state/config.toml');
+    expect(elsewhere.text).not.toContain('~/.arbor');
+    const home = await drain(offline({ HOME: '/home/u' }), { messages: user('hi'), tools: [] });
+    expect(home.text).toContain('edit ~/.arbor/config.toml');
+  });
+
+  it('after a runaway turn, a later message in the same conversation gets a normal reply, not "Done: …"', async () => {
+    const provider = offline();
+    const messages = user('runaway: explore everything');
+    const first = await drain(provider, { messages, tools: ALL_TOOLS });
+    const made = calls(first.events);
+    // The children were handed the same text the user typed.
+    expect(made.every((c) => (c.args as { prompt: string }).prompt === 'runaway: explore everything')).toBe(true);
+    const after = withResults(messages, made, made.map(() => ({ content: 'stopped', isError: true })));
+    const summary = await drain(provider, { messages: after, tools: ALL_TOOLS });
+    const later: ModelMessage[] = [...after, { role: 'assistant', content: summary.text }, { role: 'user', content: 'hello again' }];
+    const out = await drain(provider, { messages: later, tools: ALL_TOOLS });
+    expect(out.text).toContain('[offline model] You said: "hello again"');
+    expect(out.text).not.toMatch(/^Done:/);
+    // A child given that prompt is still a child.
+    const child = await drain(provider, { messages: [{ role: 'system', content: 'You are researcher.' }, { role: 'user', content: 'write it (part 1 of 2)' }], tools: [] });
+    expect(child.text).toBe('Done: write it (part 1 of 2)');
+  });
+
+  it("a parallel delegation's summary gives each target's answer, not its header", async () => {
+    const messages = user('delegate in parallel to researcher, reviewer: compare options');
+    const first = await drain(offline(), { messages, tools: ALL_TOOLS });
+    const block =
+      '[Parallel delegation: 2 agents]\n\n' +
+      "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]\nOption A is cheaper.\n\n" +
+      "--- reviewer (success=true) ---\n[Agent 'reviewer' (offline/offline)]\nOption B is safer.";
+    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block }]) });
+    expect(out.text).toContain('1. [ok] researcher: Option A is cheaper.');
+    expect(out.text).toContain('2. [ok] reviewer: Option B is safer.');
+    expect(out.text).not.toContain("[Agent '");
+  });
+
+  it('check task <short id> (as the background notice shows it) checks the full id from the conversation', async () => {
+    const id = '0b6f3a52-8c1e-4d5a-9f7e-2a1b3c4d5e6f';
+    const launch = `Background task started for agent 'researcher'.\ntask_id: ${id}\nUse action='check_result' with task_id='${id}' to retrieve the result.`;
+    const messages: ModelMessage[] = [
+      SYSTEM,
+      { role: 'user', content: 'delegate in background to researcher: write a report' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'delegate', args: {}, rawArgs: '{}' }] },
+      { role: 'tool', toolCallId: 'c1', toolName: 'delegate', content: launch },
+      { role: 'assistant', content: 'started' },
+      { role: 'user', content: 'check task 0b6f3a52' },
+    ];
+    const out = await drain(offline(), { messages, tools: ALL_TOOLS });
+    expect(calls(out.events).map((c) => c.args)).toEqual([{ action: 'check_result', task_id: id }]);
+  });
+});

@@ -146,7 +146,7 @@ describe('command registry', () => {
   it('completes by prefix and rejects bad or duplicate names', () => {
     const reg = new CommandRegistry(builtinCommands());
     expect(reg.complete('s').map((c) => c.name)).toEqual(['sessions']);
-    expect(reg.complete('').length).toBe(6);
+    expect(reg.complete('').length).toBe(7);
     expect(() => reg.register({ ...builtinCommands()[0] })).toThrow(/registered twice/);
     expect(() => reg.register({ name: 'Bad Name', summary: 'x', run() {} })).toThrow(/lowercase/);
   });

@@ -1,5 +1,10 @@
-// Turns the model's arguments into one request per action, or the refusal it reads.
+// delegate's arguments, schema first. `delegateParameters` is the flat object the model
+// reads (spec.ts generates its JSON Schema from it); `delegateArgs` parses the model's
+// arguments into one request per action, checking in the reference's order and refusing
+// with its literal strings (strings.ts). Both are built from the same field schemas.
+import { z } from 'zod';
 import { isValidTaskId } from '../../persistence/taskRecords.js';
+import { nonBlank, parseToolArgs } from '../toolArgs.js';
 import {
   ACTIONS,
   AGENT_AND_PARALLEL,
@@ -15,7 +20,6 @@ import {
   duplicateTaskId,
   invalidTaskId,
   unknownAction,
-  type DelegateAction,
 } from './strings.js';
 
 export type ParsedArgs =
@@ -26,8 +30,6 @@ export type ParsedArgs =
 
 export type ParseResult = { ok: true; args: ParsedArgs } | { ok: false; error: string };
 
-const bad = (error: string): ParseResult => ({ ok: false, error });
-
 function shown(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
@@ -37,12 +39,74 @@ function shown(value: unknown): string {
   }
 }
 
+/** The arguments as the model reads them. The `agent` description is replaced per caller
+ * (spec.ts) with the roster it may reach. */
+export const delegateParameters = z.object({
+  action: z.enum(ACTIONS).default('delegate').describe('What to do; delegate unless managing background tasks.'),
+  agent: z.string().describe('Alias of the target agent.'),
+  prompt: z.string().describe('The complete task for the target agent. It sees nothing else of this conversation.'),
+  context: z.string().describe('Background the target needs, sent before the task.'),
+  background: z.boolean().describe('Run detached and return a task_id at once.'),
+  parallel: z.array(z.string()).describe('Several target aliases that each get the same prompt, run at once.'),
+  task_id: z.string().describe('A background task id (check_result, cancel_task).'),
+  task_ids: z.array(z.string()).describe('Background task ids to wait for (await_sessions).'),
+  timeout_ms: z
+    .int()
+    .min(0)
+    .max(AWAIT_MAX_TIMEOUT_MS)
+    .default(AWAIT_DEFAULT_TIMEOUT_MS)
+    .describe(`How long await_sessions waits (default ${AWAIT_DEFAULT_TIMEOUT_MS}, capped at ${AWAIT_MAX_TIMEOUT_MS}).`),
+}).partial();
+
+// ---- the fields as parsed: the model-facing types, refusing with the literal strings ----
+
+const action = z
+  .enum(ACTIONS)
+  .nullish()
+  .transform((a) => a ?? 'delegate');
+
+const agent = z
+  .string({ error: MISSING_AGENT })
+  .refine(nonBlank, { error: MISSING_AGENT })
+  .transform((s) => s.trim());
+
+const parallel = z
+  .array(z.string({ error: BAD_PARALLEL }).refine(nonBlank, { error: BAD_PARALLEL }), { error: BAD_PARALLEL })
+  .min(1, { error: BAD_PARALLEL })
+  .transform((list) => list.map((s) => s.trim()));
+
+const prompt = z.string({ error: MISSING_PROMPT }).refine(nonBlank, { error: MISSING_PROMPT });
+
+/** A UUID, compared lower-case; the id names a file, so nothing else gets through. */
+const taskId = z
+  .custom<string>(isValidTaskId, {
+    error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? MISSING_TASK_ID : invalidTaskId(shown(issue.input))),
+  })
+  .transform((id) => id.toLowerCase());
+
+/** Every id valid and listed once, checked in list order so the first problem is named. */
+const taskIds = z.array(z.unknown(), { error: MISSING_TASK_IDS }).min(1, { error: MISSING_TASK_IDS }).transform((list, ctx) => {
+  const ids: string[] = [];
+  for (const item of list) {
+    const id = taskId.safeParse(item);
+    if (!id.success) return refuse(ctx, invalidTaskId(shown(item)));
+    if (ids.includes(id.data)) return refuse(ctx, duplicateTaskId(id.data));
+    ids.push(id.data);
+  }
+  return ids;
+});
+
 /** The reference's "timeout_ms defaults to 30000 and is capped at 120000": larger values
- * wait the cap, they are not an error. */
-export function awaitTimeoutMs(raw: unknown): number | undefined {
-  if (raw === undefined || raw === null) return AWAIT_DEFAULT_TIMEOUT_MS;
-  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) return undefined;
-  return Math.min(Math.floor(raw), AWAIT_MAX_TIMEOUT_MS);
+ * wait the cap, fractions are floored; neither is an error. */
+const timeoutMs = z
+  .number({ error: BAD_TIMEOUT })
+  .min(0, { error: BAD_TIMEOUT })
+  .nullish()
+  .transform((ms) => (ms === undefined || ms === null ? AWAIT_DEFAULT_TIMEOUT_MS : Math.min(Math.floor(ms), AWAIT_MAX_TIMEOUT_MS)));
+
+function refuse(ctx: z.core.$RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
 }
 
 /** The child's only message: context first, when there is any. */
@@ -50,66 +114,55 @@ export function composeTask(prompt: string, context: string | undefined): string
   return context !== undefined && context.trim() !== '' ? `[Context]\n${context}\n\n[Task]\n${prompt}` : prompt;
 }
 
-function taskIdOf(raw: unknown): ParseResult | string {
-  if (raw === undefined || raw === null || raw === '') return bad(MISSING_TASK_ID);
-  if (!isValidTaskId(raw)) return bad(invalidTaskId(shown(raw)));
-  return raw.toLowerCase();
-}
+const present = (v: unknown, ...absent: unknown[]) => v !== undefined && v !== null && !absent.includes(v);
+
+// context and background first; then who (agent or parallel, never both), then what.
+const delegateAction = z
+  .looseObject({
+    action: z.literal('delegate'),
+    context: z.string({ error: badField('context', 'a string') }).optional(),
+    background: z.boolean({ error: badField('background', 'true or false') }).optional(),
+  })
+  .transform((a, ctx): ParsedArgs => {
+    const hasAgent = present(a.agent, '');
+    const hasParallel = present(a.parallel);
+    if (hasAgent && hasParallel) return refuse(ctx, AGENT_AND_PARALLEL);
+    const targets = hasParallel ? parallel.safeParse(a.parallel) : agent.transform((s) => [s]).safeParse(a.agent);
+    if (!targets.success) return refuse(ctx, targets.error.issues[0].message);
+    const task = prompt.safeParse(a.prompt);
+    if (!task.success) return refuse(ctx, task.error.issues[0].message);
+    return { action: 'delegate', targets: targets.data, parallel: hasParallel, task: composeTask(task.data, a.context), background: a.background === true };
+  });
+
+const taskAction = z
+  .object({ action: z.enum(['check_result', 'cancel_task']), task_id: taskId })
+  .transform((a): ParsedArgs => ({ action: a.action, taskId: a.task_id }));
+
+const listAction = z.object({ action: z.literal('list_results') }).transform((): ParsedArgs => ({ action: 'list_results' }));
+
+const awaitAction = z
+  .object({ action: z.literal('await_sessions'), task_ids: taskIds, timeout_ms: timeoutMs })
+  .transform((a): ParsedArgs => ({ action: 'await_sessions', taskIds: a.task_ids, timeoutMs: a.timeout_ms }));
+
+/** Anything that is not an object reads as "no arguments", as the hand-written parser did. */
+const asObject = (raw: unknown): Record<string, unknown> =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+
+export const delegateArgs = z
+  .preprocess(asObject, z.looseObject({ action: z.unknown().optional() }))
+  .transform((a, ctx) => {
+    const act = action.safeParse(a.action);
+    if (!act.success) return refuse(ctx, unknownAction(shown(a.action)));
+    return { ...a, action: act.data };
+  })
+  .pipe(z.discriminatedUnion('action', [delegateAction, taskAction, listAction, awaitAction]));
 
 export function parseArgs(raw: unknown): ParseResult {
-  const a = (raw ?? {}) as Record<string, unknown>;
-  const action = a.action ?? 'delegate';
-  if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) return bad(unknownAction(shown(action)));
+  return parseToolArgs(delegateArgs, raw);
+}
 
-  switch (action as DelegateAction) {
-    case 'delegate': {
-      if (a.context !== undefined && typeof a.context !== 'string') return bad(badField('context', 'a string'));
-      if (a.background !== undefined && typeof a.background !== 'boolean') return bad(badField('background', 'true or false'));
-      const hasAgent = a.agent !== undefined && a.agent !== null && a.agent !== '';
-      const hasParallel = a.parallel !== undefined && a.parallel !== null;
-      if (hasAgent && hasParallel) return bad(AGENT_AND_PARALLEL);
-      let targets: string[];
-      if (hasParallel) {
-        const list = a.parallel;
-        if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === 'string' && x.trim() !== '')) return bad(BAD_PARALLEL);
-        targets = (list as string[]).map((x) => x.trim());
-      } else {
-        if (typeof a.agent !== 'string' || a.agent.trim() === '') return bad(MISSING_AGENT);
-        targets = [a.agent.trim()];
-      }
-      if (typeof a.prompt !== 'string' || a.prompt.trim() === '') return bad(MISSING_PROMPT);
-      return {
-        ok: true,
-        args: {
-          action: 'delegate',
-          targets,
-          parallel: hasParallel,
-          task: composeTask(a.prompt, a.context as string | undefined),
-          background: a.background === true,
-        },
-      };
-    }
-    case 'check_result':
-    case 'cancel_task': {
-      const id = taskIdOf(a.task_id);
-      if (typeof id !== 'string') return id;
-      return { ok: true, args: { action, taskId: id } as ParsedArgs };
-    }
-    case 'list_results':
-      return { ok: true, args: { action: 'list_results' } };
-    case 'await_sessions': {
-      const list = a.task_ids;
-      if (!Array.isArray(list) || list.length === 0) return bad(MISSING_TASK_IDS);
-      const ids: string[] = [];
-      for (const item of list) {
-        if (!isValidTaskId(item)) return bad(invalidTaskId(shown(item)));
-        const id = item.toLowerCase();
-        if (ids.includes(id)) return bad(duplicateTaskId(id));
-        ids.push(id);
-      }
-      const timeoutMs = awaitTimeoutMs(a.timeout_ms);
-      if (timeoutMs === undefined) return bad(BAD_TIMEOUT);
-      return { ok: true, args: { action: 'await_sessions', taskIds: ids, timeoutMs } };
-    }
-  }
+/** How long await_sessions waits for `timeout_ms`; undefined when the value is refused. */
+export function awaitTimeoutMs(raw: unknown): number | undefined {
+  const parsed = timeoutMs.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
 }

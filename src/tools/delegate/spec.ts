@@ -5,7 +5,9 @@ import type { ArborConfig } from '../../config/types.js';
 import type { ToolSpec } from '../../providers/types.js';
 import type { ToolCaller } from '../types.js';
 import { delegationAllowed, reachableRoster, type RosterEntry } from './gating.js';
-import { ACTIONS, AWAIT_DEFAULT_TIMEOUT_MS, AWAIT_MAX_TIMEOUT_MS, DELEGATE } from './strings.js';
+import { modelParameters } from '../toolArgs.js';
+import { delegateParameters } from './args.js';
+import { AWAIT_DEFAULT_TIMEOUT_MS, AWAIT_MAX_TIMEOUT_MS, DELEGATE } from './strings.js';
 
 function rosterText(roster: RosterEntry[]): string {
   if (roster.length === 0) return 'Alias of the target agent. No agent is reachable from you, so delegation will be refused.';
@@ -45,26 +47,7 @@ export function delegateSpec(caller: ToolCaller, config: ArborConfig, delegateOn
   return {
     name: DELEGATE,
     description: describe(caller, config, delegateOnly),
-    parameters: {
-      type: 'object',
-      properties: {
-        action: { type: 'string', enum: [...ACTIONS], default: 'delegate', description: 'What to do; delegate unless managing background tasks.' },
-        agent: { type: 'string', description: agentDescription },
-        prompt: { type: 'string', description: 'The complete task for the target agent. It sees nothing else of this conversation.' },
-        context: { type: 'string', description: 'Background the target needs, sent before the task.' },
-        background: { type: 'boolean', description: 'Run detached and return a task_id at once.' },
-        parallel: { type: 'array', items: { type: 'string' }, description: 'Several target aliases that each get the same prompt, run at once.' },
-        task_id: { type: 'string', description: 'A background task id (check_result, cancel_task).' },
-        task_ids: { type: 'array', items: { type: 'string' }, description: 'Background task ids to wait for (await_sessions).' },
-        timeout_ms: {
-          type: 'integer',
-          minimum: 0,
-          maximum: AWAIT_MAX_TIMEOUT_MS,
-          default: AWAIT_DEFAULT_TIMEOUT_MS,
-          description: `How long await_sessions waits (default ${AWAIT_DEFAULT_TIMEOUT_MS}, capped at ${AWAIT_MAX_TIMEOUT_MS}).`,
-        },
-      },
-      additionalProperties: false,
-    },
+    // The roster is per caller, so only the agent field's description is filled in here.
+    parameters: modelParameters(delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() })),
   };
 }

@@ -43,7 +43,7 @@ function metric(id: MetricId, row: TreeRow, now: number): Seg {
     case 'iterations':
       return fixed(t('agents:row.iterations', { n: run.iterations }), id, { dim: true });
     case 'tools':
-      return fixed(t('agents:row.tools', { n: run.toolsCompleted }), id, { dim: true });
+      return fixed(t('agents:row.tools', { count: run.toolsCompleted }), id, { dim: true });
     case 'tool': {
       const name = currentTool(row);
       return name ? fixed(`▸ ${name}`, id, { color: 'cyan' }, 'left') : fixed('', id, {});

@@ -5,7 +5,7 @@
 // display limits as the dedicated cards.
 import { t } from '../../i18n/index.js';
 import type { ToolTranscriptItem } from '../../runtime/types.js';
-import { firstLine, prettyArgs, summarizeArgs } from '../text/format.js';
+import { prettyArgs, resultPreview, toolArgsSummary } from '../text/format.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { callStatusWord, formatClock } from './cardLines.js';
 import { limitNote, limitText } from './limits.js';
@@ -13,7 +13,7 @@ import { fitLine, row, wrapBlock, type Line } from './lines.js';
 import { reachedRetentionCap } from './parse.js';
 
 function outcome(item: ToolTranscriptItem): string {
-  const first = firstLine(item.result);
+  const first = resultPreview(item.result);
   if (first) return first;
   switch (item.status) {
     case 'running':
@@ -39,7 +39,7 @@ export function genericCollapsed(item: ToolTranscriptItem, width: number, frame:
     width,
     { text: `${glyph(item, frame)} `, color: TOOL_COLORS[item.status] },
     { text: item.name, bold: true },
-    { text: ` ${summarizeArgs(item.args, item.rawArgs)}`, dim: true },
+    { text: ` ${toolArgsSummary(item.name, item.args, item.rawArgs)}`, dim: true },
   );
   const out = outcome(item);
   const restored = item.restored ? `${t('transcript:card.restored')} · ` : '';

@@ -22,6 +22,15 @@ export const langCommand: SlashCommand = {
       return;
     }
     ctx.setLanguage(wanted);
-    ctx.print(t('ui:commands.lang.switched', { name: t(`ui:commands.lang.names.${wanted}`) }));
+    const name = t(`ui:commands.lang.names.${wanted}`);
+    if (!ctx.saveLanguage) {
+      ctx.print(t('ui:commands.lang.switched', { name }));
+      return;
+    }
+    try {
+      ctx.print(t('ui:commands.lang.saved', { name, path: ctx.saveLanguage(wanted) }));
+    } catch (err) {
+      ctx.print(t('ui:commands.lang.notSaved', { name, error: err instanceof Error ? err.message : String(err) }), 'warn');
+    }
   },
 };

@@ -11,13 +11,29 @@ import type { KeyTable } from '../keys/keyTable.js';
 export interface SessionSummary {
   id: string;
   createdAt: string;
+  /** The last write (ISO 8601). */
+  updatedAt?: string;
+  /** The working directory the session was started in. */
+  cwd?: string;
+  /** A headless (-p) run. */
+  headless?: boolean;
   firstUserMessage?: string;
   items: number;
+  turns?: number;
+  tokens?: number;
+  costUsd?: number;
 }
 
 export interface SessionsSource {
   list(): SessionSummary[];
-  currentId: string;
+  /** The session being recorded now (it changes on /clear). */
+  readonly currentId: string;
+  /** The user's home directory, to show session folders as ~/... */
+  home?: string;
+  /** True when session `id` has a file (something was said in it). */
+  isSaved?(id: string): boolean;
+  /** Leaves this chat and continues the session `id` in its place (/resume). */
+  resume?(id: string): void;
 }
 
 /** A key binding as /help shows it: its keys as text (from the key table) and what it
@@ -35,6 +51,8 @@ export interface CommandContext {
   exit(): void;
   /** Switches the UI language live. */
   setLanguage(lang: Language): void;
+  /** Keeps the language for the next start; returns the file written. */
+  saveLanguage?(lang: Language): string;
   /** Wipes the screen and the lines already printed to scrollback. */
   clearScreen(): void;
   /** Shows a pane in place of the input area until it closes itself. */

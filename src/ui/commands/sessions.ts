@@ -7,8 +7,10 @@ import type { SessionSummary, SlashCommand } from './registry.js';
 export const SESSIONS_SHOWN = 10;
 const FIRST_MESSAGE_WIDTH = 50;
 
+/** Chats newest first, then headless (-p) runs, newest first. */
 function newestFirst(list: SessionSummary[]): SessionSummary[] {
-  return [...list].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const when = (s: SessionSummary) => Date.parse(s.updatedAt ?? s.createdAt);
+  return [...list].sort((a, b) => Number(a.headless === true) - Number(b.headless === true) || when(b) - when(a));
 }
 
 export const sessionsCommand: SlashCommand = {
@@ -28,11 +30,12 @@ export const sessionsCommand: SlashCommand = {
     const lines = [t('ui:commands.sessions.title')];
     for (const s of all.slice(0, SESSIONS_SHOWN)) {
       const first = s.firstUserMessage ? `"${truncate(s.firstUserMessage.replace(/\s+/g, ' ').trim(), FIRST_MESSAGE_WIDTH)}"` : t('ui:commands.sessions.noMessage');
+      const mark = s.headless ? `${t('ui:picker.headless')} ` : '';
       const row = t('ui:commands.sessions.row', {
         id: s.id,
         date: formatDate(s.createdAt),
         items: t('ui:commands.sessions.items', { count: s.items }),
-        first,
+        first: mark + first,
       });
       lines.push(`  ${row}${s.id === ctx.sessions.currentId ? `  ${t('ui:commands.sessions.current')}` : ''}`);
     }

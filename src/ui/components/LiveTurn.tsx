@@ -7,7 +7,7 @@ import type { TranscriptItem } from '../../runtime/types.js';
 import { t } from '../../i18n/index.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { ASSISTANT_INDENT, SPINNER_INTERVAL_MS, USER_PROMPT } from '../theme.js';
-import { tailLines, truncate } from '../text/width.js';
+import { tailLines, truncate, wrapText } from '../text/width.js';
 import { firstLine } from '../text/format.js';
 import { NoticeLine } from './NoticeLine.js';
 import { renderToolItem, toolItemHeight, type ToolRenderContext } from './renderToolItem.js';
@@ -28,7 +28,20 @@ function lastAssistant(items: readonly TranscriptItem[]): number {
   return -1;
 }
 
+/** A notice in the live region (the runaway banner while the tree runs, a retry, a
+ * background task's end) is wrapped, never cut: up to this many rows, the rest elided. */
+const NOTICE_MAX_ROWS = 8;
+
+export function noticeRows(text: string, width: number): string[] {
+  const lines = wrapText(text.trimEnd(), Math.max(1, width - 2));
+  if (lines.length <= NOTICE_MAX_ROWS) return lines;
+  const kept = lines.slice(0, NOTICE_MAX_ROWS);
+  kept[NOTICE_MAX_ROWS - 1] = truncate(`${kept[NOTICE_MAX_ROWS - 1]} …`, Math.max(1, width - 2));
+  return kept;
+}
+
 function compactHeight(item: TranscriptItem, ctx: ToolRenderContext): number {
+  if (item.kind === 'notice') return noticeRows(item.text, ctx.width).length;
   return item.kind === 'tool' ? toolItemHeight(item, ctx) : 1;
 }
 
@@ -48,7 +61,7 @@ function CompactItem({ item, ctx }: { item: TranscriptItem; ctx: ToolRenderConte
     case 'user':
       return <Text wrap="truncate-end">{truncate(`${USER_PROMPT}${firstLine(item.text)}`, ctx.width)}</Text>;
     case 'notice':
-      return <NoticeLine level={item.level} text={truncate(firstLine(item.text), ctx.width - 2)} width={ctx.width} />;
+      return <NoticeLine level={item.level} text={noticeRows(item.text, ctx.width).join('\n')} width={ctx.width} />;
   }
 }
 

@@ -8,6 +8,7 @@ import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { t } from '../../i18n/index.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { formatCost, formatElapsed, formatTokens } from '../text/format.js';
+import { truncate, wrapText } from '../text/width.js';
 import { SPINNER_INTERVAL_MS, spinnerFrame } from '../theme.js';
 
 export interface StatusBarProps {
@@ -17,8 +18,17 @@ export interface StatusBarProps {
   turnRunning: boolean;
 }
 
-export function statusBarHeight(retryNotice: string | undefined): number {
-  return retryNotice ? 2 : 1;
+/** A retry notice wraps (never cut, down to narrow terminals) up to this many rows. */
+const RETRY_MAX_ROWS = 3;
+
+function retryRows(retryNotice: string, width: number): string[] {
+  const rows = wrapText(t('ui:status.retry', { text: retryNotice }), Math.max(1, width));
+  return rows.length <= RETRY_MAX_ROWS ? rows : [...rows.slice(0, RETRY_MAX_ROWS - 1), truncate(rows.slice(RETRY_MAX_ROWS - 1).join(' '), width)];
+}
+
+/** Rows the status bar takes; `width` decides how many rows a retry notice wraps to. */
+export function statusBarHeight(retryNotice: string | undefined, width = Number.POSITIVE_INFINITY): number {
+  return retryNotice ? 1 + retryRows(retryNotice, width).length : 1;
 }
 
 export function providerText(runtime: RuntimeApi): string {
@@ -42,11 +52,7 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
   const sep = <Text dimColor> · </Text>;
   return (
     <Box flexDirection="column" width={width}>
-      {retryNotice && (
-        <Text color="yellow" wrap="truncate-end">
-          {t('ui:status.retry', { text: retryNotice })}
-        </Text>
-      )}
+      {retryNotice && <Text color="yellow">{retryRows(retryNotice, width).join('\n')}</Text>}
       <Text wrap="truncate-end">
         {/* First, so a narrow terminal cuts the totals rather than this. */}
         {saveFailing && (

@@ -5,7 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ToolTranscriptItem } from '../../runtime/types.js';
 import { t } from '../../i18n/index.js';
-import { firstLine, summarizeArgs } from '../text/format.js';
+import { resultPreview, toolArgsSummary } from '../text/format.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 
@@ -22,7 +22,7 @@ export function toolGlyph(item: ToolTranscriptItem, frame: number): string {
 
 /** What the second line says: the result's first line, or a word for the status. */
 function outcomeLine(item: ToolTranscriptItem): string {
-  const first = firstLine(item.result);
+  const first = resultPreview(item.result);
   if (first) return first;
   switch (item.status) {
     case 'pending_approval':
@@ -47,7 +47,7 @@ export function ToolCard({ item, width, frame }: ToolCardProps) {
   const color = TOOL_COLORS[item.status];
   const head = `${toolGlyph(item, frame)} ${item.name}`;
   const room = Math.max(1, width - displayWidth(head) - 1);
-  const args = summarizeArgs(item.args, item.rawArgs);
+  const args = toolArgsSummary(item.name, item.args, item.rawArgs);
   const outcome = outcomeLine(item);
   return (
     <Box flexDirection="column" width={width}>

@@ -70,6 +70,45 @@ export function summarizeArgs(args: unknown, rawArgs = ''): string {
   return rawArgs.replace(/\s+/g, ' ').trim();
 }
 
+/** Tools whose other arguments change what the call does (which agent, background, which
+ * action): their cards name every argument instead of a bare "(+N)". */
+const SPELLED_OUT_TOOLS = new Set(['delegate', 'spawn_subagent']);
+
+/** The argument summary a tool card shows. */
+export function toolArgsSummary(name: string, args: unknown, rawArgs = ''): string {
+  if (!SPELLED_OUT_TOOLS.has(name) || !args || typeof args !== 'object' || Array.isArray(args)) return summarizeArgs(args, rawArgs);
+  const entries = Object.entries(args as Record<string, unknown>);
+  const prompt = entries.find(([k]) => k === 'prompt');
+  const rest = entries.filter(([k]) => k !== 'prompt').map(([k, v]) => `${k}=${scalar(v)}`);
+  return [...rest, ...(prompt ? [scalar(prompt[1])] : [])].join(' · ');
+}
+
+/** The one-line preview of a tool result. A JSON object (a task view from check_result)
+ * reads as its status and first line of output or error, not as "{". */
+export function resultPreview(result: string | undefined): string {
+  const first = firstLine(result);
+  if (!result || !(first === '{' || first.startsWith('{"'))) return first;
+  let value: unknown;
+  try {
+    value = JSON.parse(result);
+  } catch {
+    return first;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return first;
+  const v = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of ['status', 'agent', 'task_id']) if (typeof v[key] === 'string') parts.push(`${key}=${v[key] as string}`);
+  for (const key of ['output', 'error']) {
+    const line = typeof v[key] === 'string' ? firstLine(v[key] as string) : '';
+    if (line) parts.push(`${key}: ${line}`);
+  }
+  if (parts.length > 0) return parts.join(' · ');
+  return Object.entries(v)
+    .filter(([, x]) => x === null || ['string', 'number', 'boolean'].includes(typeof x))
+    .map(([k, x]) => `${k}=${scalar(x)}`)
+    .join(' ') || first;
+}
+
 /** Pretty JSON for prompts; anything JSON cannot show is shown as text. */
 export function prettyArgs(args: unknown, rawArgs = ''): string {
   if (args === undefined) return rawArgs;

@@ -1,5 +1,6 @@
 // Keys that reach the chat in one read act one by one: the bursts of issue 11 written to
 // the app's stdin in ONE write each, and the line editor, approval list and / menu.
+import { builtinCommands } from '../../../src/ui/commands/index.js';
 import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
@@ -193,7 +194,8 @@ describe('the / menu and Tab', () => {
     const app = await mount({ props: { commands: extra } });
     await app.type('/');
     await waitFor(() => expect(app.frame()).toMatch(/… 0 above, \d+ below/));
-    for (let i = 0; i < 13; i++) await app.press('\x1b[B');
+    // /zz7 comes after every built-in command and zz0..zz6.
+    for (let i = 0; i < builtinCommands().length + 7; i++) await app.press('\x1b[B');
     await waitFor(() => expect(app.frame()).toContain('/zz7'));
     await app.press('\t');
     await waitFor(() => expect(app.frame()).toMatch(/› \/zz7\s/));

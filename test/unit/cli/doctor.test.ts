@@ -13,9 +13,10 @@ import { initI18n } from '../../../src/i18n/index.js';
 beforeAll(() => initI18n('en'));
 
 describe('arbor doctor: argv', () => {
-  it('is a command of its own, with -c, and takes no other argument', () => {
+  it('is a command of its own, with --config, and takes no other argument', () => {
     expect(parseCli(['doctor'])).toEqual({ kind: 'doctor', configPath: undefined });
-    expect(parseCli(['-c', 'x.toml', 'doctor'])).toEqual({ kind: 'doctor', configPath: 'x.toml' });
+    // --config is long only: -c is --continue.
+    expect(parseCli(['--config', 'x.toml', 'doctor'])).toEqual({ kind: 'doctor', configPath: 'x.toml' });
     expect(() => parseCli(['doctor', 'now'])).toThrow(UsageError);
     expect(() => parseCli(['doctor', 'now'])).toThrow(/"now"/);
   });
