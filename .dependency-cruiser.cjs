@@ -47,8 +47,8 @@ module.exports = {
       name: 'no-test-support-in-the-app',
       comment: 'Loopback servers and harnesses are for tests and benchmarks; they never ship',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/testing/' },
-      to: { path: '^src/testing/' },
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
     },
     {
       name: 'no-circular',

@@ -23,7 +23,7 @@ export default tseslint.config(
   {
     // Tests and benchmarks poke at internals and at JSON from the wire; `any` there is a
     // convenience, not a hole in the app's types.
-    files: ['test/**', 'bench/**', 'src/testing/**'],
+    files: ['test/**', 'bench/**'],
     // Tests also match the escape sequences arbor writes and must never pass through.
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-control-regex': 'off' },
   },

@@ -33,10 +33,11 @@ import { benchDir, distUrl, repoRoot } from './lib/paths.js';
 import { installedArbor } from './lib/installed.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, percentile, round } from './lib/stats.js';
-import { sleep, startTerminal } from './lib/terminal.js';
-import { tempArborHome } from './lib/tempHome.js';
 import { startWorker } from './lib/worker.js';
 import { AGENTS_BENCH, treeConfig } from './workers/agents-tree.js';
+// The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
+const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'agents-pane';
 
@@ -99,7 +100,7 @@ const isReady = (marker) => (t) => t.screen().split('\n').some((l) => l.trim().s
 
 async function typeLine(term, text) {
   term.type(text);
-  await term.waitForText(text, { timeoutMs: 10000 });
+  await term.timeUntilText(text, { timeoutMs: 10000 });
   term.press('enter');
 }
 
@@ -114,7 +115,7 @@ async function keyToFrame(term, count) {
     const want = before.selected + 1;
     const t0 = performance.now();
     term.type('j');
-    const at = await term.waitFor((t) => header(t.screen())?.selected === want, { what: `the selection to reach ${want}`, timeoutMs: 10000 });
+    const at = await term.timeUntil((t) => header(t.screen())?.selected === want, { what: `the selection to reach ${want}`, timeoutMs: 10000 });
     out.push(at - t0);
     // A person's key repeat, not faster: keys never share a read, and the pause varies so
     // the presses do not line up with the pane's refresh timer.
@@ -130,7 +131,7 @@ async function cpuShare(term, ms) {
   let frames = 0;
   let last = -Infinity;
   const counting = term
-    .waitFor(
+    .timeUntil(
       () => {
         const at = performance.now();
         if (at - last > FRAME_GAP_MS) frames++;
@@ -165,26 +166,26 @@ async function oneRun(server, heapProbe, marker, log, i) {
     scenario: 'agents-tree',
     options: { mids: MIDS, leavesPerMid: LEAVES_PER_MID, leafChunkMs: LEAF_CHUNK_MS, leafChunks: LEAF_CHUNKS },
   });
-  const h = tempArborHome('arbor-bench-agents-');
-  h.writeProjectConfig(treeConfig(url, { children: CHILDREN }));
+  const h = tempArborHome({ prefix: 'arbor-bench-agents-', fastTimings: false });
+  writeConfig(h.dir, treeConfig(url, { children: CHILDREN }));
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
   const inspectPort = await freePort();
-  const term = startTerminal({
-    file: process.execPath,
+  const term = await startTerminal({
+    command: process.execPath,
     args: [...profile, `--inspect=127.0.0.1:${inspectPort}`, installedArbor().bin],
-    cwd: h.cwd,
+    cwd: h.dir,
     env: h.env,
     cols: COLS,
     rows: ROWS,
   });
   const heapUsed = async () => (await heapProbe.request({ cmd: 'heap', port: inspectPort })).usedBytes;
   try {
-    await term.waitFor(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
+    await term.timeUntil(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(300); // raw mode: see streaming.bench.js
     // Warm-up: loads the provider code, so "before" below does not charge it to children.
     await typeLine(term, AGENTS_BENCH.warmupPrompt);
-    await term.waitForText(AGENTS_BENCH.warmupAnswer, { where: 'all', timeoutMs: 20000 });
-    await term.waitFor(isReady(marker), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
+    await term.timeUntilText(AGENTS_BENCH.warmupAnswer, { where: 'all', timeoutMs: 20000 });
+    await term.timeUntil(isReady(marker), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
 
     await sleep(1000);
     // "Before" is taken after a full collection, as "after" is after arbor's own idle one:
@@ -208,7 +209,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
     const chat = await cpuShare(term, CPU_WINDOW_MS);
 
     await typeLine(term, '/agents');
-    await term.waitFor((t) => header(t.screen())?.running === CHILDREN, { what: `the pane showing ${CHILDREN} running`, timeoutMs: 20000 });
+    await term.timeUntil((t) => header(t.screen())?.running === CHILDREN, { what: `the pane showing ${CHILDREN} running`, timeoutMs: 20000 });
     await sleep(1000);
     const pane = await cpuShare(term, CPU_WINDOW_MS);
     const frames = await keyToFrame(term, KEY_PRESSES);
@@ -217,12 +218,12 @@ async function oneRun(server, heapProbe, marker, log, i) {
 
     // Kill all: X asks, y confirms.
     term.type('X');
-    await term.waitForText('Press y to confirm', { timeoutMs: 10000 });
+    await term.timeUntilText('Press y to confirm', { timeoutMs: 10000 });
     await sleep(200);
     const yAt = abs();
     const yPerf = performance.now();
     term.type('y');
-    const shownAt = await term.waitFor(
+    const shownAt = await term.timeUntil(
       (t) => {
         const hd = header(t.screen());
         return hd !== undefined && hd.running === 0 && hd.queued === 0 && hd.paused === 0 && !hd.awaiting;
@@ -233,7 +234,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
     const ended = await waitStats(server, (s) => s.treeEnded, 'every tree request to end', 20000);
     const killMs = ended.lastTreeEndAt - yAt;
     const killShownMs = shownAt - yPerf;
-    await term.waitForText(`killed ${CHILDREN + 1} runs`, { timeoutMs: 5000 });
+    await term.timeUntilText(`killed ${CHILDREN + 1} runs`, { timeoutMs: 5000 });
     await term.flush();
     const after = header(term.screen());
     const killedAll = after.finished === CHILDREN;
@@ -253,7 +254,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
     term.press('esc');
     await sleep(500);
     term.press('ctrl-d');
-    await term.waitForExit(10000);
+    await term.exitsWithin(10000);
 
     const r = {
       frames,

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { arborBin, distUrl, repoRoot } from './lib/paths.js';
 import { installedArbor } from './lib/installed.js';
 import { median, round } from './lib/stats.js';
-import { startTerminal } from './lib/terminal.js';
-import { tempArborHome } from './lib/tempHome.js';
+// The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
+const { startTerminal } = await import(distUrl('support/terminal.js'));
+const { tempArborHome } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'cold-start';
 
@@ -34,15 +35,15 @@ async function readyLine() {
 }
 
 async function arborToPrompt(bin, marker, offlineModel) {
-  const h = tempArborHome('arbor-bench-cold-');
-  const term = startTerminal({ file: process.execPath, args: [bin], cwd: h.cwd, env: h.env });
+  const h = tempArborHome({ prefix: 'arbor-bench-cold-', fastTimings: false });
+  const term = await startTerminal({ command: process.execPath, args: [bin], cwd: h.dir, env: h.env });
   try {
-    const at = await term.waitFor((t) => t.screen().split('\n').some((line) => line.trim().startsWith(marker)), {
+    const at = await term.timeUntil((t) => t.screen().split('\n').some((line) => line.trim().startsWith(marker)), {
       what: `the input prompt "${marker}"`,
       timeoutMs: START_TIMEOUT_MS,
     });
     // Checked after the clock stopped: with no config and no keys, the offline model it is.
-    await term.waitForText(offlineModel, { timeoutMs: 5000 }).catch(() => {
+    await term.timeUntilText(offlineModel, { timeoutMs: 5000 }).catch(() => {
       throw new Error(`arbor did not start on the offline provider ("${offlineModel}" is not on screen)\n${term.describe()}`);
     });
     return at - term.startedAt;
@@ -55,10 +56,10 @@ async function arborToPrompt(bin, marker, offlineModel) {
 /** `production`: the same import with NODE_ENV=production (React's production builds, as
  * arbor's bundle has), a diagnosis row beside the floor the targets are set against. */
 async function inkImportToExit(production = false) {
-  const h = tempArborHome('arbor-bench-ink-');
+  const h = tempArborHome({ prefix: 'arbor-bench-ink-', fastTimings: false });
   // cwd is the repository so `ink` resolves from its node_modules, as arbor's does.
   const env = production ? { ...h.env, NODE_ENV: 'production' } : h.env;
-  const term = startTerminal({ file: process.execPath, args: ['-e', "import('ink')"], cwd: repoRoot, env });
+  const term = await startTerminal({ command: process.execPath, args: ['-e', "import('ink')"], cwd: repoRoot, env });
   try {
     let timer;
     const exit = await Promise.race([
@@ -68,7 +69,7 @@ async function inkImportToExit(production = false) {
       }),
     ]).finally(() => clearTimeout(timer));
     if (exit.exitCode !== 0) throw new Error(`node -e "import('ink')" exited with ${exit.exitCode}\n${term.describe()}`);
-    return exit.at - term.startedAt;
+    return term.exitedAt - term.startedAt;
   } finally {
     await term.dispose();
     h.cleanup();

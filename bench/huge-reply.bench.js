@@ -11,9 +11,10 @@ import { performance } from 'node:perf_hooks';
 import { benchDir, distUrl, repoRoot } from './lib/paths.js';
 import { installedArbor } from './lib/installed.js';
 import { median, round } from './lib/stats.js';
-import { sleep, startTerminal } from './lib/terminal.js';
-import { loopbackConfig, tempArborHome } from './lib/tempHome.js';
 import { startWorker } from './lib/worker.js';
+// The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
+const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { fakeProviderConfig, tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'huge-reply';
 
@@ -43,9 +44,9 @@ const inputReady = (marker) => (t) => t.screen().split('\n').some((l) => l.trim(
 /** Sends `prompt` and resolves when `expect` is on screen, with the time it got there. */
 async function ask(term, prompt, expect, timeoutMs) {
   term.type(prompt);
-  await term.waitForText(prompt, { timeoutMs: 10000, pollMs: 20 });
+  await term.timeUntilText(prompt, { timeoutMs: 10000, pollMs: 20 });
   term.press('enter');
-  return term.waitFor((t) => t.screen().includes(expect), { what: `"${expect}" on screen`, timeoutMs, pollMs: 20 });
+  return term.timeUntil((t) => t.screen().includes(expect), { what: `"${expect}" on screen`, timeoutMs, pollMs: 20 });
 }
 
 /** A reply of `bytes`, then the next prompt: ms from the reply's last byte to the next answer. */
@@ -53,13 +54,13 @@ async function replyThenNext(term, server, marker, tag, bytes) {
   const prompt = `${tag} reply please`;
   const streamEnd = server.nextEvent((m) => m.event === 'streamEnd' && m.stream.prompt === prompt, 180000);
   term.type(prompt);
-  await term.waitForText(prompt, { timeoutMs: 10000, pollMs: 20 });
+  await term.timeUntilText(prompt, { timeoutMs: 10000, pollMs: 20 });
   await sleep(SETTLE_MS);
   term.press('enter');
   const { stream } = await streamEnd;
   if (stream.bytes < bytes) throw new Error(`the server sent ${stream.bytes} of ${bytes} bytes`);
   // The reply has ended on the wire: how long until the chat takes and answers a prompt?
-  await term.waitFor(inputReady(marker), { what: 'the input prompt after the reply', timeoutMs: 120000, pollMs: 20 });
+  await term.timeUntil(inputReady(marker), { what: 'the input prompt after the reply', timeoutMs: 120000, pollMs: 20 });
   const next = `next after the ${tag.toLowerCase()} one`;
   const answeredAt = await ask(term, next, `ANSWER to ${next}`, 120000);
   return { nextMs: performance.timeOrigin + answeredAt - stream.lastAt, stream };
@@ -110,15 +111,15 @@ export async function run({ log } = { log: () => {} }) {
 /** One arbor process: warm-up, the 10 KB baseline, then the 50 MB reply. */
 async function measure(server, marker, log, i) {
   const { url } = await server.request({ cmd: 'open', scenario: 'huge-reply', options: { replies: [{ match: 'HUGE', bytes: HUGE_BYTES }, { match: 'SMALL', bytes: SMALL_BYTES }] } });
-  const h = tempArborHome('arbor-bench-huge-');
-  h.writeProjectConfig(loopbackConfig(url));
+  const h = tempArborHome({ prefix: 'arbor-bench-huge-', fastTimings: false });
+  writeConfig(h.dir, fakeProviderConfig(url));
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = startTerminal({ file: process.execPath, args: [...profile, installedArbor().bin], cwd: h.cwd, env: h.env, cols: 100, rows: 30, scrollback: 2000 });
+  const term = await startTerminal({ command: process.execPath, args: [...profile, installedArbor().bin], cwd: h.dir, env: h.env, cols: 100, rows: 30, scrollback: 2000 });
   try {
-    await term.waitFor(inputReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
+    await term.timeUntil(inputReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(SETTLE_MS);
     await ask(term, 'warm up', 'ANSWER to warm up', 30000);
-    await term.waitFor(inputReady(marker), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
+    await term.timeUntil(inputReady(marker), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
     await sleep(SETTLE_MS);
     const small = await replyThenNext(term, server, marker, 'SMALL', SMALL_BYTES);
     await sleep(SETTLE_MS);
@@ -132,7 +133,7 @@ async function measure(server, marker, log, i) {
         `(after 10 KB: ${small.nextMs.toFixed(0)} ms); peak RSS ${(result.peakBytes / 1024 / 1024).toFixed(0)} MiB; note ${noted ? 'shown' : 'MISSING'}`,
     );
     term.press('ctrl-d');
-    await term.waitForExit(5000);
+    await term.exitsWithin(5000);
     return result;
   } finally {
     await term.dispose();

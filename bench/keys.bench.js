@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
 import { median, percentile, round } from './lib/stats.js';
-import { sleep, startTerminal } from './lib/terminal.js';
-import { tempArborHome } from './lib/tempHome.js';
 import { startWorker } from './lib/worker.js';
 import { AGENTS_BENCH, treeConfig } from './workers/agents-tree.js';
+// The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
+const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'keys';
 
@@ -62,7 +63,7 @@ async function typeBursts(term, marker, count, offset) {
     await term.flush();
     const t0 = performance.now();
     term.type(keys);
-    const at = await term.waitFor((t) => inputLine(t.screen(), marker.prompt) === want, {
+    const at = await term.timeUntil((t) => inputLine(t.screen(), marker.prompt) === want, {
       what: `the line to read ${want} (every key of the burst applied)`,
       timeoutMs: 10000,
     });
@@ -88,18 +89,18 @@ async function burstRun(server, marker, log) {
     scenario: 'agents-tree',
     options: { mids: MIDS, leavesPerMid: LEAVES_PER_MID, leafChunkMs: 500, leafChunks: 1200 },
   });
-  const h = tempArborHome('arbor-bench-keys-');
-  h.writeProjectConfig(treeConfig(url, { children: CHILDREN }));
+  const h = tempArborHome({ prefix: 'arbor-bench-keys-', fastTimings: false });
+  writeConfig(h.dir, treeConfig(url, { children: CHILDREN }));
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = startTerminal({ file: process.execPath, args: [...profile, arborBin], cwd: h.cwd, env: h.env, cols: COLS, rows: ROWS });
+  const term = await startTerminal({ command: process.execPath, args: [...profile, arborBin], cwd: h.dir, env: h.env, cols: COLS, rows: ROWS });
   try {
-    await term.waitFor(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
+    await term.timeUntil(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(300);
     const idle = await typeBursts(term, marker, Math.ceil(BURSTS / 2), 0);
     term.type('\x15');
-    await term.waitFor(isReady(marker), { what: 'an empty line', timeoutMs: 5000 });
+    await term.timeUntil(isReady(marker), { what: 'an empty line', timeoutMs: 5000 });
     term.type(AGENTS_BENCH.rootPrompt);
-    await term.waitForText(AGENTS_BENCH.rootPrompt, { timeoutMs: 10000 });
+    await term.timeUntilText(AGENTS_BENCH.rootPrompt, { timeoutMs: 10000 });
     term.press('enter');
     await waitStats(server, (s) => s.open.leaf === MIDS * LEAVES_PER_MID && s.counts.mid === MIDS, `${CHILDREN} live children`, 60000);
     await sleep(1000);
@@ -128,16 +129,16 @@ function pasteText(lines) {
 }
 
 async function pasteRun(marker, lines) {
-  const h = tempArborHome('arbor-bench-paste-');
-  const term = startTerminal({ file: process.execPath, args: [arborBin], cwd: h.cwd, env: h.env, cols: COLS, rows: ROWS });
+  const h = tempArborHome({ prefix: 'arbor-bench-paste-', fastTimings: false });
+  const term = await startTerminal({ command: process.execPath, args: [arborBin], cwd: h.dir, env: h.env, cols: COLS, rows: ROWS });
   try {
-    await term.waitFor(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
+    await term.timeUntil(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(500);
     const data = `${PASTE_START}${pasteText(lines)}${PASTE_END}`;
     const want = `${lines} lines, Enter sends them as one message`;
     const t0 = performance.now();
     term.type(data);
-    const at = await term.waitFor((t) => t.screen().includes(want), { what: `"${want}"`, timeoutMs: 60000, pollMs: 10 });
+    const at = await term.timeUntil((t) => t.screen().includes(want), { what: `"${want}"`, timeoutMs: 60000, pollMs: 10 });
     return { ms: at - t0, bytes: data.length };
   } catch (err) {
     await term.flush();

@@ -12,9 +12,10 @@ import { benchDir, distUrl, repoRoot } from './lib/paths.js';
 import { installedArbor } from './lib/installed.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, round } from './lib/stats.js';
-import { sleep, startTerminal } from './lib/terminal.js';
-import { loopbackConfig, tempArborHome } from './lib/tempHome.js';
 import { startWorker } from './lib/worker.js';
+// The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
+const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { fakeProviderConfig, tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'streaming';
 
@@ -57,7 +58,7 @@ async function sendAndWait(term, prompt, list, server, timeoutMs) {
   // is line-buffered by the tty and Enter turns into a newline inside the message.
   await sleep(SETTLE_MS);
   term.type(prompt);
-  await term.waitForText(prompt, { timeoutMs: 10000 });
+  await term.timeUntilText(prompt, { timeoutMs: 10000 });
   await sleep(SETTLE_MS);
   const streamEnd = server.nextEvent((m) => m.event === 'streamEnd' && m.stream.prompt === prompt, timeoutMs);
   const cpu0 = processCpuMs(term.pid).totalMs;
@@ -75,7 +76,7 @@ async function sendAndWait(term, prompt, list, server, timeoutMs) {
   try {
     // Polled, not checked per chunk: reading 5,000 words off the emulator after every write
     // would take CPU from arbor on a two-core machine.
-    shownAt = await term.waitFor((t) => normalize(t.allRows()).includes(expected), {
+    shownAt = await term.timeUntil((t) => normalize(t.allRows()).includes(expected), {
       what: 'the whole reply on screen',
       timeoutMs: 15000,
       pollMs: 50,
@@ -116,17 +117,17 @@ async function oneRun(server, sdk, marker, log, i) {
       ],
     },
   });
-  const h = tempArborHome('arbor-bench-stream-');
-  h.writeProjectConfig(loopbackConfig(url));
+  const h = tempArborHome({ prefix: 'arbor-bench-stream-', fastTimings: false });
+  writeConfig(h.dir, fakeProviderConfig(url));
   // ARBOR_BENCH_PROFILE_DIR=<dir> writes arbor's V8 CPU profile there when it quits.
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = startTerminal({ file: process.execPath, args: [...profile, installedArbor().bin], cwd: h.cwd, env: h.env, cols: 100, rows: 30 });
+  const term = await startTerminal({ command: process.execPath, args: [...profile, installedArbor().bin], cwd: h.dir, env: h.env, cols: 100, rows: 30 });
   try {
-    await term.waitFor((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt', timeoutMs: 30000 });
+    await term.timeUntil((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt', timeoutMs: 30000 });
     // A short turn first, so the measured one is not charged for loading the provider code.
     const warm = await sendAndWait(term, WARMUP_PROMPT, warmupWords, server, 30000);
     if (!warm.allShown) throw new Error(`the warm-up reply did not reach the screen\n${term.describe()}`);
-    await term.waitFor((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
+    await term.timeUntil((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
     const r = await sendAndWait(term, PROMPT, words, server, 60000);
     const streamWallMs = r.stream.lastAt - r.stream.requestAt;
     const result = {
@@ -139,7 +140,7 @@ async function oneRun(server, sdk, marker, log, i) {
     };
     // Quit the way a person does, so arbor exits on its own (and writes a profile if asked).
     term.press('ctrl-d');
-    await term.waitForExit(5000);
+    await term.exitsWithin(5000);
     result.sdkShare = await sdkBaseline(server, sdk, url);
     log(
       `run ${i + 1}/${RUNS}: ${r.allShown ? 'all text shown' : `only ${r.shownWords}/${TOKENS} words shown`}, ` +

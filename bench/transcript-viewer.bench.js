@@ -15,6 +15,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { distUrl } from './lib/paths.js';
 import { median, percentile, round } from './lib/stats.js';
+// The stdin the UI tests render with, compiled by `npm run build`.
+const { QuietStdin } = await import(distUrl('support/quietStdin.js'));
 
 export const name = 'transcript-viewer';
 
@@ -53,26 +55,6 @@ class Screen extends EventEmitter {
     this.emit('frame', String(data).replace(ANSI, ''), performance.now());
     return true;
   }
-}
-
-class Keyboard extends EventEmitter {
-  isTTY = true;
-  data = null;
-  press(data) {
-    this.data = data;
-    this.emit('readable');
-  }
-  read() {
-    const d = this.data;
-    this.data = null;
-    return d;
-  }
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
 }
 
 /** A result of `bytes` bytes, in lines of ordinary prose. */
@@ -169,7 +151,7 @@ async function measure(mode) {
     dispose: async () => {},
   };
   const screen = new Screen();
-  const keyboard = new Keyboard();
+  const keyboard = new QuietStdin();
   let peakRss = process.memoryUsage().rss;
   const sample = () => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -203,7 +185,7 @@ async function measure(mode) {
   const press = async (key, test, what) => {
     const waiting = frame(test, what);
     const t0 = performance.now();
-    keyboard.press(key);
+    keyboard.write(key);
     const at = await waiting;
     sample();
     await sleep(keyGapMs);

@@ -66,9 +66,9 @@ function checkStringWidth(inputs) {
   if (dirs.size === 0) throw new Error('no string-width in the bundle: did wrap-ansi or Ink change?');
 }
 
-/** What ships must not carry the test servers or anything else from src/testing. */
+/** What ships must not carry the test servers, harnesses or anything else from test/ or bench/. */
 function checkNoTestingCode(inputs) {
-  const leaked = inputs.filter((i) => i.startsWith('src/testing/') || i.startsWith('test/') || i.startsWith('bench/'));
+  const leaked = inputs.filter((i) => i.startsWith('test/') || i.startsWith('bench/') || i.startsWith('build/support/'));
   if (leaked.length) throw new Error(`test code reached the bundle: ${leaked.join(', ')}`);
   if (!inputs.some((i) => i.startsWith('vendor/ink/'))) throw new Error('the bundle does not contain vendor/ink: is node_modules/ink the workspace link?');
 }

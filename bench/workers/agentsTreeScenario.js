@@ -8,7 +8,7 @@ import { firstUserText, lastUserText } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 
 const now = () => performance.timeOrigin + performance.now();
-const { startLoopbackModel } = await import(distUrl('testing/loopbackModel.js'));
+const { startLoopbackModel } = await import(distUrl('support/loopbackModel.js'));
 
 function roleOf(body) {
   const first = firstUserText(body);

@@ -11,7 +11,7 @@ import { openAgentsTree } from './agentsTreeScenario.js';
 import { openHugeReply } from './hugeReplyScenario.js';
 
 const now = () => performance.timeOrigin + performance.now();
-const { startLoopbackModel } = await import(distUrl('testing/loopbackModel.js'));
+const { startLoopbackModel } = await import(distUrl('support/loopbackModel.js'));
 
 let current; // { close(): Promise<void>, stats(): object }
 

@@ -1,8 +1,8 @@
 // The /agents pane, /subagents and the runaway guard as a person meets them: arbor in a real
 // pty against a scripted loopback model, asserting only what is on the screen.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoopbackIncoming, LoopbackReply } from '../../src/testing/loopbackModel.js';
-import { disposeAllTerminals, type Term } from './harness.js';
+import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
+import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {

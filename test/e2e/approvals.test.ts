@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoopbackIncoming, LoopbackReply } from '../../src/testing/loopbackModel.js';
-import { disposeAllTerminals } from './harness.js';
+import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
+import { disposeAllTerminals } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {

@@ -12,8 +12,9 @@ import {
   type LoopbackIncoming,
   type LoopbackModel,
   type LoopbackReply,
-} from '../../src/testing/loopbackModel.js';
-import { fakeProviderConfig, startTerminal, tempArborHome, writeConfig, type ArborHome, type Term } from './harness.js';
+} from '../support/loopbackModel.js';
+import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
+import { startTerminal, type Term } from '../support/terminal.js';
 
 const READY = 'Type a message';
 const START_TIMEOUT = 15000;

@@ -7,18 +7,11 @@ import {
   type LoopbackIncoming,
   type LoopbackModel,
   type LoopbackReply,
-} from '../../src/testing/loopbackModel.js';
-import {
-  arborBin,
-  disposeAllTerminals,
-  fakeProviderConfig,
-  runArbor,
-  startTerminal,
-  tempArborHome,
-  writeConfig,
-  type ArborHome,
-  type Term,
-} from './harness.js';
+} from '../support/loopbackModel.js';
+import { arborBin } from '../support/paths.js';
+import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
+import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
+import { runArbor } from '../support/runArbor.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
 
 // Safety net: nothing a failed test started may outlive it.

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposeAllTerminals } from './harness.js';
+import { disposeAllTerminals } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {

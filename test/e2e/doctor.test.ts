@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { startTerminal, tempArborHome, writeConfig, type ArborHome } from './harness.js';
+import { startTerminal } from '../support/terminal.js';
+import { tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
 import { PTY_TEST_TIMEOUT } from './sandbox.js';
 
 const KEY = 'sk-doctor-test-0123456789abcdef';

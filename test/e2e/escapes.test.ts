@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasToolResults } from '../../src/testing/loopbackModel.js';
-import { disposeAllTerminals } from './harness.js';
+import { hasToolResults } from '../support/loopbackModel.js';
+import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {

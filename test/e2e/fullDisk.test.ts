@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposeAllTerminals, repoRoot, runArbor, startTerminal } from './harness.js';
+import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
+import { repoRoot } from '../support/paths.js';
+import { runArbor } from '../support/runArbor.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
 
 afterEach(async () => {

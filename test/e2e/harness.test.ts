@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposeAllTerminals, startTerminal, tempArborHome, writeConfig, type Key } from './harness.js';
+import { disposeAllTerminals, startTerminal, type Key } from '../support/terminal.js';
+import { tempArborHome, writeConfig } from '../support/tempHome.js';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'keyEcho.mjs');
 const start = (cols = 60, rows = 12) =>

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackModel } from '../../src/testing/loopbackModel.js';
-import { baseEnv, fakeProviderConfig, repoRoot, startTerminal, tempArborHome, writeConfig, type ArborHome, type Term } from './harness.js';
+import { startLoopbackModel } from '../support/loopbackModel.js';
+import { baseEnv, startTerminal, type Term } from '../support/terminal.js';
+import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
+import { repoRoot } from '../support/paths.js';
 import { READY, send, START_TIMEOUT } from './sandbox.js';
 
 const execFile = promisify(execFileCb);
@@ -97,7 +99,7 @@ describe('the packed package', () => {
       .flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { sources: string[] }).sources);
     expect(sources.some((s) => s.endsWith('vendor/ink/build/ink.js'))).toBe(true);
     expect(sources.some((s) => s.endsWith('vendor/ink/build/output.js'))).toBe(true);
-    expect(sources.filter((s) => /node_modules\/ink(-upstream)?\//.test(s) || s.includes('src/testing/'))).toEqual([]);
+    expect(sources.filter((s) => /node_modules\/ink(-upstream)?\//.test(s) || s.includes('src/testing/') || s.includes('test/support/'))).toEqual([]);
     const notices = readFileSync(join(dist, 'THIRD_PARTY_NOTICES.md'), 'utf8');
     for (const name of ['ink@6.8.0', 'react@', 'yoga-layout@', 'i18next@']) expect(notices).toContain(`## ${name}`);
     expect(notices).toContain('Vendored and changed by arbor');

@@ -2,8 +2,9 @@
 // deliver them: each burst below is written to the pty in ONE write, and the screen (or
 // the model's request) shows that every key acted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText } from '../../src/testing/loopbackModel.js';
-import { arborBin, disposeAllTerminals, startTerminal, type Term } from './harness.js';
+import { lastUserText } from '../support/loopbackModel.js';
+import { arborBin } from '../support/paths.js';
+import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
 // The bench's 200-children tree (a model script and its config), reused as is.
 import { openAgentsTree } from '../../bench/workers/agentsTreeScenario.js';
@@ -152,7 +153,7 @@ describe('bursts while 200 children stream (the bench tree)', () => {
     const sb = sandbox(ctx);
     const tree = await openAgentsTree({ mids: 10, leavesPerMid: 19, leafChunkMs: 500, leafChunks: 600 });
     ctx.onTestFinished(() => tree.close());
-    const { writeConfig } = await import('./harness.js');
+    const { writeConfig } = await import('../support/tempHome.js');
     writeConfig(sb.h.dir, treeConfig(tree.url, { children: 200 }));
     const term = await sb.startArbor([], { cols: 140, rows: 40 });
     await send(term, AGENTS_BENCH.rootPrompt);

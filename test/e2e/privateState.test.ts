@@ -5,7 +5,8 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { arborBin, baseEnv, disposeAllTerminals, startTerminal } from './harness.js';
+import { arborBin } from '../support/paths.js';
+import { baseEnv, disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
 
 afterEach(async () => {

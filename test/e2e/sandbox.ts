@@ -1,8 +1,10 @@
 // One test's world for the pty suites: temp ARBOR_HOME/HOME/cwd, optionally a loopback
 // model, and the terminals it starts; all torn down when the test finishes.
 import type { TestContext } from 'vitest';
-import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../src/testing/loopbackModel.js';
-import { fakeProviderConfig, runArbor, startTerminal, tempArborHome, writeConfig, type ArborHome, type Term } from './harness.js';
+import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
+import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
+import { runArbor } from '../support/runArbor.js';
+import { startTerminal, type Term } from '../support/terminal.js';
 
 // The input line's placeholder: once it is on screen, arbor is ready for typing.
 export const READY = 'Type a message';

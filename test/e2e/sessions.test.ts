@@ -4,8 +4,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText } from '../../src/testing/loopbackModel.js';
-import { disposeAllTerminals, runArbor, startTerminal, type Term } from './harness.js';
+import { lastUserText } from '../support/loopbackModel.js';
+import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
+import { runArbor } from '../support/runArbor.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {
@@ -235,7 +236,7 @@ describe('everyday screen', () => {
   it('a runaway banner wraps at 60 columns instead of being cut', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '2000';
-    const { writeConfig } = await import('./harness.js');
+    const { writeConfig } = await import('../support/tempHome.js');
     writeConfig(sb.h.dir, '[delegation.runaway]\nmax_tree_size = 3\non_trip = "pause_tree"\n');
     const term = await sb.startArbor([], { cols: 60, rows: 30 });
     await send(term, 'fan out 5: count');
@@ -284,7 +285,7 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 
   it('headless: when the runaway guard kills the tree itself, it says the guard did', async (ctx) => {
     const sb = sandbox(ctx);
-    const { writeConfig } = await import('./harness.js');
+    const { writeConfig } = await import('../support/tempHome.js');
     writeConfig(sb.h.dir, '[delegation.runaway]\nmax_tree_size = 4\non_trip = "pause_tree"\n');
     const r = await sb.arbor(['-p', 'runaway: keep going']);
     expect(r.stderr).toContain("the guard killed the tree's children itself");
@@ -297,7 +298,7 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     const sb = sandbox(ctx);
     const m = await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
     const { spawn } = await import('node:child_process');
-    const { arborBin, baseEnv } = await import('./harness.js');
+    const [{ arborBin }, { baseEnv }] = await Promise.all([import('../support/paths.js'), import('../support/terminal.js')]);
     const child = spawn(process.execPath, [arborBin, '-p', 'talk'], { cwd: sb.h.dir, env: baseEnv(sb.h.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));

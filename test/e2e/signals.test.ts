@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { arborBin, baseEnv, disposeAllTerminals } from './harness.js';
+import { arborBin } from '../support/paths.js';
+import { baseEnv, disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {

@@ -2,7 +2,8 @@
 // in seconds, and every retry is announced — on stderr headless, in the status bar in the
 // chat.
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposeAllTerminals, fakeProviderConfig, writeConfig } from './harness.js';
+import { disposeAllTerminals } from '../support/terminal.js';
+import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { repoRoot } from './harness.js';
+import { repoRoot } from '../support/paths.js';
 
 let work: string | undefined;
 const pids: number[] = [];

@@ -3,8 +3,8 @@
 // against the loopback model with the keys in its environment.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { hasToolResults, trailingToolResults } from '../../src/testing/loopbackModel.js';
-import { writeConfig, fakeProviderConfig } from './harness.js';
+import { hasToolResults, trailingToolResults } from '../support/loopbackModel.js';
+import { writeConfig, fakeProviderConfig } from '../support/tempHome.js';
 import { PROCESS_TEST_TIMEOUT, sandbox } from './sandbox.js';
 
 describe('tool subprocess environment', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfigFromTexts } from '../../src/config/load.js';
 import { createRuntime, type CreateRuntimeOptions, type Runtime } from '../../src/runtime/runtime.js';
-import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../src/testing/loopbackModel.js';
+import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 
 export interface Fixture {
   server: LoopbackModel;

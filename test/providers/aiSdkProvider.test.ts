@@ -12,7 +12,7 @@ import {
   type LoopbackDialect,
   type LoopbackModel,
   type LoopbackReply,
-} from '../../src/testing/loopbackModel.js';
+} from '../support/loopbackModel.js';
 import { drain, readFileTool } from './streamHelpers.js';
 
 const SECRET = 'sk-test-SECRET-0123456789abcdef';

@@ -8,7 +8,7 @@ import type { ProviderConfig } from '../../src/config/types.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { createProvider } from '../../src/providers/createProvider.js';
 import { ProviderError, type ModelMessage, type StreamEvent } from '../../src/providers/types.js';
-import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../../src/testing/loopbackModel.js';
+import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 import { drain } from './streamHelpers.js';
 
 const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX: '2', K: 'sk-test-0123456789abcdef' };

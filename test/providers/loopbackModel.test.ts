@@ -6,7 +6,7 @@ import {
   startLoopbackModel,
   trailingToolResults,
   type LoopbackModel,
-} from '../../src/testing/loopbackModel.js';
+} from '../support/loopbackModel.js';
 
 let server: LoopbackModel | undefined;
 afterEach(async () => {

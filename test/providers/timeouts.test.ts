@@ -7,7 +7,7 @@ import { setLanguage } from '../../src/i18n/index.js';
 import { providerTimeouts } from '../../src/providers/aiSdkProvider.js';
 import { createProvider } from '../../src/providers/createProvider.js';
 import { ProviderError, type ModelMessage } from '../../src/providers/types.js';
-import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../../src/testing/loopbackModel.js';
+import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 import { drain } from './streamHelpers.js';
 
 const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX: '2', K: 'sk-test-0123456789abcdef' };

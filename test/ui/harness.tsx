@@ -5,6 +5,7 @@ import { render as inkRender } from 'ink';
 import { render } from 'ink-testing-library';
 import { App, type AppProps } from '../../src/ui/App.js';
 import { FakeRuntime } from './fakeRuntime.js';
+import { QuietStdin } from '../support/quietStdin.js';
 import type { SessionSummary } from '../../src/ui/commands/registry.js';
 
 export const ESC = '\u001B';
@@ -134,25 +135,6 @@ export class SizedStdout extends EventEmitter {
   }
 }
 
-export class QuietStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string) {
-    this.data = data;
-    this.emit('readable');
-  }
-  read() {
-    const d = this.data;
-    this.data = null;
-    return d;
-  }
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 export async function mountSized(columns: number, rows: number, runtime = new FakeRuntime()) {
   const stdout = new SizedStdout(columns, rows);

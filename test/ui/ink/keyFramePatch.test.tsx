@@ -4,7 +4,8 @@
 import React, { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { render, Text } from 'ink';
-import { QuietStdin, SizedStdout, sleep } from '../harness.js';
+import { SizedStdout, sleep } from '../harness.js';
+import { QuietStdin } from '../../support/quietStdin.js';
 import { drawKeyFrame, setKeyFrameDrawer } from '../../../src/ui/keyFrame.js';
 
 let setValue: (v: string) => void = () => {};

@@ -7,7 +7,8 @@ import { App } from '../../../src/ui/App.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
 import { viewerCommands, viewerKeyBindings } from '../../../src/ui/viewer/register.js';
 import { FakeRuntime } from '../fakeRuntime.js';
-import { KEY_GAP_MS, plain, QuietStdin, SizedStdout, sleep } from '../harness.js';
+import { KEY_GAP_MS, plain, SizedStdout, sleep } from '../harness.js';
+import { QuietStdin } from '../../support/quietStdin.js';
 import { toolItem } from '../cards/fixtures.js';
 import { syncEnvelope } from '../../../src/tools/delegate/strings.js';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import { CHILD_APPROVAL_DENIED } from '../../../src/tools/approvalPolicy.js';
 import { PATH_OUTSIDE_ROOTS } from '../../../src/tools/pathGuard.js';
-import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../../src/testing/loopbackModel.js';
+import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
 import { agent, delegateFixture, firstUser, lastToolResult, text, toml, toolNames, type DelegateFixture, type Responder } from './helpers.js';
 
 let fx: DelegateFixture | undefined;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskStore, type TaskRecord } from '../../../src/persistence/taskRecords.js';
-import type { LoopbackReply } from '../../../src/testing/loopbackModel.js';
+import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { awaitTimeoutMs } from '../../../src/tools/delegate/args.js';
 import {
   AWAIT_PENDING,

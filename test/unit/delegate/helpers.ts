@@ -15,7 +15,7 @@ import {
   type LoopbackIncoming,
   type LoopbackModel,
   type LoopbackReply,
-} from '../../../src/testing/loopbackModel.js';
+} from '../../support/loopbackModel.js';
 
 export { until } from '../../helpers/runtimeFixture.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastUserText } from '../../../src/testing/loopbackModel.js';
+import { lastUserText } from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasToolResults, trailingToolResults } from '../../../src/testing/loopbackModel.js';
+import { hasToolResults, trailingToolResults } from '../../support/loopbackModel.js';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import { makeFixture, type Fixture } from '../../helpers/runtimeFixture.js';
 

@@ -1,6 +1,6 @@
 // The two wire formats the loopback model speaks: OpenAI chat-completions SSE and Anthropic
 // messages SSE (plus their non-streaming JSON bodies and error bodies). Node built-ins only:
-// the benchmark imports this from dist/.
+// the benchmark imports it compiled, from build/support/.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

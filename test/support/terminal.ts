@@ -1,20 +1,18 @@
-// End-to-end harness: a program in a real pseudo-terminal (@lydell/node-pty) whose output
-// is fed to a headless xterm, so tests read the screen the way a person would see it
-// (text only, after every escape sequence has been interpreted) and type through the pty.
-import { execFile, spawn as spawnChild } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// A program in a real pseudo-terminal (@lydell/node-pty) whose output is fed to a headless
+// xterm, so tests and benchmarks read the screen the way a person would see it (text only,
+// after every escape sequence has been interpreted) and type through the pty.
+//
+// Two ways to wait: `waitFor`/`waitForText` poll (tests: did it show up in time?), and
+// `timeUntil`/`timeUntilText` check after every parsed chunk and resolve with the
+// performance.now() of the first frame where the condition held (benchmarks: when did it show?).
+import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import * as pty from '@lydell/node-pty';
 import xtermHeadless from '@xterm/headless';
+import { arborBin } from './paths.js';
 
 const { Terminal } = xtermHeadless;
 type XTerm = InstanceType<typeof Terminal>;
-
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-// ARBOR_E2E_BIN points the suite at another build of the launcher (e.g. a copy under /tmp).
-export const arborBin = process.env.ARBOR_E2E_BIN ?? join(repoRoot, 'bin', 'arbor.js');
 
 export type Key =
   | 'enter'
@@ -64,12 +62,25 @@ export interface WaitOptions {
   where?: 'all' | 'screen';
 }
 
+export interface TimeOptions {
+  /** Named in the timeout message. */
+  what?: string;
+  timeoutMs?: number;
+  /** Check on this timer instead of after every parsed chunk: cheaper for the measuring
+   * process when the program prints a lot, at the cost of up to `pollMs` of precision. */
+  pollMs?: number;
+}
+
 export interface Term {
   readonly pid: number;
+  /** performance.now() taken right before the spawn, so times can be reported from launch. */
+  readonly startedAt: number;
   /** Visible rows joined by \n, trailing spaces trimmed. Call `flush()` first for fresh output. */
   screen(): string;
   /** The whole buffer: scrollback followed by the visible rows. */
   scrollback(): string;
+  /** The same as rows (scrollback first), trailing spaces trimmed. */
+  allRows(): string[];
   /** Every byte the program wrote to the pty so far, escape sequences included. */
   rawOutput(): string;
   /** Resolves once every byte received so far has been parsed by the terminal. */
@@ -86,6 +97,11 @@ export interface Term {
   waitForRawMode(timeoutMs?: number): Promise<void>;
   /** Waits until `fn(screen)` is true; the failure message shows the screen. */
   waitFor(fn: (screen: string, all: string) => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Resolves with the performance.now() at which `predicate(term)` first held (see TimeOptions);
+   * rejects with the screen on timeout or when the program exits first. */
+  timeUntil(predicate: (term: Term) => boolean, opts?: TimeOptions): Promise<number>;
+  /** timeUntil for a text; `where` defaults to the visible screen. */
+  timeUntilText(text: string, opts?: TimeOptions & WaitOptions): Promise<number>;
   type(text: string): void;
   press(key: Key): void;
   /** Whether the program has turned bracketed paste on (DEC mode 2004), as the terminal sees it. */
@@ -93,8 +109,14 @@ export interface Term {
   resize(cols: number, rows: number): void;
   readonly exited: Promise<ExitInfo>;
   readonly hasExited: boolean;
+  /** performance.now() of the exit, once it came. */
+  readonly exitedAt: number | undefined;
   /** Waits for the exit; rejects with the screen if it does not come in time. */
   waitForExit(timeoutMs?: number): Promise<ExitInfo>;
+  /** Resolves true once the program has exited, false if `timeoutMs` passes first. */
+  exitsWithin(timeoutMs: number): Promise<boolean>;
+  /** The screen framed for an error message. */
+  describe(): string;
   kill(signal?: string): void;
   dispose(): Promise<void>;
 }
@@ -105,12 +127,14 @@ export interface StartOptions {
   cwd?: string;
   cols?: number;
   rows?: number;
+  /** Lines kept above the screen (default 5000). */
+  scrollback?: number;
   /** Program to run; defaults to this node running bin/arbor.js (then `args` follow it). */
   command?: string;
 }
 
 const live = new Set<Term>();
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function matches(hay: string, needle: string | RegExp): boolean {
   return typeof needle === 'string' ? hay.includes(needle) : needle.test(hay);
@@ -119,7 +143,7 @@ function matches(hay: string, needle: string | RegExp): boolean {
 function rowsOf(term: XTerm, from: number, to: number): string[] {
   const buf = term.buffer.active;
   const out: string[] = [];
-  for (let y = from; y < to; y++) out.push(buf.getLine(y)?.translateToString(true) ?? '');
+  for (let y = from; y < to; y++) out.push((buf.getLine(y)?.translateToString(true) ?? '').trimEnd());
   return out;
 }
 
@@ -129,6 +153,10 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...extra };
 }
 
+interface Watcher {
+  check(): void;
+}
+
 export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
   const cols = opts.cols ?? 100;
   const rows = opts.rows ?? 30;
@@ -136,21 +164,30 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
   const args = opts.command ? (opts.args ?? []) : [arborBin, ...(opts.args ?? [])];
   const env = baseEnv({ TERM: 'xterm-256color', ...(opts.env ?? {}) });
 
-  const xterm = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 5000 });
+  const xterm = new Terminal({ cols, rows, allowProposedApi: true, scrollback: opts.scrollback ?? 5000 });
+  const watchers = new Set<Watcher>();
+  const checkWatchers = () => {
+    for (const w of [...watchers]) w.check();
+  };
+  const startedAt = performance.now();
   const proc = pty.spawn(file, args, { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? process.cwd(), env });
 
   let exitInfo: ExitInfo | undefined;
+  let exitedAt: number | undefined;
   let disposed = false;
   const exited = new Promise<ExitInfo>((resolveExit) => {
     proc.onExit((e) => {
+      exitedAt = performance.now();
       exitInfo = { exitCode: e.exitCode, signal: e.signal || undefined };
       resolveExit(exitInfo);
+      checkWatchers();
     });
   });
   const raw: string[] = [];
   proc.onData((data) => {
     raw.push(data);
-    if (!disposed) xterm.write(data);
+    // Watchers are checked once the chunk is parsed: that is when it is on the emulated screen.
+    if (!disposed) xterm.write(data, checkWatchers);
   });
   // Answers to terminal queries (cursor position, device attributes) go back to the program,
   // as a real terminal would send them.
@@ -165,14 +202,10 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     });
   const screen = () => {
     const buf = xterm.buffer.active;
-    return rowsOf(xterm, buf.viewportY, buf.viewportY + xterm.rows)
-      .map((l) => l.trimEnd())
-      .join('\n');
+    return rowsOf(xterm, buf.viewportY, buf.viewportY + xterm.rows).join('\n');
   };
-  const scrollback = () =>
-    rowsOf(xterm, 0, xterm.buffer.active.length)
-      .map((l) => l.trimEnd())
-      .join('\n');
+  const allRows = () => rowsOf(xterm, 0, xterm.buffer.active.length);
+  const scrollback = () => allRows().join('\n');
 
   const describe = () =>
     `\n--- screen (${xterm.cols}x${xterm.rows})${exitInfo ? `, process exited with ${JSON.stringify(exitInfo)}` : ''} ---\n${screen()}\n--- end ---`;
@@ -187,6 +220,48 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     }
   }
 
+  function timeUntil(predicate: (term: Term) => boolean, { what = 'condition', timeoutMs = 20000, pollMs }: TimeOptions = {}) {
+    return new Promise<number>((resolveAt, reject) => {
+      let active = true;
+      const timer = setTimeout(() => {
+        void flush().then(() => {
+          finish();
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe()}`));
+        });
+      }, timeoutMs);
+      const poller = pollMs ? setInterval(() => void flush().then(() => watcher.check()), pollMs) : undefined;
+      const finish = () => {
+        active = false;
+        clearTimeout(timer);
+        clearInterval(poller);
+        watchers.delete(watcher);
+      };
+      const watcher: Watcher = {
+        check() {
+          if (!active) return;
+          let ok: boolean;
+          try {
+            ok = predicate(term);
+          } catch (err) {
+            finish();
+            reject(err);
+            return;
+          }
+          if (ok) {
+            const at = performance.now();
+            finish();
+            resolveAt(at);
+          } else if (exitInfo) {
+            finish();
+            reject(new Error(`the program exited before ${what}${describe()}`));
+          }
+        },
+      };
+      if (!poller) watchers.add(watcher);
+      watcher.check();
+    });
+  }
+
   // The Unix implementation knows its slave device; the public typings do not say so.
   const ptsName = (proc as unknown as { ptsName?: string }).ptsName;
   const termiosFlags = () =>
@@ -195,13 +270,28 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       execFile('stty', ['-F', ptsName, '-a'], { timeout: 2000 }, (err, out) => r(err ? undefined : out));
     });
 
+  const exitsWithin = (timeoutMs: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(false), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  };
+
   const term: Term = {
     pid: proc.pid,
+    startedAt,
     screen,
     scrollback,
+    allRows,
     rawOutput: () => raw.join(''),
     flush,
     waitFor,
+    timeUntil,
+    timeUntilText: (text, { where = 'screen', what = `"${text}" on the ${where}`, ...rest } = {}) =>
+      timeUntil((t) => (where === 'screen' ? t.screen() : t.scrollback()).includes(text), { what, ...rest }),
     async waitForRawMode(timeoutMs = 10000) {
       if (process.platform !== 'linux' || !ptsName) return sleep(500);
       const deadline = Date.now() + timeoutMs;
@@ -225,6 +315,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     },
     press(key: Key) {
       const seq = (xterm.modes.applicationCursorKeysMode && APP_CURSOR[key]) || KEYS[key];
+      if (seq === undefined) throw new Error(`unknown key ${String(key)}`);
       if (!exitInfo) proc.write(seq);
     },
     resize(c: number, r: number) {
@@ -234,6 +325,9 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     exited,
     get hasExited() {
       return exitInfo !== undefined;
+    },
+    get exitedAt() {
+      return exitedAt;
     },
     async waitForExit(timeoutMs = 10000) {
       let timer: NodeJS.Timeout | undefined;
@@ -248,6 +342,8 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
         clearTimeout(timer);
       }
     },
+    exitsWithin,
+    describe,
     kill(signal = 'SIGTERM') {
       if (exitInfo) return;
       // The pty child leads its own process group: signal the group so grandchildren go too.
@@ -265,13 +361,13 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       if (disposed) return;
       if (!exitInfo) {
         term.kill('SIGTERM');
-        const gone = await Promise.race([exited.then(() => true), sleep(2000).then(() => false)]);
-        if (!gone) {
+        if (!(await exitsWithin(2000))) {
           term.kill('SIGKILL');
-          await Promise.race([exited, sleep(2000)]);
+          await exitsWithin(2000);
         }
       }
       disposed = true;
+      watchers.clear();
       live.delete(term);
       xterm.dispose();
     },
@@ -283,101 +379,4 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
 /** For afterEach: no pty process outlives its test. */
 export async function disposeAllTerminals(): Promise<void> {
   await Promise.all([...live].map((t) => t.dispose()));
-}
-
-export interface ArborHome {
-  /** The working directory to start arbor in (its ./.arbor/config.toml is the project config). */
-  dir: string;
-  /** ARBOR_HOME: sessions, logs and the user config live here. */
-  home: string;
-  env: Record<string, string>;
-  cleanup(): void;
-}
-
-/** A throwaway ARBOR_HOME, HOME and working directory, so no test reads the user's real
- * ~/.arbor or API keys. */
-export function tempArborHome(): ArborHome {
-  const root = mkdtempSync(join(tmpdir(), 'arbor-e2e-'));
-  const home = join(root, 'arbor-home');
-  const userHome = join(root, 'home');
-  const dir = join(root, 'work');
-  for (const d of [userHome, dir]) mkdirSync(d, { recursive: true });
-  // As arbor itself creates it: private. A 0755 home would be tightened at start, with a notice.
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  const env: Record<string, string> = {
-    ARBOR_HOME: home,
-    HOME: userHome,
-    LANG: 'en_US.UTF-8',
-    TERM: 'xterm-256color',
-    ARBOR_OFFLINE_DELAY_MS: '0',
-    ARBOR_RETRY_BASE_MS: '20',
-  };
-  return { dir, home, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
-}
-
-/** Writes `<dir>/.arbor/config.toml`; returns its path. */
-export function writeConfig(dir: string, toml: string): string {
-  const path = join(dir, '.arbor', 'config.toml');
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, toml);
-  return path;
-}
-
-/** Config pointing the default agent at an OpenAI-compatible server (the loopback model). */
-export function fakeProviderConfig(baseUrl: string, model = 'fake-model'): string {
-  return [
-    'default_agent = "main"',
-    '',
-    '[providers.fake]',
-    'type = "openai-compatible"',
-    `base_url = "${baseUrl}"`,
-    `model = "${model}"`,
-    '',
-    '[agents.main]',
-    'provider = "fake"',
-    '',
-  ].join('\n');
-}
-
-export interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs bin/arbor.js without a terminal. Asynchronous on purpose: a loopback server in this
- * process must keep answering while arbor runs. */
-export function runArbor(
-  args: string[],
-  opts: { env?: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number } = {},
-): Promise<RunResult> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawnChild(process.execPath, [arborBin, ...args], {
-      cwd: opts.cwd ?? process.cwd(),
-      env: baseEnv(opts.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timeoutMs = opts.timeoutMs ?? 30000;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`arbor ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolveRun({ code, signal, stdout, stderr });
-    });
-    child.stdin.on('error', () => {
-      /* the child may exit before reading stdin */
-    });
-    child.stdin.end(opts.input ?? '');
-  });
 }

@@ -1,0 +1,47 @@
+// arbor run without a terminal (pipes), for commands like `arbor doctor` and `--print`.
+import { spawn as spawnChild } from 'node:child_process';
+import { arborBin } from './paths.js';
+import { baseEnv } from './terminal.js';
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs bin/arbor.js without a terminal. Asynchronous on purpose: a loopback server in this
+ * process must keep answering while arbor runs. */
+export function runArbor(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawnChild(process.execPath, [arborBin, ...args], {
+      cwd: opts.cwd ?? process.cwd(),
+      env: baseEnv(opts.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timeoutMs = opts.timeoutMs ?? 30000;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`arbor ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {
+      /* the child may exit before reading stdin */
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
