@@ -23,7 +23,7 @@ export function loadRecorded(sessionId: string, home = arborHome()): RecordedSes
     const restored = restoreSession(home, sessionId);
     return { runs: restored.runs, childItems: restored.childItems };
   } catch (err) {
-    throw new Error(t('transcript:viewer.recordedUnreadable', { id: sessionId, error: (err as Error).message }));
+    throw new Error(t('transcript:viewer.recordedUnreadable', { id: sessionId, error: (err as Error).message }), { cause: err });
   }
 }
 
