@@ -292,7 +292,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
     return r;
   } catch (err) {
     await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`);
+    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
   } finally {
     await term.dispose();
     h.cleanup();

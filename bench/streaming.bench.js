@@ -69,7 +69,7 @@ async function sendAndWait(term, prompt, list, server, timeoutMs) {
     ({ stream } = await streamEnd);
   } catch (err) {
     await term.flush();
-    throw new Error(`${err.message}: the model server never finished streaming the reply to "${prompt}"\n${term.describe()}`);
+    throw new Error(`${err.message}: the model server never finished streaming the reply to "${prompt}"\n${term.describe()}`, { cause: err });
   }
   const expected = list.join('').trim();
   let shownAt;

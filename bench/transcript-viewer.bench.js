@@ -42,7 +42,6 @@ const DOWN = '\u001B[B';
 const ENTER = '\r';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B\][^\u0007]*\u0007/g;
 
 // ---- the measured process ----

@@ -23,7 +23,7 @@ export function processCpuMs(pid) {
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read CPU time of pid ${pid}: ${err.code ?? err.message}`);
+    throw new Error(`cannot read CPU time of pid ${pid}: ${err.code ?? err.message}`, { cause: err });
   }
   // The command name (field 2) is in parentheses and may contain spaces; fields after the
   // last ')' start at field 3 (state). utime and stime are fields 14 and 15.

@@ -26,8 +26,7 @@ export async function openAgentsTree({ mids, leavesPerMid, leafChunkMs, leafChun
   /** One record per request: role, arrival, end (when the response finished or the client went away). */
   const requests = [];
   const open = { root: 0, mid: 0, leaf: 0, warmup: 0 };
-  let model;
-  model = await startLoopbackModel({
+  const model = await startLoopbackModel({
     dialect: 'openai',
     respond(req) {
       const first = firstUserText(req.body);

@@ -48,7 +48,7 @@ export function parseCli(argv: string[]): CliCommand {
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
   }
-  const { values, positionals, tokens } = parsed;
+  const { values, tokens } = parsed;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
 

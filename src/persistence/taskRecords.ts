@@ -156,13 +156,13 @@ export class TaskStore {
       text = readFileSync(path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new Error(t('persistence:tasks.corrupt', { file: path, error: (err as Error).message }));
+      throw new Error(t('persistence:tasks.corrupt', { file: path, error: (err as Error).message }), { cause: err });
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new Error(t('persistence:tasks.corrupt', { file: path, error: (err as Error).message }));
+      throw new Error(t('persistence:tasks.corrupt', { file: path, error: (err as Error).message }), { cause: err });
     }
     if (!isRecord(value, id)) throw new Error(t('persistence:tasks.corrupt', { file: path, error: t('persistence:tasks.badShape') }));
     return value;
@@ -233,7 +233,7 @@ export class TaskStore {
       const scrub = (_key: string, value: unknown) => (typeof value === 'string' ? scrubKnownSecrets(value, secrets) : value);
       writeFileAtomic(path, JSON.stringify(rec, scrub, 2) + '\n');
     } catch (err) {
-      throw new Error(t('persistence:tasks.writeFailed', { file: path, error: (err as Error).message }));
+      throw new Error(t('persistence:tasks.writeFailed', { file: path, error: (err as Error).message }), { cause: err });
     }
   }
 }

@@ -1,17 +1,10 @@
 // End to end: the built bin/arbor.js in a real pseudo-terminal, talking to a loopback
 // OpenAI-compatible server scripted per test. Assertions are on visible text only.
-import { afterEach, describe, expect, it, type TestContext } from 'vitest';
-import {
-  lastUserText,
-  startLoopbackModel,
-  type LoopbackIncoming,
-  type LoopbackModel,
-  type LoopbackReply,
-} from '../support/loopbackModel.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lastUserText } from '../support/loopbackModel.js';
 import { arborBin } from '../support/paths.js';
-import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
-import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { runArbor } from '../support/runArbor.js';
+import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
+import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
 
 // Safety net: nothing a failed test started may outlive it.
@@ -111,7 +104,7 @@ describe('interactive chat', () => {
     'Ctrl+D on an empty input quits with code 0 and restores the terminal; --resume shows the conversation again',
     { timeout: PTY_TEST_TIMEOUT * 1.5 },
     async (ctx) => {
-      const { h, withModel, startArbor } = sandbox(ctx);
+      const { h, withModel } = sandbox(ctx);
       const m = await withModel((req) =>
         req.index === 0
           ? { kind: 'text', chunks: ['The capital ', 'of France ', 'is Paris.'], delayMs: 20 }

@@ -2,7 +2,6 @@
 // bodies carrying OSC 52 (clipboard), OSC 0/2 (window title), CSI cursor moves, C1 controls
 // and DCS never reach the pty's output stream (asserted on the raw bytes, not the emulated
 // screen), nor a headless stdout/stderr, and --resume does not replay them.
-/* eslint-disable no-control-regex -- these tests look for control characters on purpose */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -2,7 +2,6 @@
 // numeric code follows the rules of that HTTP status (OpenRouter's in-band 400 is final),
 // a 5xx with a JSON body shows the server's own message, and that message is untrusted
 // text (neutralised, no escape sequence survives).
-/* eslint-disable no-control-regex -- these tests look for control characters on purpose */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/config/types.js';
 import { setLanguage } from '../../src/i18n/index.js';

@@ -14,7 +14,6 @@ import {
   startStream,
   type Exchange,
   type LoopbackDialect,
-  type LoopbackIncoming,
   type LoopbackModel,
   type LoopbackOptions,
   type LoopbackRecord,

@@ -271,7 +271,7 @@ function fullToolsBody(ex: Exchange, calls: NormalizedCall[], text: string, usag
     const content: object[] = [];
     if (text) content.push({ type: 'text', text });
     for (const c of calls) {
-      let input: unknown = {};
+      let input: unknown;
       try {
         input = JSON.parse(c.args);
       } catch {

@@ -16,7 +16,6 @@ export const ENTER = '\r';
 export const CTRL_C = '\u0003';
 export const CTRL_D = '\u0004';
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B\][^\u0007]*\u0007/g;
 
 export function plain(text: string | undefined): string {

@@ -147,7 +147,6 @@ export function tool(rt: RecordingRuntime, runId: string, name: string, args: un
   appendItem(rt.store, runId, { id, kind: 'tool', runId, callId: `c${id}`, name, args, rawArgs: JSON.stringify(args), status, result, startedAt: Date.now() });
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]/g;
 export const plain = (s: string | undefined) => (s ?? '').replace(ANSI, '');
 

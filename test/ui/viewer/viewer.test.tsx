@@ -1,7 +1,7 @@
 // The transcript viewer inside the chat: open, move, expand, open a child transcript, copy,
 // search, close; it stays within its rows at any size.
 import React from 'react';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,6 @@
 // --resume must not replay escape sequences, even from a session written before arbor
 // neutralised text (or edited since): items, child items, runs and the session list come
 // back inert.
-/* eslint-disable no-control-regex -- these tests look for control characters on purpose */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,5 @@
 // Outside text reaches the store neutralised: model text, tool results, tool arguments,
 // run results and provider errors. The model itself still gets what was actually said.
-/* eslint-disable no-control-regex -- these tests look for control characters on purpose */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

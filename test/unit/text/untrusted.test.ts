@@ -1,5 +1,4 @@
 // The neutraliser every piece of outside text passes through before it can reach a screen.
-/* eslint-disable no-control-regex -- these tests look for control characters on purpose */
 import { describe, expect, it } from 'vitest';
 import { hasControls, neutralize, neutralizeDeep } from '../../../src/text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../../../src/text/untrustedItems.js';
