@@ -35,7 +35,7 @@ module.exports = {
       comment: 'Headless mode and the tests drive the runtime with no UI',
       severity: 'error',
       from: { path: '^src/(runtime|tools|mcp|providers|config|persistence|text|model|i18n)/' },
-      to: { path: '(^|/)node_modules/(react|ink|ink-text-input)/' },
+      to: { path: '(^|/)node_modules/(react|ink)/' },
     },
     {
       name: 'i18n-is-a-leaf',

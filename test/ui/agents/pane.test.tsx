@@ -10,7 +10,7 @@ afterEach(() => {
   setLanguage('en');
 });
 
-/** Opens the steer prompt and gives ink-text-input time to subscribe to keys (it does so
+/** Opens the steer prompt and gives the steer prompt time to subscribe to keys (it does so
  * after it mounts; a person never types within milliseconds of the prompt appearing). */
 async function openPrompt(pane: Awaited<ReturnType<typeof mountPane>>) {
   await pane.press('s');
