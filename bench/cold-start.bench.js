@@ -76,6 +76,7 @@ async function inkImportToExit(production = false) {
   }
 }
 
+/** @param {{ log?: (line: string) => void }} [options] */
 export async function run({ log } = { log: () => {} }) {
   const marker = await readyLine();
   const { OFFLINE_MODEL: offlineModel } = await import(distUrl('config/defaults.js'));
@@ -106,6 +107,7 @@ export async function run({ log } = { log: () => {} }) {
   }
   const inkMedian = median(samples.ink);
   const rows = [];
+  /** @type {[string, string, number][]} */
   const sides = [
     ['installed', 'installed arbor (npm install -g)', TARGET_INSTALLED_RATIO],
     ['checkout', 'checkout bin/arbor.js', TARGET_RATIO],

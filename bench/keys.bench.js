@@ -149,6 +149,7 @@ async function pasteRun(marker, lines) {
   }
 }
 
+/** @param {{ log?: (line: string) => void }} [options] */
 export async function run({ log } = { log: () => {} }) {
   const marker = await readyMarker();
   const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));

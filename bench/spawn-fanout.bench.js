@@ -60,6 +60,7 @@ function analyse(turn, stats) {
   };
 }
 
+/** @param {{ log?: (line: string) => void }} [options] */
 export async function run({ log } = { log: () => {} }) {
   const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
   const runtime = await startWorker(join(benchDir, 'workers', 'fanout-runtime.js'), { execArgv: ['--expose-gc'] });

@@ -130,6 +130,7 @@ async function oneRun(server, sdk, marker, log, i) {
     await term.timeUntil((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
     const r = await sendAndWait(term, PROMPT, words, server, 60000);
     const streamWallMs = r.stream.lastAt - r.stream.requestAt;
+    /** @type {typeof r & { streamWallMs: number, rate: number, cpuShare: number, cpuPer1000: number, rssBytes: number, sdkShare?: number }} */
     const result = {
       ...r,
       streamWallMs,

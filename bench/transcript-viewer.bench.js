@@ -240,6 +240,7 @@ async function measure(mode) {
 function runChild(mode) {
   return new Promise((resolveRun, reject) => {
     // English catalogs: the frames are recognized by their English titles.
+    /** @type {NodeJS.ProcessEnv} */
     const env = { ...process.env, NODE_ENV: 'production', LC_ALL: 'en_US.UTF-8' };
     // Ink draws only the last frame when it believes it runs in CI.
     delete env.CI;
@@ -265,6 +266,7 @@ function runChild(mode) {
   });
 }
 
+/** @param {{ log?: (line: string) => void }} [options] */
 export async function run({ log } = { log: () => {} }) {
   const results = [];
   for (let i = 0; i < RUNS; i++) {

@@ -10,6 +10,10 @@ function profileArgs() {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
+/**
+ * @param {string} modulePath
+ * @param {{ execArgv?: string[], env?: NodeJS.ProcessEnv, startTimeoutMs?: number }} [options]
+ */
 export async function startWorker(modulePath, { execArgv = [], env, startTimeoutMs = 30000 } = {}) {
   const child = fork(modulePath, [], { execArgv: [...execArgv, ...profileArgs()], env: env ?? process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map();
@@ -26,7 +30,7 @@ export async function startWorker(modulePath, { execArgv = [], env, startTimeout
     });
   });
 
-  child.on('message', (msg) => {
+  child.on('message', (/** @type {any} */ msg) => {
     if (msg && msg.event) {
       for (const fn of [...listeners]) fn(msg);
       return;

@@ -18,7 +18,7 @@ function session(url) {
     const ws = new WebSocket(url);
     const pending = new Map();
     let nextId = 1;
-    ws.onerror = (e) => reject(new Error(`inspector connection failed: ${e.message ?? 'error'}`));
+    ws.onerror = (/** @type {any} */ e) => reject(new Error(`inspector connection failed: ${e.message ?? 'error'}`));
     ws.onmessage = (ev) => {
       const msg = JSON.parse(String(ev.data));
       const p = pending.get(msg.id);
@@ -52,7 +52,7 @@ async function heap(port) {
   }
 }
 
-process.on('message', async (msg) => {
+process.on('message', async (/** @type {any} */ msg) => {
   const reply = (data) => process.send({ id: msg.id, ...data });
   try {
     if (msg.cmd !== 'heap') throw new Error(`unknown command ${msg.cmd}`);

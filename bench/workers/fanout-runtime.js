@@ -76,7 +76,7 @@ async function turn({ url, children }) {
 
 const commands = { turn };
 
-process.on('message', async (msg) => {
+process.on('message', async (/** @type {any} */ msg) => {
   try {
     const command = commands[msg.cmd];
     if (!command) throw new Error(`unknown command ${msg.cmd}`);

@@ -63,12 +63,14 @@ export async function openHugeReply({ replies, chunkBytes = 16 * 1024 }) {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    })
+  );
   return {
-    url: `http://127.0.0.1:${server.address().port}/v1`,
+    url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`,
     stats: () => ({ streams }),
     close: () =>
       new Promise((resolve) => {

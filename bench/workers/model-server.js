@@ -93,12 +93,14 @@ async function openPacedText({ replies, ratePerSec }) {
     setTimeout(tick, 1);
   }
 
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    })
+  );
   return {
-    url: `http://127.0.0.1:${server.address().port}/v1`,
+    url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`,
     stats: () => ({ streams }),
     close: () =>
       new Promise((resolve) => {
@@ -180,7 +182,7 @@ async function openFanout({ children, childDelayMs }) {
 
 const scenarios = { 'paced-text': openPacedText, fanout: openFanout, 'agents-tree': openAgentsTree, 'huge-reply': openHugeReply };
 
-process.on('message', async (msg) => {
+process.on('message', async (/** @type {any} */ msg) => {
   const reply = (data) => process.send({ id: msg.id, ...data });
   try {
     if (msg.cmd === 'open') {

@@ -75,7 +75,7 @@ async function measure({ url, prompts, mode }) {
   return { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, wallMs };
 }
 
-process.on('message', async (msg) => {
+process.on('message', async (/** @type {any} */ msg) => {
   try {
     if (msg.cmd !== 'measure') throw new Error(`unknown command ${msg.cmd}`);
     process.send({ id: msg.id, ok: true, ...(await measure(msg)) });
