@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { lastUserText } from '../lib/messages.js';
+import { listenOnLoopback } from '../lib/loopbackServer.js';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -17,7 +18,6 @@ function contentOf(bytes) {
 export async function openHugeReply({ replies, chunkBytes = 16 * 1024 }) {
   const shortAnswer = (p) => `ANSWER to ${p}`;
   const streams = [];
-  const sockets = new Set();
   const chunk = (id, delta, finish = null, usage) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
 
@@ -59,23 +59,6 @@ export async function openHugeReply({ replies, chunkBytes = 16 * 1024 }) {
       });
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await /** @type {Promise<void>} */ (
-    new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    })
-  );
-  return {
-    url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`,
-    stats: () => ({ streams }),
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, stats: () => ({ streams }), close };
 }

@@ -9,6 +9,7 @@ import { firstUserText, lastUserText } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 import { openAgentsTree } from './agentsTreeScenario.js';
 import { openHugeReply } from './hugeReplyScenario.js';
+import { listenOnLoopback } from '../lib/loopbackServer.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const { startLoopbackModel } = await import(distUrl('support/loopbackModel.js'));
@@ -29,7 +30,6 @@ function contentChunk(id, model, delta, finish = null) {
 
 async function openPacedText({ replies, ratePerSec }) {
   const streams = [];
-  const sockets = new Set();
   const server = createServer((req, res) => {
     const parts = [];
     req.on('data', (c) => parts.push(c));
@@ -50,10 +50,6 @@ async function openPacedText({ replies, ratePerSec }) {
       const reply = replies.find((r) => text.includes(r.match)) ?? replies[replies.length - 1];
       streamWords(res, body.model ?? 'fake-model', reply.words, ratePerSec, text);
     });
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
   });
 
   function streamWords(res, model, words, rate, prompt) {
@@ -93,21 +89,8 @@ async function openPacedText({ replies, ratePerSec }) {
     setTimeout(tick, 1);
   }
 
-  await /** @type {Promise<void>} */ (
-    new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    })
-  );
-  return {
-    url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`,
-    stats: () => ({ streams }),
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, stats: () => ({ streams }), close };
 }
 
 // ---------------------------------------------------------------------------------------

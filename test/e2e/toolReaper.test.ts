@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/paths.js';
+import { alive, groupOf, isToolProcess } from '../support/procs.js';
 
 let work: string | undefined;
 const pids: number[] = [];
@@ -29,31 +30,6 @@ afterEach(() => {
   work = undefined;
 });
 
-function isToolProcess(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`).includes('ARBOR_TOOL_RUN=');
-  } catch {
-    return false;
-  }
-}
-
-function groupOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) || 0;
-  } catch {
-    return 0;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 const script = (dir: string) => `
 import { existsSync } from 'node:fs';

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { killAllToolProcesses, liveToolRuns } from '../../../src/tools/processReaper.js';
 import { shellTool } from '../../../src/tools/shell.js';
 import { context, runtime } from './helpers.js';
+import { alive, groupOf, isToolProcess } from '../../support/procs.js';
 
 let work: string;
 const pids: number[] = [];
@@ -31,32 +32,6 @@ afterEach(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Alive = exists and is not a zombie waiting for init to reap it. */
-function isToolProcess(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`).includes('ARBOR_TOOL_RUN=');
-  } catch {
-    return false;
-  }
-}
-
-function groupOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) || 0;
-  } catch {
-    return 0;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
