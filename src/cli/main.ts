@@ -170,7 +170,7 @@ export async function main(argv: string[]): Promise<void> {
     const chat = openChat(loaded, home, cmd, restored, false, notice);
     notice = undefined;
     const { runtime, recorder } = chat;
-    registerTranscriptCards(runtime.store);
+    registerTranscriptCards();
     const stopIdleCollector = startIdleCollector(runtime.store);
     let resumeNext: string | undefined;
     const app = renderApp({

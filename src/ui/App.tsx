@@ -32,6 +32,7 @@ import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { editorKey } from './input/editorKeys.js';
 import { defaultKeyBindings, helpLines, type ApprovalUi, type KeyBinding } from './keys/bindings.js';
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
+import { RuntimeStoreContext } from './runtimeStoreContext.js';
 import { runLabel } from '../runtime/runSelection.js';
 import type { Pane } from './panes/types.js';
 import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
@@ -321,6 +322,7 @@ export function App(props: AppProps) {
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
 
   return (
+    <RuntimeStoreContext.Provider value={props.runtime.store}>
     <KeyTableContext.Provider value={keys}>
       <Static key={staticEpoch} items={entries as FeedEntry[]}>
         {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} />}
@@ -358,5 +360,6 @@ export function App(props: AppProps) {
         <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
       </Box>
     </KeyTableContext.Provider>
+    </RuntimeStoreContext.Provider>
   );
 }

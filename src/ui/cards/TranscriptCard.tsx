@@ -1,6 +1,6 @@
 // The chat's spawn_subagent / delegate card: two rows, bound to its child runs while they
 // live. It reads only its own runs from the store, at most ~10 times a second.
-import React from 'react';
+import React, { useContext } from 'react';
 import type { RuntimeState } from '../../runtime/types.js';
 import type { Run } from '../../model/run.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
@@ -9,7 +9,7 @@ import { collapsedLines } from './cardLines.js';
 import { LinesView } from '../components/LineView.js';
 import { boundRuns, isAlive, sameRuns } from './live.js';
 import type { CardModel } from './model.js';
-import { cardStore } from './storeBinding.js';
+import { RuntimeStoreContext } from '../runtimeStoreContext.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 
 /** Elapsed times move once a second while a child lives, even when the store is quiet. */
@@ -24,9 +24,19 @@ export interface TranscriptCardProps {
 }
 
 export function TranscriptCard({ item, model, width, frame }: TranscriptCardProps) {
-  const store = item.restored ? undefined : cardStore();
+  const live = useContext(RuntimeStoreContext);
+  const store = item.restored ? undefined : live;
   const [runs] = useThrottledStore<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), sameRuns, NO_RUNS);
   useTicker(runs.some(isAlive), CLOCK_MS);
   const lines = collapsedLines({ item, model, runs, width, frame, now: Date.now() });
   return <LinesView lines={lines} width={width} />;
+}
+
+/** The card as scrollback prints it, once: its child runs as they are now, nothing to
+ * subscribe to. */
+export function PrintedTranscriptCard({ item, model, width }: Omit<TranscriptCardProps, 'frame'>) {
+  const live = useContext(RuntimeStoreContext);
+  const store = item.restored ? undefined : live;
+  const runs = store ? boundRuns(store.getState(), item) : NO_RUNS;
+  return <LinesView lines={collapsedLines({ item, model, runs, width, frame: 0, now: Date.now() })} width={width} />;
 }

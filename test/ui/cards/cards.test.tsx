@@ -13,7 +13,8 @@ import { collapsedLines, expandedLines, type CardView } from '../../../src/ui/ca
 import { FIELD_MAX_BYTES, FIELD_MAX_LINES } from '../../../src/ui/cards/limits.js';
 import { cardModel } from '../../../src/ui/cards/model.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
-import { setCardStore } from '../../../src/ui/cards/storeBinding.js';
+import { RuntimeStoreContext } from '../../../src/ui/runtimeStoreContext.js';
+import type { RuntimeStore } from '../../../src/runtime/store.js';
 import { renderToolItem, toolItemHeight } from '../../../src/ui/components/renderToolItem.js';
 import { plain, sleep, waitFor } from '../harness.js';
 import { childRun, drawn, text, toolItem } from './fixtures.js';
@@ -21,7 +22,6 @@ import { childRun, drawn, text, toolItem } from './fixtures.js';
 beforeEach(() => setLanguage('en'));
 afterEach(() => {
   cleanup();
-  setCardStore(undefined);
 });
 
 function view(item: ToolTranscriptItem, patch: Partial<CardView> = {}): CardView {
@@ -34,9 +34,9 @@ const expanded = (item: ToolTranscriptItem, patch: Partial<CardView> = {}) => dr
 const collapsed = (item: ToolTranscriptItem, patch: Partial<CardView> = {}) => drawn(collapsedLines(view(item, patch)));
 
 /** What the chat draws for a call through the tool-card dispatch. */
-function chat(item: ToolTranscriptItem, width = 100): string {
+function chat(item: ToolTranscriptItem, width = 100, store?: RuntimeStore): string {
   registerTranscriptCards();
-  const r = render(<>{renderToolItem(item, { width, frame: 0, live: true })}</>);
+  const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
   const out = plain(r.lastFrame());
   r.unmount();
   return out;
@@ -164,13 +164,12 @@ describe('restored cards', () => {
     // A live run that happens to carry the same call id must not be picked up.
     const store = createRuntimeStore('s');
     addRun(store, childRun('aaaaaaaa-1', item, { status: 'running' }));
-    setCardStore(store);
     const lines = [...collapsedLines(view(item)), ...expandedLines(view(item))];
     const out = drawn(lines);
     expect(out).toContain('restored');
     expect(out).toContain('Logs are clean.');
     expect(out).not.toMatch(/running|completed|succeeded|✓/);
-    const chatOut = chat(item);
+    const chatOut = chat(item, 100, store);
     expect(chatOut).toContain('restored');
     expect(chatOut).not.toMatch(/running|completed|✓/);
   });
@@ -221,13 +220,13 @@ describe('generic fallbacks through the dispatch', () => {
 describe('live binding', () => {
   it('binds through parentToolCallId only, and updates while the child runs', async () => {
     const store = createRuntimeStore('s');
-    registerTranscriptCards(store);
+    registerTranscriptCards();
     const item = toolItem('spawn_subagent', { prompt: 'Count the files' }, { status: 'running', result: undefined, endedAt: undefined });
     // Same task, same alias, same parent: but started by another call. Not this card's child.
     addRun(store, childRun('decoy-0001', item, { parentToolCallId: 'other-call', task: 'Count the files', status: 'running', iterations: 9 }));
     // Same call id, but in another run's transcript (call ids can repeat across turns).
     addRun(store, childRun('decoy-0002', item, { parentRunId: 'another-root', status: 'running', iterations: 8 }));
-    const r = render(<>{renderToolItem(item, { width: 100, frame: 0, live: true })}</>);
+    const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width: 100, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
     expect(plain(r.lastFrame())).not.toMatch(/iter [89]/);
     expect(plain(r.lastFrame())).toContain('call in progress');
 
@@ -250,7 +249,7 @@ describe('live binding', () => {
 
     // Once the call returns, the card states the child's outcome and its answer.
     const done = { ...item, status: 'ok' as const, result: 'There are 12 files.', endedAt: Date.now() };
-    const out = chat(done);
+    const out = chat(done, 100, store);
     expect(out).toMatch(/✓ spawn_subagent/);
     expect(out).toContain('completed');
     expect(out).toContain('There are 12 files.');
@@ -259,10 +258,10 @@ describe('live binding', () => {
 
   it('refreshes at most ~10 times a second, not on every store update', async () => {
     const store = createRuntimeStore('s');
-    registerTranscriptCards(store);
+    registerTranscriptCards();
     const item = toolItem('spawn_subagent', { prompt: 'p' }, { status: 'running', result: undefined, endedAt: undefined });
     addRun(store, childRun('child-0002', item));
-    const r = render(<>{renderToolItem(item, { width: 100, frame: 0, live: true })}</>);
+    const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width: 100, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
     await sleep(150);
     const before = r.frames.length;
     for (let i = 1; i <= 200; i++) {
@@ -279,12 +278,12 @@ describe('live binding', () => {
 
   it('a parallel card shows each child on the status row', async () => {
     const store = createRuntimeStore('s');
-    registerTranscriptCards(store);
+    registerTranscriptCards();
     const item = toolItem('delegate', { parallel: ['reviewer', 'tester'], prompt: 'p' }, { status: 'running', result: undefined, endedAt: undefined });
     addRun(store, childRun('rev-00001', item, { kind: 'delegate', alias: 'reviewer' }));
     addRun(store, childRun('tes-00001', item, { kind: 'delegate', alias: 'tester', status: 'queued', queuePosition: 1, startedAt: undefined }));
     toolStarted(store, 'rev-00001', 'read_file');
-    const r = render(<>{renderToolItem(item, { width: 120, frame: 0, live: true })}</>);
+    const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width: 120, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
     await waitFor(() => expect(plain(r.lastFrame())).toMatch(/reviewer running \ds ▸ read_file │ tester queued #1/));
     r.unmount();
   });

@@ -6,7 +6,6 @@ import { setLanguage } from '../../../src/i18n/index.js';
 import { addRun, patchRun, setRunStatus, toolStarted, updateItem } from '../../../src/runtime/store.js';
 import type { ToolTranscriptItem } from '../../../src/runtime/types.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
-import { setCardStore } from '../../../src/ui/cards/storeBinding.js';
 import { FakeRuntime } from '../fakeRuntime.js';
 import { ENTER, mount, waitFor } from '../harness.js';
 import { childRun } from './fixtures.js';
@@ -14,7 +13,6 @@ import { childRun } from './fixtures.js';
 beforeEach(() => setLanguage('en'));
 afterEach(() => {
   cleanup();
-  setCardStore(undefined);
 });
 
 function toolOf(runtime: FakeRuntime, id: string): ToolTranscriptItem {
@@ -26,7 +24,7 @@ function toolOf(runtime: FakeRuntime, id: string): ToolTranscriptItem {
 describe('cards in the chat', () => {
   it('two spawn_subagent cards update live, settle, and go to scrollback collapsed', async () => {
     const runtime = new FakeRuntime();
-    registerTranscriptCards(runtime.store);
+    registerTranscriptCards();
     const app = await mount({ runtime });
     await app.type('fan out');
     await app.press(ENTER);

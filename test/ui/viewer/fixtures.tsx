@@ -27,7 +27,7 @@ export interface ViewerApp {
 }
 
 export async function mountViewerApp(runtime: FakeRuntime, columns = 100, rows = 30): Promise<ViewerApp> {
-  registerTranscriptCards(runtime.store);
+  registerTranscriptCards();
   const stdout = new SizedStdout(columns, rows);
   const stdin = new QuietStdin();
   const instance = inkRender(

@@ -11,7 +11,6 @@ import { SessionLog } from '../../../src/persistence/sessionLog.js';
 import { addRun, appendItem, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../../src/runtime/types.js';
 import { entryText } from '../../../src/ui/cards/copy.js';
-import { setCardStore } from '../../../src/ui/cards/storeBinding.js';
 import { TranscriptViewer } from '../../../src/ui/viewer/TranscriptViewer.js';
 import { FakeRuntime } from '../fakeRuntime.js';
 import { DOWN, ENTER, ESC, plain, sleep, UP, waitFor } from '../harness.js';
@@ -30,7 +29,6 @@ beforeEach(() => {
 afterEach(() => {
   for (const m of mounted.splice(0)) m.unmount();
   cleanup();
-  setCardStore(undefined);
   if (savedHome === undefined) delete process.env.ARBOR_HOME;
   else process.env.ARBOR_HOME = savedHome;
   rmSync(home, { recursive: true, force: true });
