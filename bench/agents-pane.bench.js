@@ -96,7 +96,11 @@ function freePort() {
   });
 }
 
-const isReady = (marker) => (t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker));
+const isReady = (marker) => (t) =>
+  t
+    .screen()
+    .split('\n')
+    .some((l) => l.trim().startsWith(marker));
 
 async function typeLine(term, text) {
   term.type(text);
@@ -115,7 +119,10 @@ async function keyToFrame(term, count) {
     const want = before.selected + 1;
     const t0 = performance.now();
     term.type('j');
-    const at = await term.timeUntil((t) => header(t.screen())?.selected === want, { what: `the selection to reach ${want}`, timeoutMs: 10000 });
+    const at = await term.timeUntil((t) => header(t.screen())?.selected === want, {
+      what: `the selection to reach ${want}`,
+      timeoutMs: 10000,
+    });
     out.push(at - t0);
     // A person's key repeat, not faster: keys never share a read, and the pause varies so
     // the presses do not line up with the pane's refresh timer.
@@ -209,7 +216,10 @@ async function oneRun(server, heapProbe, marker, log, i) {
     const chat = await cpuShare(term, CPU_WINDOW_MS);
 
     await typeLine(term, '/agents');
-    await term.timeUntil((t) => header(t.screen())?.running === CHILDREN, { what: `the pane showing ${CHILDREN} running`, timeoutMs: 20000 });
+    await term.timeUntil((t) => header(t.screen())?.running === CHILDREN, {
+      what: `the pane showing ${CHILDREN} running`,
+      timeoutMs: 20000,
+    });
     await sleep(1000);
     const pane = await cpuShare(term, CPU_WINDOW_MS);
     const frames = await keyToFrame(term, KEY_PRESSES);
@@ -318,7 +328,11 @@ export async function run({ log } = { log: () => {} }) {
   const kb = m('kbPerChild');
   const killedAll = runs.every((r) => r.killedAll);
   return [
-    { metric: `${CHILDREN} children live at once (10 mid × 19 leaf + 10 mid), time from Enter (median)`, value: round(m('spawnMs'), 0), unit: 'ms' },
+    {
+      metric: `${CHILDREN} children live at once (10 mid × 19 leaf + 10 mid), time from Enter (median)`,
+      value: round(m('spawnMs'), 0),
+      unit: 'ms',
+    },
     {
       metric: `pane frame time as pty key→frame, ${CHILDREN} live (median, all presses)`,
       value: round(median(all('frames')), 1),
@@ -338,7 +352,12 @@ export async function run({ log } = { log: () => {} }) {
       value: `${round(median(all('idle')), 1)} / ${round(percentile(all('idle'), 95), 1)}`,
       unit: 'ms',
     },
-    { metric: `arbor CPU with the pane open, ${CHILDREN} live (median)`, value: round(m('paneCpu') * 100, 1), unit: '% of a core', samples: runs.map((r) => round(r.paneCpu * 100, 1)) },
+    {
+      metric: `arbor CPU with the pane open, ${CHILDREN} live (median)`,
+      value: round(m('paneCpu') * 100, 1),
+      unit: '% of a core',
+      samples: runs.map((r) => round(r.paneCpu * 100, 1)),
+    },
     {
       metric: `frames drawn with the pane open, ${CHILDREN} live, no keys (median)`,
       value: round(m('paneFps'), 1),
@@ -351,7 +370,12 @@ export async function run({ log } = { log: () => {} }) {
       unit: 'ms',
       samples: runs.map((r) => round(r.paneCpuPerFrame, 1)),
     },
-    { metric: `arbor CPU in the chat view, ${CHILDREN} live (median)`, value: round(m('chatCpu') * 100, 1), unit: '% of a core', samples: runs.map((r) => round(r.chatCpu * 100, 1)) },
+    {
+      metric: `arbor CPU in the chat view, ${CHILDREN} live (median)`,
+      value: round(m('chatCpu') * 100, 1),
+      unit: '% of a core',
+      samples: runs.map((r) => round(r.chatCpu * 100, 1)),
+    },
     {
       metric: 'kill all: y → every model stream of the tree aborted (server side, median)',
       value: round(kill, 0),
@@ -360,7 +384,12 @@ export async function run({ log } = { log: () => {} }) {
       pass: kill < TARGET_KILL_MS && killedAll,
       samples: runs.map((r) => round(r.killMs, 0)),
     },
-    { metric: 'kill all: y → pane shows nothing live (median)', value: round(m('killShownMs'), 0), unit: 'ms', samples: runs.map((r) => round(r.killShownMs, 0)) },
+    {
+      metric: 'kill all: y → pane shows nothing live (median)',
+      value: round(m('killShownMs'), 0),
+      unit: 'ms',
+      samples: runs.map((r) => round(r.killShownMs, 0)),
+    },
     {
       metric: `arbor RSS per finished child ((after, arbor idle − before, after a full GC) / ${CHILDREN}, median)`,
       value: round(kb, 0),
@@ -386,6 +415,10 @@ export async function run({ log } = { log: () => {} }) {
       value: `${round(m('heapBefore') / 1048576, 1)} / ${round(m('heapAfter') / 1048576, 1)}; ${round(m('rssAfterGc') / 1048576, 1)}`,
       unit: 'MiB',
     },
-    { metric: 'arbor RSS before spawning / after kill all (median)', value: `${round(m('rssBefore') / 1048576, 1)} / ${round(m('rssAfter') / 1048576, 1)}`, unit: 'MiB' },
+    {
+      metric: 'arbor RSS before spawning / after kill all (median)',
+      value: `${round(m('rssBefore') / 1048576, 1)} / ${round(m('rssAfter') / 1048576, 1)}`,
+      unit: 'MiB',
+    },
   ];
 }

@@ -38,10 +38,17 @@ async function arborToPrompt(bin, marker, offlineModel) {
   const h = tempArborHome({ prefix: 'arbor-bench-cold-', fastTimings: false });
   const term = await startTerminal({ command: process.execPath, args: [bin], cwd: h.dir, env: h.env });
   try {
-    const at = await term.timeUntil((t) => t.screen().split('\n').some((line) => line.trim().startsWith(marker)), {
-      what: `the input prompt "${marker}"`,
-      timeoutMs: START_TIMEOUT_MS,
-    });
+    const at = await term.timeUntil(
+      (t) =>
+        t
+          .screen()
+          .split('\n')
+          .some((line) => line.trim().startsWith(marker)),
+      {
+        what: `the input prompt "${marker}"`,
+        timeoutMs: START_TIMEOUT_MS,
+      },
+    );
     // Checked after the clock stopped: with no config and no keys, the offline model it is.
     await term.timeUntilText(offlineModel, { timeoutMs: 5000 }).catch(() => {
       throw new Error(`arbor did not start on the offline provider ("${offlineModel}" is not on screen)\n${term.describe()}`);
@@ -113,21 +120,46 @@ export async function run({ log } = { log: () => {} }) {
     ['checkout', 'checkout bin/arbor.js', TARGET_RATIO],
   ];
   for (const [which, what] of sides) {
-    rows.push({ metric: `${what} launch → input prompt visible (median of ${RUNS})`, value: round(median(samples[which]), 1), unit: 'ms', samples: samples[which].map((v) => round(v, 1)) });
+    rows.push({
+      metric: `${what} launch → input prompt visible (median of ${RUNS})`,
+      value: round(median(samples[which]), 1),
+      unit: 'ms',
+      samples: samples[which].map((v) => round(v, 1)),
+    });
   }
-  rows.push({ metric: `node -e "import('ink')" launch → exit (median of ${RUNS})`, value: round(inkMedian, 1), unit: 'ms', samples: samples.ink.map((v) => round(v, 1)) });
+  rows.push({
+    metric: `node -e "import('ink')" launch → exit (median of ${RUNS})`,
+    value: round(inkMedian, 1),
+    unit: 'ms',
+    samples: samples.ink.map((v) => round(v, 1)),
+  });
   for (const [which, what, target] of sides) {
     const ratio = median(samples[which]) / inkMedian;
     // Each trio ran back to back, so its ratio sees the same moment's load; its median is a
     // cross-check on the ratio of medians when the machine is busy.
     const paired = median(samples[which].map((a, i) => a / samples.ink[i]));
-    rows.push({ metric: `ratio ${what} / ink (of the medians)`, value: round(ratio, 2), unit: '×', target: `≤ ${target}`, pass: ratio <= target });
+    rows.push({
+      metric: `ratio ${what} / ink (of the medians)`,
+      value: round(ratio, 2),
+      unit: '×',
+      target: `≤ ${target}`,
+      pass: ratio <= target,
+    });
     rows.push({ metric: `ratio ${what} / ink (median of back-to-back runs)`, value: round(paired, 2), unit: '×' });
   }
   // The floor loads Ink unbundled with React's development builds (NODE_ENV unset), as it
   // always has; the bundle has the production builds. This row shows the stricter comparison.
   const prodMedian = median(samples.inkProduction);
-  rows.push({ metric: `diagnosis: NODE_ENV=production node -e "import('ink')" (median of ${RUNS})`, value: round(prodMedian, 1), unit: 'ms', samples: samples.inkProduction.map((v) => round(v, 1)) });
-  rows.push({ metric: 'diagnosis: ratio installed arbor / production ink', value: round(median(samples.installed) / prodMedian, 2), unit: '×' });
+  rows.push({
+    metric: `diagnosis: NODE_ENV=production node -e "import('ink')" (median of ${RUNS})`,
+    value: round(prodMedian, 1),
+    unit: 'ms',
+    samples: samples.inkProduction.map((v) => round(v, 1)),
+  });
+  rows.push({
+    metric: 'diagnosis: ratio installed arbor / production ink',
+    value: round(median(samples.installed) / prodMedian, 2),
+    unit: '×',
+  });
   return rows;
 }

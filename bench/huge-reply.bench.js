@@ -39,7 +39,11 @@ function peakRssBytes(pid) {
   return m ? Number(m[1]) * 1024 : NaN;
 }
 
-const inputReady = (marker) => (t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker));
+const inputReady = (marker) => (t) =>
+  t
+    .screen()
+    .split('\n')
+    .some((l) => l.trim().startsWith(marker));
 
 /** Sends `prompt` and resolves when `expect` is on screen, with the time it got there. */
 async function ask(term, prompt, expect, timeoutMs) {
@@ -110,11 +114,28 @@ export async function run({ log } = { log: () => {} }) {
 
 /** One arbor process: warm-up, the 10 KB baseline, then the 50 MB reply. */
 async function measure(server, marker, log, i) {
-  const { url } = await server.request({ cmd: 'open', scenario: 'huge-reply', options: { replies: [{ match: 'HUGE', bytes: HUGE_BYTES }, { match: 'SMALL', bytes: SMALL_BYTES }] } });
+  const { url } = await server.request({
+    cmd: 'open',
+    scenario: 'huge-reply',
+    options: {
+      replies: [
+        { match: 'HUGE', bytes: HUGE_BYTES },
+        { match: 'SMALL', bytes: SMALL_BYTES },
+      ],
+    },
+  });
   const h = tempArborHome({ prefix: 'arbor-bench-huge-', fastTimings: false });
   writeConfig(h.dir, fakeProviderConfig(url));
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({ command: process.execPath, args: [...profile, installedArbor().bin], cwd: h.dir, env: h.env, cols: 100, rows: 30, scrollback: 2000 });
+  const term = await startTerminal({
+    command: process.execPath,
+    args: [...profile, installedArbor().bin],
+    cwd: h.dir,
+    env: h.env,
+    cols: 100,
+    rows: 30,
+    scrollback: 2000,
+  });
   try {
     await term.timeUntil(inputReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(SETTLE_MS);
@@ -127,7 +148,13 @@ async function measure(server, marker, log, i) {
     const huge = await replyThenNext(term, server, marker, 'HUGE', HUGE_BYTES);
     const { stream } = huge;
     const noted = term.allRows().join('\n').replace(/\s+/g, ' ').includes('Reply truncated: 50.0 MB received');
-    const result = { smallNextMs: small.nextMs, hugeNextMs: huge.nextMs, peakBytes: peakRssBytes(term.pid), streamMs: stream.lastAt - t0, noted };
+    const result = {
+      smallNextMs: small.nextMs,
+      hugeNextMs: huge.nextMs,
+      peakBytes: peakRssBytes(term.pid),
+      streamMs: stream.lastAt - t0,
+      noted,
+    };
     log(
       `run ${i + 1}/${RUNS}: 50 MB streamed in ${result.streamMs.toFixed(0)} ms; reply end → next answer ${huge.nextMs.toFixed(0)} ms ` +
         `(after 10 KB: ${small.nextMs.toFixed(0)} ms); peak RSS ${(result.peakBytes / 1024 / 1024).toFixed(0)} MiB; note ${noted ? 'shown' : 'MISSING'}`,

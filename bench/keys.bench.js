@@ -39,7 +39,11 @@ async function readyMarker() {
   return { prompt: theme.INPUT_PROMPT, ready: `${theme.INPUT_PROMPT}${catalog.input.placeholder}`.trim() };
 }
 
-const isReady = (marker) => (t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker.ready));
+const isReady = (marker) => (t) =>
+  t
+    .screen()
+    .split('\n')
+    .some((l) => l.trim().startsWith(marker.ready));
 
 /** The chat line's text, or undefined when it is not on screen. */
 function inputLine(screen, prompt) {
@@ -92,7 +96,14 @@ async function burstRun(server, marker, log) {
   const h = tempArborHome({ prefix: 'arbor-bench-keys-', fastTimings: false });
   writeConfig(h.dir, treeConfig(url, { children: CHILDREN }));
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({ command: process.execPath, args: [...profile, arborBin], cwd: h.dir, env: h.env, cols: COLS, rows: ROWS });
+  const term = await startTerminal({
+    command: process.execPath,
+    args: [...profile, arborBin],
+    cwd: h.dir,
+    env: h.env,
+    cols: COLS,
+    rows: ROWS,
+  });
   try {
     await term.timeUntil(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(300);
@@ -107,7 +118,9 @@ async function burstRun(server, marker, log) {
     const live = await typeBursts(term, marker, BURSTS, 1000);
     const still = (await server.request({ cmd: 'stats' })).stats.open;
     if (still.leaf !== MIDS * LEAVES_PER_MID) throw new Error(`children ended during the measurement: ${JSON.stringify(still)}`);
-    log(`key bursts: ${CHILDREN} live p50 ${median(live).toFixed(1)} / p95 ${percentile(live, 95).toFixed(1)} ms; idle p50 ${median(idle).toFixed(1)} / p95 ${percentile(idle, 95).toFixed(1)} ms`);
+    log(
+      `key bursts: ${CHILDREN} live p50 ${median(live).toFixed(1)} / p95 ${percentile(live, 95).toFixed(1)} ms; idle p50 ${median(idle).toFixed(1)} / p95 ${percentile(idle, 95).toFixed(1)} ms`,
+    );
     term.press('ctrl-c');
     await waitStats(server, (s) => s.treeEnded, 'the tree to end', 20000);
     return { live, idle };
@@ -193,6 +206,11 @@ export async function run({ log } = { log: () => {} }) {
       pass: pasteMs < TARGET_PASTE_MS,
       samples: mb.map((v) => round(v, 0)),
     },
-    { metric: '256 KiB bracketed paste → shown in the input line (median)', value: round(median(quarter), 0), unit: 'ms', samples: quarter.map((v) => round(v, 0)) },
+    {
+      metric: '256 KiB bracketed paste → shown in the input line (median)',
+      value: round(median(quarter), 0),
+      unit: 'ms',
+      samples: quarter.map((v) => round(v, 0)),
+    },
   ];
 }

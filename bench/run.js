@@ -48,7 +48,8 @@ async function main() {
     process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')} (known: ${all.map((m) => m.name).join(', ')})\n`);
     process.exit(2);
   }
-  const selected = filters.length === 0 ? all : all.filter((m) => filters.some((f) => m.name === f || m.file === f || m.file === `${f}${SUFFIX}`));
+  const selected =
+    filters.length === 0 ? all : all.filter((m) => filters.some((f) => m.name === f || m.file === f || m.file === `${f}${SUFFIX}`));
 
   const results = [];
   for (const mod of selected) {

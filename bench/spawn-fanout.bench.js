@@ -74,7 +74,11 @@ export async function run({ log } = { log: () => {} }) {
     // The first turn pays for compiling the code paths; it is reported on its own.
     for (let i = 0; i < REPEATS + 1; i++) {
       // A fresh server (new port) every time: connections are set up in every repeat.
-      const { url } = await server.request({ cmd: 'open', scenario: 'fanout', options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS } });
+      const { url } = await server.request({
+        cmd: 'open',
+        scenario: 'fanout',
+        options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS },
+      });
       const turn = await runtime.request({ cmd: 'turn', url, children: CHILDREN });
       const { stats } = await server.request({ cmd: 'stats' });
       await server.request({ cmd: 'close' });
@@ -89,7 +93,11 @@ export async function run({ log } = { log: () => {} }) {
       // The same child requests without the runtime, interleaved with the repeats so both see
       // the same machine load.
       for (const mode of Object.keys(baselines)) {
-        const { url: baseUrl } = await server.request({ cmd: 'open', scenario: 'fanout', options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS } });
+        const { url: baseUrl } = await server.request({
+          cmd: 'open',
+          scenario: 'fanout',
+          options: { children: CHILDREN, childDelayMs: CHILD_DELAY_MS },
+        });
         const b = await sdk.request({ cmd: 'measure', url: baseUrl, prompts: childPrompts, mode });
         const { stats: baseStats } = await server.request({ cmd: 'stats' });
         await server.request({ cmd: 'close' });
@@ -116,8 +124,18 @@ export async function run({ log } = { log: () => {} }) {
       pass: allComplete,
       ...(allComplete ? {} : { detail: [cold, ...samples].filter((s) => !s.complete).map((s) => s.detail) }),
     },
-    { metric: `fan-out wall time (median of ${REPEATS})`, value: round(m('wallMs'), 1), unit: 'ms', samples: samples.map((s) => round(s.wallMs, 1)) },
-    { metric: 'ideal: slowest child model time (median)', value: round(m('idealMs'), 1), unit: 'ms', samples: samples.map((s) => round(s.idealMs, 1)) },
+    {
+      metric: `fan-out wall time (median of ${REPEATS})`,
+      value: round(m('wallMs'), 1),
+      unit: 'ms',
+      samples: samples.map((s) => round(s.wallMs, 1)),
+    },
+    {
+      metric: 'ideal: slowest child model time (median)',
+      value: round(m('idealMs'), 1),
+      unit: 'ms',
+      samples: samples.map((s) => round(s.idealMs, 1)),
+    },
     {
       metric: 'fan-out wall / ideal (median)',
       value: round(ratio, 2),
@@ -140,18 +158,36 @@ export async function run({ log } = { log: () => {} }) {
       unit: 'ms',
       samples: baselines.streamText.map((v) => round(v, 2)),
     },
-    { metric: 'baseline: bare fetch + SSE body CPU per request (median)', value: round(median(baselines.fetch), 2), unit: 'ms', samples: baselines.fetch.map((v) => round(v, 2)) },
-    { metric: 'floor: bare node:http exchange CPU per request, no SDK (median)', value: round(median(baselines.http), 2), unit: 'ms', samples: baselines.http.map((v) => round(v, 2)) },
+    {
+      metric: 'baseline: bare fetch + SSE body CPU per request (median)',
+      value: round(median(baselines.fetch), 2),
+      unit: 'ms',
+      samples: baselines.fetch.map((v) => round(v, 2)),
+    },
+    {
+      metric: 'floor: bare node:http exchange CPU per request, no SDK (median)',
+      value: round(median(baselines.http), 2),
+      unit: 'ms',
+      samples: baselines.http.map((v) => round(v, 2)),
+    },
     {
       metric: 'floor: the same 100 requests on bare node:http, wall / slowest model time (median)',
       value: round(median(httpWallRatios), 2),
       unit: '×',
       samples: httpWallRatios.map((v) => round(v, 2)),
     },
-    { metric: 'runtime CPU per child / bare streamText per request', value: round(cpuPerChild / median(baselines.streamText), 2), unit: '×' },
+    {
+      metric: 'runtime CPU per child / bare streamText per request',
+      value: round(cpuPerChild / median(baselines.streamText), 2),
+      unit: '×',
+    },
     { metric: 'last child request arrives after the tool calls (median)', value: round(m('lastChildAfterMs'), 1), unit: 'ms' },
     { metric: 'last child answer → root continues (median)', value: round(m('collectMs'), 1), unit: 'ms' },
     { metric: 'peak child requests in flight (median)', value: m('peakInFlight'), unit: '' },
-    { metric: 'cold first turn: wall / ideal, CPU per child', value: `${round(cold.ratio, 2)} / ${round(cold.cpuPerChildMs, 2)}`, unit: '× / ms' },
+    {
+      metric: 'cold first turn: wall / ideal, CPU per child',
+      value: `${round(cold.ratio, 2)} / ${round(cold.cpuPerChildMs, 2)}`,
+      unit: '× / ms',
+    },
   ];
 }

@@ -69,7 +69,9 @@ async function sendAndWait(term, prompt, list, server, timeoutMs) {
     ({ stream } = await streamEnd);
   } catch (err) {
     await term.flush();
-    throw new Error(`${err.message}: the model server never finished streaming the reply to "${prompt}"\n${term.describe()}`, { cause: err });
+    throw new Error(`${err.message}: the model server never finished streaming the reply to "${prompt}"\n${term.describe()}`, {
+      cause: err,
+    });
   }
   const expected = list.join('').trim();
   let shownAt;
@@ -121,13 +123,34 @@ async function oneRun(server, sdk, marker, log, i) {
   writeConfig(h.dir, fakeProviderConfig(url));
   // ARBOR_BENCH_PROFILE_DIR=<dir> writes arbor's V8 CPU profile there when it quits.
   const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({ command: process.execPath, args: [...profile, installedArbor().bin], cwd: h.dir, env: h.env, cols: 100, rows: 30 });
+  const term = await startTerminal({
+    command: process.execPath,
+    args: [...profile, installedArbor().bin],
+    cwd: h.dir,
+    env: h.env,
+    cols: 100,
+    rows: 30,
+  });
   try {
-    await term.timeUntil((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt', timeoutMs: 30000 });
+    await term.timeUntil(
+      (t) =>
+        t
+          .screen()
+          .split('\n')
+          .some((l) => l.trim().startsWith(marker)),
+      { what: 'the input prompt', timeoutMs: 30000 },
+    );
     // A short turn first, so the measured one is not charged for loading the provider code.
     const warm = await sendAndWait(term, WARMUP_PROMPT, warmupWords, server, 30000);
     if (!warm.allShown) throw new Error(`the warm-up reply did not reach the screen\n${term.describe()}`);
-    await term.timeUntil((t) => t.screen().split('\n').some((l) => l.trim().startsWith(marker)), { what: 'the input prompt after the warm-up', timeoutMs: 10000 });
+    await term.timeUntil(
+      (t) =>
+        t
+          .screen()
+          .split('\n')
+          .some((l) => l.trim().startsWith(marker)),
+      { what: 'the input prompt after the warm-up', timeoutMs: 10000 },
+    );
     const r = await sendAndWait(term, PROMPT, words, server, 60000);
     const streamWallMs = r.stream.lastAt - r.stream.requestAt;
     /** @type {typeof r & { streamWallMs: number, rate: number, cpuShare: number, cpuPer1000: number, rssBytes: number, sdkShare?: number }} */
@@ -180,7 +203,12 @@ export async function run({ log } = { log: () => {} }) {
       pass: allShown,
       samples: runs.map((r) => r.shownWords),
     },
-    { metric: `arbor CPU per 1,000 tokens (median of ${RUNS})`, value: round(m('cpuPer1000'), 1), unit: 'ms', samples: runs.map((r) => round(r.cpuPer1000, 1)) },
+    {
+      metric: `arbor CPU per 1,000 tokens (median of ${RUNS})`,
+      value: round(m('cpuPer1000'), 1),
+      unit: 'ms',
+      samples: runs.map((r) => round(r.cpuPer1000, 1)),
+    },
     {
       metric: 'arbor CPU / stream wall time (median)',
       value: round(share * 100, 1),

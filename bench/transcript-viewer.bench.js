@@ -68,9 +68,26 @@ const ROOT = 'root-bench';
 
 function rootRun(at) {
   return {
-    id: ROOT, shortId: 'root-ben', rootRunId: ROOT, depth: 0, alias: 'main', kind: 'root', status: 'completed',
-    task: 'bench', sessionKey: 'session-bench', model: 'bench/model', createdAt: at, startedAt: at, endedAt: at + 1,
-    iterations: 1, toolsCompleted: CARDS, recentTools: [], tokensIn: 0, tokensOut: 0, costUsd: 0, pausedMs: 0,
+    id: ROOT,
+    shortId: 'root-ben',
+    rootRunId: ROOT,
+    depth: 0,
+    alias: 'main',
+    kind: 'root',
+    status: 'completed',
+    task: 'bench',
+    sessionKey: 'session-bench',
+    model: 'bench/model',
+    createdAt: at,
+    startedAt: at,
+    endedAt: at + 1,
+    iterations: 1,
+    toolsCompleted: CARDS,
+    recentTools: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    costUsd: 0,
+    pausedMs: 0,
   };
 }
 
@@ -86,17 +103,54 @@ function card(i, at, syncEnvelope) {
   const delegate = i % 4 === 0;
   const args = delegate ? { agent: 'reviewer', prompt: `Review part ${i} of the change` } : { prompt: `Look into area ${i}` };
   const answer = filler(RESULT_BYTES, i);
-  const item = { ...base, name: delegate ? 'delegate' : 'spawn_subagent', args, rawArgs: JSON.stringify(args), result: delegate ? syncEnvelope('reviewer', 'bench/model', true, answer) : answer };
+  const item = {
+    ...base,
+    name: delegate ? 'delegate' : 'spawn_subagent',
+    args,
+    rawArgs: JSON.stringify(args),
+    result: delegate ? syncEnvelope('reviewer', 'bench/model', true, answer) : answer,
+  };
   const childId = `child-${String(i).padStart(6, '0')}`;
   const run = {
-    id: childId, shortId: childId.slice(0, 8), parentRunId: ROOT, parentToolCallId: callId, rootRunId: ROOT, depth: 1,
-    alias: delegate ? 'reviewer' : 'main', kind: delegate ? 'delegate' : 'subagent', status: 'completed', task: args.prompt,
-    sessionKey: `subagent-${i}`, model: 'bench/model', createdAt: at + i, startedAt: at + i, endedAt: at + i + 1,
-    iterations: 2, toolsCompleted: 1, recentTools: [], tokensIn: 900, tokensOut: 300, costUsd: 0, pausedMs: 0, result: answer,
+    id: childId,
+    shortId: childId.slice(0, 8),
+    parentRunId: ROOT,
+    parentToolCallId: callId,
+    rootRunId: ROOT,
+    depth: 1,
+    alias: delegate ? 'reviewer' : 'main',
+    kind: delegate ? 'delegate' : 'subagent',
+    status: 'completed',
+    task: args.prompt,
+    sessionKey: `subagent-${i}`,
+    model: 'bench/model',
+    createdAt: at + i,
+    startedAt: at + i,
+    endedAt: at + i + 1,
+    iterations: 2,
+    toolsCompleted: 1,
+    recentTools: [],
+    tokensIn: 900,
+    tokensOut: 300,
+    costUsd: 0,
+    pausedMs: 0,
+    result: answer,
   };
   const transcript = [
     { id: `cu${i}`, kind: 'user', text: args.prompt, at: at + i },
-    { id: `ct${i}`, kind: 'tool', runId: childId, callId: `c-${i}`, name: 'read_file', args: { path: 'src/a.ts' }, rawArgs: '{"path":"src/a.ts"}', status: 'ok', result: 'export const a = 1;', startedAt: at + i, endedAt: at + i },
+    {
+      id: `ct${i}`,
+      kind: 'tool',
+      runId: childId,
+      callId: `c-${i}`,
+      name: 'read_file',
+      args: { path: 'src/a.ts' },
+      rawArgs: '{"path":"src/a.ts"}',
+      status: 'ok',
+      result: 'export const a = 1;',
+      startedAt: at + i,
+      endedAt: at + i,
+    },
     { id: `ca${i}`, kind: 'assistant', runId: childId, text: answer.slice(0, 400), at: at + i },
   ];
   return { item, run, transcript };
@@ -157,7 +211,13 @@ async function measure(mode) {
   };
   registerTranscriptCards(store);
   const app = renderApp(
-    { runtime, sessions: { list: () => [], currentId: 'bench-session' }, onExit() {}, commands: viewer.viewerCommands(), keyBindings: viewer.viewerKeyBindings() },
+    {
+      runtime,
+      sessions: { list: () => [], currentId: 'bench-session' },
+      onExit() {},
+      commands: viewer.viewerCommands(),
+      keyBindings: viewer.viewerKeyBindings(),
+    },
     { stdout: screen, stdin: keyboard, stderr: new Screen(), patchConsole: false },
   );
 
@@ -170,7 +230,11 @@ async function measure(mode) {
     new Promise((resolveFrame, reject) => {
       const timer = setTimeout(() => {
         screen.off('frame', on);
-        reject(new Error(`no frame with ${what} within ${FRAME_TIMEOUT_MS} ms; the last one:\n${lastFrame.split('\n').slice(-screen.rows).join('\n')}`));
+        reject(
+          new Error(
+            `no frame with ${what} within ${FRAME_TIMEOUT_MS} ms; the last one:\n${lastFrame.split('\n').slice(-screen.rows).join('\n')}`,
+          ),
+        );
       }, FRAME_TIMEOUT_MS);
       const on = (text, at) => {
         if (!test(text)) return;
@@ -226,7 +290,13 @@ async function measure(mode) {
   const enter = [];
   for (let i = 0; i < ENTER_PAIRS; i++) {
     enter.push(await press(ENTER, (t) => t.includes('Response') || t.includes('Arguments'), 'the expanded card'));
-    enter.push(await press(ENTER, (t) => t.includes('Transcript') && !t.includes('Response') && !t.includes('Arguments'), 'the card collapsed again'));
+    enter.push(
+      await press(
+        ENTER,
+        (t) => t.includes('Transcript') && !t.includes('Response') && !t.includes('Arguments'),
+        'the card collapsed again',
+      ),
+    );
     const at = DOWN_PRESSES + 1 + i;
     await press(DOWN, (t) => t.includes(pos(at + 1)), `entry ${at + 1} selected`);
   }
@@ -271,7 +341,9 @@ export async function run({ log } = { log: () => {} }) {
   const results = [];
   for (let i = 0; i < RUNS; i++) {
     const r = await runChild('live');
-    log(`run ${i + 1}: open ${round(r.openMs)} ms, ↓ p95 ${round(percentile(r.down, 95))} ms, Enter p95 ${round(percentile(r.enter, 95))} ms, peak ${round(r.peakRssMb, 0)} MB`);
+    log(
+      `run ${i + 1}: open ${round(r.openMs)} ms, ↓ p95 ${round(percentile(r.down, 95))} ms, Enter p95 ${round(percentile(r.enter, 95))} ms, peak ${round(r.peakRssMb, 0)} MB`,
+    );
     results.push(r);
   }
   const resumed = await runChild('resumed');
@@ -284,13 +356,25 @@ export async function run({ log } = { log: () => {} }) {
   const enterP95 = percentile(enter, 95);
   return [
     { metric: `session entries (${CARDS} tool cards)`, value: results[0].entries, unit: 'entries' },
-    { metric: 'viewer open: Ctrl+O to first frame (median)', value: round(open), unit: 'ms', target: `< ${TARGET_OPEN_MS}`, pass: open < TARGET_OPEN_MS },
+    {
+      metric: 'viewer open: Ctrl+O to first frame (median)',
+      value: round(open),
+      unit: 'ms',
+      target: `< ${TARGET_OPEN_MS}`,
+      pass: open < TARGET_OPEN_MS,
+    },
     { metric: 'keys sent this long after the previous frame', value: results[0].keyGapMs, unit: 'ms' },
     { metric: '↓ key-to-frame median', value: round(median(down)), unit: 'ms' },
     { metric: '↓ key-to-frame p95', value: round(downP95), unit: 'ms', target: `< ${TARGET_P95_MS}`, pass: downP95 < TARGET_P95_MS },
     { metric: 'Enter key-to-frame median', value: round(median(enter)), unit: 'ms' },
     { metric: 'Enter key-to-frame p95', value: round(enterP95), unit: 'ms', target: `< ${TARGET_P95_MS}`, pass: enterP95 < TARGET_P95_MS },
-    { metric: 'process memory, peak RSS (session built over turns, viewer used)', value: round(rss, 1), unit: 'MB', target: `< ${TARGET_RSS_MB}`, pass: rss < TARGET_RSS_MB },
+    {
+      metric: 'process memory, peak RSS (session built over turns, viewer used)',
+      value: round(rss, 1),
+      unit: 'MB',
+      target: `< ${TARGET_RSS_MB}`,
+      pass: rss < TARGET_RSS_MB,
+    },
     // Informational: --resume prints all 2,000 restored cards to scrollback in one frame.
     { metric: 'peak RSS when --resume prints the 2,000 cards at once (before the viewer)', value: round(resumed.peakRssMb, 1), unit: 'MB' },
   ];

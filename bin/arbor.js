@@ -8,7 +8,9 @@ process.env.NODE_ENV ??= 'production';
 // by the terminal, then arrive as one pasted block; in raw mode they wait, unechoed, for
 // the input line. Headless runs, --help, init and doctor keep the terminal as it is.
 const args = process.argv.slice(2);
-const oneShot = args.some((a) => /^(-p|--print|-h|--help|-v|--version|init|doctor)$/.test(a) || a.startsWith('--print=') || /^-[a-z]*p/.test(a));
+const oneShot = args.some(
+  (a) => /^(-p|--print|-h|--help|-v|--version|init|doctor)$/.test(a) || a.startsWith('--print=') || /^-[a-z]*p/.test(a),
+);
 if (!oneShot && process.stdin.isTTY && typeof process.stdin.setRawMode === 'function') {
   process.stdin.setRawMode(true);
   process.on('exit', () => {
@@ -20,7 +22,9 @@ if (!oneShot && process.stdin.isTTY && typeof process.stdin.setRawMode === 'func
   });
 }
 
-import('../dist/arbor.js').then((m) => m.main(args)).catch((err) => {
-  process.stderr.write(`arbor: ${err && err.message ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+import('../dist/arbor.js')
+  .then((m) => m.main(args))
+  .catch((err) => {
+    process.stderr.write(`arbor: ${err && err.message ? err.message : String(err)}\n`);
+    process.exit(1);
+  });

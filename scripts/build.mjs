@@ -70,7 +70,8 @@ function checkStringWidth(inputs) {
 function checkNoTestingCode(inputs) {
   const leaked = inputs.filter((i) => i.startsWith('test/') || i.startsWith('bench/') || i.startsWith('build/support/'));
   if (leaked.length) throw new Error(`test code reached the bundle: ${leaked.join(', ')}`);
-  if (!inputs.some((i) => i.startsWith('vendor/ink/'))) throw new Error('the bundle does not contain vendor/ink: is node_modules/ink the workspace link?');
+  if (!inputs.some((i) => i.startsWith('vendor/ink/')))
+    throw new Error('the bundle does not contain vendor/ink: is node_modules/ink the workspace link?');
 }
 
 const LICENSE_FILE = /^(licen[cs]e|copying|notice)(\.(md|txt|markdown))?$/i;
@@ -83,7 +84,9 @@ function writeNotices(inputs) {
     const pkg = readPackage(dir);
     const key = `${pkg.name}@${pkg.version}`;
     if (byName.has(key)) continue;
-    const files = readdirSync(join(root, dir)).filter((f) => LICENSE_FILE.test(f)).sort();
+    const files = readdirSync(join(root, dir))
+      .filter((f) => LICENSE_FILE.test(f))
+      .sort();
     const texts = files.map((f) => readFileSync(join(root, dir, f), 'utf8').trim());
     byName.set(key, { pkg, dir, texts });
   }
@@ -95,7 +98,7 @@ function writeNotices(inputs) {
       const body = texts.length ? texts.join('\n\n') : `(${pkg.name} ships no licence file; its package.json says: ${licence})`;
       return `## ${key}\n\nLicence: ${licence}${note}\n\n\`\`\`\n${body}\n\`\`\``;
     });
-  const head = '# Third-party notices\n\narbor\'s release bundle (dist/) contains the following packages.\n';
+  const head = "# Third-party notices\n\narbor's release bundle (dist/) contains the following packages.\n";
   writeFileSync(join(outdir, NOTICES), `${head}\n${sections.join('\n\n')}\n`);
   return byName.size;
 }
@@ -128,7 +131,9 @@ async function main() {
     // Ink loads the React devtools only with DEV=true; they are an optional peer, not shipped.
     external: ['react-devtools-core'],
     // CommonJS packages inside an ESM bundle still call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __arborCreateRequire } from 'node:module'; const require = __arborCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __arborCreateRequire } from 'node:module'; const require = __arborCreateRequire(import.meta.url);",
+    },
   });
   const inputs = Object.keys(result.metafile.inputs).map((i) => i.split(sep).join('/'));
   checkNoTestingCode(inputs);
@@ -136,7 +141,9 @@ async function main() {
   const packages = writeNotices(inputs);
   const bytes = Object.entries(result.metafile.outputs).reduce((n, [, o]) => n + o.bytes, 0);
   const ms = Math.round(performance.now() - started);
-  process.stderr.write(`bundle: ${relative(root, entry)} and ${Object.keys(result.metafile.outputs).length - 1} more files, ${(bytes / 1024).toFixed(0)} KiB, ${packages} packages, ${ms} ms\n`);
+  process.stderr.write(
+    `bundle: ${relative(root, entry)} and ${Object.keys(result.metafile.outputs).length - 1} more files, ${(bytes / 1024).toFixed(0)} KiB, ${packages} packages, ${ms} ms\n`,
+  );
 }
 
 main().catch((err) => {

@@ -11,13 +11,20 @@ import { repoRoot } from './paths.js';
 let installed;
 
 function install() {
-  if (!existsSync(join(repoRoot, 'dist', 'arbor.js'))) throw new Error('dist/arbor.js is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(join(repoRoot, 'dist', 'arbor.js')))
+    throw new Error('dist/arbor.js is missing: run `npm run build` first (npm run bench does)');
   const work = mkdtempSync(join(tmpdir(), 'arbor-bench-install-'));
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
   const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: repoRoot, env, encoding: 'utf8' }));
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: repoRoot, env, encoding: 'utf8' }),
+  );
   const prefix = join(work, 'prefix');
-  execFileSync('npm', ['install', '-g', '--ignore-scripts', '--prefer-offline', '--prefix', prefix, join(work, packed.filename)], { cwd: work, env, stdio: 'ignore' });
+  execFileSync('npm', ['install', '-g', '--ignore-scripts', '--prefer-offline', '--prefix', prefix, join(work, packed.filename)], {
+    cwd: work,
+    env,
+    stdio: 'ignore',
+  });
   const bin = join(prefix, 'lib', 'node_modules', 'arbor', 'bin', 'arbor.js');
   if (!existsSync(bin)) throw new Error(`the installed package has no ${bin}`);
   return { bin, prefix, tarball: packed.filename, packedBytes: packed.size };

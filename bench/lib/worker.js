@@ -15,7 +15,11 @@ function profileArgs() {
  * @param {{ execArgv?: string[], env?: NodeJS.ProcessEnv, startTimeoutMs?: number }} [options]
  */
 export async function startWorker(modulePath, { execArgv = [], env, startTimeoutMs = 30000 } = {}) {
-  const child = fork(modulePath, [], { execArgv: [...execArgv, ...profileArgs()], env: env ?? process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(modulePath, [], {
+    execArgv: [...execArgv, ...profileArgs()],
+    env: env ?? process.env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const pending = new Map();
   const listeners = new Set();
   let nextId = 1;

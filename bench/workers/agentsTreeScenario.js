@@ -43,14 +43,22 @@ export async function openAgentsTree({ mids, leavesPerMid, leafChunkMs, leafChun
       if (role === 'root' && !rec.withResults) {
         return {
           kind: 'tools',
-          calls: Array.from({ length: mids }, (_, i) => ({ id: `mid_${i}`, name: 'delegate', args: { agent: 'mid', prompt: AGENTS_BENCH.midPrompt(i) } })),
+          calls: Array.from({ length: mids }, (_, i) => ({
+            id: `mid_${i}`,
+            name: 'delegate',
+            args: { agent: 'mid', prompt: AGENTS_BENCH.midPrompt(i) },
+          })),
         };
       }
       if (role === 'mid' && !rec.withResults) {
         const m = Number(AGENTS_BENCH.midRe.exec(first)[1]);
         return {
           kind: 'tools',
-          calls: Array.from({ length: leavesPerMid }, (_, j) => ({ id: `leaf_${m}_${j}`, name: 'delegate', args: { agent: 'leaf', prompt: AGENTS_BENCH.leafPrompt(m, j) } })),
+          calls: Array.from({ length: leavesPerMid }, (_, j) => ({
+            id: `leaf_${m}_${j}`,
+            name: 'delegate',
+            args: { agent: 'leaf', prompt: AGENTS_BENCH.leafPrompt(m, j) },
+          })),
         };
       }
       if (role === 'leaf') return { kind: 'text', chunks: Array.from({ length: leafChunks }, (_, k) => `w${k} `), delayMs: leafChunkMs };

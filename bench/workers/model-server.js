@@ -24,9 +24,14 @@ let current; // { close(): Promise<void>, stats(): object }
 // timer fires after 1.1–1.6 ms), so it cannot hold the rate this benchmark asks for.
 
 function contentChunk(id, model, delta, finish = null) {
-  return { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
-
 
 async function openPacedText({ replies, ratePerSec }) {
   const streams = [];
@@ -42,7 +47,9 @@ async function openPacedText({ replies, ratePerSec }) {
       }
       if (!req.url?.split('?')[0].endsWith('/chat/completions') || body.stream !== true) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'the benchmark server only streams chat completions', type: 'invalid_request_error' } }));
+        res.end(
+          JSON.stringify({ error: { message: 'the benchmark server only streams chat completions', type: 'invalid_request_error' } }),
+        );
         return;
       }
       // The user's message picks the reply: { match, words } with the first match winning.
@@ -81,7 +88,14 @@ async function openPacedText({ replies, ratePerSec }) {
       }
       const completion = Math.max(1, Math.ceil(words.join('').length / 4));
       write(contentChunk(id, model, {}, 'stop'));
-      write({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage: { prompt_tokens: 10, completion_tokens: completion, total_tokens: 10 + completion } });
+      write({
+        id,
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: [],
+        usage: { prompt_tokens: 10, completion_tokens: completion, total_tokens: 10 + completion },
+      });
       write('[DONE]');
       res.end();
       process.send?.({ event: 'streamEnd', stream: record });
@@ -98,13 +112,11 @@ async function openPacedText({ replies, ratePerSec }) {
 // after `childDelayMs`; the root's second request (with every tool result) gets a final
 // text. Times are taken per request on this side: when it arrived, when its answer ended.
 
-
 function toolResults(body) {
   return (body?.messages ?? [])
     .filter((m) => m.role === 'tool')
     .map((m) => ({ id: String(m.tool_call_id), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
 }
-
 
 async function openFanout({ children, childDelayMs }) {
   const rootCalls = [];
@@ -133,7 +145,11 @@ async function openFanout({ children, childDelayMs }) {
         if (!rec.withResults) {
           return {
             kind: 'tools',
-            calls: Array.from({ length: children }, (_, i) => ({ id: `call_${i}`, name: 'spawn_subagent', args: { prompt: childPrompt(i) } })),
+            calls: Array.from({ length: children }, (_, i) => ({
+              id: `call_${i}`,
+              name: 'spawn_subagent',
+              args: { prompt: childPrompt(i) },
+            })),
           };
         }
         const results = toolResults(req.body);

@@ -84,13 +84,21 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
   }
   const state = runtime.store.getState();
   watch(state.transcript);
-  const root = [...state.runOrder].reverse().map((id) => state.runs[id]).find((r) => r?.kind === 'root');
+  const root = [...state.runOrder]
+    .reverse()
+    .map((id) => state.runs[id])
+    .find((r) => r?.kind === 'root');
   const status = root?.status ?? 'failed';
   if (json) {
-    writeJson({ type: 'usage', input_tokens: state.totals.tokensIn, output_tokens: state.totals.tokensOut, cost_usd: state.totals.costUsd });
+    writeJson({
+      type: 'usage',
+      input_tokens: state.totals.tokensIn,
+      output_tokens: state.totals.tokensOut,
+      cost_usd: state.totals.costUsd,
+    });
     writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error });
   } else if (status === 'completed') {
-    const answer = opts.raw ? rawAnswer(runtime) ?? root?.result ?? '' : root?.result ?? '';
+    const answer = opts.raw ? (rawAnswer(runtime) ?? root?.result ?? '') : (root?.result ?? '');
     opts.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (status === 'completed') return 0;

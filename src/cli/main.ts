@@ -146,15 +146,21 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   // The UI loads only for the chat: headless runs never pay for Ink.
-  const [{ renderApp, CLEAR_SCREEN }, { registerTranscriptCards }, { viewerCommands, viewerKeyBindings }, { agentsCommands, agentsKeyBindings }, { KeyTable }, { keysCommand }] =
-    await Promise.all([
-      import('../ui/renderApp.js'),
-      import('../ui/cards/register.js'),
-      import('../ui/viewer/register.js'),
-      import('../ui/agents/register.js'),
-      import('../ui/keys/keyTable.js'),
-      import('../ui/commands/keys.js'),
-    ]);
+  const [
+    { renderApp, CLEAR_SCREEN },
+    { registerTranscriptCards },
+    { viewerCommands, viewerKeyBindings },
+    { agentsCommands, agentsKeyBindings },
+    { KeyTable },
+    { keysCommand },
+  ] = await Promise.all([
+    import('../ui/renderApp.js'),
+    import('../ui/cards/register.js'),
+    import('../ui/viewer/register.js'),
+    import('../ui/agents/register.js'),
+    import('../ui/keys/keyTable.js'),
+    import('../ui/commands/keys.js'),
+  ]);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
   // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
@@ -249,7 +255,9 @@ function openChat(
   // Marks background tasks of dead arbors lost before the resume notices look for them.
   const extraServices = extraServicesFor(loaded.config, home);
   // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
-  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])].map(neutralize);
+  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])].map(
+    neutralize,
+  );
   let runtime: Runtime | undefined;
   const zero = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   const totals = () => runtime?.store.getState().totals ?? zero;

@@ -30,9 +30,10 @@ export const DEFAULT_IDLE_TIMEOUT_SECS = 120;
 
 /** A provider's two timeouts in seconds: its own keys, else timeout_secs (the older single
  * knob), else the defaults. */
-export function providerTimeouts(
-  config: Pick<ProviderConfig, 'first_byte_timeout_secs' | 'idle_timeout_secs' | 'timeout_secs'>,
-): { firstByteSecs: number; idleSecs: number } {
+export function providerTimeouts(config: Pick<ProviderConfig, 'first_byte_timeout_secs' | 'idle_timeout_secs' | 'timeout_secs'>): {
+  firstByteSecs: number;
+  idleSecs: number;
+} {
   const positive = (v: number | undefined) => (v !== undefined && Number.isFinite(v) && v > 0 ? v : undefined);
   return {
     firstByteSecs: positive(config.first_byte_timeout_secs) ?? positive(config.timeout_secs) ?? DEFAULT_FIRST_BYTE_TIMEOUT_SECS,

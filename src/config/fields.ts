@@ -15,16 +15,7 @@ export interface Range {
   minExclusive?: boolean;
 }
 
-type TypeName =
-  | 'table'
-  | 'string'
-  | 'boolean'
-  | 'number'
-  | 'integer'
-  | 'stringList'
-  | 'delegateList'
-  | 'delegateEntry'
-  | 'keyList';
+type TypeName = 'table' | 'string' | 'boolean' | 'number' | 'integer' | 'stringList' | 'delegateList' | 'delegateEntry' | 'keyList';
 
 /** "expected <type>, got <value>", or `missing` when the key is absent. */
 export const typeError =
@@ -103,9 +94,13 @@ export function looseTable<S extends z.core.$ZodLooseShape>(shape: S) {
  * each entry a table. */
 export function namedTables<T extends z.ZodType>(entry: T) {
   return z.custom<RawTable>(isTable, { error: typeError('table') }).pipe(
-    z.record(z.string().refine((name) => name.trim() !== ''), entry, {
-      error: (issue) => (issue.code === 'invalid_key' ? t('config:errors.emptyName') : typeError('table')(issue)),
-    }),
+    z.record(
+      z.string().refine((name) => name.trim() !== ''),
+      entry,
+      {
+        error: (issue) => (issue.code === 'invalid_key' ? t('config:errors.emptyName') : typeError('table')(issue)),
+      },
+    ),
   );
 }
 

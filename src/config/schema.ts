@@ -9,7 +9,20 @@ import type { KeyPath } from './errors.js';
 import { quote } from './errors.js';
 import { isTable, type RawTable } from './merge.js';
 import { isKeyCommand, KEY_COMMANDS, parseKeySpec, type KeyOverrides } from './keySpec.js';
-import { boolean, integer, looseTable, missingKey, namedTables, number, oneOf, string, stringList, stringMap, table, typeError } from './fields.js';
+import {
+  boolean,
+  integer,
+  looseTable,
+  missingKey,
+  namedTables,
+  number,
+  oneOf,
+  string,
+  stringList,
+  stringMap,
+  table,
+  typeError,
+} from './fields.js';
 import { knownList } from './errors.js';
 
 export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'offline'] as const;
@@ -35,7 +48,9 @@ const pricingSchema = table({
   output_per_mtok: number({ min: 0 }, { missing: missingKey }),
 });
 
-const providerType = oneOf(PROVIDER_TYPES, { missing: () => t('config:errors.missingOneOf', { allowed: PROVIDER_TYPES.map(quote).join(', ') }) });
+const providerType = oneOf(PROVIDER_TYPES, {
+  missing: () => t('config:errors.missingOneOf', { allowed: PROVIDER_TYPES.map(quote).join(', ') }),
+});
 const providerModel = string({ nonEmpty: true }).optional();
 const providerBaseUrl = string({ nonEmpty: true }).optional();
 
@@ -146,11 +161,13 @@ const agentProvider = (names: ConfigNames) =>
   z.preprocess(
     (v) => (v === undefined && names.providers.length === 1 ? names.providers[0] : v),
     // With several providers there is no guessing which one was meant.
-    string({ nonEmpty: true, missing: () => t('config:errors.agentProviderMissing', { known: knownList(names.providers) }) }).check((ctx) => {
-      if (names.providers.includes(ctx.value)) return;
-      const message = t('config:errors.unknownProvider', { name: quote(ctx.value), known: knownList(names.providers) });
-      ctx.issues.push({ code: 'custom', input: ctx.value, message });
-    }),
+    string({ nonEmpty: true, missing: () => t('config:errors.agentProviderMissing', { known: knownList(names.providers) }) }).check(
+      (ctx) => {
+        if (names.providers.includes(ctx.value)) return;
+        const message = t('config:errors.unknownProvider', { name: quote(ctx.value), known: knownList(names.providers) });
+        ctx.issues.push({ code: 'custom', input: ctx.value, message });
+      },
+    ),
   );
 
 /** Profiles are names checked against the configured ones (validateAgents.ts). */
@@ -186,7 +203,9 @@ const keysSchema = namedTables(z.custom<RawTable>(isTable, { error: typeError('t
       const path = [group, name];
       const id = `${group}.${name}`;
       if (!isKeyCommand(id)) {
-        const known = Object.keys(KEY_COMMANDS).filter((c) => c.startsWith(`${group}.`)).map((c) => c.slice(group.length + 1));
+        const known = Object.keys(KEY_COMMANDS)
+          .filter((c) => c.startsWith(`${group}.`))
+          .map((c) => c.slice(group.length + 1));
         const groupsKnown = new Set(Object.keys(KEY_COMMANDS).map((c) => c.split('.')[0]));
         const message = known.length
           ? t('config:errors.unknownKeyCommand', { name: quote(name), known: knownList(known) })
@@ -209,15 +228,15 @@ const keysSchema = namedTables(z.custom<RawTable>(isTable, { error: typeError('t
  * delegation, ui, agents, default_agent. */
 export const configFileSchema = (names: ConfigNames = { providers: [], agents: [] }) =>
   z.object({
-  providers: namedTables(providerSchema).default(() => ({})),
-  risk_profiles: namedTables(riskProfileSchema).default(() => ({})),
-  runtime_profiles: namedTables(runtimeProfileSchema).default(() => ({})),
-  delegation: delegationSchema.default(() => delegationSchema.parse({})),
-  ui: uiSchema.default(() => ({})),
-  keys: keysSchema.optional(),
-  agents: namedTables(agentSchema(names)).default(() => ({})),
-  default_agent: string({ nonEmpty: true }).optional(),
-});
+    providers: namedTables(providerSchema).default(() => ({})),
+    risk_profiles: namedTables(riskProfileSchema).default(() => ({})),
+    runtime_profiles: namedTables(runtimeProfileSchema).default(() => ({})),
+    delegation: delegationSchema.default(() => delegationSchema.parse({})),
+    ui: uiSchema.default(() => ({})),
+    keys: keysSchema.optional(),
+    agents: namedTables(agentSchema(names)).default(() => ({})),
+    default_agent: string({ nonEmpty: true }).optional(),
+  });
 
 export type ConfigFile = z.output<ReturnType<typeof configFileSchema>>;
 export type ProviderFields = z.output<typeof providerSchema>;
@@ -246,7 +265,12 @@ function core(schema: z.core.$ZodType): z.core.$ZodType {
 export function findUnknownKeys(data: unknown, schema: z.core.$ZodType = configFileSchema(), path: KeyPath = []): KeyPath[] {
   const found: KeyPath[] = [];
   const inner = core(schema);
-  const def = inner._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
+  const def = inner._zod.def as {
+    type: string;
+    shape?: Record<string, z.core.$ZodType>;
+    valueType?: z.core.$ZodType;
+    element?: z.core.$ZodType;
+  };
   if (def.type === 'object' && def.shape && isTable(data)) {
     for (const [key, child] of Object.entries(data as RawTable)) {
       const sub = def.shape[key];

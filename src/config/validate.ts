@@ -39,11 +39,7 @@ function providersOf(file: ConfigFile): Record<string, ProviderConfig> {
 
 /** Validates the merged config. Warnings (e.g. agents on unconfigured profiles) are
  * returned; the first error is thrown as a ConfigError. */
-export function validateConfig(
-  root: RawTable,
-  origins: Origins,
-  env: NodeJS.ProcessEnv,
-): { config: ArborConfig; warnings: string[] } {
+export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.ProcessEnv): { config: ArborConfig; warnings: string[] } {
   const file = parseFile(root, origins);
   const problems = new Problems(origins);
   const providers = providersOf(file);

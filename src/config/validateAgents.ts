@@ -33,7 +33,6 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
   const path: KeyPath = ['agents', alias];
   const at = (key: string): KeyPath => [...path, key];
 
-
   const agent: AgentConfig = {
     alias,
     provider: raw.provider,
@@ -76,7 +75,11 @@ function pickDefaultAgent(p: Problems, set: string | undefined, agentNames: stri
   return p.fail(['default_agent'], t('config:errors.defaultAgentMissing', { known: knownList(agentNames) }), ['agents']);
 }
 
-export function validateAgents(p: Problems, file: ConfigFile, known: Known): { agents: Record<string, AgentConfig>; default_agent: string } {
+export function validateAgents(
+  p: Problems,
+  file: ConfigFile,
+  known: Known,
+): { agents: Record<string, AgentConfig>; default_agent: string } {
   const agentNames = Object.keys(file.agents);
   const agents: Record<string, AgentConfig> = {};
   for (const [alias, raw] of Object.entries(file.agents)) agents[alias] = resolveAgent(p, alias, raw);

@@ -18,13 +18,7 @@ export type RunStatus =
 /** The statuses a run ends in; nothing moves a run out of one. */
 export type TerminalStatus = Exclude<RunStatus, 'queued' | 'running' | 'pausing' | 'paused' | 'awaiting_approval'>;
 
-export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>([
-  'completed',
-  'failed',
-  'killed',
-  'timed_out',
-  'cancelled',
-]);
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'failed', 'killed', 'timed_out', 'cancelled']);
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.has(status);

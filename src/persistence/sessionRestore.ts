@@ -8,13 +8,7 @@ import type { ToolCallStatus, TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 import { hasControls, neutralize } from '../text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
-import {
-  SESSION_FORMAT_VERSION,
-  parseSessionText,
-  sessionPath,
-  sessionsDir,
-  type SessionHeader,
-} from './sessionFormat.js';
+import { SESSION_FORMAT_VERSION, parseSessionText, sessionPath, sessionsDir, type SessionHeader } from './sessionFormat.js';
 
 /** What the model reads for a tool call whose result never reached the session file.
  * Providers reject a history where an assistant tool call has no matching result, so a
@@ -168,7 +162,16 @@ function fileForId(arborHome: string, id: string): SessionFile {
   const matches = sessionFiles(arborHome).filter((f) => f.id.startsWith(id));
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) {
-    throw new Error(t('persistence:session.ambiguous', { id, dir, matches: matches.slice(0, 5).map((f) => f.id).join(', ') }));
+    throw new Error(
+      t('persistence:session.ambiguous', {
+        id,
+        dir,
+        matches: matches
+          .slice(0, 5)
+          .map((f) => f.id)
+          .join(', '),
+      }),
+    );
   }
   throw new Error(t('persistence:session.unknown', { id, dir }));
 }

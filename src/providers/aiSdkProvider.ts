@@ -150,7 +150,12 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     if (req.signal.aborted) throw abortedError(ctx);
     // One model and one connection pool per provider, shared by every run that uses it.
     // The fetch's own silence limit stays behind ours, so ours is the one that speaks.
-    model ??= buildModel(config, apiKey, ctx, createNodeHttpFetch({ silenceTimeoutMs: (Math.max(timeouts.firstByteSecs, timeouts.idleSecs) + 30) * 1000 }));
+    model ??= buildModel(
+      config,
+      apiKey,
+      ctx,
+      createNodeHttpFetch({ silenceTimeoutMs: (Math.max(timeouts.firstByteSecs, timeouts.idleSecs) + 30) * 1000 }),
+    );
 
     // Our own controller so an idle timeout can cut the request without looking like a
     // user abort.
@@ -166,10 +171,13 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     const arm = () => {
       if (timer) clearTimeout(timer);
       const which = started ? 'idle' : 'first';
-      timer = setTimeout(() => {
-        timedOut = which;
-        controller.abort();
-      }, (which === 'first' ? timeouts.firstByteSecs : timeouts.idleSecs) * 1000);
+      timer = setTimeout(
+        () => {
+          timedOut = which;
+          controller.abort();
+        },
+        (which === 'first' ? timeouts.firstByteSecs : timeouts.idleSecs) * 1000,
+      );
     };
     const stopped = (): ArborProviderError | undefined => {
       if (req.signal.aborted) return abortedError(ctx);

@@ -30,7 +30,6 @@ export function createProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = 
 /** Estimated cost in US dollars; 0 without pricing. */
 export function estimateCostUsd(pricing: Pricing | undefined, usage: Usage): number {
   if (!pricing) return 0;
-  const cost =
-    (usage.inputTokens * pricing.input_per_mtok) / 1_000_000 + (usage.outputTokens * pricing.output_per_mtok) / 1_000_000;
+  const cost = (usage.inputTokens * pricing.input_per_mtok) / 1_000_000 + (usage.outputTokens * pricing.output_per_mtok) / 1_000_000;
   return Number.isFinite(cost) && cost > 0 ? cost : 0;
 }

@@ -1,13 +1,6 @@
 // Turns whatever the AI SDK, fetch or a server threw into a ProviderError that names the
 // provider and model, says whether a retry can help, and never carries a secret.
-import {
-  APICallError,
-  EmptyResponseBodyError,
-  InvalidResponseDataError,
-  JSONParseError,
-  LoadAPIKeyError,
-  TypeValidationError,
-} from 'ai';
+import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, LoadAPIKeyError, TypeValidationError } from 'ai';
 import { t } from '../i18n/index.js';
 import { neutralize } from '../text/untrusted.js';
 import { ProviderError, type ProviderErrorKind } from './types.js';
@@ -99,10 +92,21 @@ function fromStatus(status: number, err: APICallError, ctx: ErrorContext, stream
     const why = cleanReason(causeMessage(err), ctx);
     return streamed
       ? new ArborProviderError(ctx, { kind: 'network', detail: t('providers:error.midStream', { reason: why }), status })
-      : new ArborProviderError(ctx, { kind: 'network', detail: t('providers:error.network', { baseUrl: ctx.baseUrl, reason: why }), retryable: true, status });
+      : new ArborProviderError(ctx, {
+          kind: 'network',
+          detail: t('providers:error.network', { baseUrl: ctx.baseUrl, reason: why }),
+          retryable: true,
+          status,
+        });
   }
   const said = bodyMessage(err.responseBody);
-  return fromHttpStatus(status, ctx, said !== undefined ? cleanReason(said, ctx) : reason, said !== undefined, parseRetryAfter(err.responseHeaders));
+  return fromHttpStatus(
+    status,
+    ctx,
+    said !== undefined ? cleanReason(said, ctx) : reason,
+    said !== undefined,
+    parseRetryAfter(err.responseHeaders),
+  );
 }
 
 /**
@@ -122,7 +126,10 @@ function fromHttpStatus(
     new ArborProviderError(ctx, { kind, detail, retryable, status, retryAfterMs: retryable ? retryAfter : undefined });
   const withSaid = (detail: string) => (fromBody && reason ? t('providers:error.serverSaid', { detail, reason }) : detail);
   if (status === 401) {
-    return make('auth', ctx.envVar ? t('providers:error.auth', { status, envVar: ctx.envVar }) : t('providers:error.authNoEnv', { status }));
+    return make(
+      'auth',
+      ctx.envVar ? t('providers:error.auth', { status, envVar: ctx.envVar }) : t('providers:error.authNoEnv', { status }),
+    );
   }
   if (status === 403) {
     return make(
@@ -146,7 +153,8 @@ function fromInBand(err: Record<string, unknown>, ctx: ErrorContext): ArborProvi
   if (status !== undefined) return fromHttpStatus(status, ctx, reason, err.message !== undefined, undefined);
   const type = String(err.type ?? err.code ?? '');
   if (/auth/i.test(type)) return fromAuthLike(ctx);
-  if (/rate_limit/i.test(type)) return new ArborProviderError(ctx, { kind: 'rate_limit', detail: t('providers:error.rateLimit'), retryable: true });
+  if (/rate_limit/i.test(type))
+    return new ArborProviderError(ctx, { kind: 'rate_limit', detail: t('providers:error.rateLimit'), retryable: true });
   if (/invalid_request|not_found|permission/i.test(type)) {
     return new ArborProviderError(ctx, { kind: 'other', detail: t('providers:error.serverInBand', { reason }) });
   }
@@ -154,7 +162,9 @@ function fromInBand(err: Record<string, unknown>, ctx: ErrorContext): ArborProvi
 }
 
 function fromAuthLike(ctx: ErrorContext): ArborProviderError {
-  const detail = ctx.envVar ? t('providers:error.auth', { status: 401, envVar: ctx.envVar }) : t('providers:error.authNoEnv', { status: 401 });
+  const detail = ctx.envVar
+    ? t('providers:error.auth', { status: 401, envVar: ctx.envVar })
+    : t('providers:error.authNoEnv', { status: 401 });
   return new ArborProviderError(ctx, { kind: 'auth', detail, status: 401 });
 }
 

@@ -6,7 +6,10 @@ const NAME = /[A-Za-z0-9][A-Za-z0-9_.-]*/;
 const NOT_NAMES = new Set(['none', 'no', 'the', 'agent', 'agents', 'available', 'and', 'or']);
 
 function clean(token: string): string | undefined {
-  const m = token.trim().replace(/^[`'"]+/, '').match(NAME);
+  const m = token
+    .trim()
+    .replace(/^[`'"]+/, '')
+    .match(NAME);
   if (!m) return undefined;
   const name = m[0].replace(/[.]+$/, '');
   return name && !NOT_NAMES.has(name.toLowerCase()) ? name : undefined;
@@ -44,8 +47,8 @@ function toolNamed(tools: ToolSpec[], name: string): ToolSpec | undefined {
  * the names in the parameter's description. Empty when delegate is not offered. */
 export function delegateRoster(tools: ToolSpec[]): string[] {
   const spec = toolNamed(tools, 'delegate');
-  const agent = (spec?.parameters as { properties?: Record<string, { enum?: unknown; description?: unknown }> } | undefined)
-    ?.properties?.agent;
+  const agent = (spec?.parameters as { properties?: Record<string, { enum?: unknown; description?: unknown }> } | undefined)?.properties
+    ?.agent;
   if (!agent) return [];
   if (Array.isArray(agent.enum)) return unique(agent.enum.map((v) => (typeof v === 'string' ? v : undefined)));
   return typeof agent.description === 'string' ? parseRoster(agent.description) : [];

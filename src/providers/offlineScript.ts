@@ -99,7 +99,9 @@ function fullTaskId(id: string, messages: ModelMessage[]): string {
  * child's, and later messages in it are the user's, not tasks. */
 function handedOutHere(messages: ModelMessage[], task: string): boolean {
   return messages.some(
-    (m) => m.role === 'assistant' && (m.toolCalls ?? []).some((c) => (c.name === SPAWN_TOOL || c.name === DELEGATE_TOOL) && promptOf(c.args) === task),
+    (m) =>
+      m.role === 'assistant' &&
+      (m.toolCalls ?? []).some((c) => (c.name === SPAWN_TOOL || c.name === DELEGATE_TOOL) && promptOf(c.args) === task),
   );
 }
 
@@ -109,7 +111,11 @@ function promptOf(args: unknown): string | undefined {
 }
 
 function firstLine(text: string, max = 120): string {
-  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -208,7 +214,12 @@ function tally(pairs: ResultPair[]): string {
 
 function listResults(pairs: ResultPair[]): string {
   // A delegate result starts with its "[Agent '...' (...)]" header: show the answer under it.
-  return pairs.map((p, i) => `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p.content) : firstLine(p.content) || '(no output)'}`).join('\n');
+  return pairs
+    .map(
+      (p, i) =>
+        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p.content) : firstLine(p.content) || '(no output)'}`,
+    )
+    .join('\n');
 }
 
 /** The delegate envelope starts with "[Agent '<name>' (...)]"; the answer is what follows. */

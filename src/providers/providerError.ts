@@ -51,4 +51,3 @@ export function abortedError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 
 export function configError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>, detail: string): ArborProviderError {
   return new ArborProviderError(ctx, { kind: 'config', detail });
 }
-

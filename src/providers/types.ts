@@ -38,16 +38,7 @@ export interface ModelProvider {
   stream(req: CompletionRequest): AsyncIterable<StreamEvent>;
 }
 
-export type ProviderErrorKind =
-  | 'auth'
-  | 'not_found'
-  | 'rate_limit'
-  | 'server'
-  | 'network'
-  | 'malformed'
-  | 'aborted'
-  | 'config'
-  | 'other';
+export type ProviderErrorKind = 'auth' | 'not_found' | 'rate_limit' | 'server' | 'network' | 'malformed' | 'aborted' | 'config' | 'other';
 
 /** A failure that names the provider and model and never carries a secret or a stack. */
 export class ProviderError extends Error {

@@ -16,7 +16,8 @@ import type { ApprovalAnswer } from './types.js';
 
 export type ApprovalDecision = { allowed: true } | { allowed: false; error: string };
 
-export const OPERATOR_DENIED = (tool: string) => `The operator denied this call to '${tool}'. Do not retry it; continue without it or ask the user.`;
+export const OPERATOR_DENIED = (tool: string) =>
+  `The operator denied this call to '${tool}'. Do not retry it; continue without it or ask the user.`;
 export const HEADLESS_DENIED = (tool: string) =>
   `Tool '${tool}' requires operator approval, but arbor runs headless (-p) with no operator; the call was denied. Re-run with --yes to allow such calls.`;
 
@@ -70,7 +71,10 @@ export class ApprovalBroker {
       controls: {
         ...s.controls,
         // Arguments are model text: shown neutralised (text/untrusted.ts), run as sent.
-        approvals: [...s.controls.approvals, { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: neutralizeDeep(req.args), createdAt: Date.now() }],
+        approvals: [
+          ...s.controls.approvals,
+          { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: neutralizeDeep(req.args), createdAt: Date.now() },
+        ],
       },
     }));
     setRunStatus(this.store, req.runId, 'awaiting_approval');

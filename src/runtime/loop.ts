@@ -25,7 +25,8 @@ export const DUPLICATE_SKIPPED = (tool: string) =>
   `Skipped: '${tool}' was already called with identical arguments in this turn; reuse that result.`;
 export const UNKNOWN_TOOL = (tool: string, known: string[]) =>
   `Unknown tool '${tool}'. Available tools: ${known.length ? known.join(', ') : '(none)'}.`;
-export const BAD_ARGUMENTS = (tool: string) => `Tool '${tool}' received arguments that are not valid JSON; call it again with a JSON object.`;
+export const BAD_ARGUMENTS = (tool: string) =>
+  `Tool '${tool}' received arguments that are not valid JSON; call it again with a JSON object.`;
 
 export interface LoopHooks {
   /** An item reached its final form (for the session log). */
@@ -209,7 +210,12 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
         case 'retry':
           spec.hooks.onRetry?.(
             spec.runId,
-            t('runtime:retryNotice', { reason: ev.reason, attempt: ev.attempt, max: ev.maxAttempts, secs: Math.round(ev.delayMs / 100) / 10 }),
+            t('runtime:retryNotice', {
+              reason: ev.reason,
+              attempt: ev.attempt,
+              max: ev.maxAttempts,
+              secs: Math.round(ev.delayMs / 100) / 10,
+            }),
           );
           break;
         case 'finish':
@@ -232,7 +238,11 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   finishItem(false);
   if (spec.signal.aborted) throw new RunAbortedError();
 
-  const assistant: ModelMessage = { role: 'assistant', content: forHistory(), ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}) };
+  const assistant: ModelMessage = {
+    role: 'assistant',
+    content: forHistory(),
+    ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}),
+  };
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);
   return { text, calls };

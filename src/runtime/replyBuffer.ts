@@ -33,7 +33,10 @@ export class ReplyBuffer {
     }
     // Cut on a character boundary at or below the cap.
     const room = this.capBytes - this.keptBytes;
-    const part = Buffer.from(delta, 'utf8').subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
+    const part = Buffer.from(delta, 'utf8')
+      .subarray(0, room)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     this.text += part;
     this.keptBytes += Buffer.byteLength(part, 'utf8');
     this.full = true;

@@ -38,8 +38,7 @@ export function listedRuns(s: RuntimeState, archiveAfterMinutes: number, now = D
 }
 
 export type RunRefResult =
-  | { ok: true; run: Run }
-  | { ok: false; reason: 'empty' | 'unknown' | 'ambiguous'; ref: string; candidates: string[] };
+  { ok: true; run: Run } | { ok: false; reason: 'empty' | 'unknown' | 'ambiguous'; ref: string; candidates: string[] };
 
 /** Resolves what a user typed: `last`; a number (1-based position in `list`); a run-id
  * prefix; a label (exact, then prefix). */

@@ -42,7 +42,11 @@ export function rearmedLimit(base: number, measured: number): number {
 }
 
 /** The first threshold the tree is over, or undefined. */
-export function firstTrip(cfg: RunawayConfig, m: TreeMeasure, armed: ArmedLimits = new Map()): { threshold: Threshold; limit: number; base: number; measured: number } | undefined {
+export function firstTrip(
+  cfg: RunawayConfig,
+  m: TreeMeasure,
+  armed: ArmedLimits = new Map(),
+): { threshold: Threshold; limit: number; base: number; measured: number } | undefined {
   const checks: Array<[Threshold, number | undefined, number]> = [
     ['max_tree_size', cfg.max_tree_size, m.size],
     ['max_spawns_per_minute', cfg.max_spawns_per_minute, m.spawnsLastMinute],
@@ -71,7 +75,9 @@ export class RunawayGuard {
     /** False in headless mode: nobody can answer a trip, so a paused tree would wait forever. */
     private readonly hasOperator = true,
   ) {
-    const enabled = [cfg.max_tree_size, cfg.max_spawns_per_minute, cfg.max_tree_tokens, cfg.max_tree_cost_cents].some((v) => v !== undefined);
+    const enabled = [cfg.max_tree_size, cfg.max_spawns_per_minute, cfg.max_tree_tokens, cfg.max_tree_cost_cents].some(
+      (v) => v !== undefined,
+    );
     if (!enabled) {
       this.unsubscribe = () => {};
       return;

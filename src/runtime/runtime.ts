@@ -116,12 +116,29 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     onToolStarted(runId, tool) {
       const r = runById(runId);
-      if (r) sinks.trace?.({ event: 'tool_started', agent_alias: r.alias, session_key: r.sessionKey, run_id: r.id, parent_run_id: r.parentRunId, tool });
+      if (r)
+        sinks.trace?.({
+          event: 'tool_started',
+          agent_alias: r.alias,
+          session_key: r.sessionKey,
+          run_id: r.id,
+          parent_run_id: r.parentRunId,
+          tool,
+        });
     },
     onToolFinished(runId, tool, success, ms) {
       const r = runById(runId);
       if (r)
-        sinks.trace?.({ event: 'tool_finished', agent_alias: r.alias, session_key: r.sessionKey, run_id: r.id, parent_run_id: r.parentRunId, tool, status: success ? 'ok' : 'error', ms });
+        sinks.trace?.({
+          event: 'tool_finished',
+          agent_alias: r.alias,
+          session_key: r.sessionKey,
+          run_id: r.id,
+          parent_run_id: r.parentRunId,
+          tool,
+          status: success ? 'ok' : 'error',
+          ms,
+        });
     },
     onRetry(_runId, text) {
       setRetryNotice(store, text);
@@ -139,7 +156,14 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     filterTools: applyPolicyToolFilter,
     hooks,
     trace(event, run) {
-      sinks.trace?.({ event, agent_alias: run.alias, session_key: run.sessionKey, run_id: run.id, parent_run_id: run.parentRunId, status: run.status });
+      sinks.trace?.({
+        event,
+        agent_alias: run.alias,
+        session_key: run.sessionKey,
+        run_id: run.id,
+        parent_run_id: run.parentRunId,
+        status: run.status,
+      });
     },
     onChildEnded(run) {
       sinks.appendRun?.(run);
@@ -302,7 +326,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const label = runLabel(store.getState(), runId);
       void supervisor.continueFinished(runId, message).then((outcome) => {
         if (!outcome) return;
-        if (outcome.status === 'completed') notice('info', t('runtime:steer.answer', { label, text: outcome.text || t('runtime:steer.empty') }));
+        if (outcome.status === 'completed')
+          notice('info', t('runtime:steer.answer', { label, text: outcome.text || t('runtime:steer.empty') }));
         else notice('error', t('runtime:steer.failed', { label, error: outcome.error ?? outcome.status }));
       });
       return 'continued';

@@ -140,7 +140,10 @@ export function addUsage(store: RuntimeStore, runId: string, tokensIn: number, t
   store.setState((s) => {
     const run = s.runs[runId];
     const runs = run
-      ? { ...s.runs, [runId]: { ...run, tokensIn: run.tokensIn + tokensIn, tokensOut: run.tokensOut + tokensOut, costUsd: run.costUsd + costUsd } }
+      ? {
+          ...s.runs,
+          [runId]: { ...run, tokensIn: run.tokensIn + tokensIn, tokensOut: run.tokensOut + tokensOut, costUsd: run.costUsd + costUsd },
+        }
       : s.runs;
     return {
       runs,

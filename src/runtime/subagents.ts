@@ -24,7 +24,8 @@ export function buildSubagentCaller(sup: SupervisorCore, parent: ToolCaller, ove
   const child: ToolCaller = {
     ...parent,
     risk: overrides.risk ?? parent.risk,
-    runtime: overrides.shell_timeout_secs !== undefined ? { ...parent.runtime, shell_timeout_secs: overrides.shell_timeout_secs } : parent.runtime,
+    runtime:
+      overrides.shell_timeout_secs !== undefined ? { ...parent.runtime, shell_timeout_secs: overrides.shell_timeout_secs } : parent.runtime,
     isSubagent: true,
   };
   const check = ensureNoEscalation(
@@ -37,11 +38,11 @@ export function buildSubagentCaller(sup: SupervisorCore, parent: ToolCaller, ove
 }
 
 export async function runSubagent(
-sup: SupervisorCore,
-ctx: ToolCallOrigin,
-prompt: string,
-budget: ExecutionBudget | undefined,
-overrides?: SubagentOverrides,
+  sup: SupervisorCore,
+  ctx: ToolCallOrigin,
+  prompt: string,
+  budget: ExecutionBudget | undefined,
+  overrides?: SubagentOverrides,
 ): Promise<ChildOutcome> {
   const agent = sup.agent(ctx.caller.alias);
   const resolved = sup.deps.providerFor(agent);
@@ -94,7 +95,11 @@ export async function continueFinished(sup: SupervisorCore, runId: string, messa
     alias: old.alias,
     task: message,
     model: old.model,
-    sessionKeyPrefix: old.sessionKey.startsWith('delegate') ? 'delegate' : old.sessionKey.startsWith('background') ? 'background' : 'subagent',
+    sessionKeyPrefix: old.sessionKey.startsWith('delegate')
+      ? 'delegate'
+      : old.sessionKey.startsWith('background')
+        ? 'background'
+        : 'subagent',
     timeoutSecs: sup.deps.config.delegation.run_timeout_secs,
     execute: (handle, run) => {
       ctx.history.push({ role: 'user', content: message });

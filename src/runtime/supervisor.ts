@@ -225,7 +225,8 @@ export class Supervisor implements SupervisorCore {
     } catch {
       return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped while queued');
     }
-    if (handle.controller.signal.aborted) return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped before it started');
+    if (handle.controller.signal.aborted)
+      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped before it started');
     const status = this.store.getState().runs[run.id]?.status;
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
@@ -275,7 +276,12 @@ export class Supervisor implements SupervisorCore {
     return buildSubagentCaller(this, parent, overrides);
   }
 
-  runSubagent(ctx: ToolCallOrigin, prompt: string, budget: ExecutionBudget | undefined, overrides?: SubagentOverrides): Promise<ChildOutcome> {
+  runSubagent(
+    ctx: ToolCallOrigin,
+    prompt: string,
+    budget: ExecutionBudget | undefined,
+    overrides?: SubagentOverrides,
+  ): Promise<ChildOutcome> {
     return runSubagent(this, ctx, prompt, budget, overrides);
   }
 
@@ -351,7 +357,6 @@ export class Supervisor implements SupervisorCore {
   get keptContextCount(): number {
     return this.contexts.size;
   }
-
 
   // ---- controls ----
 
@@ -443,7 +448,7 @@ export class Supervisor implements SupervisorCore {
   /** A run whose step in flight is a wait on its children cannot move while every one of
    * them is held: it reads `paused` too. Walks up, since that may hold its own parent. */
   private settleWaitingParent(runId: string | undefined): void {
-    for (let id = runId; id; ) {
+    for (let id = runId; id;) {
       const run = this.store.getState().runs[id];
       if (run?.status !== 'pausing') return;
       const live = this.liveChildren(id);
@@ -470,7 +475,8 @@ export class Supervisor implements SupervisorCore {
       if (!h) continue;
       h.gate.resume();
       const cur = this.store.getState().runs[r.id];
-      if (cur?.status === 'paused' || cur?.status === 'pausing') setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : 'running');
+      if (cur?.status === 'paused' || cur?.status === 'pausing')
+        setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : 'running');
       if (cur?.startedAt !== undefined) h.timer?.resume();
     }
     return targets.length;

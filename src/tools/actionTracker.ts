@@ -105,11 +105,7 @@ export interface ChildLimits {
 
 /** A child's tracker: every action and cent lands in the parent's bucket too, and the
  * child's own (tighter) limits, when given, are enforced on top. */
-export function narrowedTracker(
-  parent: ActionTracker,
-  childLimits: ChildLimits = {},
-  now: () => number = Date.now,
-): ActionTracker {
+export function narrowedTracker(parent: ActionTracker, childLimits: ChildLimits = {}, now: () => number = Date.now): ActionTracker {
   const own = new Bucket(childLimits.max_actions_per_hour ?? 0, childLimits.max_cost_per_day_cents ?? 0, CHILD_SCOPE, now);
   return {
     recordAction() {

@@ -38,11 +38,7 @@ function looserLimit(parent: number, child: number): string | undefined {
   return undefined;
 }
 
-export function ensureNoEscalation(
-  parent: EscalationSubject,
-  child: EscalationSubject,
-  opts: EscalationOptions = {},
-): EscalationCheck {
+export function ensureNoEscalation(parent: EscalationSubject, child: EscalationSubject, opts: EscalationOptions = {}): EscalationCheck {
   const cwd = opts.cwd ?? process.cwd();
   const home = opts.home ?? homedir();
   const abs = (p: string) => resolveConfigPath(p, cwd, home);

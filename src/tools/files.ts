@@ -29,8 +29,7 @@ export const EMPTY_FILE = (p: string) => `(empty file: '${p}')`;
 export const READ_TRUNCATED = (p: string, shown: number, total: number) =>
   `[truncated: showed the first ${shown} of ${total} bytes of '${p}']`;
 export const WROTE_FILE = (p: string, bytes: number) => `Wrote ${bytes} bytes to '${p}'.`;
-export const IO_ERROR = (action: string, p: string, err: unknown) =>
-  `Could not ${action} '${p}': ${(err as Error).message ?? String(err)}`;
+export const IO_ERROR = (action: string, p: string, err: unknown) => `Could not ${action} '${p}': ${(err as Error).message ?? String(err)}`;
 export const NO_ENTRIES = (p: string) => `No entries in '${p}'.`;
 export const NO_MATCHES = (p: string, pattern: string) => `No entries under '${p}' match '${pattern}'.`;
 export const LIST_TRUNCATED = (cap: number) => `[truncated at ${cap} entries; narrow the path or pattern]`;

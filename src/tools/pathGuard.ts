@@ -26,8 +26,7 @@ export const PATH_DOTDOT_ESCAPE = (p: string, roots: string[]) =>
   `Path '${p}' refused: '..' leads outside the allowed roots (${roots.join(', ')}).`;
 export const PATH_OUTSIDE_ROOTS = (p: string, roots: string[]) =>
   `Path '${p}' refused: it is outside the allowed roots (${roots.join(', ')}).`;
-export const PATH_FORBIDDEN = (p: string, forbidden: string) =>
-  `Path '${p}' refused: it is inside the forbidden path '${forbidden}'.`;
+export const PATH_FORBIDDEN = (p: string, forbidden: string) => `Path '${p}' refused: it is inside the forbidden path '${forbidden}'.`;
 export const PATH_SYMLINK_ESCAPE = (p: string, real: string, roots: string[]) =>
   `Path '${p}' refused: it resolves through a symlink to '${real}', which is outside the allowed roots (${roots.join(', ')}).`;
 export const PATH_SYMLINK_FORBIDDEN = (p: string, real: string, forbidden: string) =>

@@ -17,13 +17,12 @@ export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
 /** Between SIGTERM and SIGKILL for the process group. */
 export const KILL_GRACE_MS = 2000;
 
-export const COMMAND_EMPTY = 'Missing or empty \'command\' parameter.';
+export const COMMAND_EMPTY = "Missing or empty 'command' parameter.";
 export const COMMAND_NOT_ALLOWED = (word: string, allowed: string[]) =>
   `Command '${word}' is not allowed: this agent's risk profile only allows commands starting with ${allowed.map((c) => `'${c}'`).join(', ')} (allowed_commands).`;
 export const COMMAND_SUBSTITUTION_REFUSED = (allowed: string[]) =>
   `Command substitution ($(...) or backticks) is refused while allowed_commands is set (${allowed.join(', ')}): every command must be checked against that list.`;
-export const SHELL_NO_COMMAND_ALLOWED =
-  "No command is allowed: this agent's allowed_commands and its caller's have no command in common.";
+export const SHELL_NO_COMMAND_ALLOWED = "No command is allowed: this agent's allowed_commands and its caller's have no command in common.";
 export const CWD_REFUSED = (detail: string) => `The workspace directory is not usable for shell commands: ${detail}`;
 export const START_FAILED = (message: string) => `Could not start the command: ${message}`;
 export const EXIT_LINE = (code: number) => `[exit code: ${code}]`;
@@ -127,7 +126,9 @@ export function checkAllowedCommands(command: string, allowed: string[]): string
 function describeShell(caller: ToolCaller): string {
   const secs = caller.runtime.shell_timeout_secs;
   // Every binding profile's non-empty list applies, so a command must be in all of them.
-  const lists = bindingProfiles(caller).map((p) => p.allowed_commands).filter((l) => l.length > 0);
+  const lists = bindingProfiles(caller)
+    .map((p) => p.allowed_commands)
+    .filter((l) => l.length > 0);
   const allowed = lists.length === 0 ? [] : lists[0].filter((c) => lists.every((l) => l.includes(c)));
   const timeout =
     secs > 0 ? `Each command is killed, with every process it started, after ${secs}s (shell_timeout_secs).` : 'There is no timeout.';

@@ -323,43 +323,43 @@ export function App(props: AppProps) {
 
   return (
     <RuntimeStoreContext.Provider value={props.runtime.store}>
-    <KeyTableContext.Provider value={keys}>
-      <Static key={staticEpoch} items={entries as FeedEntry[]}>
-        {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} />}
-      </Static>
-      <Box flexDirection="column" width={width}>
-        <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} />
-        {approval && (
-          <Box marginTop={1}>
-            <ApprovalPrompt
-              runtime={runtime}
-              approval={approval}
-              agent={approvalAgent ?? runtime.info.agentAlias}
-              width={width}
-              maxArgLines={approvalArgRows}
-              selected={approvalView.index}
-              scroll={approvalView.scroll}
-              keys={keys}
-            />
-          </Box>
-        )}
-        <Box marginTop={1} flexDirection="column">
-          {pane ? (
-            <PaneKeysContext.Provider value={paneKeys}>
-              {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })}
-            </PaneKeysContext.Provider>
-          ) : (
-            <InputLine controller={input} focus={approval === undefined} width={width} maxLines={inputMaxLines} language={language} />
+      <KeyTableContext.Provider value={keys}>
+        <Static key={staticEpoch} items={entries as FeedEntry[]}>
+          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} />}
+        </Static>
+        <Box flexDirection="column" width={width}>
+          <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} />
+          {approval && (
+            <Box marginTop={1}>
+              <ApprovalPrompt
+                runtime={runtime}
+                approval={approval}
+                agent={approvalAgent ?? runtime.info.agentAlias}
+                width={width}
+                maxArgLines={approvalArgRows}
+                selected={approvalView.index}
+                scroll={approvalView.scroll}
+                keys={keys}
+              />
+            </Box>
           )}
+          <Box marginTop={1} flexDirection="column">
+            {pane ? (
+              <PaneKeysContext.Provider value={paneKeys}>
+                {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })}
+              </PaneKeysContext.Provider>
+            ) : (
+              <InputLine controller={input} focus={approval === undefined} width={width} maxLines={inputMaxLines} language={language} />
+            )}
+          </Box>
+          {flashText && !quitting && (
+            <Text color="yellow" wrap="truncate-end">
+              {flashText}
+            </Text>
+          )}
+          <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
         </Box>
-        {flashText && !quitting && (
-          <Text color="yellow" wrap="truncate-end">
-            {flashText}
-          </Text>
-        )}
-        <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
-      </Box>
-    </KeyTableContext.Provider>
+      </KeyTableContext.Provider>
     </RuntimeStoreContext.Provider>
   );
 }

@@ -50,54 +50,63 @@ async function waitForRow(term: Term, label: string, status: RegExp, timeoutMs =
 }
 
 async function waitForHeader(term: Term, text: RegExp, timeoutMs = 10000): Promise<void> {
-  await term.waitFor((s) => s.split('\n').some((l) => l.startsWith('Agents ·') && text.test(l)), `the pane header to match ${text}`, timeoutMs);
+  await term.waitFor(
+    (s) => s.split('\n').some((l) => l.startsWith('Agents ·') && text.test(l)),
+    `the pane header to match ${text}`,
+    timeoutMs,
+  );
 }
 
 describe('runaway guard in the terminal', () => {
-  it('a runaway tree trips max_tree_size and pauses; the pane shows it; space on the root resumes and the turn ends', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel(
-      ({ body }) => {
+  it(
+    'a runaway tree trips max_tree_size and pauses; the pane shows it; space on the root resumes and the turn ends',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(({ body }) => {
         const first = firstUser(body);
         if (first.startsWith('job ')) return { kind: 'text', chunks: [`finished ${first}`], delayMs: 1000 };
         if (toolResults(body).length) return { kind: 'text', chunks: [`root collected: ${toolResults(body).join(' | ')}`] };
         return spawnCalls(jobs(5));
-      },
-      `${PARALLEL}[delegation.runaway]\nmax_tree_size = 4\non_trip = "pause_tree"\n`,
-    );
-    const term = await sb.startArbor([], WIDE);
-    await send(term, 'fan out five');
+      }, `${PARALLEL}[delegation.runaway]\nmax_tree_size = 4\non_trip = "pause_tree"\n`);
+      const term = await sb.startArbor([], WIDE);
+      await send(term, 'fan out five');
 
-    // The chat banner names the threshold and its limit.
-    await term.waitForText(/Runaway guard: max_tree_size is 4, the tree measured \d+\. Action taken: the whole tree paused\./, 20000);
+      // The chat banner names the threshold and its limit.
+      await term.waitForText(/Runaway guard: max_tree_size is 4, the tree measured \d+\. Action taken: the whole tree paused\./, 20000);
 
-    term.press('ctrl-t');
-    await waitForHeader(term, /[1-9] paused/);
-    await term.waitForText(/⚠ Runaway guard tripped: max_tree_size is limited to 4, the tree measured \d+ \(the whole tree paused\)/, 5000, { where: 'screen' });
-    // Every child that exists is paused, and nothing has finished.
-    await term.waitFor((s) => rowOf(s, 'main#1') !== undefined && /main turn/.test(s), 'the tree rows');
-    await sleep(1500); // longer than a child's model time: paused children do not move
-    await term.flush();
-    const paused = term.screen();
-    const childRows = paused.split('\n').filter((l) => / main#\d subagent/.test(l));
-    expect(childRows.length).toBeGreaterThanOrEqual(4);
-    for (const row of childRows) expect(row).toMatch(/‖ paused/);
-    expect(paused).toMatch(/‖ paused\s+main turn/);
-    expect(paused).toMatch(/· 0 finished ·/);
-    expect(paused).not.toContain('root collected');
+      term.press('ctrl-t');
+      await waitForHeader(term, /[1-9] paused/);
+      await term.waitForText(
+        /⚠ Runaway guard tripped: max_tree_size is limited to 4, the tree measured \d+ \(the whole tree paused\)/,
+        5000,
+        { where: 'screen' },
+      );
+      // Every child that exists is paused, and nothing has finished.
+      await term.waitFor((s) => rowOf(s, 'main#1') !== undefined && /main turn/.test(s), 'the tree rows');
+      await sleep(1500); // longer than a child's model time: paused children do not move
+      await term.flush();
+      const paused = term.screen();
+      const childRows = paused.split('\n').filter((l) => / main#\d subagent/.test(l));
+      expect(childRows.length).toBeGreaterThanOrEqual(4);
+      for (const row of childRows) expect(row).toMatch(/‖ paused/);
+      expect(paused).toMatch(/‖ paused\s+main turn/);
+      expect(paused).toMatch(/· 0 finished ·/);
+      expect(paused).not.toContain('root collected');
 
-    // The selection starts on the root turn: space answers the guard with "resume".
-    expect(paused).toMatch(/· 1\/\d+$/m);
-    term.press('space');
-    await term.waitForText('Runaway guard answered: resumed main (turn).', 5000, { where: 'screen' });
-    await waitForHeader(term, /0 running · 0 queued · 0 paused · 5 finished/, 20000);
-    await term.waitForNoText('⚠ Runaway guard tripped', 5000);
-    for (const n of [1, 2, 3, 4, 5]) await waitForRow(term, `main#${n}`, /✓ completed/);
+      // The selection starts on the root turn: space answers the guard with "resume".
+      expect(paused).toMatch(/· 1\/\d+$/m);
+      term.press('space');
+      await term.waitForText('Runaway guard answered: resumed main (turn).', 5000, { where: 'screen' });
+      await waitForHeader(term, /0 running · 0 queued · 0 paused · 5 finished/, 20000);
+      await term.waitForNoText('⚠ Runaway guard tripped', 5000);
+      for (const n of [1, 2, 3, 4, 5]) await waitForRow(term, `main#${n}`, /✓ completed/);
 
-    term.press('esc');
-    await term.waitForText('root collected: finished job 1 | finished job 2 | finished job 3 | finished job 4 | finished job 5', 20000);
-    await term.waitForText('Runaway guard: resumed by the user.');
-  });
+      term.press('esc');
+      await term.waitForText('root collected: finished job 1 | finished job 2 | finished job 3 | finished job 4 | finished job 5', 20000);
+      await term.waitForText('Runaway guard: resumed by the user.');
+    },
+  );
 });
 
 describe('the /agents pane', () => {
@@ -159,7 +168,10 @@ describe('the /agents pane', () => {
     term.type('x');
     await term.waitForText(/killed main#2/, 5000, { where: 'screen' });
     await term.flush();
-    const flash = term.screen().split('\n').find((l) => l.startsWith('killed main#2'));
+    const flash = term
+      .screen()
+      .split('\n')
+      .find((l) => l.startsWith('killed main#2'));
     // The issue's wording: `killed <label> (+N descendants)`, N = 0 included.
     expect(flash).toBe('killed main#2 (+0 descendants)');
     await waitForRow(term, 'main#2', /× killed/);
@@ -206,7 +218,12 @@ describe('the /agents pane', () => {
       () => 'the last row',
       async () => {
         await term.flush();
-        return term.screen().split('\n').find((l) => l.startsWith('Agents ·')) ?? 'no pane';
+        return (
+          term
+            .screen()
+            .split('\n')
+            .find((l) => l.startsWith('Agents ·')) ?? 'no pane'
+        );
       },
     );
     // Where lost keys go: into the input line under the pane, typed into the next message.
@@ -214,46 +231,56 @@ describe('the /agents pane', () => {
     await term.waitForNoText(/^Agents ·/m, 5000);
     await sleep(300);
     await term.flush();
-    const inputLine = term.screen().split('\n').filter((l) => l.startsWith('› ')).at(-1);
+    const inputLine = term
+      .screen()
+      .split('\n')
+      .filter((l) => l.startsWith('› '))
+      .at(-1);
     expect({ reached, inputLine }).toEqual({ reached: 'the last row', inputLine: '› Type a message, / for commands' });
   });
 
-  it('p pauses spawning: a new spawn gets the literal refusal; /subagents resume clears it', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel(({ body }) => {
-      const first = firstUser(body);
-      if (first === 'helper task') return { kind: 'text', chunks: ['helper answered'] };
-      const last = lastMessage(body);
-      if (last?.role === 'tool') return { kind: 'text', chunks: [`tool said: ${textOf(last.content)}`] };
-      if (lastUser(body).startsWith('spawn')) return spawnCalls(['helper task']);
-      return { kind: 'text', chunks: ['plain answer'] };
-    });
-    const term = await sb.startArbor([], WIDE);
+  it(
+    'p pauses spawning: a new spawn gets the literal refusal; /subagents resume clears it',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(({ body }) => {
+        const first = firstUser(body);
+        if (first === 'helper task') return { kind: 'text', chunks: ['helper answered'] };
+        const last = lastMessage(body);
+        if (last?.role === 'tool') return { kind: 'text', chunks: [`tool said: ${textOf(last.content)}`] };
+        if (lastUser(body).startsWith('spawn')) return spawnCalls(['helper task']);
+        return { kind: 'text', chunks: ['plain answer'] };
+      });
+      const term = await sb.startArbor([], WIDE);
 
-    await send(term, '/agents');
-    await waitForHeader(term, /spawning on/);
-    await term.waitForText('No child agents yet.', 5000, { where: 'screen' });
-    await sleep(PANE_SETTLE_MS);
-    term.type('p');
-    await waitForHeader(term, /SPAWNING PAUSED/);
-    await term.waitForText('Spawning paused: new spawn_subagent and delegate calls are refused; running children go on.', 5000, { where: 'screen' });
-    term.press('esc');
-    await term.waitForNoText(/^Agents ·/m);
+      await send(term, '/agents');
+      await waitForHeader(term, /spawning on/);
+      await term.waitForText('No child agents yet.', 5000, { where: 'screen' });
+      await sleep(PANE_SETTLE_MS);
+      term.type('p');
+      await waitForHeader(term, /SPAWNING PAUSED/);
+      await term.waitForText('Spawning paused: new spawn_subagent and delegate calls are refused; running children go on.', 5000, {
+        where: 'screen',
+      });
+      term.press('esc');
+      await term.waitForNoText(/^Agents ·/m);
 
-    await send(term, 'spawn a helper');
-    await term.waitForText(`tool said: ${SPAWN_PAUSED}`, 20000);
+      await send(term, 'spawn a helper');
+      await term.waitForText(`tool said: ${SPAWN_PAUSED}`, 20000);
 
-    await send(term, '/subagents list');
-    await term.waitForText('Spawning is paused (/subagents resume clears it).');
-    await send(term, '/subagents resume');
-    await term.waitForText('Spawning resumed.');
+      await send(term, '/subagents list');
+      await term.waitForText('Spawning is paused (/subagents resume clears it).');
+      await send(term, '/subagents resume');
+      await term.waitForText('Spawning resumed.');
 
-    await send(term, 'spawn again');
-    await term.waitForText('tool said: helper answered', 20000);
-    await send(term, '/agents');
-    await waitForHeader(term, /spawning on.*1 finished/);
-    await waitForRow(term, 'main#1', /✓ completed/);
-  });
+      await send(term, 'spawn again');
+      await term.waitForText('tool said: helper answered', 20000);
+      await send(term, '/agents');
+      await waitForHeader(term, /spawning on.*1 finished/);
+      await waitForRow(term, 'main#1', /✓ completed/);
+    },
+  );
 });
 
 describe('/subagents', () => {

@@ -53,7 +53,7 @@ describe('approvals in the terminal', () => {
     await term.waitForText("result: Wrote 5 bytes to 'gamma.txt'");
     // allowed for the session: the next write does not ask
     await send(term, 'delta');
-    await term.waitForText('result: Wrote 5 bytes to \'delta.txt');
+    await term.waitForText("result: Wrote 5 bytes to 'delta.txt");
     expect(term.screen()).not.toContain('Approval needed');
     expect(readFileSync(join(sb.h.dir, 'delta.txt'), 'utf8')).toBe('delta');
   });

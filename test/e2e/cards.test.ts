@@ -30,7 +30,8 @@ const CHILD_DELAY_MS = 1500;
 function script(req: LoopbackIncoming): LoopbackReply {
   const user = lastUserText(req.body);
   if (user === TASK_A || user === TASK_B) {
-    if (!hasToolResults(req.body)) return { kind: 'tools', calls: [{ name: 'list_files', args: { path: '.' } }], usage: { input: 40, output: 8 } };
+    if (!hasToolResults(req.body))
+      return { kind: 'tools', calls: [{ name: 'list_files', args: { path: '.' } }], usage: { input: 40, output: 8 } };
     return { kind: 'text', chunks: [user === TASK_A ? ANSWER_A : ANSWER_B], delayMs: CHILD_DELAY_MS, usage: { input: 60, output: 12 } };
   }
   if (!hasToolResults(req.body)) {
@@ -124,17 +125,24 @@ describe('transcript cards and viewer', () => {
 
     // Two live cards, bound to their children: status, the tool each ran, elapsed time.
     await term.waitFor(
-      (s) => s.includes(`spawn_subagent · ${TASK_A}`) && s.includes(`spawn_subagent · ${TASK_B}`) && (s.match(/└ running \ds/g) ?? []).length === 2,
+      (s) =>
+        s.includes(`spawn_subagent · ${TASK_A}`) &&
+        s.includes(`spawn_subagent · ${TASK_B}`) &&
+        (s.match(/└ running \ds/g) ?? []).length === 2,
       'two live cards with running children',
       15000,
     );
     await term.waitFor((s) => (s.match(/1 tool done/g) ?? []).length === 2, 'both children past their tool call', 10000);
     const early = term.screen().match(/└ running (\d)s/)![1];
     // The cards keep updating while the children run (elapsed time moves on).
-    await term.waitFor((s) => {
-      const m = s.match(/└ running (\d)s/);
-      return m !== null && m[1] !== early;
-    }, 'the elapsed time to move', 8000);
+    await term.waitFor(
+      (s) => {
+        const m = s.match(/└ running (\d)s/);
+        return m !== null && m[1] !== early;
+      },
+      'the elapsed time to move',
+      8000,
+    );
 
     // They settle when the children end: outcome and answer, then the turn's reply.
     await term.waitFor(
@@ -147,7 +155,11 @@ describe('transcript cards and viewer', () => {
 
     // The viewer: opens at the newest entry.
     await key(term, 'ctrl-o');
-    await term.waitFor((s) => /Transcript\s+\d+\/\d+/.test(s) && selected(s).includes('Both children are done.'), 'the viewer at the newest entry', 8000);
+    await term.waitFor(
+      (s) => /Transcript\s+\d+\/\d+/.test(s) && selected(s).includes('Both children are done.'),
+      'the viewer at the newest entry',
+      8000,
+    );
     // Up to the first child's card, expand it.
     await upTo(term, `spawn_subagent · ${TASK_A}`);
     await key(term, 'enter');
@@ -156,7 +168,11 @@ describe('transcript cards and viewer', () => {
 
     // Its child transcript: the child's own messages and tool calls.
     await key(term, 'o');
-    await term.waitFor((s) => s.includes('Transcript › main') && s.includes(ANSWER_A) && s.includes('list_files'), 'the child transcript', 5000);
+    await term.waitFor(
+      (s) => s.includes('Transcript › main') && s.includes(ANSWER_A) && s.includes('list_files'),
+      'the child transcript',
+      5000,
+    );
     expect(term.screen()).toMatch(/── main · \w{8} · completed/);
 
     // Copy it: the clipboard sequence and a file, whose path the viewer shows.
@@ -183,7 +199,8 @@ describe('transcript cards and viewer', () => {
     // -c: the newest session of this directory (--resume alone opens the picker).
     const resumed = await start(['-c']);
     await resumed.waitFor(
-      (s, all) => all.includes(`spawn_subagent · ${TASK_A}`) && all.includes(`restored · ${ANSWER_A}`) && all.includes(`restored · ${ANSWER_B}`),
+      (s, all) =>
+        all.includes(`spawn_subagent · ${TASK_A}`) && all.includes(`restored · ${ANSWER_A}`) && all.includes(`restored · ${ANSWER_B}`),
       'the restored cards',
       8000,
     );

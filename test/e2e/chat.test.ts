@@ -12,7 +12,6 @@ afterEach(async () => {
   await disposeAllTerminals();
 });
 
-
 describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
   it('--help prints usage and exits 0', async (ctx) => {
     const { arbor } = sandbox(ctx);
@@ -46,59 +45,67 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 });
 
 describe('interactive chat', () => {
-  it('streams the reply onto the screen and shows provider, model and tokens in the status bar', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { withModel, startArbor } = sandbox(ctx);
-    const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
-    const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
-    const term = await startArbor();
-    await send(term, 'hello model');
+  it(
+    'streams the reply onto the screen and shows provider, model and tokens in the status bar',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const { withModel, startArbor } = sandbox(ctx);
+      const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
+      const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
+      const term = await startArbor();
+      await send(term, 'hello model');
 
-    // The first words are visible while the last chunk has not been sent yet.
-    await term.waitForText('Streaming reply', 8000);
-    expect(term.screen()).not.toContain('DONE.');
-    await term.waitForText('Streaming reply arrives piece by piece until DONE.', 10000);
+      // The first words are visible while the last chunk has not been sent yet.
+      await term.waitForText('Streaming reply', 8000);
+      expect(term.screen()).not.toContain('DONE.');
+      await term.waitForText('Streaming reply arrives piece by piece until DONE.', 10000);
 
-    await term.waitForText('321 in / 47 out', 5000, { where: 'screen' });
-    const screen = term.screen();
-    expect(screen).toContain('fake-model');
-    expect(screen).toContain('hello model');
-    expect(m.requests).toHaveLength(1);
-    expect(lastUserText(m.requests[0].body)).toBe('hello model');
-  });
+      await term.waitForText('321 in / 47 out', 5000, { where: 'screen' });
+      const screen = term.screen();
+      expect(screen).toContain('fake-model');
+      expect(screen).toContain('hello model');
+      expect(m.requests).toHaveLength(1);
+      expect(lastUserText(m.requests[0].body)).toBe('hello model');
+    },
+  );
 
-  it('Esc interrupts a long reply: the partial text stays, marked interrupted, and input works again', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { withModel, startArbor } = sandbox(ctx);
-    const words = Array.from({ length: 50 }, (_, i) => `w${i + 1} `);
-    const m = await withModel((req) =>
-      req.index === 0
-        ? { kind: 'text', chunks: words, delayMs: 100 }
-        : { kind: 'text', chunks: ['second ', 'answer ', 'here'], delayMs: 20 },
-    );
-    const term = await startArbor();
-    await send(term, 'tell me a long story');
-    await term.waitForText('w1 w2 w3 w4 w5', 8000);
-    term.press('esc');
+  it(
+    'Esc interrupts a long reply: the partial text stays, marked interrupted, and input works again',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const { withModel, startArbor } = sandbox(ctx);
+      const words = Array.from({ length: 50 }, (_, i) => `w${i + 1} `);
+      const m = await withModel((req) =>
+        req.index === 0
+          ? { kind: 'text', chunks: words, delayMs: 100 }
+          : { kind: 'text', chunks: ['second ', 'answer ', 'here'], delayMs: 20 },
+      );
+      const term = await startArbor();
+      await send(term, 'tell me a long story');
+      await term.waitForText('w1 w2 w3 w4 w5', 8000);
+      term.press('esc');
 
-    await term.waitForText(/interrupted/i, 5000, { where: 'screen' });
-    // The model request was abandoned, not left streaming to the end.
-    await expect(m.requests[0].ended).resolves.toBe('client_closed');
-    await term.flush();
-    const after = term.scrollback();
-    expect(after).toContain('w1 w2 w3 w4 w5');
-    expect(after).not.toContain('w50');
-    const shown = after.match(/w\d+ /g)?.length ?? 0;
-    // The partial reply does not keep growing once interrupted.
-    await new Promise((r) => setTimeout(r, 600));
-    await term.flush();
-    expect(term.scrollback().match(/w\d+ /g)?.length ?? 0).toBe(shown);
+      await term.waitForText(/interrupted/i, 5000, { where: 'screen' });
+      // The model request was abandoned, not left streaming to the end.
+      await expect(m.requests[0].ended).resolves.toBe('client_closed');
+      await term.flush();
+      const after = term.scrollback();
+      expect(after).toContain('w1 w2 w3 w4 w5');
+      expect(after).not.toContain('w50');
+      const shown = after.match(/w\d+ /g)?.length ?? 0;
+      // The partial reply does not keep growing once interrupted.
+      await new Promise((r) => setTimeout(r, 600));
+      await term.flush();
+      expect(term.scrollback().match(/w\d+ /g)?.length ?? 0).toBe(shown);
 
-    await send(term, 'are you there');
-    await term.waitForText('second answer here', 8000);
-    expect(m.requests).toHaveLength(2);
-    expect(lastUserText(m.requests[1].body)).toBe('are you there');
-    // The partial reply is kept in the conversation.
-    expect(JSON.stringify(m.requests[1].body.messages)).toContain('w1 w2 w3');
-  });
+      await send(term, 'are you there');
+      await term.waitForText('second answer here', 8000);
+      expect(m.requests).toHaveLength(2);
+      expect(lastUserText(m.requests[1].body)).toBe('are you there');
+      // The partial reply is kept in the conversation.
+      expect(JSON.stringify(m.requests[1].body.messages)).toContain('w1 w2 w3');
+    },
+  );
 
   it(
     'Ctrl+D on an empty input quits with code 0 and restores the terminal; --resume shows the conversation again',
@@ -209,7 +216,10 @@ describe.concurrent('headless', { timeout: PROCESS_TEST_TIMEOUT }, () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, any>);
     expect(events[events.length - 1]).toMatchObject({ type: 'final', status: 'completed', text: 'Alpha beta gamma.' });
-    const text = events.filter((e) => e.type === 'text').map((e) => e.delta as string).join('');
+    const text = events
+      .filter((e) => e.type === 'text')
+      .map((e) => e.delta as string)
+      .join('');
     expect(text).toBe('Alpha beta gamma.');
     expect(events.find((e) => e.type === 'usage')).toMatchObject({ input_tokens: 11, output_tokens: 3 });
   });
@@ -249,10 +259,7 @@ describe.concurrent('bad config', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 
   it('an unknown provider names the key path and the known providers', async (ctx) => {
     const { h, arbor } = sandbox(ctx);
-    const path = writeConfig(
-      h.dir,
-      fakeProviderConfig('http://127.0.0.1:9/v1').replace('provider = "fake"', 'provider = "locl"'),
-    );
+    const path = writeConfig(h.dir, fakeProviderConfig('http://127.0.0.1:9/v1').replace('provider = "fake"', 'provider = "locl"'));
     const r = await arbor([]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('agents.main.provider: unknown provider "locl"');
@@ -262,16 +269,20 @@ describe.concurrent('bad config', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 });
 
 describe('typeahead', () => {
-  it('keys typed while arbor is still starting are sent as a message, not echoed as a paste', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
-    ctx.onTestFinished(() => term.dispose());
-    // no waiting for the prompt: type at once, as an impatient person would
-    term.type('hello early');
-    term.press('enter');
-    await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
-    expect(term.scrollback()).not.toContain('2 lines');
-  });
+  it(
+    'keys typed while arbor is still starting are sent as a message, not echoed as a paste',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
+      ctx.onTestFinished(() => term.dispose());
+      // no waiting for the prompt: type at once, as an impatient person would
+      term.type('hello early');
+      term.press('enter');
+      await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
+      expect(term.scrollback()).not.toContain('2 lines');
+    },
+  );
 });
 
 describe('Ctrl+C and retries', () => {
@@ -296,7 +307,9 @@ describe('Ctrl+C and retries', () => {
     // Retry-After 2 s keeps the notice on screen long enough to read.
     sb.h.env.ARBOR_RETRY_BASE_MS = '2000';
     await sb.withModel(({ index }) =>
-      index === 0 ? { kind: 'status', status: 429, headers: { 'retry-after': '2' }, body: '{"error":{"message":"slow down"}}' } : { kind: 'text', chunks: ['after the retry'] },
+      index === 0
+        ? { kind: 'status', status: 429, headers: { 'retry-after': '2' }, body: '{"error":{"message":"slow down"}}' }
+        : { kind: 'text', chunks: ['after the retry'] },
     );
     const term = await sb.startArbor();
     await send(term, 'hello');
@@ -307,52 +320,67 @@ describe('Ctrl+C and retries', () => {
 });
 
 describe('setup', () => {
-  it('arbor init writes a commented starter config, says where, and never overwrites it', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const first = await sb.arbor(['init']);
-    expect(first.code).toBe(0);
-    const path = `${sb.h.home}/config.toml`;
-    expect(first.stdout).toContain(path);
-    const { readFileSync } = await import('node:fs');
-    const text = readFileSync(path, 'utf8');
-    expect(text).toMatch(/^#/m);
-    expect(text).toContain('[agents.main]');
-    expect(text).toContain('mode = "bounded"');
-    const second = await sb.arbor(['init']);
-    expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/already exists/);
-    expect(readFileSync(path, 'utf8')).toBe(text);
-    // the written config loads: arbor runs headless with it
-    const run = await sb.arbor(['-p', 'hello']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain('[offline model]');
-  });
+  it(
+    'arbor init writes a commented starter config, says where, and never overwrites it',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const first = await sb.arbor(['init']);
+      expect(first.code).toBe(0);
+      const path = `${sb.h.home}/config.toml`;
+      expect(first.stdout).toContain(path);
+      const { readFileSync } = await import('node:fs');
+      const text = readFileSync(path, 'utf8');
+      expect(text).toMatch(/^#/m);
+      expect(text).toContain('[agents.main]');
+      expect(text).toContain('mode = "bounded"');
+      const second = await sb.arbor(['init']);
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/already exists/);
+      expect(readFileSync(path, 'utf8')).toBe(text);
+      // the written config loads: arbor runs headless with it
+      const run = await sb.arbor(['-p', 'hello']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('[offline model]');
+    },
+  );
 
-  it('with only OPENAI_API_KEY set, the status bar names the provider and where it came from', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
-    const term = await sb.startArbor();
-    await term.waitForText('openai/gpt-4.1-mini');
-    await term.waitForText('OPENAI_API_KEY');
-    expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
-  });
+  it(
+    'with only OPENAI_API_KEY set, the status bar names the provider and where it came from',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
+      const term = await sb.startArbor();
+      await term.waitForText('openai/gpt-4.1-mini');
+      await term.waitForText('OPENAI_API_KEY');
+      expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
+    },
+  );
 });
 
 describe('secrets', () => {
-  it('a key named by api_key_env is scrubbed from the session file even when its variable name looks harmless', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const secret = 'cred-4f9a8b7c6d5e4f3a2b1c';
-    const model = await sb.withModel(() => ({ kind: 'text', chunks: ['noted'] }));
-    writeConfig(sb.h.dir, fakeProviderConfig(model.url).replace('model = "fake-model"', 'model = "fake-model"\napi_key_env = "MY_PROVIDER_CRED"'));
-    sb.h.env.MY_PROVIDER_CRED = secret;
-    const r = await sb.arbor(['-p', `remember ${secret} for me`]);
-    expect(r.code).toBe(0);
-    const { readdirSync, readFileSync } = await import('node:fs');
-    const dir = `${sb.h.home}/sessions`;
-    const files = readdirSync(dir);
-    expect(files).toHaveLength(1);
-    const session = readFileSync(`${dir}/${files[0]}`, 'utf8');
-    expect(session).toContain('remember');
-    expect(session).not.toContain(secret);
-  });
+  it(
+    'a key named by api_key_env is scrubbed from the session file even when its variable name looks harmless',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const secret = 'cred-4f9a8b7c6d5e4f3a2b1c';
+      const model = await sb.withModel(() => ({ kind: 'text', chunks: ['noted'] }));
+      writeConfig(
+        sb.h.dir,
+        fakeProviderConfig(model.url).replace('model = "fake-model"', 'model = "fake-model"\napi_key_env = "MY_PROVIDER_CRED"'),
+      );
+      sb.h.env.MY_PROVIDER_CRED = secret;
+      const r = await sb.arbor(['-p', `remember ${secret} for me`]);
+      expect(r.code).toBe(0);
+      const { readdirSync, readFileSync } = await import('node:fs');
+      const dir = `${sb.h.home}/sessions`;
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      const session = readFileSync(`${dir}/${files[0]}`, 'utf8');
+      expect(session).toContain('remember');
+      expect(session).not.toContain(secret);
+    },
+  );
 });

@@ -11,25 +11,29 @@ afterEach(async () => {
 });
 
 describe('delegation with the offline model', () => {
-  it('foreground, parallel and background delegation; the background end is announced in the chat', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '300';
-    const term = await sb.startArbor([], { cols: 120, rows: 40 });
+  it(
+    'foreground, parallel and background delegation; the background end is announced in the chat',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '300';
+      const term = await sb.startArbor([], { cols: 120, rows: 40 });
 
-    await send(term, 'delegate to reviewer: check the plan');
-    await term.waitForText('Done: check the plan', 20000);
-    await term.waitForText(/delegate.*reviewer/);
+      await send(term, 'delegate to reviewer: check the plan');
+      await term.waitForText('Done: check the plan', 20000);
+      await term.waitForText(/delegate.*reviewer/);
 
-    await send(term, 'delegate in parallel to researcher, reviewer: compare options');
-    await term.waitForText(/researcher.*reviewer|reviewer.*researcher/, 20000);
-    await term.waitForText(/2 of 2|success=true|Done: compare options/, 20000);
+      await send(term, 'delegate in parallel to researcher, reviewer: compare options');
+      await term.waitForText(/researcher.*reviewer|reviewer.*researcher/, 20000);
+      await term.waitForText(/2 of 2|success=true|Done: compare options/, 20000);
 
-    await send(term, 'delegate in background to researcher: dig into caching');
-    await term.waitForText("Background task started for agent 'researcher'.", 20000);
-    // the notice comes from the runtime's outcome when the detached task ends
-    await term.waitForText(/Background task [0-9a-f]{8} \(researcher\) completed/, 20000);
-    await term.waitForText('Done: dig into caching');
-  });
+      await send(term, 'delegate in background to researcher: dig into caching');
+      await term.waitForText("Background task started for agent 'researcher'.", 20000);
+      // the notice comes from the runtime's outcome when the detached task ends
+      await term.waitForText(/Background task [0-9a-f]{8} \(researcher\) completed/, 20000);
+      await term.waitForText('Done: dig into caching');
+    },
+  );
 
   it('fan out: three subagents run and the summary counts them', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
@@ -47,7 +51,10 @@ describe('trace log', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Fan-out finished: 2 of 2 succeeded');
     const log = readFileSync(join(sb.h.home, 'logs', 'arbor.log'), 'utf8');
-    const lines = log.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const started = lines.filter((l) => l.event === 'run_started');
     const root = started.find((l) => !l.parent_run_id)!;
     const children = started.filter((l) => l.parent_run_id === root.run_id);

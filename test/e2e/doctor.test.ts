@@ -77,7 +77,9 @@ describe('arbor doctor', { timeout: PTY_TEST_TIMEOUT }, () => {
     expect(text).toMatch(/· copy to clipboard \(OSC 52\): /);
     expect(text).toContain(`✓ ARBOR_HOME: ${h.home} is writable`);
     expect(text).toContain(`✓ config: valid; read ${configPath}`);
-    expect(text).toMatch(new RegExp(`✓ provider local \\(openai-compatible/fake-model\\): reachable at ${server.url}/models \\(HTTP 200, \\d+ ms\\)`));
+    expect(text).toMatch(
+      new RegExp(`✓ provider local \\(openai-compatible/fake-model\\): reachable at ${server.url}/models \\(HTTP 200, \\d+ ms\\)`),
+    );
     expect(text).toContain('✓ offline fallback: the built-in model (arbor-offline) answers');
     expect(text).toContain('All checks passed.');
     expect(text).not.toContain(KEY);
@@ -104,11 +106,22 @@ describe('arbor doctor', { timeout: PTY_TEST_TIMEOUT }, () => {
     writeConfig(
       h.dir,
       providerToml(`http://127.0.0.1:${port}/v1`) +
-        ['[providers.refusing]', 'type = "openai-compatible"', `base_url = "${server.url}"`, 'model = "fake-model"', 'api_key_env = "WRONG_KEY"', ''].join('\n'),
+        [
+          '[providers.refusing]',
+          'type = "openai-compatible"',
+          `base_url = "${server.url}"`,
+          'model = "fake-model"',
+          'api_key_env = "WRONG_KEY"',
+          '',
+        ].join('\n'),
     );
     const { code, text } = await doctor(ctx, h, { DOCTOR_TEST_KEY: KEY, WRONG_KEY: 'sk-wrong-key-000000' });
-    expect(text).toContain(`✗ provider local (openai-compatible/fake-model): cannot reach http://127.0.0.1:${port}/v1/models: ECONNREFUSED`);
-    expect(text).toContain(`✗ provider refusing (openai-compatible/fake-model): ${server.url}/models refused the key from WRONG_KEY (HTTP 401)`);
+    expect(text).toContain(
+      `✗ provider local (openai-compatible/fake-model): cannot reach http://127.0.0.1:${port}/v1/models: ECONNREFUSED`,
+    );
+    expect(text).toContain(
+      `✗ provider refusing (openai-compatible/fake-model): ${server.url}/models refused the key from WRONG_KEY (HTTP 401)`,
+    );
     expect(text).toContain('✓ config: valid');
     expect(text).toMatch(/2 checks failed\./);
     expect(text).not.toContain(KEY);

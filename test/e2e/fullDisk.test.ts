@@ -45,40 +45,47 @@ describe('full disk (injected ENOSPC on session writes)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it('chat: the answer shows with a status-bar warning and one notice; with room again the next turn saves everything', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel(({ body }) => {
-      const last = body.messages.at(-1);
-      return { kind: 'text', chunks: [`answer to ${last.content}`] };
-    });
-    const flag = join(sb.h.dir, '..', 'disk-full');
-    writeFileSync(flag, '');
-    const term = await startTerminal({ env: { ...sb.h.env, NODE_OPTIONS: `--import=${PRELOAD}`, ARBOR_TEST_ENOSPC_FLAG: flag }, cwd: sb.h.dir });
-    await term.waitForText(READY, START_TIMEOUT);
-    await term.waitForRawMode(START_TIMEOUT);
+  it(
+    'chat: the answer shows with a status-bar warning and one notice; with room again the next turn saves everything',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(({ body }) => {
+        const last = body.messages.at(-1);
+        return { kind: 'text', chunks: [`answer to ${last.content}`] };
+      });
+      const flag = join(sb.h.dir, '..', 'disk-full');
+      writeFileSync(flag, '');
+      const term = await startTerminal({
+        env: { ...sb.h.env, NODE_OPTIONS: `--import=${PRELOAD}`, ARBOR_TEST_ENOSPC_FLAG: flag },
+        cwd: sb.h.dir,
+      });
+      await term.waitForText(READY, START_TIMEOUT);
+      await term.waitForRawMode(START_TIMEOUT);
 
-    await send(term, 'first prompt');
-    await term.waitForText('answer to first prompt');
-    await term.waitForText('The session is not being saved: Could not write session file');
-    await term.waitForText('ENOSPC');
-    await term.waitForText('⚠ session not saved (retrying)', 5000, { where: 'screen' });
-    await send(term, 'second prompt');
-    await term.waitForText('answer to second prompt');
-    await term.waitForText(READY, 5000, { where: 'screen' });
-    // Said once, not per failed write.
-    expect(term.scrollback().match(/The session is not being saved/g)).toHaveLength(1);
-    expect(sessionText(sb.h.home)).not.toContain('second prompt');
+      await send(term, 'first prompt');
+      await term.waitForText('answer to first prompt');
+      await term.waitForText('The session is not being saved: Could not write session file');
+      await term.waitForText('ENOSPC');
+      await term.waitForText('⚠ session not saved (retrying)', 5000, { where: 'screen' });
+      await send(term, 'second prompt');
+      await term.waitForText('answer to second prompt');
+      await term.waitForText(READY, 5000, { where: 'screen' });
+      // Said once, not per failed write.
+      expect(term.scrollback().match(/The session is not being saved/g)).toHaveLength(1);
+      expect(sessionText(sb.h.home)).not.toContain('second prompt');
 
-    rmSync(flag);
-    await send(term, 'third prompt');
-    await term.waitForText('answer to third prompt');
-    await term.waitForText('The session is saved again: everything kept in memory is now on disk.');
-    await term.waitForNoText('session not saved', 5000, { where: 'screen' });
-    const saved = sessionText(sb.h.home);
-    for (const p of ['first prompt', 'second prompt', 'third prompt', 'answer to first prompt']) expect(saved).toContain(p);
-    await send(term, '/quit');
-    expect((await term.waitForExit(10000)).exitCode).toBe(0);
-  });
+      rmSync(flag);
+      await send(term, 'third prompt');
+      await term.waitForText('answer to third prompt');
+      await term.waitForText('The session is saved again: everything kept in memory is now on disk.');
+      await term.waitForNoText('session not saved', 5000, { where: 'screen' });
+      const saved = sessionText(sb.h.home);
+      for (const p of ['first prompt', 'second prompt', 'third prompt', 'answer to first prompt']) expect(saved).toContain(p);
+      await send(term, '/quit');
+      expect((await term.waitForExit(10000)).exitCode).toBe(0);
+    },
+  );
 });
 
 /** Mounts a tmpfs of `size` at `dir`; false where that is not possible (not root, no
@@ -119,32 +126,36 @@ function fillUp(dir: string): string {
 }
 
 describe('full disk (a real tmpfs, where the test may mount one)', () => {
-  it('headless: the disk fills during the turn; the answer is still printed with the warning', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const mnt = join(sb.h.dir, '..', 'tiny-home');
-    if (!tryMountTmpfs(mnt, '256k')) {
-      ctx.skip();
-      return;
-    }
-    ctx.onTestFinished(() => {
-      try {
-        execFileSync('umount', [mnt], { stdio: 'ignore' });
-      } catch {
-        /* already gone */
+  it(
+    'headless: the disk fills during the turn; the answer is still printed with the warning',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const mnt = join(sb.h.dir, '..', 'tiny-home');
+      if (!tryMountTmpfs(mnt, '256k')) {
+        ctx.skip();
+        return;
       }
-    });
-    let filler: string | undefined;
-    await sb.withModel(() => {
-      // arbor has started and written its session header: now the disk fills up.
-      filler ??= fillUp(mnt);
-      // Longer than what is left of the session file's last page, so saving it needs room.
-      return { kind: 'text', chunks: ['Answer on a full disk.', ' more'.repeat(2000)] };
-    });
-    const r = await runArbor(['-p', 'hello'], { env: { ...sb.h.env, ARBOR_HOME: mnt }, cwd: sb.h.dir });
-    expect(filler && existsSync(filler)).toBe(true);
-    expect(r.stdout).toBe(`Answer on a full disk.${' more'.repeat(2000)}\n`);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(NOT_SAVED);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+      ctx.onTestFinished(() => {
+        try {
+          execFileSync('umount', [mnt], { stdio: 'ignore' });
+        } catch {
+          /* already gone */
+        }
+      });
+      let filler: string | undefined;
+      await sb.withModel(() => {
+        // arbor has started and written its session header: now the disk fills up.
+        filler ??= fillUp(mnt);
+        // Longer than what is left of the session file's last page, so saving it needs room.
+        return { kind: 'text', chunks: ['Answer on a full disk.', ' more'.repeat(2000)] };
+      });
+      const r = await runArbor(['-p', 'hello'], { env: { ...sb.h.env, ARBOR_HOME: mnt }, cwd: sb.h.dir });
+      expect(filler && existsSync(filler)).toBe(true);
+      expect(r.stdout).toBe(`Answer on a full disk.${' more'.repeat(2000)}\n`);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(NOT_SAVED);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 });

@@ -6,8 +6,7 @@ import { disposeAllTerminals, startTerminal, type Key } from '../support/termina
 import { tempArborHome, writeConfig } from '../support/tempHome.js';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'keyEcho.mjs');
-const start = (cols = 60, rows = 12) =>
-  startTerminal({ command: process.execPath, args: [fixture], cols, rows });
+const start = (cols = 60, rows = 12) => startTerminal({ command: process.execPath, args: [fixture], cols, rows });
 
 afterEach(async () => {
   await disposeAllTerminals();

@@ -29,11 +29,16 @@ let installedDir: string;
 let packed: { filename: string; size: number; unpackedSize: number; files: PackedFile[] };
 
 beforeAll(async () => {
-  if (!existsSync(join(repoRoot, 'dist', 'arbor.js'))) throw new Error('dist/arbor.js is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(join(repoRoot, 'dist', 'arbor.js')))
+    throw new Error('dist/arbor.js is missing: run `npm run build` first (npm test does)');
   work = mkdtempSync(join(tmpdir(), 'arbor-pack-'));
   prefix = join(work, 'prefix');
   const npmEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-  const { stdout } = await execFile('npm', ['pack', '--json', '--pack-destination', work], { cwd: repoRoot, env: npmEnv, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await execFile('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: repoRoot,
+    env: npmEnv,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
   // --prefer-offline: the bundle has no runtime dependencies, so nothing needs the registry.
   await execFile('npm', ['install', '-g', '--ignore-scripts', '--prefer-offline', '--prefix', prefix, join(work, packed.filename)], {
@@ -43,7 +48,9 @@ beforeAll(async () => {
   installedBin = join(prefix, 'bin', 'arbor');
   installedDir = join(prefix, 'lib', 'node_modules', pkg.name);
   // The size a user downloads, for whoever reads the test log.
-  console.log(`${packed.filename}: ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed.files.length} files`);
+  console.log(
+    `${packed.filename}: ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packed.files.length} files`,
+  );
 }, 180000);
 
 afterAll(() => {
@@ -51,7 +58,11 @@ afterAll(() => {
 });
 
 /** The installed command, no terminal. */
-function runInstalled(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runInstalled(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(installedBin, args, { cwd, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -70,7 +81,17 @@ function runInstalled(args: string[], env: Record<string, string>, cwd: string):
 describe('the packed package', () => {
   it('holds the bundle, its source maps, the locales and the licence notices, and no tests, bench or src', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const must of ['package.json', 'LICENSE', 'README.md', 'bin/arbor.js', 'dist/arbor.js', 'dist/arbor.js.map', 'dist/THIRD_PARTY_NOTICES.md', 'locales/en/cli.json', 'locales/es/cli.json']) {
+    for (const must of [
+      'package.json',
+      'LICENSE',
+      'README.md',
+      'bin/arbor.js',
+      'dist/arbor.js',
+      'dist/arbor.js.map',
+      'dist/THIRD_PARTY_NOTICES.md',
+      'locales/en/cli.json',
+      'locales/es/cli.json',
+    ]) {
       expect(paths).toContain(must);
     }
     expect(paths.filter((p) => /^(test|bench|src|vendor|scripts|build|patches)\//.test(p) || p.includes('testing/'))).toEqual([]);
@@ -81,25 +102,39 @@ describe('the packed package', () => {
   });
 
   it('declares no runtime dependency and no install script: the bundle carries everything', () => {
-    const installed = JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const installed = JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     expect(Object.keys(installed.dependencies ?? {})).toEqual([]);
     expect(Object.keys(installed.scripts ?? {}).filter((s) => /install|prepare/.test(s))).toEqual([]);
     expect(existsSync(join(installedDir, 'node_modules'))).toBe(false);
     expect(installed.engines).toEqual({ node: '>=20' });
   });
 
-  it('carries arbor\'s Ink (vendor/ink), not upstream Ink, with the key-frame path and the fast output', () => {
+  it("carries arbor's Ink (vendor/ink), not upstream Ink, with the key-frame path and the fast output", () => {
     const dist = join(installedDir, 'dist');
-    const code = [join(dist, 'arbor.js'), ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join(dist, 'chunks', f))]
+    const code = [
+      join(dist, 'arbor.js'),
+      ...readdirSync(join(dist, 'chunks'))
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => join(dist, 'chunks', f)),
+    ]
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     expect(code).toContain('renderNextCommitNow');
     expect(code).toContain('composeRowFromCells');
-    const sources = [join(dist, 'arbor.js.map'), ...readdirSync(join(dist, 'chunks')).filter((f) => f.endsWith('.map')).map((f) => join(dist, 'chunks', f))]
-      .flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { sources: string[] }).sources);
+    const sources = [
+      join(dist, 'arbor.js.map'),
+      ...readdirSync(join(dist, 'chunks'))
+        .filter((f) => f.endsWith('.map'))
+        .map((f) => join(dist, 'chunks', f)),
+    ].flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { sources: string[] }).sources);
     expect(sources.some((s) => s.endsWith('vendor/ink/build/ink.js'))).toBe(true);
     expect(sources.some((s) => s.endsWith('vendor/ink/build/output.js'))).toBe(true);
-    expect(sources.filter((s) => /node_modules\/ink(-upstream)?\//.test(s) || s.includes('src/testing/') || s.includes('test/support/'))).toEqual([]);
+    expect(
+      sources.filter((s) => /node_modules\/ink(-upstream)?\//.test(s) || s.includes('src/testing/') || s.includes('test/support/')),
+    ).toEqual([]);
     const notices = readFileSync(join(dist, 'THIRD_PARTY_NOTICES.md'), 'utf8');
     for (const name of ['ink@6.8.0', 'react@', 'yoga-layout@', 'i18next@']) expect(notices).toContain(`## ${name}`);
     expect(notices).toContain('Vendored and changed by arbor');
@@ -124,7 +159,10 @@ describe('the installed arbor', () => {
   });
 
   it('-p answers from the loopback model', async () => {
-    const model = await startLoopbackModel({ dialect: 'openai', respond: () => ({ kind: 'text', chunks: ['installed ', 'and ', 'answering'] }) });
+    const model = await startLoopbackModel({
+      dialect: 'openai',
+      respond: () => ({ kind: 'text', chunks: ['installed ', 'and ', 'answering'] }),
+    });
     const dir = mkdtempSync(join(tmpdir(), 'arbor-installed-p-'));
     try {
       writeConfig(dir, fakeProviderConfig(model.url));

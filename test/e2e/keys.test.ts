@@ -99,7 +99,9 @@ describe('bursts against a model', () => {
   it('Esc Esc while a reply streams interrupts it and leaves no ESC in the line', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     const m = await sb.withModel((req) =>
-      req.index === 0 ? { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 100 } : { kind: 'text', chunks: ['second answer'] },
+      req.index === 0
+        ? { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 100 }
+        : { kind: 'text', chunks: ['second answer'] },
     );
     const term = await sb.startArbor();
     await send(term, 'a long story');
@@ -133,7 +135,8 @@ describe('bursts against a model', () => {
     const sb = sandbox(ctx);
     await sb.withModel(async ({ body }) => {
       const first = (body.messages ?? []).find((msg: { role: string }) => msg.role === 'user')?.content;
-      if (typeof first === 'string' && first.startsWith('job ')) return { kind: 'text', chunks: Array.from({ length: 600 }, (_, i) => `t${i} `), delayMs: 200 };
+      if (typeof first === 'string' && first.startsWith('job '))
+        return { kind: 'text', chunks: Array.from({ length: 600 }, (_, i) => `t${i} `), delayMs: 200 };
       return { kind: 'tools', calls: [1, 2, 3].map((i) => ({ id: `s${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })) };
     }, '\n[runtime_profiles.default]\nparallel_tools = true\n');
     const term = await sb.startArbor([], { cols: 140, rows: 40 });

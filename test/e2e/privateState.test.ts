@@ -14,10 +14,17 @@ afterEach(async () => {
 });
 
 /** Runs arbor through sh with `umask 022` set first, as a user's login shell would. */
-function arborUnderUmask(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function arborUnderUmask(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', 'umask 022; exec "$@"', 'sh', process.execPath, arborBin, ...args], { env: baseEnv(env), cwd, timeout: 30000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      '/bin/sh',
+      ['-c', 'umask 022; exec "$@"', 'sh', process.execPath, arborBin, ...args],
+      { env: baseEnv(env), cwd, timeout: 30000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -47,7 +54,12 @@ describe('private state under ARBOR_HOME', () => {
     expect(headless.code).toBe(0);
     expect(headless.stderr).not.toContain('readable by other users');
 
-    const term = await startTerminal({ command: '/bin/sh', args: ['-c', 'umask 022; exec "$@"', 'sh', process.execPath, arborBin], env, cwd: sb.h.dir });
+    const term = await startTerminal({
+      command: '/bin/sh',
+      args: ['-c', 'umask 022; exec "$@"', 'sh', process.execPath, arborBin],
+      env,
+      cwd: sb.h.dir,
+    });
     await term.waitForText(READY, START_TIMEOUT);
     await term.waitForRawMode(START_TIMEOUT);
     await send(term, 'hello there');
@@ -65,26 +77,32 @@ describe('private state under ARBOR_HOME', () => {
     for (const [path, mode, isDir] of modes) expect([path, mode.toString(8)]).toEqual([path, isDir ? '700' : '600']);
   });
 
-  it('an existing 0644 session in a 0755 home is tightened at start, with a notice naming what changed', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const sessions = join(sb.h.home, 'sessions');
-    mkdirSync(sessions, { recursive: true });
-    const old = join(sessions, '20250101-000000-abcd.jsonl');
-    writeFileSync(old, '{"type":"session"}\n', { mode: 0o644 });
-    chmodSync(old, 0o644);
-    chmodSync(sb.h.home, 0o755);
-    chmodSync(sessions, 0o755);
+  it(
+    'an existing 0644 session in a 0755 home is tightened at start, with a notice naming what changed',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const sessions = join(sb.h.home, 'sessions');
+      mkdirSync(sessions, { recursive: true });
+      const old = join(sessions, '20250101-000000-abcd.jsonl');
+      writeFileSync(old, '{"type":"session"}\n', { mode: 0o644 });
+      chmodSync(old, 0o644);
+      chmodSync(sb.h.home, 0o755);
+      chmodSync(sessions, 0o755);
 
-    const r = await sb.arbor(['-p', 'hello']);
-    expect(r.code).toBe(0);
-    const notices = r.stderr.split('\n').filter((l) => l.includes('readable by other users'));
-    expect(notices).toEqual([`warning: ${sb.h.home} was readable by other users; made it private (folders 0700, files 0600): ., sessions (2).`]);
-    expect(statSync(old).mode & 0o777).toBe(0o600);
-    expect(statSync(sessions).mode & 0o777).toBe(0o700);
-    expect(statSync(sb.h.home).mode & 0o777).toBe(0o700);
+      const r = await sb.arbor(['-p', 'hello']);
+      expect(r.code).toBe(0);
+      const notices = r.stderr.split('\n').filter((l) => l.includes('readable by other users'));
+      expect(notices).toEqual([
+        `warning: ${sb.h.home} was readable by other users; made it private (folders 0700, files 0600): ., sessions (2).`,
+      ]);
+      expect(statSync(old).mode & 0o777).toBe(0o600);
+      expect(statSync(sessions).mode & 0o777).toBe(0o700);
+      expect(statSync(sb.h.home).mode & 0o777).toBe(0o700);
 
-    // Once private, the next start says nothing.
-    const again = await sb.arbor(['-p', 'hello']);
-    expect(again.stderr).not.toContain('readable by other users');
-  });
+      // Once private, the next start says nothing.
+      const again = await sb.arbor(['-p', 'hello']);
+      expect(again.stderr).not.toContain('readable by other users');
+    },
+  );
 });

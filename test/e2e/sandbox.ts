@@ -54,7 +54,6 @@ export function sandbox(ctx: TestContext): Sandbox {
   };
 }
 
-
 /** Types a message, waits until it is visible, then presses Enter. */
 export async function send(term: Term, text: string): Promise<void> {
   term.type(text);

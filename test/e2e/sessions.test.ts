@@ -26,167 +26,212 @@ async function quit(term: Term): Promise<string> {
 }
 
 describe('sessions', () => {
-  it('-c continues the newest session started in this directory, not a newer one elsewhere', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const other = join(sb.h.dir, '..', 'elsewhere');
-    mkdirSync(other, { recursive: true });
-    const here = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
-    await here.waitForText(READY, START_TIMEOUT);
-    await here.waitForRawMode(START_TIMEOUT);
-    await send(here, 'alpha question from here');
-    await here.waitForText('You said: "alpha question from here"', 8000);
-    await quit(here);
-    // Newer, but in another directory.
-    const r = await runArbor(['-p', 'beta question from elsewhere'], { env: sb.h.env, cwd: other });
-    expect(r.code).toBe(0);
-
-    const term = await sb.startArbor(['-c']);
-    await term.waitForText('alpha question from here', 5000);
-    expect(term.scrollback()).not.toContain('beta question');
-    await send(term, 'and more');
-    await term.waitForText('You said: "and more"', 8000);
-
-    const none = await runArbor(['-c', '-p', 'x'], { env: sb.h.env, cwd: join(sb.h.dir, '..', 'home') });
-    expect(none.code).toBe(1);
-    expect(none.stderr).toContain('no session was started in');
-  });
-
-  it('--resume with no id opens a picker: typing filters, Enter resumes the chosen session', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    for (const text of ['first topic: gardening', 'second topic: sailing', 'third topic: baking']) {
-      const r = await sb.arbor(['-p', text]);
+  it(
+    '-c continues the newest session started in this directory, not a newer one elsewhere',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const other = join(sb.h.dir, '..', 'elsewhere');
+      mkdirSync(other, { recursive: true });
+      const here = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
+      await here.waitForText(READY, START_TIMEOUT);
+      await here.waitForRawMode(START_TIMEOUT);
+      await send(here, 'alpha question from here');
+      await here.waitForText('You said: "alpha question from here"', 8000);
+      await quit(here);
+      // Newer, but in another directory.
+      const r = await runArbor(['-p', 'beta question from elsewhere'], { env: sb.h.env, cwd: other });
       expect(r.code).toBe(0);
-    }
-    const term = await startTerminal({ args: ['--resume'], env: sb.h.env, cwd: sb.h.dir, cols: 120, rows: 30 });
-    await term.waitForText('Resume a session', START_TIMEOUT);
-    await term.waitForRawMode(START_TIMEOUT);
-    await term.waitForText('[headless] second topic: sailing', 5000, { where: 'screen' });
-    term.type('sail');
-    await term.waitFor((s) => s.includes('1 of 3') && s.includes('sailing') && !s.includes('gardening') && !s.includes('baking'), 'the filtered list', 5000);
-    term.press('enter');
-    await term.waitForText(READY, START_TIMEOUT, { where: 'screen' });
-    await term.waitForText('You said: "second topic: sailing"', 5000);
-    expect(term.scrollback()).not.toContain('gardening');
-  });
 
-  it('/clear starts a new session: after quitting, --resume shows no cleared text and sends none to the model', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const m = await sb.withModel((req) => ({ kind: 'text', chunks: [`reply to ${lastUserText(req.body)}`] }));
-    const term = await sb.startArbor();
-    await send(term, 'alpha secret plan');
-    await term.waitForText('reply to alpha secret plan', 8000);
-    await term.waitForText(READY, 5000, { where: 'screen' });
-    await send(term, '/clear');
-    await term.waitForText('Conversation cleared', 5000);
-    await send(term, 'gamma');
-    await term.waitForText('reply to gamma', 8000);
-    const id = await quit(term);
+      const term = await sb.startArbor(['-c']);
+      await term.waitForText('alpha question from here', 5000);
+      expect(term.scrollback()).not.toContain('beta question');
+      await send(term, 'and more');
+      await term.waitForText('You said: "and more"', 8000);
 
-    const resumed = await sb.startArbor(['--resume', id]);
-    await resumed.waitForText('reply to gamma', 5000);
-    expect(resumed.scrollback()).not.toContain('alpha');
-    await send(resumed, 'delta');
-    await resumed.waitForText('reply to delta', 8000);
-    const body = JSON.stringify(m.requests[m.requests.length - 1].body.messages);
-    expect(body).toContain('gamma');
-    expect(body).toContain('delta');
-    expect(body).not.toContain('alpha');
-  });
+      const none = await runArbor(['-c', '-p', 'x'], { env: sb.h.env, cwd: join(sb.h.dir, '..', 'home') });
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain('no session was started in');
+    },
+  );
 
-  it('quitting prints how to resume the session; a chat with nothing in it leaves no session and no hint', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const empty = await sb.startArbor();
-    empty.press('ctrl-d');
-    await empty.waitForExit(10000);
-    await empty.flush();
-    expect(empty.scrollback()).not.toMatch(RESUME_HINT);
-    const none = await sb.arbor(['-p', '-'], '');
-    expect(none.code).toBe(2);
-    const list = await sb.arbor(['-c', '-p', 'anything']);
-    expect(list.stderr).toContain('no session was started');
+  it(
+    '--resume with no id opens a picker: typing filters, Enter resumes the chosen session',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      for (const text of ['first topic: gardening', 'second topic: sailing', 'third topic: baking']) {
+        const r = await sb.arbor(['-p', text]);
+        expect(r.code).toBe(0);
+      }
+      const term = await startTerminal({ args: ['--resume'], env: sb.h.env, cwd: sb.h.dir, cols: 120, rows: 30 });
+      await term.waitForText('Resume a session', START_TIMEOUT);
+      await term.waitForRawMode(START_TIMEOUT);
+      await term.waitForText('[headless] second topic: sailing', 5000, { where: 'screen' });
+      term.type('sail');
+      await term.waitFor(
+        (s) => s.includes('1 of 3') && s.includes('sailing') && !s.includes('gardening') && !s.includes('baking'),
+        'the filtered list',
+        5000,
+      );
+      term.press('enter');
+      await term.waitForText(READY, START_TIMEOUT, { where: 'screen' });
+      await term.waitForText('You said: "second topic: sailing"', 5000);
+      expect(term.scrollback()).not.toContain('gardening');
+    },
+  );
 
-    const term = await sb.startArbor();
-    await send(term, 'remember this');
-    await term.waitForText('You said: "remember this"', 8000);
-    const id = await quit(term);
-    const again = await sb.startArbor(['--resume', id.slice(0, 17)]);
-    await again.waitForText('remember this', 5000);
-  });
+  it(
+    '/clear starts a new session: after quitting, --resume shows no cleared text and sends none to the model',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const m = await sb.withModel((req) => ({ kind: 'text', chunks: [`reply to ${lastUserText(req.body)}`] }));
+      const term = await sb.startArbor();
+      await send(term, 'alpha secret plan');
+      await term.waitForText('reply to alpha secret plan', 8000);
+      await term.waitForText(READY, 5000, { where: 'screen' });
+      await send(term, '/clear');
+      await term.waitForText('Conversation cleared', 5000);
+      await send(term, 'gamma');
+      await term.waitForText('reply to gamma', 8000);
+      const id = await quit(term);
+
+      const resumed = await sb.startArbor(['--resume', id]);
+      await resumed.waitForText('reply to gamma', 5000);
+      expect(resumed.scrollback()).not.toContain('alpha');
+      await send(resumed, 'delta');
+      await resumed.waitForText('reply to delta', 8000);
+      const body = JSON.stringify(m.requests[m.requests.length - 1].body.messages);
+      expect(body).toContain('gamma');
+      expect(body).toContain('delta');
+      expect(body).not.toContain('alpha');
+    },
+  );
+
+  it(
+    'quitting prints how to resume the session; a chat with nothing in it leaves no session and no hint',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const empty = await sb.startArbor();
+      empty.press('ctrl-d');
+      await empty.waitForExit(10000);
+      await empty.flush();
+      expect(empty.scrollback()).not.toMatch(RESUME_HINT);
+      const none = await sb.arbor(['-p', '-'], '');
+      expect(none.code).toBe(2);
+      const list = await sb.arbor(['-c', '-p', 'anything']);
+      expect(list.stderr).toContain('no session was started');
+
+      const term = await sb.startArbor();
+      await send(term, 'remember this');
+      await term.waitForText('You said: "remember this"', 8000);
+      const id = await quit(term);
+      const again = await sb.startArbor(['--resume', id.slice(0, 17)]);
+      await again.waitForText('remember this', 5000);
+    },
+  );
 });
 
 describe('resume notices', () => {
-  it('resuming a session whose last turn was cut off (arbor killed mid-reply) says so', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel((req) =>
-      req.index === 0 ? { kind: 'text', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), delayMs: 100 } : { kind: 'text', chunks: ['fresh answer'] },
-    );
-    const term = await sb.startArbor();
-    await send(term, 'a long question');
-    await term.waitForText('w3', 8000);
-    // Past the 2 s flush: the question is on disk, the answer never will be.
-    await new Promise((r) => setTimeout(r, 2500));
-    term.kill('SIGKILL');
-    await term.waitForExit(5000);
-    const resumed = await sb.startArbor(['-c']);
-    await resumed.waitForText('The last turn of this session was cut off', 5000);
-    await resumed.waitForText('a long question', 5000);
-    await send(resumed, 'again please');
-    await resumed.waitForText('fresh answer', 8000);
-  });
+  it(
+    'resuming a session whose last turn was cut off (arbor killed mid-reply) says so',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel((req) =>
+        req.index === 0
+          ? { kind: 'text', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), delayMs: 100 }
+          : { kind: 'text', chunks: ['fresh answer'] },
+      );
+      const term = await sb.startArbor();
+      await send(term, 'a long question');
+      await term.waitForText('w3', 8000);
+      // Past the 2 s flush: the question is on disk, the answer never will be.
+      await new Promise((r) => setTimeout(r, 2500));
+      term.kill('SIGKILL');
+      await term.waitForExit(5000);
+      const resumed = await sb.startArbor(['-c']);
+      await resumed.waitForText('The last turn of this session was cut off', 5000);
+      await resumed.waitForText('a long question', 5000);
+      await send(resumed, 'again please');
+      await resumed.waitForText('fresh answer', 8000);
+    },
+  );
 });
 
 describe('in the chat', () => {
-  it('/resume opens the picker inside the chat; Enter continues the chosen session there', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    for (const text of ['old topic: kites', 'old topic: tides']) expect((await sb.arbor(['-p', text])).code).toBe(0);
-    const term = await sb.startArbor([], { cols: 120, rows: 30 });
-    await send(term, 'current topic: clouds');
-    await term.waitForText('You said: "current topic: clouds"', 8000);
-    await term.waitForText(READY, 5000, { where: 'screen' });
-    await send(term, '/resume');
-    await term.waitForText('Resume a session', 5000, { where: 'screen' });
-    term.type('kites');
-    await term.waitFor((s) => s.includes('1 of 2') && s.includes('kites'), 'the filtered picker', 5000);
-    term.press('enter');
-    await term.waitForText('You said: "old topic: kites"', 8000, { where: 'screen' });
-    await term.waitForText(READY, 8000, { where: 'screen' });
-    await send(term, 'back to kites');
-    await term.waitForText('You said: "back to kites"', 8000);
-    const id = await quit(term);
-    // The chat we left is still saved, and the resumed one got the new message.
-    const again = await sb.startArbor(['--resume', id]);
-    await again.waitForText('back to kites', 5000);
-    expect(again.scrollback()).not.toContain('clouds');
-  });
+  it(
+    '/resume opens the picker inside the chat; Enter continues the chosen session there',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      for (const text of ['old topic: kites', 'old topic: tides']) expect((await sb.arbor(['-p', text])).code).toBe(0);
+      const term = await sb.startArbor([], { cols: 120, rows: 30 });
+      await send(term, 'current topic: clouds');
+      await term.waitForText('You said: "current topic: clouds"', 8000);
+      await term.waitForText(READY, 5000, { where: 'screen' });
+      await send(term, '/resume');
+      await term.waitForText('Resume a session', 5000, { where: 'screen' });
+      term.type('kites');
+      await term.waitFor((s) => s.includes('1 of 2') && s.includes('kites'), 'the filtered picker', 5000);
+      term.press('enter');
+      await term.waitForText('You said: "old topic: kites"', 8000, { where: 'screen' });
+      await term.waitForText(READY, 8000, { where: 'screen' });
+      await send(term, 'back to kites');
+      await term.waitForText('You said: "back to kites"', 8000);
+      const id = await quit(term);
+      // The chat we left is still saved, and the resumed one got the new message.
+      const again = await sb.startArbor(['--resume', id]);
+      await again.waitForText('back to kites', 5000);
+      expect(again.scrollback()).not.toContain('clouds');
+    },
+  );
 
-  it('/model opens a picker of the configured providers and switches the agent for this session', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const m = await sb.withModel(() => ({ kind: 'text', chunks: ['from the loopback model'] }), '\n[providers.demo]\ntype = "offline"\nmodel = "demo-offline"\n');
-    const term = await sb.startArbor([], { cols: 100, rows: 30 });
-    await send(term, '/model');
-    await term.waitForText('Model for main', 5000, { where: 'screen' });
-    await term.waitFor((s) => /fake\s+openai-compatible\/fake-model\s+\(current\)/.test(s) && /demo\s+offline\/demo-offline/.test(s), 'both providers, the current one marked', 5000);
-    term.type('demo');
-    term.press('enter');
-    await term.waitForText('main now uses demo (offline/demo-offline)', 5000);
-    await term.waitForText('offline/demo-offline', 5000, { where: 'screen' });
-    await send(term, 'who answers?');
-    await term.waitForText('[offline model] You said: "who answers?"', 8000);
-    expect(m.requests).toHaveLength(0);
-  });
+  it(
+    '/model opens a picker of the configured providers and switches the agent for this session',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const m = await sb.withModel(
+        () => ({ kind: 'text', chunks: ['from the loopback model'] }),
+        '\n[providers.demo]\ntype = "offline"\nmodel = "demo-offline"\n',
+      );
+      const term = await sb.startArbor([], { cols: 100, rows: 30 });
+      await send(term, '/model');
+      await term.waitForText('Model for main', 5000, { where: 'screen' });
+      await term.waitFor(
+        (s) => /fake\s+openai-compatible\/fake-model\s+\(current\)/.test(s) && /demo\s+offline\/demo-offline/.test(s),
+        'both providers, the current one marked',
+        5000,
+      );
+      term.type('demo');
+      term.press('enter');
+      await term.waitForText('main now uses demo (offline/demo-offline)', 5000);
+      await term.waitForText('offline/demo-offline', 5000, { where: 'screen' });
+      await send(term, 'who answers?');
+      await term.waitForText('[offline model] You said: "who answers?"', 8000);
+      expect(m.requests).toHaveLength(0);
+    },
+  );
 
-  it('/lang is kept in $ARBOR_HOME/state.json and says so; the next start speaks that language', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const term = await sb.startArbor([], { cols: 140, rows: 30 });
-    await send(term, '/lang es');
-    await term.waitForText(`guardado en ${sb.h.home}/state.json`, 5000);
-    term.press('ctrl-d');
-    await term.waitForExit(10000);
-    const { statSync } = await import('node:fs');
-    expect(statSync(`${sb.h.home}/state.json`).mode & 0o777).toBe(0o600);
-    const next = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
-    await next.waitForText('Escribe un mensaje', START_TIMEOUT);
-  });
+  it(
+    '/lang is kept in $ARBOR_HOME/state.json and says so; the next start speaks that language',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const term = await sb.startArbor([], { cols: 140, rows: 30 });
+      await send(term, '/lang es');
+      await term.waitForText(`guardado en ${sb.h.home}/state.json`, 5000);
+      term.press('ctrl-d');
+      await term.waitForExit(10000);
+      const { statSync } = await import('node:fs');
+      expect(statSync(`${sb.h.home}/state.json`).mode & 0o777).toBe(0o600);
+      const next = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
+      await next.waitForText('Escribe un mensaje', START_TIMEOUT);
+    },
+  );
 });
 
 describe('everyday screen', () => {
@@ -202,36 +247,41 @@ describe('everyday screen', () => {
     expect(term.scrollback()).not.toContain('Done: hello after the storm');
   });
 
-  it('closing /agents or the viewer leaves the last screenful of chat in place, and the viewer opens on a clean screen', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const term = await sb.startArbor([], { cols: 100, rows: 24 });
-    for (let i = 1; i <= 4; i++) {
-      await send(term, `message number ${i}`);
-      await term.waitForText(`You said: "message number ${i}"`, 8000);
-      await term.waitForText(READY, 5000, { where: 'screen' });
-    }
-    const chatVisible = (s: string) => s.includes('You said: "message number 4"') && s.includes('runaway: explore everything') && s.includes(READY);
-    await term.waitFor(chatVisible, 'the chat before opening a pane', 5000);
+  it(
+    'closing /agents or the viewer leaves the last screenful of chat in place, and the viewer opens on a clean screen',
+    { timeout: PTY_TEST_TIMEOUT * 1.5 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const term = await sb.startArbor([], { cols: 100, rows: 24 });
+      for (let i = 1; i <= 4; i++) {
+        await send(term, `message number ${i}`);
+        await term.waitForText(`You said: "message number ${i}"`, 8000);
+        await term.waitForText(READY, 5000, { where: 'screen' });
+      }
+      const chatVisible = (s: string) =>
+        s.includes('You said: "message number 4"') && s.includes('runaway: explore everything') && s.includes(READY);
+      await term.waitFor(chatVisible, 'the chat before opening a pane', 5000);
 
-    await send(term, '/agents');
-    await term.waitForText('Agents', 5000, { where: 'screen' });
-    term.press('esc');
-    await term.waitFor(chatVisible, 'the last screenful of chat after closing /agents', 5000);
+      await send(term, '/agents');
+      await term.waitForText('Agents', 5000, { where: 'screen' });
+      term.press('esc');
+      await term.waitFor(chatVisible, 'the last screenful of chat after closing /agents', 5000);
 
-    term.press('ctrl-o');
-    await term.waitForText('Transcript', 5000, { where: 'screen' });
-    await term.flush();
-    // Nothing but blank rows above the viewer's header: no stale chat lines.
-    const rowsAbove = term.screen().split('\n');
-    const headerRow = rowsAbove.findIndex((l) => l.includes('Transcript'));
-    expect(headerRow).toBeGreaterThanOrEqual(0);
-    expect(headerRow).toBeLessThanOrEqual(1);
-    expect(rowsAbove.slice(0, headerRow).every((l) => l.trim() === '')).toBe(true);
-    term.press('esc');
-    await term.waitFor(chatVisible, 'the last screenful of chat after closing the viewer', 5000);
-    const screen = term.screen();
-    expect(screen.split('\n').filter((l) => l.trim() !== '').length).toBeGreaterThan(15);
-  });
+      term.press('ctrl-o');
+      await term.waitForText('Transcript', 5000, { where: 'screen' });
+      await term.flush();
+      // Nothing but blank rows above the viewer's header: no stale chat lines.
+      const rowsAbove = term.screen().split('\n');
+      const headerRow = rowsAbove.findIndex((l) => l.includes('Transcript'));
+      expect(headerRow).toBeGreaterThanOrEqual(0);
+      expect(headerRow).toBeLessThanOrEqual(1);
+      expect(rowsAbove.slice(0, headerRow).every((l) => l.trim() === '')).toBe(true);
+      term.press('esc');
+      await term.waitFor(chatVisible, 'the last screenful of chat after closing the viewer', 5000);
+      const screen = term.screen();
+      expect(screen.split('\n').filter((l) => l.trim() !== '').length).toBeGreaterThan(15);
+    },
+  );
 
   it('a runaway banner wraps at 60 columns instead of being cut', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
@@ -241,7 +291,11 @@ describe('everyday screen', () => {
     const term = await sb.startArbor([], { cols: 60, rows: 30 });
     await send(term, 'fan out 5: count');
     // The whole banner, including its last words, is on screen while the tree is paused.
-    await term.waitFor((s) => s.includes('Runaway guard') && /Paused runs\s+keep\s+their\s+state\./.test(s.replace(/\n\s*/g, ' ')), 'the whole banner', 10000);
+    await term.waitFor(
+      (s) => s.includes('Runaway guard') && /Paused runs\s+keep\s+their\s+state\./.test(s.replace(/\n\s*/g, ' ')),
+      'the whole banner',
+      10000,
+    );
     const lines = term.screen().split('\n');
     expect(lines.every((l) => l.length <= 60)).toBe(true);
   });
@@ -299,7 +353,11 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     const m = await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
     const { spawn } = await import('node:child_process');
     const [{ arborBin }, { baseEnv }] = await Promise.all([import('../support/paths.js'), import('../support/terminal.js')]);
-    const child = spawn(process.execPath, [arborBin, '-p', 'talk'], { cwd: sb.h.dir, env: baseEnv(sb.h.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [arborBin, '-p', 'talk'], {
+      cwd: sb.h.dir,
+      env: baseEnv(sb.h.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));

@@ -28,7 +28,10 @@ function sleeperModel(pidFile: string, seconds: number) {
   return ({ body }: { body: any }) => {
     const msgs = body.messages ?? [];
     if (msgs.at(-1)?.role === 'tool') return { kind: 'text' as const, chunks: ['slept'] };
-    return { kind: 'tools' as const, calls: [{ id: 'sh1', name: 'shell', args: { command: `echo $$ > ${pidFile}; sleep ${seconds}; echo done` } }] };
+    return {
+      kind: 'tools' as const,
+      calls: [{ id: 'sh1', name: 'shell', args: { command: `echo $$ > ${pidFile}; sleep ${seconds}; echo done` } }],
+    };
   };
 }
 
@@ -82,35 +85,41 @@ function sleepersOf(seconds: number): number[] {
 
 function sessionText(home: string): string {
   const dir = join(home, 'sessions');
-  return readdirSync(dir).map((n) => readFileSync(join(dir, n), 'utf8')).join('');
+  return readdirSync(dir)
+    .map((n) => readFileSync(join(dir, n), 'utf8'))
+    .join('');
 }
 
 const AUTO_SHELL = '\n[risk_profiles.default]\nauto_approve = ["shell"]\n';
 
 describe.runIf(process.platform === 'linux')('signals in the chat', () => {
   SIGNALS.forEach(([signal, code], i) => {
-    it(`${signal} while a shell tool runs: no process left, exit ${code}, the last prompt saved, terminal restored`, { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-      const sb = sandbox(ctx);
-      const seconds = 4300 + i;
-      const pidFile = join(sb.h.dir, 'shell.pid');
-      await sb.withModel(sleeperModel(pidFile, seconds), AUTO_SHELL);
-      const term = await sb.startArbor();
-      const prompt = `please run the long sleeper ${signal.toLowerCase()}`;
-      await send(term, prompt);
-      const pgid = Number(await waitForFile(pidFile));
-      expect(groupAlive(pgid)).toBe(true);
-      await term.waitFor(() => sleepersOf(seconds).length > 0, 'the sleep to start');
+    it(
+      `${signal} while a shell tool runs: no process left, exit ${code}, the last prompt saved, terminal restored`,
+      { timeout: PTY_TEST_TIMEOUT },
+      async (ctx) => {
+        const sb = sandbox(ctx);
+        const seconds = 4300 + i;
+        const pidFile = join(sb.h.dir, 'shell.pid');
+        await sb.withModel(sleeperModel(pidFile, seconds), AUTO_SHELL);
+        const term = await sb.startArbor();
+        const prompt = `please run the long sleeper ${signal.toLowerCase()}`;
+        await send(term, prompt);
+        const pgid = Number(await waitForFile(pidFile));
+        expect(groupAlive(pgid)).toBe(true);
+        await term.waitFor(() => sleepersOf(seconds).length > 0, 'the sleep to start');
 
-      process.kill(term.pid, signal);
-      const exit = await term.waitForExit(10000);
-      expect(exit.exitCode).toBe(code);
-      expect(groupAlive(pgid)).toBe(false);
-      expect(sleepersOf(seconds)).toEqual([]);
-      expect(sessionText(sb.h.home)).toContain(prompt);
-      // The screen is back to normal: the cursor is shown again, the line says what happened.
-      await term.flush();
-      expect(term.scrollback()).toContain(`arbor: ${signal} received: stopped every run and saved the session.`);
-    });
+        process.kill(term.pid, signal);
+        const exit = await term.waitForExit(10000);
+        expect(exit.exitCode).toBe(code);
+        expect(groupAlive(pgid)).toBe(false);
+        expect(sleepersOf(seconds)).toEqual([]);
+        expect(sessionText(sb.h.home)).toContain(prompt);
+        // The screen is back to normal: the cursor is shown again, the line says what happened.
+        await term.flush();
+        expect(term.scrollback()).toContain(`arbor: ${signal} received: stopped every run and saved the session.`);
+      },
+    );
   });
 
   it('a second signal during the shutdown forces the exit at once', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
@@ -121,7 +130,10 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
     await sb.withModel(({ body }) => {
       const msgs = body.messages ?? [];
       if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['slept'] };
-      return { kind: 'tools', calls: [{ id: 'sh1', name: 'shell', args: { command: `trap '' TERM; echo $$ > ${pidFile}; sleep ${seconds}` } }] };
+      return {
+        kind: 'tools',
+        calls: [{ id: 'sh1', name: 'shell', args: { command: `trap '' TERM; echo $$ > ${pidFile}; sleep ${seconds}` } }],
+      };
     }, AUTO_SHELL);
     const term = await sb.startArbor();
     await send(term, 'ignore the polite signal');
@@ -148,29 +160,37 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
 
 describe.runIf(process.platform === 'linux')('signals headless', () => {
   SIGNALS.forEach(([signal, code], i) => {
-    it(`${signal} during -p while a shell tool runs: no process left, exit ${code}, the prompt saved`, { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-      const sb = sandbox(ctx);
-      const seconds = 4320 + i;
-      const pidFile = join(sb.h.dir, 'shell.pid');
-      await sb.withModel(sleeperModel(pidFile, seconds));
-      const prompt = `headless sleeper ${signal.toLowerCase()}`;
-      const child = spawn(process.execPath, [arborBin, '-p', prompt, '--yes'], { cwd: sb.h.dir, env: baseEnv(sb.h.env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-      ctx.onTestFinished(() => {
-        if (child.exitCode === null) child.kill('SIGKILL');
-      });
-      const pgid = Number(await waitForFile(pidFile));
-      const deadline = Date.now() + 10000;
-      while (sleepersOf(seconds).length === 0 && Date.now() < deadline) await sleep(25);
+    it(
+      `${signal} during -p while a shell tool runs: no process left, exit ${code}, the prompt saved`,
+      { timeout: PROCESS_TEST_TIMEOUT },
+      async (ctx) => {
+        const sb = sandbox(ctx);
+        const seconds = 4320 + i;
+        const pidFile = join(sb.h.dir, 'shell.pid');
+        await sb.withModel(sleeperModel(pidFile, seconds));
+        const prompt = `headless sleeper ${signal.toLowerCase()}`;
+        const child = spawn(process.execPath, [arborBin, '-p', prompt, '--yes'], {
+          cwd: sb.h.dir,
+          env: baseEnv(sb.h.env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+        ctx.onTestFinished(() => {
+          if (child.exitCode === null) child.kill('SIGKILL');
+        });
+        const pgid = Number(await waitForFile(pidFile));
+        const deadline = Date.now() + 10000;
+        while (sleepersOf(seconds).length === 0 && Date.now() < deadline) await sleep(25);
 
-      child.kill(signal);
-      expect(await exited).toBe(code);
-      expect(groupAlive(pgid)).toBe(false);
-      expect(sleepersOf(seconds)).toEqual([]);
-      expect(sessionText(sb.h.home)).toContain(prompt);
-      expect(stderr).toContain(`arbor: ${signal} received: stopped every run and saved the session.`);
-    });
+        child.kill(signal);
+        expect(await exited).toBe(code);
+        expect(groupAlive(pgid)).toBe(false);
+        expect(sleepersOf(seconds)).toEqual([]);
+        expect(sessionText(sb.h.home)).toContain(prompt);
+        expect(stderr).toContain(`arbor: ${signal} received: stopped every run and saved the session.`);
+      },
+    );
   });
 });

@@ -16,30 +16,38 @@ function withTimeouts(url: string): string {
 }
 
 describe('silent servers', () => {
-  it('headless: each retry is announced on stderr, then the run fails naming the timeout', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const { h, withModel, arbor } = sandbox(ctx);
-    const m = await withModel(() => ({ kind: 'silent' }));
-    writeConfig(h.dir, withTimeouts(m.url));
-    const started = Date.now();
-    const r = await arbor(['-p', 'hello?']);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    const lines = r.stderr.trim().split('\n');
-    const retries = lines.filter((l) => l.startsWith('no response for 0.3 s (first_byte_timeout_secs) — retry '));
-    expect(retries.map((l) => /retry (\d)\/4/.exec(l)?.[1])).toEqual(['2', '3', '4']);
-    expect(r.stderr).toContain('no response for 0.3 s (first_byte_timeout_secs) — gave up after 4 attempts');
-    expect(Date.now() - started).toBeLessThan(20000);
-  });
+  it(
+    'headless: each retry is announced on stderr, then the run fails naming the timeout',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const { h, withModel, arbor } = sandbox(ctx);
+      const m = await withModel(() => ({ kind: 'silent' }));
+      writeConfig(h.dir, withTimeouts(m.url));
+      const started = Date.now();
+      const r = await arbor(['-p', 'hello?']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      const retries = lines.filter((l) => l.startsWith('no response for 0.3 s (first_byte_timeout_secs) — retry '));
+      expect(retries.map((l) => /retry (\d)\/4/.exec(l)?.[1])).toEqual(['2', '3', '4']);
+      expect(r.stderr).toContain('no response for 0.3 s (first_byte_timeout_secs) — gave up after 4 attempts');
+      expect(Date.now() - started).toBeLessThan(20000);
+    },
+  );
 
-  it('headless: a reply that stops mid-stream fails after idle_timeout_secs, its text kept out of stdout', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const { h, withModel, arbor } = sandbox(ctx);
-    const m = await withModel(() => ({ kind: 'stall', afterChunks: ['partial '] }));
-    writeConfig(h.dir, withTimeouts(m.url));
-    const r = await arbor(['-p', 'hello?']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('the reply stopped: nothing for 0.3 s (idle_timeout_secs)');
-    expect(m.requests).toHaveLength(1);
-  });
+  it(
+    'headless: a reply that stops mid-stream fails after idle_timeout_secs, its text kept out of stdout',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const { h, withModel, arbor } = sandbox(ctx);
+      const m = await withModel(() => ({ kind: 'stall', afterChunks: ['partial '] }));
+      writeConfig(h.dir, withTimeouts(m.url));
+      const r = await arbor(['-p', 'hello?']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('the reply stopped: nothing for 0.3 s (idle_timeout_secs)');
+      expect(m.requests).toHaveLength(1);
+    },
+  );
 
   it('chat: the status bar announces the retries', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const { h, withModel, startArbor } = sandbox(ctx);

@@ -30,7 +30,6 @@ afterEach(() => {
   work = undefined;
 });
 
-
 const script = (dir: string) => `
 import { existsSync } from 'node:fs';
 import { shellTool } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'build', 'tools', 'shell.js')).href)};

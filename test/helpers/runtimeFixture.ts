@@ -35,7 +35,13 @@ export async function makeFixture(opts: {
   const workdir = mkdtempSync(join(tmpdir(), 'arbor-rt-'));
   const text = (opts.toml ?? ((u: string) => baseToml(u)))(server.url);
   const loaded = loadConfigFromTexts([{ text, file: join(workdir, 'config.toml') }], { ARBOR_RETRY_BASE_MS: '5' });
-  const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env: { ARBOR_RETRY_BASE_MS: '5' }, ...opts.runtime });
+  const runtime = createRuntime({
+    config: loaded.config,
+    cwd: workdir,
+    interactive: false,
+    env: { ARBOR_RETRY_BASE_MS: '5' },
+    ...opts.runtime,
+  });
   return {
     server,
     runtime,
@@ -55,10 +61,12 @@ export function firstUserText(body: any): string {
 }
 
 export function toolMessages(body: any): Array<{ tool_call_id: string; content: string }> {
-  return (body.messages ?? []).filter((x: any) => x.role === 'tool').map((x: any) => ({
-    tool_call_id: x.tool_call_id,
-    content: typeof x.content === 'string' ? x.content : JSON.stringify(x.content),
-  }));
+  return (body.messages ?? [])
+    .filter((x: any) => x.role === 'tool')
+    .map((x: any) => ({
+      tool_call_id: x.tool_call_id,
+      content: typeof x.content === 'string' ? x.content : JSON.stringify(x.content),
+    }));
 }
 
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });

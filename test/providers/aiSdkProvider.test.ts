@@ -43,10 +43,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
   }
 
   function provider(url: string, extra: Partial<ProviderConfig> = {}, env: Record<string, string> = ENV) {
-    return createProvider(
-      { name: 'local', type, base_url: url, model: 'test-model', api_key_env: KEY_ENV, headers: {}, ...extra },
-      env,
-    );
+    return createProvider({ name: 'local', type, base_url: url, model: 'test-model', api_key_env: KEY_ENV, headers: {}, ...extra }, env);
   }
 
   const retries = (events: StreamEvent[]) => events.filter((e) => e.type === 'retry');
@@ -180,9 +177,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
     const err = out.error as ProviderError;
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.kind).toBe('auth');
-    expect(err.message).toBe(
-      `provider "local" (${type}/test-model): authentication failed (401) — check the API key in ${KEY_ENV}`,
-    );
+    expect(err.message).toBe(`provider "local" (${type}/test-model): authentication failed (401) — check the API key in ${KEY_ENV}`);
     expect(err.message).not.toContain(SECRET);
     expect(String(err.stack)).not.toContain(SECRET);
     expect(String(err.stack)).not.toMatch(/\n\s+at /);
@@ -230,10 +225,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
       kind: 'status',
       status: 200,
       headers: { 'content-type': 'text/event-stream' },
-      body:
-        dialect === 'openai'
-          ? 'data: {"garbage": true}\n\n'
-          : 'event: message_start\ndata: {"garbage": true}\n\n',
+      body: dialect === 'openai' ? 'data: {"garbage": true}\n\n' : 'event: message_start\ndata: {"garbage": true}\n\n',
     }));
     const out = await drain(provider(srv.url), { messages: HELLO });
     const err = out.error as ProviderError;
@@ -353,9 +345,7 @@ describe('connection failures and configuration', () => {
     const out = await drain(p, { messages: HELLO });
     const err = out.error as ProviderError;
     expect(err.kind).toBe('config');
-    expect(err.message).toBe(
-      'provider "claude" (anthropic/claude-x): no API key: set the environment variable ANTHROPIC_API_KEY',
-    );
+    expect(err.message).toBe('provider "claude" (anthropic/claude-x): no API key: set the environment variable ANTHROPIC_API_KEY');
   });
 
   it('openai-compatible without base_url is a config error', async () => {

@@ -45,7 +45,9 @@ describe('in-band stream errors with a numeric code', () => {
 
   it('an in-band code 503 is retried like an HTTP 503, and the retry says why', async () => {
     const body = 'data: {"error":{"code":503,"message":"No instances available"}}\n\n';
-    const out = await run('openai', 'openai-compatible', (i) => (i === 0 ? { kind: 'status', status: 200, headers: SSE, body } : { kind: 'text', chunks: ['ok'] }));
+    const out = await run('openai', 'openai-compatible', (i) =>
+      i === 0 ? { kind: 'status', status: 200, headers: SSE, body } : { kind: 'text', chunks: ['ok'] },
+    );
     expect(out.error).toBeUndefined();
     expect(out.text).toBe('ok');
     expect(out.requests).toBe(2);
@@ -55,7 +57,9 @@ describe('in-band stream errors with a numeric code', () => {
 
   it('an in-band 429 code is a rate limit (retried), a 401 code an auth error (not retried)', async () => {
     const rate = await run('openai', 'openai-compatible', (i) =>
-      i === 0 ? { kind: 'status', status: 200, headers: SSE, body: 'data: {"error":{"code":429,"message":"slow down"}}\n\n' } : { kind: 'text', chunks: ['ok'] },
+      i === 0
+        ? { kind: 'status', status: 200, headers: SSE, body: 'data: {"error":{"code":429,"message":"slow down"}}\n\n' }
+        : { kind: 'text', chunks: ['ok'] },
     );
     expect(rate.retries).toHaveLength(1);
     expect(rate.text).toBe('ok');
@@ -75,7 +79,7 @@ describe.each([
   { dialect: 'anthropic' as const, type: 'anthropic' as const },
   { dialect: 'openai' as const, type: 'openai-compatible' as const },
 ])('a 5xx with a JSON body ($type)', ({ dialect, type }) => {
-  it('529 Overloaded shows the server\'s message, after the retries', async () => {
+  it("529 Overloaded shows the server's message, after the retries", async () => {
     const body = JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const out = await run(dialect, type, () => ({ kind: 'status', status: 529, body }));
     const err = out.error as ProviderError;

@@ -1,12 +1,6 @@
 // The fake server itself: helpers for both dialects, non-streaming replies, cleanup.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  hasToolResults,
-  lastUserText,
-  startLoopbackModel,
-  trailingToolResults,
-  type LoopbackModel,
-} from '../support/loopbackModel.js';
+import { hasToolResults, lastUserText, startLoopbackModel, trailingToolResults, type LoopbackModel } from '../support/loopbackModel.js';
 
 let server: LoopbackModel | undefined;
 afterEach(async () => {

@@ -40,7 +40,14 @@ async function serve(handler: Handler): Promise<{ url: string; seen: Seen[]; con
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       const closed = new Promise<void>((resolve) => res.on('close', () => resolve()));
-      const entry: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString('utf8'), socket: req.socket, closed };
+      const entry: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(parts).toString('utf8'),
+        socket: req.socket,
+        closed,
+      };
       seen.push(entry);
       handler(req, res, entry);
     });

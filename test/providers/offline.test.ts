@@ -193,7 +193,10 @@ describe('offline provider: delegate', () => {
   it('the delegated child answers its task as a child', async () => {
     await drain(offline(), { messages: user('delegate to reviewer: look over plan B'), tools: ALL_TOOLS });
     const child = await drain(offline(), {
-      messages: [{ role: 'system', content: 'You review.' }, { role: 'user', content: 'look over plan B' }],
+      messages: [
+        { role: 'system', content: 'You review.' },
+        { role: 'user', content: 'look over plan B' },
+      ],
       tools: [],
     });
     expect(child.text).toBe('Done: look over plan B');
@@ -232,9 +235,7 @@ describe('offline provider: delegate', () => {
     const id = '0b6f3a52-8c1e-4d5a-9f7e-2a1b3c4d5e6f';
     const messages = user(`check task ${id}`);
     const first = await drain(offline(), { messages, tools: ALL_TOOLS });
-    expect(calls(first.events).map((c) => [c.name, c.args])).toEqual([
-      ['delegate', { action: 'check_result', task_id: id }],
-    ]);
+    expect(calls(first.events).map((c) => [c.name, c.args])).toEqual([['delegate', { action: 'check_result', task_id: id }]]);
     const view = JSON.stringify({ task_id: id, status: 'completed', output: 'The report.\nPage two.' });
     const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: view }]) });
     expect(out.text).toBe(`[offline model] Task ${id} is completed. The report.`);
@@ -264,9 +265,7 @@ describe('offline provider: runaway', () => {
     ];
     const first = await drain(offline(), { messages: childMessages, tools: [delegateTool(ROSTER)] });
     const made = calls(first.events);
-    expect(made.map((c) => [c.name, c.args])).toEqual([
-      ['delegate', { agent: 'main', prompt: 'runaway: map the codebase' }],
-    ]);
+    expect(made.map((c) => [c.name, c.args])).toEqual([['delegate', { agent: 'main', prompt: 'runaway: map the codebase' }]]);
     const out = await drain(offline(), { messages: withResults(childMessages, made, [{ content: 'refused', isError: true }]) });
     expect(out.text).toContain('Runaway round finished: 0 of 1 succeeded, 1 failed.');
   });
@@ -322,14 +321,24 @@ describe('offline provider: everyday fixes', () => {
     const made = calls(first.events);
     // The children were handed the same text the user typed.
     expect(made.every((c) => (c.args as { prompt: string }).prompt === 'runaway: explore everything')).toBe(true);
-    const after = withResults(messages, made, made.map(() => ({ content: 'stopped', isError: true })));
+    const after = withResults(
+      messages,
+      made,
+      made.map(() => ({ content: 'stopped', isError: true })),
+    );
     const summary = await drain(provider, { messages: after, tools: ALL_TOOLS });
     const later: ModelMessage[] = [...after, { role: 'assistant', content: summary.text }, { role: 'user', content: 'hello again' }];
     const out = await drain(provider, { messages: later, tools: ALL_TOOLS });
     expect(out.text).toContain('[offline model] You said: "hello again"');
     expect(out.text).not.toMatch(/^Done:/);
     // A child given that prompt is still a child.
-    const child = await drain(provider, { messages: [{ role: 'system', content: 'You are researcher.' }, { role: 'user', content: 'write it (part 1 of 2)' }], tools: [] });
+    const child = await drain(provider, {
+      messages: [
+        { role: 'system', content: 'You are researcher.' },
+        { role: 'user', content: 'write it (part 1 of 2)' },
+      ],
+      tools: [],
+    });
     expect(child.text).toBe('Done: write it (part 1 of 2)');
   });
 

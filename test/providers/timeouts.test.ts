@@ -30,7 +30,17 @@ describe.each(cases)('$type against a silent $dialect server', ({ dialect, type 
   async function run(respond: (i: number) => LoopbackReply, extra: Partial<ProviderConfig>) {
     server = await startLoopbackModel({ dialect, respond: ({ index }) => respond(index) });
     const p = createProvider(
-      { name: 'remote', type, base_url: server.url, model: 'm', api_key_env: 'K', headers: {}, first_byte_timeout_secs: 60, idle_timeout_secs: 120, ...extra },
+      {
+        name: 'remote',
+        type,
+        base_url: server.url,
+        model: 'm',
+        api_key_env: 'K',
+        headers: {},
+        first_byte_timeout_secs: 60,
+        idle_timeout_secs: 120,
+        ...extra,
+      },
       ENV,
     );
     const started = Date.now();
@@ -73,7 +83,10 @@ describe.each(cases)('$type against a silent $dialect server', ({ dialect, type 
   });
 
   it('the idle timeout does not cut a slow but steady reply', async () => {
-    const out = await run(() => ({ kind: 'text', chunks: ['a', 'b', 'c', 'd', 'e'], delayMs: 120 }), { first_byte_timeout_secs: 0.3, idle_timeout_secs: 0.3 });
+    const out = await run(() => ({ kind: 'text', chunks: ['a', 'b', 'c', 'd', 'e'], delayMs: 120 }), {
+      first_byte_timeout_secs: 0.3,
+      idle_timeout_secs: 0.3,
+    });
     expect(out.error).toBeUndefined();
     expect(out.text).toBe('abcde');
   });

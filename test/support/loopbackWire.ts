@@ -376,4 +376,3 @@ export async function sendReset(ex: Exchange, reply: Extract<LoopbackReply, { ki
   }
   socket.destroy();
 }
-

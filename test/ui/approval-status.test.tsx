@@ -64,7 +64,9 @@ describe('approval prompt', () => {
     await app.press('y');
     expect(app.runtime.calls.answerApproval).toEqual([{ id: approval.id, answer: 'allow_once' }]);
     const next = app.runtime.requestApproval('write_file', { path: 'a.txt' });
-    app.runtime.store.setState((s) => ({ controls: { ...s.controls, approvals: s.controls.approvals.filter((a) => a.id !== approval.id) } }));
+    app.runtime.store.setState((s) => ({
+      controls: { ...s.controls, approvals: s.controls.approvals.filter((a) => a.id !== approval.id) },
+    }));
     await waitFor(() => expect(app.frame()).toContain('main wants to use write_file'));
     await app.press('n');
     expect(app.runtime.calls.answerApproval[1]).toEqual({ id: next.id, answer: 'deny' });

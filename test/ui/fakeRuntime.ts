@@ -104,7 +104,9 @@ export class FakeRuntime implements RuntimeApi {
     updateItem(this.store, this.runId, itemId, (it) => (it.kind === 'assistant' ? { ...it, text: it.text + delta } : it));
   }
   finishAssistant(itemId: string, interrupted = false): void {
-    updateItem(this.store, this.runId, itemId, (it) => (it.kind === 'assistant' ? { ...it, streaming: false, interrupted: interrupted || undefined } : it));
+    updateItem(this.store, this.runId, itemId, (it) =>
+      it.kind === 'assistant' ? { ...it, streaming: false, interrupted: interrupted || undefined } : it,
+    );
   }
   addTool(name: string, args: unknown, status: ToolCallStatus = 'running', result?: string): string {
     const id = randomUUID();

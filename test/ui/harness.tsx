@@ -134,21 +134,17 @@ export class SizedStdout extends EventEmitter {
   }
 }
 
-
 export async function mountSized(columns: number, rows: number, runtime = new FakeRuntime()) {
   const stdout = new SizedStdout(columns, rows);
   const stdin = new QuietStdin();
-  const instance = inkRender(
-    <App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />,
-    {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      debug: true,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
-  );
+  const instance = inkRender(<App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   await sleep(30);
   return {
     runtime,

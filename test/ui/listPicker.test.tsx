@@ -18,7 +18,16 @@ function mountPicker() {
   const picked: string[] = [];
   let cancelled = 0;
   const app = render(
-    <ListPicker title="Pick one" rows={rows} width={60} maxRows={10} empty="nothing" onPick={(id) => picked.push(id)} onCancel={() => cancelled++} initialId="b" />,
+    <ListPicker
+      title="Pick one"
+      rows={rows}
+      width={60}
+      maxRows={10}
+      empty="nothing"
+      onPick={(id) => picked.push(id)}
+      onCancel={() => cancelled++}
+      initialId="b"
+    />,
   );
   const press = async (s: string) => {
     app.stdin.write(s);

@@ -111,11 +111,29 @@ describe('StaticFeed', () => {
 describe('sameLine', () => {
   it('compares lines by their pieces and styles, not by identity', async () => {
     const { sameLine } = await import('../../src/ui/text/segments.js');
-    const a = [{ text: '● ', color: 'green' }, { text: 'child', bold: true }];
-    expect(sameLine(a, [{ text: '● ', color: 'green' }, { text: 'child', bold: true }])).toBe(true);
+    const a = [
+      { text: '● ', color: 'green' },
+      { text: 'child', bold: true },
+    ];
+    expect(
+      sameLine(a, [
+        { text: '● ', color: 'green' },
+        { text: 'child', bold: true },
+      ]),
+    ).toBe(true);
     expect(sameLine(a, [{ text: '● ', color: 'green' }, { text: 'child' }])).toBe(false);
-    expect(sameLine(a, [{ text: '● ', color: 'red' }, { text: 'child', bold: true }])).toBe(false);
-    expect(sameLine(a, [{ text: '● ', color: 'green' }, { text: 'child!', bold: true }])).toBe(false);
+    expect(
+      sameLine(a, [
+        { text: '● ', color: 'red' },
+        { text: 'child', bold: true },
+      ]),
+    ).toBe(false);
+    expect(
+      sameLine(a, [
+        { text: '● ', color: 'green' },
+        { text: 'child!', bold: true },
+      ]),
+    ).toBe(false);
     expect(sameLine(a, [{ text: '● ', color: 'green' }])).toBe(false);
     expect(sameLine([], [])).toBe(true);
   });

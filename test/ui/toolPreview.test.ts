@@ -15,7 +15,11 @@ describe('tool card preview', () => {
   });
 
   it('a check_result view reads as its status and output', () => {
-    const view = JSON.stringify({ task_id: 'abc', agent: 'researcher', status: 'completed', output: 'The report.\nPage two.', error: null }, null, 2);
+    const view = JSON.stringify(
+      { task_id: 'abc', agent: 'researcher', status: 'completed', output: 'The report.\nPage two.', error: null },
+      null,
+      2,
+    );
     expect(resultPreview(view)).toBe('status=completed · agent=researcher · task_id=abc · output: The report.');
     expect(resultPreview('{"n": 3, "ok": true}')).toBe('n=3 ok=true');
     expect(resultPreview('{ not json')).toBe('{ not json');

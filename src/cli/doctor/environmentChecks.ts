@@ -76,7 +76,14 @@ export function terminalChecks(f: TerminalFacts): CheckLine[] {
     return lines;
   }
   lines.push({ status: 'ok', label, detail: t('doctor:terminal.tty', { term: f.env.TERM || t('doctor:terminal.unset') }) });
-  const colours = f.colorDepth >= 24 ? t('doctor:terminal.colours24') : f.colorDepth >= 8 ? t('doctor:terminal.colours256') : f.colorDepth >= 4 ? t('doctor:terminal.colours16') : t('doctor:terminal.noColour');
+  const colours =
+    f.colorDepth >= 24
+      ? t('doctor:terminal.colours24')
+      : f.colorDepth >= 8
+        ? t('doctor:terminal.colours256')
+        : f.colorDepth >= 4
+          ? t('doctor:terminal.colours16')
+          : t('doctor:terminal.noColour');
   lines.push({ status: 'info', label: t('doctor:terminal.coloursLabel'), detail: colours });
   const small = (f.columns ?? 0) < 60 || (f.rows ?? 0) < 15;
   lines.push({

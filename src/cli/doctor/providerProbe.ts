@@ -52,7 +52,11 @@ function networkReason(err: unknown, secrets: string[], timeoutMs: number): stri
   return scrubKnownSecrets(reason, secrets);
 }
 
-export async function probeProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env, timeoutMs = PROBE_TIMEOUT_MS): Promise<CheckLine> {
+export async function probeProvider(
+  config: ProviderConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<CheckLine> {
   const label = t('doctor:provider.label', { name: config.name, type: config.type, model: config.model });
   if (config.type === 'offline') return { status: 'ok', label, detail: t('doctor:provider.offline') };
   const base = baseUrlOf(config);
@@ -66,7 +70,9 @@ export async function probeProvider(config: ProviderConfig, env: NodeJS.ProcessE
   } catch {
     return { status: 'fail', label, detail: t('doctor:provider.badUrl', { url: scrubKnownSecrets(base, key ? [key] : []) }) };
   }
-  const secrets = [key, ...Object.values(config.headers), ...Object.values(request.headers), passwordOf(base)].filter((s): s is string => Boolean(s));
+  const secrets = [key, ...Object.values(config.headers), ...Object.values(request.headers), passwordOf(base)].filter((s): s is string =>
+    Boolean(s),
+  );
   const url = shownUrl(request.url);
   const started = performance.now();
   try {

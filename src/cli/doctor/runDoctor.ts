@@ -39,7 +39,11 @@ async function offlineCheck(): Promise<CheckLine> {
   try {
     const model = createOfflineProvider(config, { ARBOR_OFFLINE_DELAY_MS: '0' });
     let text = '';
-    for await (const ev of model.stream({ messages: [{ role: 'user', content: 'doctor' }], tools: [], signal: AbortSignal.timeout(5000) })) {
+    for await (const ev of model.stream({
+      messages: [{ role: 'user', content: 'doctor' }],
+      tools: [],
+      signal: AbortSignal.timeout(5000),
+    })) {
       if (ev.type === 'text') text += ev.delta;
     }
     if (text.trim()) return { status: 'ok', label, detail: t('doctor:offline.ok', { model: OFFLINE_MODEL }) };

@@ -75,7 +75,10 @@ export class ChildPlanner {
     const agentic = runtime.agentic;
     // The gates refused an agentic target without a risk profile; a single-call target runs
     // no tools, so a deny-all stand-in is exact.
-    const risk: RiskProfile = supervisor.riskProfile(agent.risk_profile) ?? { ...defaultRiskProfile(agent.risk_profile), deny_all_tools: true };
+    const risk: RiskProfile = supervisor.riskProfile(agent.risk_profile) ?? {
+      ...defaultRiskProfile(agent.risk_profile),
+      deny_all_tools: true,
+    };
     const resolved = supervisor.deps.providerFor(agent);
     const caller: ToolCaller = {
       alias: agent.alias,

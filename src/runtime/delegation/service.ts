@@ -50,7 +50,11 @@ export class DelegationService {
     return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
   }
 
-  async runForeground(ctx: ToolCallOrigin, requests: DelegateRequest[], budget: ExecutionBudget | undefined): Promise<DelegateRunOutcome[]> {
+  async runForeground(
+    ctx: ToolCallOrigin,
+    requests: DelegateRequest[],
+    budget: ExecutionBudget | undefined,
+  ): Promise<DelegateRunOutcome[]> {
     if (requests.length === 1) return [await this.runOne(ctx, requests[0], budget)];
     // A caller blocked on a fan-out gives its lane slot up once, for the whole fan-out;
     // otherwise the first child to finish would take it back while its siblings still run.
@@ -92,7 +96,14 @@ export class DelegationService {
       timeoutSecs: plan.timeoutSecs,
       execute: (handle, run) => this.execute(handle, run, plan, req.task, budget),
     });
-    return { status: outcome.status, text: outcome.text, error: outcome.error, label: plan.resolved.label, agentic: plan.agentic, timeoutSecs: plan.timeoutSecs };
+    return {
+      status: outcome.status,
+      text: outcome.text,
+      error: outcome.error,
+      label: plan.resolved.label,
+      agentic: plan.agentic,
+      timeoutSecs: plan.timeoutSecs,
+    };
   }
 
   private execute(

@@ -4,7 +4,14 @@
 // rows whose caller chain contains the caller.
 import { randomUUID } from 'node:crypto';
 import { t } from '../../i18n/index.js';
-import { TERMINAL_TASK_STATUSES, type TaskPatch, type TaskProgress, type TaskStore, type TaskToolCall, type TaskView } from '../../persistence/taskRecords.js';
+import {
+  TERMINAL_TASK_STATUSES,
+  type TaskPatch,
+  type TaskProgress,
+  type TaskStore,
+  type TaskToolCall,
+  type TaskView,
+} from '../../persistence/taskRecords.js';
 import type { ChildOutcome } from '../../tools/childServices.js';
 import { invalidSemanticCompletion } from '../../tools/delegate/format.js';
 import type { AwaitReport, CancelResult } from '../../tools/delegate/services.js';
@@ -131,7 +138,14 @@ export class BackgroundTasks {
 
   /** Registers a started child; `outcome` settles when it ends. */
   adopt(launch: BackgroundLaunch, runId: string, launchedBy: string, outcome: Promise<ChildOutcome & { run: Run }>): void {
-    const task: LiveTask = { taskId: launch.taskId, runId, agent: launch.agent, launchedBy, cancelRequested: false, done: Promise.resolve() };
+    const task: LiveTask = {
+      taskId: launch.taskId,
+      runId,
+      agent: launch.agent,
+      launchedBy,
+      cancelRequested: false,
+      done: Promise.resolve(),
+    };
     task.done = outcome.then(
       (o) => this.finish(launch, task, o, o.run),
       (err: unknown) => this.finish(launch, task, { status: 'failed', text: '', error: (err as Error).message }, undefined),
@@ -146,12 +160,16 @@ export class BackgroundTasks {
     let patch: TaskPatch;
     switch (outcome.status) {
       case 'completed':
-        patch = outcome.text.trim() !== ''
-          ? { status: 'completed', output: outcome.text }
-          : { status: 'failed', error: invalidSemanticCompletion(agent) };
+        patch =
+          outcome.text.trim() !== ''
+            ? { status: 'completed', output: outcome.text }
+            : { status: 'failed', error: invalidSemanticCompletion(agent) };
         break;
       case 'timed_out':
-        patch = { status: 'failed', error: launch.timeoutSecs ? agentTimedOut(agent, launch.timeoutSecs) : agentFailed(agent, 'timed out') };
+        patch = {
+          status: 'failed',
+          error: launch.timeoutSecs ? agentTimedOut(agent, launch.timeoutSecs) : agentFailed(agent, 'timed out'),
+        };
         break;
       case 'failed':
         patch = { status: 'failed', error: agentFailed(agent, outcome.error ?? 'failed') };
@@ -161,7 +179,10 @@ export class BackgroundTasks {
         break;
       default:
         // Detached from every turn, so only cancel_task or a shutdown cancels it.
-        patch = { status: 'cancelled', error: t(task.cancelRequested ? 'delegate:task.cancelledByTool' : 'delegate:task.cancelledByShutdown') };
+        patch = {
+          status: 'cancelled',
+          error: t(task.cancelRequested ? 'delegate:task.cancelledByTool' : 'delegate:task.cancelledByShutdown'),
+        };
     }
     const now = Date.now();
     this.safeUpdate(task.taskId, {
@@ -175,7 +196,8 @@ export class BackgroundTasks {
   }
 
   private notice(task: LiveTask, outcome: ChildOutcome, run: Run | undefined, body: string): void {
-    const activeMs = run?.startedAt !== undefined && run.endedAt !== undefined ? Math.max(0, run.endedAt - run.startedAt - run.pausedMs) : 0;
+    const activeMs =
+      run?.startedAt !== undefined && run.endedAt !== undefined ? Math.max(0, run.endedAt - run.startedAt - run.pausedMs) : 0;
     const lines = body
       .split('\n')
       .filter((l) => l.trim() !== '')

@@ -41,22 +41,24 @@ function shown(value: unknown): string {
 
 /** The arguments as the model reads them. The `agent` description is replaced per caller
  * (spec.ts) with the roster it may reach. */
-export const delegateParameters = z.object({
-  action: z.enum(ACTIONS).default('delegate').describe('What to do; delegate unless managing background tasks.'),
-  agent: z.string().describe('Alias of the target agent.'),
-  prompt: z.string().describe('The complete task for the target agent. It sees nothing else of this conversation.'),
-  context: z.string().describe('Background the target needs, sent before the task.'),
-  background: z.boolean().describe('Run detached and return a task_id at once.'),
-  parallel: z.array(z.string()).describe('Several target aliases that each get the same prompt, run at once.'),
-  task_id: z.string().describe('A background task id (check_result, cancel_task).'),
-  task_ids: z.array(z.string()).describe('Background task ids to wait for (await_sessions).'),
-  timeout_ms: z
-    .int()
-    .min(0)
-    .max(AWAIT_MAX_TIMEOUT_MS)
-    .default(AWAIT_DEFAULT_TIMEOUT_MS)
-    .describe(`How long await_sessions waits (default ${AWAIT_DEFAULT_TIMEOUT_MS}, capped at ${AWAIT_MAX_TIMEOUT_MS}).`),
-}).partial();
+export const delegateParameters = z
+  .object({
+    action: z.enum(ACTIONS).default('delegate').describe('What to do; delegate unless managing background tasks.'),
+    agent: z.string().describe('Alias of the target agent.'),
+    prompt: z.string().describe('The complete task for the target agent. It sees nothing else of this conversation.'),
+    context: z.string().describe('Background the target needs, sent before the task.'),
+    background: z.boolean().describe('Run detached and return a task_id at once.'),
+    parallel: z.array(z.string()).describe('Several target aliases that each get the same prompt, run at once.'),
+    task_id: z.string().describe('A background task id (check_result, cancel_task).'),
+    task_ids: z.array(z.string()).describe('Background task ids to wait for (await_sessions).'),
+    timeout_ms: z
+      .int()
+      .min(0)
+      .max(AWAIT_MAX_TIMEOUT_MS)
+      .default(AWAIT_DEFAULT_TIMEOUT_MS)
+      .describe(`How long await_sessions waits (default ${AWAIT_DEFAULT_TIMEOUT_MS}, capped at ${AWAIT_MAX_TIMEOUT_MS}).`),
+  })
+  .partial();
 
 // ---- the fields as parsed: the model-facing types, refusing with the literal strings ----
 
@@ -80,21 +82,25 @@ const prompt = z.string({ error: MISSING_PROMPT }).refine(nonBlank, { error: MIS
 /** A UUID, compared lower-case; the id names a file, so nothing else gets through. */
 const taskId = z
   .custom<string>(isValidTaskId, {
-    error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? MISSING_TASK_ID : invalidTaskId(shown(issue.input))),
+    error: (issue) =>
+      issue.input === undefined || issue.input === null || issue.input === '' ? MISSING_TASK_ID : invalidTaskId(shown(issue.input)),
   })
   .transform((id) => id.toLowerCase());
 
 /** Every id valid and listed once, checked in list order so the first problem is named. */
-const taskIds = z.array(z.unknown(), { error: MISSING_TASK_IDS }).min(1, { error: MISSING_TASK_IDS }).transform((list, ctx) => {
-  const ids: string[] = [];
-  for (const item of list) {
-    const id = taskId.safeParse(item);
-    if (!id.success) return refuse(ctx, invalidTaskId(shown(item)));
-    if (ids.includes(id.data)) return refuse(ctx, duplicateTaskId(id.data));
-    ids.push(id.data);
-  }
-  return ids;
-});
+const taskIds = z
+  .array(z.unknown(), { error: MISSING_TASK_IDS })
+  .min(1, { error: MISSING_TASK_IDS })
+  .transform((list, ctx) => {
+    const ids: string[] = [];
+    for (const item of list) {
+      const id = taskId.safeParse(item);
+      if (!id.success) return refuse(ctx, invalidTaskId(shown(item)));
+      if (ids.includes(id.data)) return refuse(ctx, duplicateTaskId(id.data));
+      ids.push(id.data);
+    }
+    return ids;
+  });
 
 /** The reference's "timeout_ms defaults to 30000 and is capped at 120000": larger values
  * wait the cap, fractions are floored; neither is an error. */
@@ -131,7 +137,13 @@ const delegateAction = z
     if (!targets.success) return refuse(ctx, targets.error.issues[0].message);
     const task = prompt.safeParse(a.prompt);
     if (!task.success) return refuse(ctx, task.error.issues[0].message);
-    return { action: 'delegate', targets: targets.data, parallel: hasParallel, task: composeTask(task.data, a.context), background: a.background === true };
+    return {
+      action: 'delegate',
+      targets: targets.data,
+      parallel: hasParallel,
+      task: composeTask(task.data, a.context),
+      background: a.background === true,
+    };
   });
 
 const taskAction = z

@@ -60,7 +60,14 @@ export type Reach = { ok: true; mode: DelegateMode } | { ok: false; error: strin
 
 export function reach(config: ArborConfig, callerAlias: string, target: string): Reach {
   const roster = reachableRoster(config, callerAlias);
-  if (!Object.hasOwn(config.agents, target)) return { ok: false, error: unknownAgent(target, roster.map((r) => r.alias)) };
+  if (!Object.hasOwn(config.agents, target))
+    return {
+      ok: false,
+      error: unknownAgent(
+        target,
+        roster.map((r) => r.alias),
+      ),
+    };
   if (target === callerAlias) return { ok: false, error: selfRefusal(callerAlias) };
   const agent = config.agents[target];
   if (!agent.enabled) return { ok: false, error: disabledRefusal(target, callerAlias) };

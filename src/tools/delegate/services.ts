@@ -22,10 +22,7 @@ export interface DelegateRunOutcome extends ChildOutcome {
 }
 
 export type CancelResult =
-  | { kind: 'cancelled'; agent: string }
-  | { kind: 'finished'; status: string }
-  | { kind: 'elsewhere'; pid: number }
-  | { kind: 'missing' };
+  { kind: 'cancelled'; agent: string } | { kind: 'finished'; status: string } | { kind: 'elsewhere'; pid: number } | { kind: 'missing' };
 
 export interface AwaitReport {
   status: 'complete' | 'timeout';

@@ -18,7 +18,7 @@ function rosterText(roster: RosterEntry[]): string {
 function describe(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): string {
   const parts = [
     'Hand a request to a DIFFERENT configured agent (named by alias), which runs under its own identity and model and returns its final answer.',
-    "`prompt` is the complete task; optional `context` is sent before it. `parallel` sends the same prompt to several agents at once; `background: true` returns a task_id at once while the agent keeps working.",
+    '`prompt` is the complete task; optional `context` is sent before it. `parallel` sends the same prompt to several agents at once; `background: true` returns a task_id at once while the agent keeps working.',
   ];
   if (!delegationAllowed(caller)) {
     parts.push(`Delegation is forbidden for you by risk profile "${caller.risk.name}"; calls are refused.`);
@@ -48,6 +48,8 @@ export function delegateSpec(caller: ToolCaller, config: ArborConfig, delegateOn
     name: DELEGATE,
     description: describe(caller, config, delegateOnly),
     // The roster is per caller, so only the agent field's description is filled in here.
-    parameters: modelParameters(delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() })),
+    parameters: modelParameters(
+      delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() }),
+    ),
   };
 }

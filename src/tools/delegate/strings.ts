@@ -58,7 +58,8 @@ export const BAD_PARALLEL = "'parallel' must be a non-empty list of agent names"
 export const badField = (name: string, expected: string) => `'${name}' must be ${expected}`;
 export const MISSING_TASK_ID = "Missing or empty 'task_id' parameter";
 export const MISSING_TASK_IDS = "'task_ids' must be a non-empty list of task ids";
-export const invalidTaskId = (value: string) => `Invalid task_id '${value}': a task id is a UUID such as 123e4567-e89b-12d3-a456-426614174000.`;
+export const invalidTaskId = (value: string) =>
+  `Invalid task_id '${value}': a task id is a UUID such as 123e4567-e89b-12d3-a456-426614174000.`;
 export const duplicateTaskId = (id: string) => `Duplicate task_id '${id}' in task_ids; list each task once.`;
 export const BAD_TIMEOUT = `'timeout_ms' must be a whole number of milliseconds from 0 to ${AWAIT_MAX_TIMEOUT_MS}`;
 

@@ -83,7 +83,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   if (index < 0) index = Math.min(lastIndex.current, Math.max(0, rows.length - 1));
   lastIndex.current = index;
 
-  const hintMode: HintMode = mode.kind === 'transcript' ? 'transcript' : mode.kind === 'steer' ? 'steer' : mode.kind === 'confirm' ? 'confirm' : 'list';
+  const hintMode: HintMode =
+    mode.kind === 'transcript' ? 'transcript' : mode.kind === 'steer' ? 'steer' : mode.kind === 'confirm' ? 'confirm' : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs[tripped.rootRunId] ? runLabel(state, tripped.rootRunId) : undefined;
   const parts = budget(
@@ -100,7 +101,10 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   offset.current = Math.max(0, start);
 
   const transcriptRun = mode.kind === 'transcript' ? mode.runId : undefined;
-  const tLines = useMemo(() => (transcriptRun ? transcriptLines(runItems(state, transcriptRun), width) : []), [state, transcriptRun, width]);
+  const tLines = useMemo(
+    () => (transcriptRun ? transcriptLines(runItems(state, transcriptRun), width) : []),
+    [state, transcriptRun, width],
+  );
   const win = transcriptWindow(tLines.length, top, parts.body);
 
   // Key handlers are stable (Ink resubscribes on change and could drop a key meanwhile);
@@ -113,25 +117,25 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
     if (next.kind === 'transcript') setTop(null);
     setModeState(next);
   }, []);
-  const act = useCallback(
-    (result: ActionResult) => showFlash(result.text, result.level),
-    [showFlash],
-  );
+  const act = useCallback((result: ActionResult) => showFlash(result.text, result.level), [showFlash]);
 
   const steerInput = useRef<((event: PaneInput) => void) | null>(null);
 
-  const transcriptKey = useCallback((k: KeyPress) => {
-    const { win, keys: table } = latest.current;
-    const { lastTop, body: page } = win;
-    const by = (d: number) => setTop((cur) => scrollTop(cur, d, lastTop));
-    if (table.is('agents.close', k)) setMode({ kind: 'list' });
-    else if (table.is('agents.up', k)) by(-1);
-    else if (table.is('agents.down', k)) by(1);
-    else if (table.is('agents.page_up', k)) by(-page);
-    else if (table.is('agents.page_down', k)) by(page);
-    else if (table.is('agents.first', k)) setTop(lastTop > 0 ? 0 : null);
-    else if (table.is('agents.last', k)) setTop(null);
-  }, [setMode]);
+  const transcriptKey = useCallback(
+    (k: KeyPress) => {
+      const { win, keys: table } = latest.current;
+      const { lastTop, body: page } = win;
+      const by = (d: number) => setTop((cur) => scrollTop(cur, d, lastTop));
+      if (table.is('agents.close', k)) setMode({ kind: 'list' });
+      else if (table.is('agents.up', k)) by(-1);
+      else if (table.is('agents.down', k)) by(1);
+      else if (table.is('agents.page_up', k)) by(-page);
+      else if (table.is('agents.page_down', k)) by(page);
+      else if (table.is('agents.first', k)) setTop(lastTop > 0 ? 0 : null);
+      else if (table.is('agents.last', k)) setTop(null);
+    },
+    [setMode],
+  );
 
   const onKey = useCallback(
     (event: PaneInput) => {
@@ -179,7 +183,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
         setMode({ kind: 'confirm' });
         showFlash(t('agents:pane.confirmKillAll'), 'warn', 0);
       } else if (!sel) {
-        if (is('agents.pause') || is('agents.kill') || is('agents.steer') || is('agents.open')) showFlash(t('agents:pane.noSelection'), 'warn');
+        if (is('agents.pause') || is('agents.kill') || is('agents.steer') || is('agents.open'))
+          showFlash(t('agents:pane.noSelection'), 'warn');
       } else if (is('agents.pause')) act(togglePause(rt, sel.run.id));
       else if (is('agents.kill')) act(killRun(rt, sel.run.id));
       else if (is('agents.steer')) setMode({ kind: 'steer', runId: sel.run.id });
@@ -211,7 +216,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
     if (view.totals.children === 0 || rows.length === 0) {
       const key = rows.length === 0 && view.totals.children > 0 ? 'pane.noMatch' : 'pane.empty';
       const hint = wrapSeg(t(`agents:${key}`, { filter: t(`agents:filter.${filter}`) }), width, { dim: true });
-      for (const [i, l] of hint.slice(0, Math.max(0, parts.body - shown.length)).entries()) lines.push(<LineView key={`hint${i}`} line={l} />);
+      for (const [i, l] of hint.slice(0, Math.max(0, parts.body - shown.length)).entries())
+        lines.push(<LineView key={`hint${i}`} line={l} />);
     }
     body = lines;
   }

@@ -48,7 +48,14 @@ export function RunTranscriptView({ state, runId, lines, win, width }: RunTransc
     ? [
         { text: runLabel(state, runId), bold: true },
         { text: ` · ${statusText(run)} · `, dim: true },
-        { text: t('agents:transcript.position', { from: shown.length ? win.first + 1 : 0, to: win.first + shown.length, total: lines.length }), dim: true },
+        {
+          text: t('agents:transcript.position', {
+            from: shown.length ? win.first + 1 : 0,
+            to: win.first + shown.length,
+            total: lines.length,
+          }),
+          dim: true,
+        },
       ]
     : [{ text: t('agents:transcript.gone'), color: 'yellow' }];
   return (

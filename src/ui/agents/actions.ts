@@ -31,7 +31,8 @@ function isTrippedRoot(s: RuntimeState, runId: string): boolean {
 function notLive(s: RuntimeState, runId: string): ActionResult | undefined {
   const run = s.runs[runId];
   if (!run) return warn(t('agents:actions.gone', { id: runId.slice(0, 8) }));
-  if (isTerminal(run.status)) return warn(t('agents:actions.alreadyFinished', { label: runLabel(s, runId), status: statusWord(run.status) }));
+  if (isTerminal(run.status))
+    return warn(t('agents:actions.alreadyFinished', { label: runLabel(s, runId), status: statusWord(run.status) }));
   return undefined;
 }
 

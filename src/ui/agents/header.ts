@@ -21,7 +21,9 @@ export function headerLines(opts: {
   const { totals } = opts;
   const pieces: Line[] = [
     [{ text: t('agents:pane.title'), bold: true }],
-    opts.spawnPaused ? [{ text: t('agents:pane.spawnPaused'), color: 'yellow', bold: true }] : [{ text: t('agents:pane.spawnOn'), dim: true }],
+    opts.spawnPaused
+      ? [{ text: t('agents:pane.spawnPaused'), color: 'yellow', bold: true }]
+      : [{ text: t('agents:pane.spawnOn'), dim: true }],
     [{ text: t('agents:pane.running', { count: totals.running }), color: totals.running ? 'cyan' : undefined }],
     [{ text: t('agents:pane.queued', { count: totals.queued }), dim: totals.queued === 0 }],
     [{ text: t('agents:pane.paused', { count: totals.paused }), color: totals.paused ? 'yellow' : undefined, dim: totals.paused === 0 }],
@@ -32,7 +34,8 @@ export function headerLines(opts: {
     [{ text: t('agents:pane.depth', { depth: totals.maxDepth }), dim: true }],
     [{ text: t('agents:pane.tokens', { tokens: formatTokens(totals.tokens), cost: formatCost(totals.costUsd) }), dim: true }],
   );
-  if (opts.filter !== 'all') pieces.push([{ text: t('agents:pane.filter', { filter: t(`agents:filter.${opts.filter}`) }), color: 'magenta' }]);
+  if (opts.filter !== 'all')
+    pieces.push([{ text: t('agents:pane.filter', { filter: t(`agents:filter.${opts.filter}`) }), color: 'magenta' }]);
   if (opts.count > 0) pieces.push([{ text: `${opts.selected + 1}/${opts.count}`, dim: true }]);
   return packLines(pieces, opts.width, SEP);
 }

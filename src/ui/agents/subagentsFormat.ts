@@ -22,7 +22,10 @@ export function formatList(s: RuntimeState, list: Run[], archiveAfterMinutes: nu
   const lines: string[] = [];
   if (s.controls.spawnPaused) lines.push(t('agents:list.spawnPaused'));
   const guard = s.controls.runaway;
-  if (guard.tripped) lines.push(t('agents:list.guardTripped', { threshold: guard.threshold ?? '?', limit: guard.limit ?? '?', measured: guard.measured ?? '?' }));
+  if (guard.tripped)
+    lines.push(
+      t('agents:list.guardTripped', { threshold: guard.threshold ?? '?', limit: guard.limit ?? '?', measured: guard.measured ?? '?' }),
+    );
   if (list.length === 0) {
     lines.push(t('agents:list.none', { minutes: archiveAfterMinutes }));
     return lines.join('\n');
@@ -46,7 +49,8 @@ export function formatList(s: RuntimeState, list: Run[], archiveAfterMinutes: nu
 
 function toolLine(tool: Run['lastTool']): string {
   if (!tool) return t('agents:info.none');
-  const state = tool.finishedAt === undefined ? t('agents:info.toolRunning') : tool.success ? t('agents:info.toolOk') : t('agents:info.toolFailed');
+  const state =
+    tool.finishedAt === undefined ? t('agents:info.toolRunning') : tool.success ? t('agents:info.toolOk') : t('agents:info.toolFailed');
   return `${tool.name} (${state})`;
 }
 

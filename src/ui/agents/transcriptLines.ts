@@ -50,9 +50,16 @@ function layout(item: TranscriptItem, width: number): Line[] {
       ];
       const result = (item.result ?? '').split('\n').filter((l) => l.trim());
       for (const [i, l] of result.slice(0, RESULT_LINES).entries()) {
-        lines.push([{ text: truncate(`${i === 0 ? '    └ ' : '      '}${l}`, width), dim: item.status !== 'error', color: item.status === 'error' ? 'red' : undefined }]);
+        lines.push([
+          {
+            text: truncate(`${i === 0 ? '    └ ' : '      '}${l}`, width),
+            dim: item.status !== 'error',
+            color: item.status === 'error' ? 'red' : undefined,
+          },
+        ]);
       }
-      if (result.length > RESULT_LINES) lines.push([{ text: `      ${t('agents:transcript.moreLines', { count: result.length - RESULT_LINES })}`, dim: true }]);
+      if (result.length > RESULT_LINES)
+        lines.push([{ text: `      ${t('agents:transcript.moreLines', { count: result.length - RESULT_LINES })}`, dim: true }]);
       return lines;
     }
     case 'notice': {

@@ -106,7 +106,18 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
     return keep;
   };
 
-  const totals: TreeTotals = { running: 0, queued: 0, paused: 0, awaiting: 0, finished: 0, maxDepth: 0, tokens: 0, costUsd: 0, children: 0, live: false };
+  const totals: TreeTotals = {
+    running: 0,
+    queued: 0,
+    paused: 0,
+    awaiting: 0,
+    finished: 0,
+    maxDepth: 0,
+    tokens: 0,
+    costUsd: 0,
+    children: 0,
+    live: false,
+  };
   const children: Run[] = [];
   const rows: TreeRow[] = [];
   const walk = (run: Run, level: number) => {
@@ -131,7 +142,14 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
   for (const root of roots.slice().sort(rootOrder)) walk(root, 0);
 
   const c = runCounts(children);
-  Object.assign(totals, { running: c.running, queued: c.queued, paused: c.paused, awaiting: c.awaiting, finished: c.finished, children: children.length });
+  Object.assign(totals, {
+    running: c.running,
+    queued: c.queued,
+    paused: c.paused,
+    awaiting: c.awaiting,
+    finished: c.finished,
+    children: children.length,
+  });
   return { rows, totals };
 }
 

@@ -99,17 +99,22 @@ function blockSummary(b: ResponseBlock): string {
 function recordedSummary(v: CardView): Seg[] {
   const { model, item } = v;
   if (!model.settled) {
-    return [{ text: item.status === 'pending_approval' ? t('transcript:card.awaitingApproval') : t('transcript:card.inProgress'), dim: true }];
+    return [
+      { text: item.status === 'pending_approval' ? t('transcript:card.awaitingApproval') : t('transcript:card.inProgress'), dim: true },
+    ];
   }
   if (model.parallel && model.blocks.some((b) => b.target !== undefined)) {
     const parts = model.blocks.map((b) =>
-      b.text === undefined ? t('transcript:card.blockNotRecorded', { target: b.target }) : `${b.target} (success=${b.reportedSuccess === true})`,
+      b.text === undefined
+        ? t('transcript:card.blockNotRecorded', { target: b.target })
+        : `${b.target} (success=${b.reportedSuccess === true})`,
     );
     return [{ text: parts.join(' · '), dim: true }];
   }
   const b = model.blocks[0] ?? {};
   const failed = item.status !== 'ok';
-  const prefix = item.status === 'denied' ? `${t('transcript:card.denied')}: ` : item.status === 'skipped' ? `${t('transcript:card.skipped')}: ` : '';
+  const prefix =
+    item.status === 'denied' ? `${t('transcript:card.denied')}: ` : item.status === 'skipped' ? `${t('transcript:card.skipped')}: ` : '';
   return [{ text: prefix + blockSummary(b), color: failed ? 'red' : undefined, dim: !failed }];
 }
 
@@ -177,7 +182,10 @@ function childLines(v: CardView, run: Run): Line[] {
       color: RUN_STATUS_COLORS[run.status],
     }),
   ];
-  const times: Seg[] = [{ text: '      ' }, { text: t('transcript:details.started', { at: formatClock(run.startedAt ?? run.createdAt) }), dim: true }];
+  const times: Seg[] = [
+    { text: '      ' },
+    { text: t('transcript:details.started', { at: formatClock(run.startedAt ?? run.createdAt) }), dim: true },
+  ];
   if (run.endedAt !== undefined) times.push(SEP, { text: t('transcript:details.ended', { at: formatClock(run.endedAt) }), dim: true });
   times.push(SEP, { text: t('transcript:details.active', { time: formatElapsed(activeMs(run, v.now)) }), dim: true });
   out.push(row(w, ...times));
@@ -201,10 +209,21 @@ function childLines(v: CardView, run: Run): Line[] {
   if (tools.length > 0) {
     out.push(row(w, { text: '      ' }, { text: t('transcript:details.toolEvents'), dim: true }));
     const shown = tools.slice(-100);
-    if (shown.length < tools.length) out.push(row(w, { text: '        ' }, { text: t('transcript:details.earlierEvents', { count: tools.length - shown.length }), dim: true }));
+    if (shown.length < tools.length)
+      out.push(
+        row(w, { text: '        ' }, { text: t('transcript:details.earlierEvents', { count: tools.length - shown.length }), dim: true }),
+      );
     for (const ti of shown) {
       const g = ti.status === 'running' ? spinnerFrame(v.frame) : TOOL_GLYPHS[ti.status];
-      out.push(row(w, { text: '        ' }, { text: `${g} `, color: TOOL_COLORS[ti.status] }, { text: ti.name }, { text: ` ${summarizeArgs(ti.args, ti.rawArgs)}`, dim: true }));
+      out.push(
+        row(
+          w,
+          { text: '        ' },
+          { text: `${g} `, color: TOOL_COLORS[ti.status] },
+          { text: ti.name },
+          { text: ` ${summarizeArgs(ti.args, ti.rawArgs)}`, dim: true },
+        ),
+      );
     }
   }
   return out;
@@ -213,7 +232,10 @@ function childLines(v: CardView, run: Run): Line[] {
 function detailLines(v: CardView): Line[] {
   const { item, model, width: w } = v;
   const out: Line[] = [heading(t('transcript:section.details'), w)];
-  const call: Seg[] = [{ text: '    ' }, { text: t('transcript:details.call', { id: item.callId, status: callStatusWord(item) }), dim: true }];
+  const call: Seg[] = [
+    { text: '    ' },
+    { text: t('transcript:details.call', { id: item.callId, status: callStatusWord(item) }), dim: true },
+  ];
   call.push(SEP, { text: `${formatClock(item.startedAt)} → ${formatClock(item.endedAt)}`, dim: true });
   out.push(row(w, ...call));
   for (const b of model.blocks) {
@@ -236,7 +258,8 @@ export function expandedLines(v: CardView): Line[] {
     out.push(heading(t('transcript:section.input'), w));
     for (const [k, value] of model.extra) {
       const text = inputValue(value);
-      if (!text.includes('\n') && k.length + text.length + 6 <= w) out.push(row(w, { text: '    ' }, { text: `${k}: `, dim: true }, { text }));
+      if (!text.includes('\n') && k.length + text.length + 6 <= w)
+        out.push(row(w, { text: '    ' }, { text: `${k}: `, dim: true }, { text }));
       else out.push(row(w, { text: '    ' }, { text: `${k}:`, dim: true }), ...field(text, w, 6));
     }
   }

@@ -64,7 +64,13 @@ export function genericExpanded(item: ToolTranscriptItem, width: number, frame: 
   out.push(h('transcript:section.result'));
   const settled = item.restored || (item.status !== 'running' && item.status !== 'pending_approval');
   if (item.result) out.push(...field(item.result, width, 4, item.status === 'error' ? 'red' : undefined));
-  else out.push(...wrapBlock(settled ? t('transcript:card.notRecorded') : t('transcript:card.waiting'), width, 4, { dim: !settled, color: settled ? 'yellow' : undefined }));
+  else
+    out.push(
+      ...wrapBlock(settled ? t('transcript:card.notRecorded') : t('transcript:card.waiting'), width, 4, {
+        dim: !settled,
+        color: settled ? 'yellow' : undefined,
+      }),
+    );
   out.push(h('transcript:section.details'));
   out.push(
     row(

@@ -26,7 +26,10 @@ export function limitText(text: string, maxBytes = FIELD_MAX_BYTES, maxLines = F
   let shown = text;
   if (totalBytes > maxBytes) {
     // Cut on a character boundary at or below the byte limit.
-    shown = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+    shown = Buffer.from(text, 'utf8')
+      .subarray(0, maxBytes)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
   }
   let lineEnd = -1;
   for (let i = 0, n = 0; i < shown.length; i++) {

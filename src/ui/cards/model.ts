@@ -45,7 +45,14 @@ function blocksFor(args: CardArgs, item: ToolTranscriptItem, settled: boolean): 
   if (!parsed) return [result ? { text: result, error: failed } : {}];
   return parsed.map((b): ResponseBlock => {
     if (b.body === undefined) return { target: b.target };
-    if (b.envelope) return { target: b.target, reportedSuccess: b.reportedSuccess, text: b.envelope.response, attribution: b.envelope.attribution, agentic: b.envelope.agentic };
+    if (b.envelope)
+      return {
+        target: b.target,
+        reportedSuccess: b.reportedSuccess,
+        text: b.envelope.response,
+        attribution: b.envelope.attribution,
+        agentic: b.envelope.agentic,
+      };
     const err = b.reportedSuccess === false ? blockError(b.body) : undefined;
     return { target: b.target, reportedSuccess: b.reportedSuccess, text: err ?? b.body, error: b.reportedSuccess === false };
   });

@@ -29,7 +29,9 @@ export const sessionsCommand: SlashCommand = {
     }
     const lines = [t('ui:commands.sessions.title')];
     for (const s of all.slice(0, SESSIONS_SHOWN)) {
-      const first = s.firstUserMessage ? `"${truncate(s.firstUserMessage.replace(/\s+/g, ' ').trim(), FIRST_MESSAGE_WIDTH)}"` : t('ui:commands.sessions.noMessage');
+      const first = s.firstUserMessage
+        ? `"${truncate(s.firstUserMessage.replace(/\s+/g, ' ').trim(), FIRST_MESSAGE_WIDTH)}"`
+        : t('ui:commands.sessions.noMessage');
       const mark = s.headless ? `${t('ui:picker.headless')} ` : '';
       const row = t('ui:commands.sessions.row', {
         id: s.id,

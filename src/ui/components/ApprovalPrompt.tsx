@@ -76,7 +76,10 @@ export function ApprovalPrompt({ approval, agent, width, maxArgLines, selected, 
       {APPROVAL_CHOICES.map((choice, i) => (
         <Text key={choice.answer} wrap="truncate-end" inverse={i === selected}>
           <Text>{i === selected ? '› ' : '  '}</Text>
-          <Text color={choice.answer === 'deny' ? 'red' : choice.answer === 'allow_once' ? 'green' : 'cyan'} bold>{`[${keys.label(choice.command)}]`}</Text>
+          <Text
+            color={choice.answer === 'deny' ? 'red' : choice.answer === 'allow_once' ? 'green' : 'cyan'}
+            bold
+          >{`[${keys.label(choice.command)}]`}</Text>
           <Text>{` ${t(choice.label)}`}</Text>
         </Text>
       ))}

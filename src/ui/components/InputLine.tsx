@@ -52,7 +52,12 @@ export function inputLineHeight(controller: InputController, width: number, maxL
   const w = windowOf(layoutFor(controller.value, width), controller.cursor, maxLines);
   const s = controller.suggestions;
   return (
-    w.shown + (w.first > 0 ? 1 : 0) + (w.below > 0 ? 1 : 0) + (controller.value.includes('\n') ? 1 : 0) + s.items.length + (s.total > s.items.length ? 1 : 0)
+    w.shown +
+    (w.first > 0 ? 1 : 0) +
+    (w.below > 0 ? 1 : 0) +
+    (controller.value.includes('\n') ? 1 : 0) +
+    s.items.length +
+    (s.total > s.items.length ? 1 : 0)
   );
 }
 
@@ -118,7 +123,12 @@ export const InputLine = memo(function InputLine({ controller, width, maxLines, 
       {hiddenBelow > 0 && <Text dimColor>{t('ui:input.moreBelow', { count: hiddenBelow })}</Text>}
       {lineCount > 1 && <Text dimColor>{`  ${t('ui:input.multiline', { count: lineCount })}`}</Text>}
       {suggestions.items.map((c, i) => (
-        <Text key={c.name} color={i === suggestions.selected ? 'cyan' : undefined} dimColor={i !== suggestions.selected} wrap="truncate-end">
+        <Text
+          key={c.name}
+          color={i === suggestions.selected ? 'cyan' : undefined}
+          dimColor={i !== suggestions.selected}
+          wrap="truncate-end"
+        >
           {truncate(`  ${c.name.padEnd(nameWidth)}${c.summary ? t(c.summary) : ''}`, width)}
         </Text>
       ))}

@@ -198,7 +198,15 @@ function block(tok: Token, width: number, key: string): ReactNode | null {
     case 'code': {
       const code = tok as Tokens.Code;
       return (
-        <Box flexDirection="column" borderStyle="single" borderTop={false} borderRight={false} borderBottom={false} borderDimColor paddingLeft={1}>
+        <Box
+          flexDirection="column"
+          borderStyle="single"
+          borderTop={false}
+          borderRight={false}
+          borderBottom={false}
+          borderDimColor
+          paddingLeft={1}
+        >
           {code.lang ? <Text dimColor>{code.lang}</Text> : null}
           <Text color="yellow">{codeLines(code.text)}</Text>
         </Box>
@@ -207,7 +215,15 @@ function block(tok: Token, width: number, key: string): ReactNode | null {
     case 'blockquote': {
       const q = tok as Tokens.Blockquote;
       return (
-        <Box flexDirection="column" borderStyle="single" borderTop={false} borderRight={false} borderBottom={false} borderDimColor paddingLeft={1}>
+        <Box
+          flexDirection="column"
+          borderStyle="single"
+          borderTop={false}
+          borderRight={false}
+          borderBottom={false}
+          borderDimColor
+          paddingLeft={1}
+        >
           {blocks(q.tokens, Math.max(4, width - 2), key)}
         </Box>
       );

@@ -23,7 +23,9 @@ const RETRY_MAX_ROWS = 3;
 
 function retryRows(retryNotice: string, width: number): string[] {
   const rows = wrapText(t('ui:status.retry', { text: retryNotice }), Math.max(1, width));
-  return rows.length <= RETRY_MAX_ROWS ? rows : [...rows.slice(0, RETRY_MAX_ROWS - 1), truncate(rows.slice(RETRY_MAX_ROWS - 1).join(' '), width)];
+  return rows.length <= RETRY_MAX_ROWS
+    ? rows
+    : [...rows.slice(0, RETRY_MAX_ROWS - 1), truncate(rows.slice(RETRY_MAX_ROWS - 1).join(' '), width)];
 }
 
 /** Rows the status bar takes; `width` decides how many rows a retry notice wraps to. */

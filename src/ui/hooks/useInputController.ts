@@ -91,7 +91,11 @@ export function suggestionsFor(registry: CommandRegistry, value: string): SlashC
 }
 
 /** "/lang e" → the values /lang's argument may take that start with "e". */
-export function argMatches(registry: CommandRegistry, value: string, ctx: CompletionContext): { choices: string[]; start: number } | undefined {
+export function argMatches(
+  registry: CommandRegistry,
+  value: string,
+  ctx: CompletionContext,
+): { choices: string[]; start: number } | undefined {
   const m = /^\/(\S+)\s+((?:\S+\s+)*)(\S*)$/.exec(value);
   if (!m || value.includes('\n')) return undefined;
   const command = registry.get(m[1]);
@@ -196,10 +200,13 @@ export function useInputController(registry: CommandRegistry, completion: Comple
     return true;
   }, [apply]);
 
-  const set = useCallback((value: string) => {
-    const text = ed.cleanInsert(value);
-    apply({ text, cursor: text.length });
-  }, [apply]);
+  const set = useCallback(
+    (value: string) => {
+      const text = ed.cleanInsert(value);
+      apply({ text, cursor: text.length });
+    },
+    [apply],
+  );
 
   const historyPrev = useCallback(() => {
     const s = state.current;
@@ -279,10 +286,19 @@ export function useInputController(registry: CommandRegistry, completion: Comple
   const browsing = s.historyIndex !== null;
   const suggestions = useMemo((): SuggestionView => {
     if (browsing) return EMPTY_VIEW;
-    if (s.argChoices.length > 0) return windowOf(s.argChoices.map((name) => ({ name })), s.selected, true);
+    if (s.argChoices.length > 0)
+      return windowOf(
+        s.argChoices.map((name) => ({ name })),
+        s.selected,
+        true,
+      );
     const all = commandMatches(registry, s.text);
     if (all.length === 0) return EMPTY_VIEW;
-    return windowOf(all.map((c) => ({ name: `/${c.name}`, summary: c.summary })), s.selected, false);
+    return windowOf(
+      all.map((c) => ({ name: `/${c.name}`, summary: c.summary })),
+      s.selected,
+      false,
+    );
   }, [registry, s.text, browsing, s.selected, s.argChoices]);
   // A new object only when the line changes, so the memoized input line does not re-render
   // on every streamed frame.
@@ -306,7 +322,25 @@ export function useInputController(registry: CommandRegistry, completion: Comple
       clear,
       commit,
     }),
-    [s.text, s.cursor, suggestions, hasSuggestions, read, readCursor, insert, edit, lineUp, lineDown, set, historyPrev, historyNext, moveSuggestion, complete, clear, commit],
+    [
+      s.text,
+      s.cursor,
+      suggestions,
+      hasSuggestions,
+      read,
+      readCursor,
+      insert,
+      edit,
+      lineUp,
+      lineDown,
+      set,
+      historyPrev,
+      historyNext,
+      moveSuggestion,
+      complete,
+      clear,
+      commit,
+    ],
   );
 }
 

@@ -7,7 +7,7 @@ import type { StoreApi } from 'zustand/vanilla';
 /** ~10 refreshes a second: live enough to watch, cheap enough with 500 rows. */
 export const REFRESH_MS = 100;
 
-const identity = <S,>(s: S) => s;
+const identity = <S>(s: S) => s;
 
 /**
  * The selected slice, and `refresh()` to take it anew at once: after the user's own action,

@@ -27,7 +27,8 @@ export function prevBoundary(text: string, at: number): number {
 /** Offset of the grapheme boundary after `at`. */
 export function nextBoundary(text: string, at: number): number {
   if (at >= text.length) return text.length;
-  const first = segmenter.segment(text.slice(at, at + WINDOW))[Symbol.iterator]().next();
+  const segments = segmenter.segment(text.slice(at, at + WINDOW));
+  const first = segments[Symbol.iterator]().next();
   return first.done ? text.length : at + first.value.segment.length;
 }
 
@@ -60,12 +61,14 @@ export function lineEndOf(text: string, at: number): number {
 /** Text to put in the line: line breaks as \n, no control characters or escape sequences
  * (a paste may carry colours or stray bytes), tabs kept. */
 export function cleanInsert(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex -- control characters are what it matches
-    .replace(/\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-_]?/g, '')
-    // eslint-disable-next-line no-control-regex -- control characters are what it matches
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      // eslint-disable-next-line no-control-regex -- control characters are what it matches
+      .replace(/\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-_]?/g, '')
+      // eslint-disable-next-line no-control-regex -- control characters are what it matches
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+  );
 }
 
 export function insert(s: EditorState, raw: string): EditorState {

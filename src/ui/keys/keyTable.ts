@@ -21,7 +21,8 @@ const ARROWS = new Set(Object.values(ARROW_NAMES));
 
 /** "Ctrl+T", "Shift+Enter", "Alt+B", "x", "↑", in the UI language. */
 export function formatKey(k: KeySpec): string {
-  let name = ARROW_NAMES[k.name] ?? (NAMED.has(k.name) ? t(`ui:keyNames.${k.name}`) : /^f\d+$/.test(k.name) ? k.name.toUpperCase() : k.name);
+  let name =
+    ARROW_NAMES[k.name] ?? (NAMED.has(k.name) ? t(`ui:keyNames.${k.name}`) : /^f\d+$/.test(k.name) ? k.name.toUpperCase() : k.name);
   if ((k.ctrl || k.meta) && [...name].length === 1) name = name.toUpperCase();
   const mods = [k.ctrl && t('ui:keyNames.ctrl'), k.meta && t('ui:keyNames.alt'), k.shift && t('ui:keyNames.shift')].filter(Boolean);
   return [...mods, name].join('+');

@@ -56,7 +56,12 @@ export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empt
   // Keys of one chunk ("kites" typed fast) arrive before the next render: the filter and
   // the selection live in refs updated per key, and a render is asked for after each.
   const filterRef = useRef('');
-  const indexRef = useRef(Math.max(0, rows.findIndex((r) => r.id === initialId)));
+  const indexRef = useRef(
+    Math.max(
+      0,
+      rows.findIndex((r) => r.id === initialId),
+    ),
+  );
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const offset = useRef(0);
   const filter = filterRef.current;

@@ -18,7 +18,9 @@ export function shortDir(dir: string, home: string | undefined): string {
 
 export function sessionRows(sessions: SessionSummary[], currentId: string | undefined, home: string | undefined): PickerRow[] {
   return sessions.map((s) => {
-    const first = s.firstUserMessage ? replaceControls(sanitizeLine(s.firstUserMessage.replace(/\s+/g, ' ').trim()), '?') : t('ui:commands.sessions.noMessage');
+    const first = s.firstUserMessage
+      ? replaceControls(sanitizeLine(s.firstUserMessage.replace(/\s+/g, ' ').trim()), '?')
+      : t('ui:commands.sessions.noMessage');
     const when = formatDate(s.updatedAt ?? s.createdAt);
     const dir = replaceControls(shortDir(s.cwd ?? '', home), '?');
     const stats = t('ui:picker.sessionStats', {

@@ -5,8 +5,7 @@ import type { TranscriptItem } from '../../model/transcript.js';
 import type { NoticeLevel } from '../theme.js';
 
 export type FeedEntry =
-  | { key: string; kind: 'item'; item: TranscriptItem }
-  | { key: string; kind: 'local'; level: NoticeLevel; text: string };
+  { key: string; kind: 'item'; item: TranscriptItem } | { key: string; kind: 'local'; level: NoticeLevel; text: string };
 
 /** Finished items never change on screen again, so they can go to scrollback. */
 export function isSettled(item: TranscriptItem): boolean {

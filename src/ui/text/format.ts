@@ -103,10 +103,12 @@ export function resultPreview(result: string | undefined): string {
     if (line) parts.push(`${key}: ${line}`);
   }
   if (parts.length > 0) return parts.join(' · ');
-  return Object.entries(v)
-    .filter(([, x]) => x === null || ['string', 'number', 'boolean'].includes(typeof x))
-    .map(([k, x]) => `${k}=${scalar(x)}`)
-    .join(' ') || first;
+  return (
+    Object.entries(v)
+      .filter(([, x]) => x === null || ['string', 'number', 'boolean'].includes(typeof x))
+      .map(([k, x]) => `${k}=${scalar(x)}`)
+      .join(' ') || first
+  );
 }
 
 /** Pretty JSON for prompts; anything JSON cannot show is shown as text. */

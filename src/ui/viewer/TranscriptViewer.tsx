@@ -243,7 +243,8 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   if (parts.header) {
     const title: Seg[] = [{ text: t('transcript:viewer.title'), bold: true }];
     if (view.names) title.push({ text: ` › ${view.names.join(', ')}`, bold: true, color: 'cyan' });
-    if (entries.length > 0) title.push({ text: `  ${t('transcript:viewer.position', { at: view.sel + 1, count: entries.length })}`, dim: true });
+    if (entries.length > 0)
+      title.push({ text: `  ${t('transcript:viewer.position', { at: view.sel + 1, count: entries.length })}`, dim: true });
     if (liveNow) title.push({ text: `  ● ${t('transcript:viewer.live')}`, color: 'cyan' });
     if (view.expandAll) title.push({ text: `  ${t('transcript:viewer.expandedAll')}`, dim: true });
     rows.push(row(width, ...title));

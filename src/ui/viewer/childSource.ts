@@ -9,9 +9,7 @@ import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.
 import { boundRuns } from '../cards/live.js';
 import { itemEntries, type ViewEntry } from './entries.js';
 
-export type ChildSource =
-  | { kind: 'live'; runIds: string[] }
-  | { kind: 'recorded'; runs: Run[]; items: Record<string, TranscriptItem[]> };
+export type ChildSource = { kind: 'live'; runIds: string[] } | { kind: 'recorded'; runs: Run[]; items: Record<string, TranscriptItem[]> };
 
 export type RecordedSession = RecordedRuns;
 
@@ -21,7 +19,9 @@ export function loadRecorded(runtime: Pick<RuntimeApi, 'store' | 'recordedRuns'>
   try {
     return runtime.recordedRuns();
   } catch (err) {
-    throw new Error(t('transcript:viewer.recordedUnreadable', { id: runtime.store.getState().sessionId, error: (err as Error).message }), { cause: err });
+    throw new Error(t('transcript:viewer.recordedUnreadable', { id: runtime.store.getState().sessionId, error: (err as Error).message }), {
+      cause: err,
+    });
   }
 }
 

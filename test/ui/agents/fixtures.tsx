@@ -41,7 +41,8 @@ export class RecordingRuntime implements RuntimeApi {
     this.calls.push(['resume', runId]);
     const guard = this.store.getState().controls.runaway;
     if (guard.tripped && guard.rootRunId === runId) this.clearGuard();
-    for (const r of this.live(runId)) if (r.status === 'paused') setRunStatus(this.store, r.id, r.startedAt === undefined ? 'queued' : 'running');
+    for (const r of this.live(runId))
+      if (r.status === 'paused') setRunStatus(this.store, r.id, r.startedAt === undefined ? 'queued' : 'running');
   }
   kill(runId: string): { killed: boolean; descendants: number } {
     this.calls.push(['kill', runId]);
@@ -80,7 +81,9 @@ export class RecordingRuntime implements RuntimeApi {
   // ---- the runtime's side, for tests ----
 
   trip(rootRunId: string, threshold = 'max_tree_size', limit = 4, measured = 5, action = 'pause_tree'): void {
-    this.store.setState((s) => ({ controls: { ...s.controls, runaway: { tripped: true, threshold, limit, measured, rootRunId, action, at: Date.now() } } }));
+    this.store.setState((s) => ({
+      controls: { ...s.controls, runaway: { tripped: true, threshold, limit, measured, rootRunId, action, at: Date.now() } },
+    }));
   }
 }
 
@@ -142,9 +145,27 @@ export function say(rt: RecordingRuntime, runId: string, kind: 'user' | 'assista
   else appendItem(rt.store, runId, { id, kind: 'assistant', runId, text, at: Date.now() });
 }
 
-export function tool(rt: RecordingRuntime, runId: string, name: string, args: unknown, status: 'ok' | 'error' | 'running', result?: string): void {
+export function tool(
+  rt: RecordingRuntime,
+  runId: string,
+  name: string,
+  args: unknown,
+  status: 'ok' | 'error' | 'running',
+  result?: string,
+): void {
   const id = `i${++seq}`;
-  appendItem(rt.store, runId, { id, kind: 'tool', runId, callId: `c${id}`, name, args, rawArgs: JSON.stringify(args), status, result, startedAt: Date.now() });
+  appendItem(rt.store, runId, {
+    id,
+    kind: 'tool',
+    runId,
+    callId: `c${id}`,
+    name,
+    args,
+    rawArgs: JSON.stringify(args),
+    status,
+    result,
+    startedAt: Date.now(),
+  });
 }
 
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]/g;

@@ -22,9 +22,20 @@ async function openPrompt(pane: Awaited<ReturnType<typeof mountPane>>) {
  * writer#1 completed; a background task of its own. */
 function tree(rt = new RecordingRuntime()) {
   const root = addTestRun(rt, { task: 'plan the release' });
-  const child = addTestRun(rt, { parent: root.id, task: 'survey the repo', patch: { iterations: 3, toolsCompleted: 4, tokensIn: 1000, tokensOut: 200, costUsd: 0.01 } });
+  const child = addTestRun(rt, {
+    parent: root.id,
+    task: 'survey the repo',
+    patch: { iterations: 3, toolsCompleted: 4, tokensIn: 1000, tokensOut: 200, costUsd: 0.01 },
+  });
   const r1 = addTestRun(rt, { parent: child.id, alias: 'researcher', kind: 'delegate', task: 'read the docs' });
-  const r2 = addTestRun(rt, { parent: child.id, alias: 'researcher', kind: 'delegate', status: 'queued', task: 'read the tests', patch: { queuePosition: 2 } });
+  const r2 = addTestRun(rt, {
+    parent: child.id,
+    alias: 'researcher',
+    kind: 'delegate',
+    status: 'queued',
+    task: 'read the tests',
+    patch: { queuePosition: 2 },
+  });
   const paused = addTestRun(rt, { parent: root.id, status: 'paused', task: 'wait here' });
   const done = addTestRun(rt, { parent: root.id, alias: 'writer', kind: 'delegate', status: 'completed', task: 'write notes' });
   const bg = addTestRun(rt, { parent: root.id, alias: 'indexer', kind: 'background', task: 'index everything' });
@@ -214,7 +225,12 @@ describe('/agents pane keys', () => {
     await waitFor(() => expect(pane.frame()).toContain('Kill all cancelled.'));
     await pane.press('X');
     await pane.press('y');
-    expect(rt.callsOf('kill').map((c) => c[0]).sort()).toEqual([root.id, bg.id].sort());
+    expect(
+      rt
+        .callsOf('kill')
+        .map((c) => c[0])
+        .sort(),
+    ).toEqual([root.id, bg.id].sort());
     await waitFor(() => expect(pane.frame()).toContain('killed 6 runs'));
     const s = rt.store.getState();
     expect(Object.values(s.runs).filter((r) => r.endedAt === undefined)).toEqual([]);
@@ -238,7 +254,7 @@ describe('/agents pane keys', () => {
     expect(pane.frame()).toContain('researcher#2');
   });
 
-  it('Enter opens the selected run\'s live transcript; Esc goes back to the list', async () => {
+  it("Enter opens the selected run's live transcript; Esc goes back to the list", async () => {
     const { rt, r1 } = tree();
     say(rt, r1.id, 'user', 'read the docs');
     tool(rt, r1.id, 'read_file', { path: 'README.md' }, 'ok', '# arbor\nA terminal chat');

@@ -50,7 +50,14 @@ function session() {
   setRunStatus(rt.store, r1.id, 'completed', { result: 'Docs read.\nSecond line.' });
   const r2 = addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'read the tests' });
   const w = addTestRun(rt, { parent: r2.id, alias: 'worker', task: 'count files' });
-  const q = addTestRun(rt, { parent: root.id, alias: 'writer', kind: 'delegate', status: 'queued', task: 'write the notes', patch: { queuePosition: 1 } });
+  const q = addTestRun(rt, {
+    parent: root.id,
+    alias: 'writer',
+    kind: 'delegate',
+    status: 'queued',
+    task: 'write the notes',
+    patch: { queuePosition: 1 },
+  });
   return { rt, root, r1, r2, w, q };
 }
 
@@ -97,7 +104,9 @@ describe('/subagents id resolution', () => {
     expect(missing[0].text).toContain('/subagents info needs a run');
 
     setLanguage('es');
-    expect((await h.run('/subagents info zzz'))[0].text).toBe('Ningún subagente coincide con "zzz". /subagents list muestra los números y las etiquetas.');
+    expect((await h.run('/subagents info zzz'))[0].text).toBe(
+      'Ningún subagente coincide con "zzz". /subagents list muestra los números y las etiquetas.',
+    );
   });
 });
 
@@ -166,7 +175,9 @@ describe('/subagents log', () => {
     const { rt } = withTranscript();
     const h = harness(rt);
     for (const bad of ['0', '201', '-3']) {
-      expect(await h.run(`/subagents log researcher#2 ${bad}`)).toEqual([{ text: `Bad limit "${bad}": use a whole number from 1 to 200.`, level: 'error' }]);
+      expect(await h.run(`/subagents log researcher#2 ${bad}`)).toEqual([
+        { text: `Bad limit "${bad}": use a whole number from 1 to 200.`, level: 'error' },
+      ]);
     }
     expect((await h.run('/subagents log researcher#2 lots'))[0].text).toContain('Unexpected "lots"');
     expect(await h.out('/subagents log researcher#2 200')).toContain('last 33 of 33');
@@ -203,7 +214,16 @@ describe('/subagents info', () => {
     ]) {
       expect(text.split('\n')).toContain(line);
     }
-    for (const label of ['runtime: ', 'paused for: ', 'iterations: 0', 'tools completed: 0', 'last tool: ', 'recent tools: —', 'tokens: 0 in / 0 out', 'cost: $0.00']) {
+    for (const label of [
+      'runtime: ',
+      'paused for: ',
+      'iterations: 0',
+      'tools completed: 0',
+      'last tool: ',
+      'recent tools: —',
+      'tokens: 0 in / 0 out',
+      'cost: $0.00',
+    ]) {
       expect(text).toContain(label);
     }
   });
@@ -228,7 +248,9 @@ describe('/subagents send, pause, resume', () => {
   it('send steers the run and reports delivered or continued', async () => {
     const { rt, r2, r1 } = session();
     const h = harness(rt);
-    expect(await h.out('/subagents send researcher#2 look at the ui tests too')).toBe('Steering for researcher#2 delivered: it reads it at its next step.');
+    expect(await h.out('/subagents send researcher#2 look at the ui tests too')).toBe(
+      'Steering for researcher#2 delivered: it reads it at its next step.',
+    );
     expect(rt.callsOf('steer')).toEqual([[r2.id, 'look at the ui tests too']]);
     rt.steerOutcome = 'continued';
     expect(await h.out('/subagents send researcher#1 and the docs')).toContain('researcher#1 had finished: the message started a new turn');
@@ -258,7 +280,9 @@ describe('/subagents send, pause, resume', () => {
     const { rt, root } = session();
     rt.trip(root.id);
     const h = harness(rt);
-    expect(await h.out('/subagents list')).toContain('Runaway guard tripped: max_tree_size is limited to 4, measured 5. Answer with /subagents resume, or /subagents kill all.');
+    expect(await h.out('/subagents list')).toContain(
+      'Runaway guard tripped: max_tree_size is limited to 4, measured 5. Answer with /subagents resume, or /subagents kill all.',
+    );
     const out = await h.run('/subagents resume');
     expect(rt.callsOf('resolveRunaway')).toEqual([['resume']]);
     expect(out.map((p) => p.text)).toEqual(['Spawning resumed.', 'Runaway guard answered: the paused tree resumes.']);

@@ -36,7 +36,9 @@ const collapsed = (item: ToolTranscriptItem, patch: Partial<CardView> = {}) => d
 /** What the chat draws for a call through the tool-card dispatch. */
 function chat(item: ToolTranscriptItem, width = 100, store?: RuntimeStore): string {
   registerTranscriptCards();
-  const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
+  const r = render(
+    <RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width, frame: 0, live: true })}</RuntimeStoreContext.Provider>,
+  );
   const out = plain(r.lastFrame());
   r.unmount();
   return out;
@@ -44,7 +46,11 @@ function chat(item: ToolTranscriptItem, width = 100, store?: RuntimeStore): stri
 
 describe('collapsed card', () => {
   it('one heading row (glyph, tool, every target, task first line) and one status row', () => {
-    const item = toolItem('delegate', { parallel: ['reviewer', 'tester'], prompt: 'Review the patch\nin detail' }, { status: 'running', result: undefined, endedAt: undefined });
+    const item = toolItem(
+      'delegate',
+      { parallel: ['reviewer', 'tester'], prompt: 'Review the patch\nin detail' },
+      { status: 'running', result: undefined, endedAt: undefined },
+    );
     const lines = collapsedLines(view(item));
     expect(lines).toHaveLength(2);
     expect(text(lines).split('\n')[0]).toMatch(/^\S delegate → reviewer, tester · Review the patch$/);
@@ -59,7 +65,11 @@ describe('collapsed card', () => {
   });
 
   it('fits any width on exactly two rows', () => {
-    const item = toolItem('delegate', { agent: 'reviewer', prompt: 'a very long task '.repeat(20) }, { result: syncEnvelope('reviewer', 'x/y', false, 'answer '.repeat(40)) });
+    const item = toolItem(
+      'delegate',
+      { agent: 'reviewer', prompt: 'a very long task '.repeat(20) },
+      { result: syncEnvelope('reviewer', 'x/y', false, 'answer '.repeat(40)) },
+    );
     for (const width of [20, 40, 80]) {
       const out = drawn(collapsedLines(view(item, { width })), width);
       expect(out.split('\n')).toHaveLength(2);
@@ -69,11 +79,25 @@ describe('collapsed card', () => {
 
 describe('expanded card: Task, Response, Details', () => {
   it('a sync envelope puts the answer first under Response and provider/model in Details', () => {
-    const item = toolItem('delegate', { agent: 'reviewer', prompt: 'Review the patch', context: 'The diff is in PR 12' }, {
-      result: syncEnvelope('reviewer', 'openai/gpt-4o', true, 'Two bugs found.\n1. off by one'),
-    });
+    const item = toolItem(
+      'delegate',
+      { agent: 'reviewer', prompt: 'Review the patch', context: 'The diff is in PR 12' },
+      {
+        result: syncEnvelope('reviewer', 'openai/gpt-4o', true, 'Two bugs found.\n1. off by one'),
+      },
+    );
     const out = expanded(item);
-    const order = ['Task', 'Review the patch', 'Input', 'context: The diff is in PR 12', 'Response', 'Two bugs found.', '1. off by one', 'Details', 'reviewer: openai/gpt-4o, agentic'];
+    const order = [
+      'Task',
+      'Review the patch',
+      'Input',
+      'context: The diff is in PR 12',
+      'Response',
+      'Two bugs found.',
+      '1. off by one',
+      'Details',
+      'reviewer: openai/gpt-4o, agentic',
+    ];
     let at = -1;
     for (const piece of order) {
       const next = out.indexOf(piece, at + 1);
@@ -104,10 +128,13 @@ describe('expanded card: Task, Response, Details', () => {
   });
 
   it('parallel delegation is one card with one block per target', () => {
-    const { text: result } = renderParallel(['reviewer', 'tester'], [
-      { status: 'completed', text: 'Reviewer answer', label: 'openai/m1', agentic: false },
-      { status: 'failed', text: '', error: 'model exploded', label: 'openai/m2', agentic: false },
-    ]);
+    const { text: result } = renderParallel(
+      ['reviewer', 'tester'],
+      [
+        { status: 'completed', text: 'Reviewer answer', label: 'openai/m1', agentic: false },
+        { status: 'failed', text: '', error: 'model exploded', label: 'openai/m2', agentic: false },
+      ],
+    );
     const item = toolItem('delegate', { parallel: ['reviewer', 'tester'], prompt: 'Look' }, { result });
     const out = expanded(item);
     expect(out.match(/delegate → reviewer, tester/g)).toHaveLength(1);
@@ -122,10 +149,13 @@ describe('expanded card: Task, Response, Details', () => {
   });
 
   it('a parallel block lost to the retention cap says Result not recorded and why', () => {
-    const { text: result } = renderParallel(['a', 'b'], [
-      { status: 'completed', text: 'z'.repeat(17 * 1024), label: 'x/y', agentic: false },
-      { status: 'completed', text: 'second', label: 'x/y', agentic: false },
-    ]);
+    const { text: result } = renderParallel(
+      ['a', 'b'],
+      [
+        { status: 'completed', text: 'z'.repeat(17 * 1024), label: 'x/y', agentic: false },
+        { status: 'completed', text: 'second', label: 'x/y', agentic: false },
+      ],
+    );
     const item = toolItem('delegate', { parallel: ['a', 'b'], prompt: 'p' }, { result: result.slice(0, 16 * 1024) });
     const out = expanded(item);
     expect(out.slice(out.indexOf('── b'))).toContain('Result not recorded');
@@ -146,7 +176,9 @@ describe('display limits', () => {
     const answer = 'word '.repeat(4000);
     const item = toolItem('spawn_subagent', { prompt: 'p' }, { result: answer });
     const lines = expandedLines(view(item));
-    const response = text(lines).split('\n').filter((l) => l.startsWith('    word'));
+    const response = text(lines)
+      .split('\n')
+      .filter((l) => l.startsWith('    word'));
     const shown = response.join(' ').replace(/\s+/g, ' ').trim().length;
     expect(shown).toBeLessThanOrEqual(FIELD_MAX_BYTES);
     expect(shown).toBeGreaterThan(FIELD_MAX_BYTES - 200);
@@ -189,7 +221,11 @@ describe('restored cards', () => {
 
 describe('generic fallbacks through the dispatch', () => {
   it('other tools, background launches and management actions keep the generic card', () => {
-    const launch = toolItem('delegate', { agent: 'reviewer', prompt: 'Long job', background: true }, { result: backgroundStarted('reviewer', '123e4567-e89b-12d3-a456-426614174000') });
+    const launch = toolItem(
+      'delegate',
+      { agent: 'reviewer', prompt: 'Long job', background: true },
+      { result: backgroundStarted('reviewer', '123e4567-e89b-12d3-a456-426614174000') },
+    );
     const out = chat(launch);
     expect(out).toContain('Background task started');
     expect(out).not.toContain('→ reviewer');
@@ -223,10 +259,17 @@ describe('live binding', () => {
     registerTranscriptCards();
     const item = toolItem('spawn_subagent', { prompt: 'Count the files' }, { status: 'running', result: undefined, endedAt: undefined });
     // Same task, same alias, same parent: but started by another call. Not this card's child.
-    addRun(store, childRun('decoy-0001', item, { parentToolCallId: 'other-call', task: 'Count the files', status: 'running', iterations: 9 }));
+    addRun(
+      store,
+      childRun('decoy-0001', item, { parentToolCallId: 'other-call', task: 'Count the files', status: 'running', iterations: 9 }),
+    );
     // Same call id, but in another run's transcript (call ids can repeat across turns).
     addRun(store, childRun('decoy-0002', item, { parentRunId: 'another-root', status: 'running', iterations: 8 }));
-    const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width: 100, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
+    const r = render(
+      <RuntimeStoreContext.Provider value={store}>
+        {renderToolItem(item, { width: 100, frame: 0, live: true })}
+      </RuntimeStoreContext.Provider>,
+    );
     expect(plain(r.lastFrame())).not.toMatch(/iter [89]/);
     expect(plain(r.lastFrame())).toContain('call in progress');
 
@@ -253,7 +296,9 @@ describe('live binding', () => {
     expect(out).toMatch(/✓ spawn_subagent/);
     expect(out).toContain('completed');
     expect(out).toContain('There are 12 files.');
-    expect(drawn(expandedLines(view(done, { runs: [store.getState().runs['child-0001']] })))).toMatch(/child main · run child-00 · completed[\s\S]*started \d\d:\d\d:\d\d · ended \d\d:\d\d:\d\d/);
+    expect(drawn(expandedLines(view(done, { runs: [store.getState().runs['child-0001']] })))).toMatch(
+      /child main · run child-00 · completed[\s\S]*started \d\d:\d\d:\d\d · ended \d\d:\d\d:\d\d/,
+    );
   });
 
   it('refreshes at most ~10 times a second, not on every store update', async () => {
@@ -261,7 +306,11 @@ describe('live binding', () => {
     registerTranscriptCards();
     const item = toolItem('spawn_subagent', { prompt: 'p' }, { status: 'running', result: undefined, endedAt: undefined });
     addRun(store, childRun('child-0002', item));
-    const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width: 100, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
+    const r = render(
+      <RuntimeStoreContext.Provider value={store}>
+        {renderToolItem(item, { width: 100, frame: 0, live: true })}
+      </RuntimeStoreContext.Provider>,
+    );
     await sleep(150);
     const before = r.frames.length;
     for (let i = 1; i <= 200; i++) {
@@ -279,11 +328,22 @@ describe('live binding', () => {
   it('a parallel card shows each child on the status row', async () => {
     const store = createRuntimeStore('s');
     registerTranscriptCards();
-    const item = toolItem('delegate', { parallel: ['reviewer', 'tester'], prompt: 'p' }, { status: 'running', result: undefined, endedAt: undefined });
+    const item = toolItem(
+      'delegate',
+      { parallel: ['reviewer', 'tester'], prompt: 'p' },
+      { status: 'running', result: undefined, endedAt: undefined },
+    );
     addRun(store, childRun('rev-00001', item, { kind: 'delegate', alias: 'reviewer' }));
-    addRun(store, childRun('tes-00001', item, { kind: 'delegate', alias: 'tester', status: 'queued', queuePosition: 1, startedAt: undefined }));
+    addRun(
+      store,
+      childRun('tes-00001', item, { kind: 'delegate', alias: 'tester', status: 'queued', queuePosition: 1, startedAt: undefined }),
+    );
     toolStarted(store, 'rev-00001', 'read_file');
-    const r = render(<RuntimeStoreContext.Provider value={store}>{renderToolItem(item, { width: 120, frame: 0, live: true })}</RuntimeStoreContext.Provider>);
+    const r = render(
+      <RuntimeStoreContext.Provider value={store}>
+        {renderToolItem(item, { width: 120, frame: 0, live: true })}
+      </RuntimeStoreContext.Provider>,
+    );
     await waitFor(() => expect(plain(r.lastFrame())).toMatch(/reviewer running \ds ▸ read_file │ tester queued #1/));
     r.unmount();
   });

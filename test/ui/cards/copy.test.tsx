@@ -84,4 +84,3 @@ describe('copy scrubs secrets like session files', () => {
     }
   });
 });
-

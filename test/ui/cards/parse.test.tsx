@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { RETAINED_RESULT_CAP, capResult } from '../../../src/runtime/store.js';
 import { backgroundStarted, parallelBlock, parallelHeader, syncEnvelope } from '../../../src/tools/delegate/strings.js';
-import { blockError, cardArgs, MAX_CARD_ARGS_BYTES, parseEnvelope, parseParallel, reachedRetentionCap } from '../../../src/ui/cards/parse.js';
+import {
+  blockError,
+  cardArgs,
+  MAX_CARD_ARGS_BYTES,
+  parseEnvelope,
+  parseParallel,
+  reachedRetentionCap,
+} from '../../../src/ui/cards/parse.js';
 
 describe('sync delegate envelope', () => {
   it('splits the header from the answer', () => {
@@ -11,7 +18,10 @@ describe('sync delegate envelope', () => {
   });
 
   it('reads the agentic marker and fallback attributions', () => {
-    expect(parseEnvelope(syncEnvelope('r', 'anthropic/claude', true, 'ok'))).toMatchObject({ attribution: 'anthropic/claude', agentic: true });
+    expect(parseEnvelope(syncEnvelope('r', 'anthropic/claude', true, 'ok'))).toMatchObject({
+      attribution: 'anthropic/claude',
+      agentic: true,
+    });
     const fallback = "[Agent 'reviewer' (requested: anthropic.primary/claude; served: openai.terra/gpt-5.6-terra, agentic)]\nAnswer";
     expect(parseEnvelope(fallback, 'reviewer')).toMatchObject({
       attribution: 'requested: anthropic.primary/claude; served: openai.terra/gpt-5.6-terra',
@@ -31,7 +41,13 @@ describe('sync delegate envelope', () => {
 
 describe('parallel blocks', () => {
   const ok = (target: string, answer: string) => parallelBlock(target, true, syncEnvelope(target, 'openai/m', false, answer));
-  const text = parallelHeader(3) + [ok('reviewer', 'First answer.\n\nWith a blank line.'), parallelBlock('tester', false, 'Agent \'tester\' failed: boom'), ok('writer', 'Third.')].join('\n\n');
+  const text =
+    parallelHeader(3) +
+    [
+      ok('reviewer', 'First answer.\n\nWith a blank line.'),
+      parallelBlock('tester', false, "Agent 'tester' failed: boom"),
+      ok('writer', 'Third.'),
+    ].join('\n\n');
 
   it('finds one block per target, in call order, bodies intact', () => {
     const blocks = parseParallel(text, ['reviewer', 'tester', 'writer'])!;
@@ -63,7 +79,12 @@ describe('parallel blocks', () => {
 
 describe('which calls get a dedicated card', () => {
   it('spawn_subagent with a prompt; other arguments stay as input', () => {
-    expect(cardArgs('spawn_subagent', { prompt: 'Do it' }, '')).toMatchObject({ tool: 'spawn_subagent', task: 'Do it', targets: [], extra: [] });
+    expect(cardArgs('spawn_subagent', { prompt: 'Do it' }, '')).toMatchObject({
+      tool: 'spawn_subagent',
+      task: 'Do it',
+      targets: [],
+      extra: [],
+    });
   });
 
   it('delegate: one target, or all of them for parallel; context is input', () => {
@@ -72,7 +93,10 @@ describe('which calls get a dedicated card', () => {
       targets: ['reviewer'],
       extra: [['context', 'ctx']],
     });
-    expect(cardArgs('delegate', { action: 'delegate', parallel: ['a', 'b'], prompt: 'Check' }, '')).toMatchObject({ parallel: true, targets: ['a', 'b'] });
+    expect(cardArgs('delegate', { action: 'delegate', parallel: ['a', 'b'], prompt: 'Check' }, '')).toMatchObject({
+      parallel: true,
+      targets: ['a', 'b'],
+    });
   });
 
   it('generic: other tools, background launches and task management', () => {

@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
 
 type OutputClass = new (o: { width: number; height: number }) => {
-    write(x: number, y: number, text: string, o: { transformers: ((s: string, i: number) => string)[] }): void;
-    clip(c: { x1?: number; x2?: number; y1?: number; y2?: number }): void;
-    unclip(): void;
-    get(): { output: string; height: number };
-    composeRow(writes: { x: number; line: string }[]): string;
-    composeRowFromCells(writes: { x: number; line: string }[]): string;
+  write(x: number, y: number, text: string, o: { transformers: ((s: string, i: number) => string)[] }): void;
+  clip(c: { x1?: number; x2?: number; y1?: number; y2?: number }): void;
+  unclip(): void;
+  get(): { output: string; height: number };
+  composeRow(writes: { x: number; line: string }[]): string;
+  composeRowFromCells(writes: { x: number; line: string }[]): string;
 };
 
 // Ink's package exports only its entry point; Output is loaded by path.
@@ -42,10 +42,37 @@ describe('the patched Ink output', () => {
 
   const rows: [string, { x: number; line: string }[]][] = [
     ['plain text at the left edge', [{ x: 0, line: 'hello world' }]],
-    ['writes with gaps between them', [{ x: 2, line: 'a' }, { x: 10, line: 'bcd' }, { x: 20, line: 'e' }]],
-    ['styled writes side by side', [{ x: 0, line: red('● ') }, { x: 2, line: bold('child-1') }, { x: 10, line: `${ESC}[2mrunning 1.2s${ESC}[22m` }]],
-    ['wide characters', [{ x: 0, line: '日本語' }, { x: 6, line: red('→ ok') }, { x: 11, line: '🙂 done' }]],
-    ['a style left open by its write', [{ x: 0, line: `${ESC}[32mopen` }, { x: 6, line: 'after' }]],
+    [
+      'writes with gaps between them',
+      [
+        { x: 2, line: 'a' },
+        { x: 10, line: 'bcd' },
+        { x: 20, line: 'e' },
+      ],
+    ],
+    [
+      'styled writes side by side',
+      [
+        { x: 0, line: red('● ') },
+        { x: 2, line: bold('child-1') },
+        { x: 10, line: `${ESC}[2mrunning 1.2s${ESC}[22m` },
+      ],
+    ],
+    [
+      'wide characters',
+      [
+        { x: 0, line: '日本語' },
+        { x: 6, line: red('→ ok') },
+        { x: 11, line: '🙂 done' },
+      ],
+    ],
+    [
+      'a style left open by its write',
+      [
+        { x: 0, line: `${ESC}[32mopen` },
+        { x: 6, line: 'after' },
+      ],
+    ],
   ];
   for (const [what, writes] of rows) {
     it(`draws the same cells as the cell grid: ${what}`, () => {
@@ -82,25 +109,37 @@ describe('the patched Ink output', () => {
 
   // Whole frames through Output.write and get(), as Ink's renderer drives it, upstream and changed.
   const frames: [string, (out: InstanceType<OutputClass>) => void][] = [
-    ['text, styles and gaps on several rows', (o) => {
-      o.write(0, 0, `${red('● ')}child-1 ${bold('running')}`, { transformers: [] });
-      o.write(4, 1, 'second row\nthird row', { transformers: [] });
-      o.write(30, 1, `${ESC}[2m1.2s${ESC}[22m`, { transformers: [] });
-    }],
-    ['wide characters and emoji', (o) => {
-      o.write(0, 0, '日本語 text', { transformers: [] });
-      o.write(12, 0, red('🙂 ok'), { transformers: [] });
-    }],
-    ['overlapping writes, the later one winning', (o) => {
-      o.write(0, 0, 'aaaaaaaaaaaaaaaaaaaa', { transformers: [] });
-      o.write(5, 0, bold('XYZ'), { transformers: [] });
-      o.write(7, 0, red('日'), { transformers: [] });
-    }],
-    ['transformers, clipping and trailing spaces', (o) => {
-      o.clip({ x1: 1, x2: 12, y1: 0, y2: 3 });
-      o.write(0, 0, 'abcdefghijklmnop\nqrstuvwxyz   \n123', { transformers: [(s, i) => `${i}${s}`] });
-      o.unclip();
-    }],
+    [
+      'text, styles and gaps on several rows',
+      (o) => {
+        o.write(0, 0, `${red('● ')}child-1 ${bold('running')}`, { transformers: [] });
+        o.write(4, 1, 'second row\nthird row', { transformers: [] });
+        o.write(30, 1, `${ESC}[2m1.2s${ESC}[22m`, { transformers: [] });
+      },
+    ],
+    [
+      'wide characters and emoji',
+      (o) => {
+        o.write(0, 0, '日本語 text', { transformers: [] });
+        o.write(12, 0, red('🙂 ok'), { transformers: [] });
+      },
+    ],
+    [
+      'overlapping writes, the later one winning',
+      (o) => {
+        o.write(0, 0, 'aaaaaaaaaaaaaaaaaaaa', { transformers: [] });
+        o.write(5, 0, bold('XYZ'), { transformers: [] });
+        o.write(7, 0, red('日'), { transformers: [] });
+      },
+    ],
+    [
+      'transformers, clipping and trailing spaces',
+      (o) => {
+        o.clip({ x1: 1, x2: 12, y1: 0, y2: 3 });
+        o.write(0, 0, 'abcdefghijklmnop\nqrstuvwxyz   \n123', { transformers: [(s, i) => `${i}${s}`] });
+        o.unclip();
+      },
+    ],
   ];
   for (const [what, draw] of frames) {
     it(`draws the same frame as upstream Ink 6.8.0: ${what}`, () => {

@@ -72,7 +72,12 @@ describe('text', () => {
   it('keeps a UTF-8 character split across two reads as one character', () => {
     const bytes = Buffer.from('añ日😀', 'utf8');
     // Split inside ñ (2 bytes), 日 (3 bytes) and 😀 (4 bytes).
-    expect(tokens(bytes.subarray(0, 2), bytes.subarray(2, 5), bytes.subarray(5, 8), bytes.subarray(8))).toEqual(['t:a', 't:ñ', 't:日', 't:😀']);
+    expect(tokens(bytes.subarray(0, 2), bytes.subarray(2, 5), bytes.subarray(5, 8), bytes.subarray(8))).toEqual([
+      't:a',
+      't:ñ',
+      't:日',
+      't:😀',
+    ]);
   });
 
   it('wide characters and emoji are text', () => {

@@ -161,8 +161,15 @@ describe('child transcripts', () => {
     const runtime = new FakeRuntime();
     const parent = toolItem('delegate', { agent: 'reviewer', prompt: 'Review it' }, { id: 'p1', runId: 'root-1', callId: 'call-p' });
     runtime.store.setState({ transcript: [{ id: 'u', kind: 'user', text: 'start', at: 1 }, parent] });
-    addRun(runtime.store, childRun('child-rev-1', parent, { kind: 'delegate', alias: 'reviewer', status: 'completed', endedAt: Date.now() }));
-    const nested = toolItem('delegate', { agent: 'tester', prompt: 'Run the tests' }, { id: 'n1', runId: 'child-rev-1', callId: 'call-n', result: 'tests pass' });
+    addRun(
+      runtime.store,
+      childRun('child-rev-1', parent, { kind: 'delegate', alias: 'reviewer', status: 'completed', endedAt: Date.now() }),
+    );
+    const nested = toolItem(
+      'delegate',
+      { agent: 'tester', prompt: 'Run the tests' },
+      { id: 'n1', runId: 'child-rev-1', callId: 'call-n', result: 'tests pass' },
+    );
     for (const item of [
       { id: 'cu', kind: 'user', text: 'Review it', at: 2 },
       nested,
@@ -170,7 +177,10 @@ describe('child transcripts', () => {
     ] as TranscriptItem[]) {
       appendItem(runtime.store, 'child-rev-1', item);
     }
-    addRun(runtime.store, childRun('grand-tst-1', nested, { kind: 'delegate', alias: 'tester', status: 'completed', endedAt: Date.now(), depth: 2 }));
+    addRun(
+      runtime.store,
+      childRun('grand-tst-1', nested, { kind: 'delegate', alias: 'tester', status: 'completed', endedAt: Date.now(), depth: 2 }),
+    );
     appendItem(runtime.store, 'grand-tst-1', { id: 'gu', kind: 'assistant', runId: 'grand-tst-1', text: 'grandchild ran 40 tests', at: 4 });
 
     const app = await open(runtime);
@@ -200,13 +210,21 @@ describe('child transcripts', () => {
 
   it('an expanded card lists its child’s tool calls as they happen', async () => {
     const runtime = new FakeRuntime();
-    const item = toolItem('spawn_subagent', { prompt: 'Explore' }, { id: 'live1', runId: 'root-1', callId: 'call-live', status: 'running', result: undefined, endedAt: undefined });
+    const item = toolItem(
+      'spawn_subagent',
+      { prompt: 'Explore' },
+      { id: 'live1', runId: 'root-1', callId: 'call-live', status: 'running', result: undefined, endedAt: undefined },
+    );
     runtime.store.setState({ transcript: [item], activeRootRunId: 'root-1' });
     addRun(runtime.store, childRun('child-live', item));
     const app = await open(runtime);
     await app.press(ENTER);
     await waitFor(() => expect(app.screen()).toContain('child main · run child-li · running'));
-    appendItem(runtime.store, 'child-live', toolItem('list_files', { path: 'src' }, { id: 'ct1', runId: 'child-live', status: 'running', result: undefined }));
+    appendItem(
+      runtime.store,
+      'child-live',
+      toolItem('list_files', { path: 'src' }, { id: 'ct1', runId: 'child-live', status: 'running', result: undefined }),
+    );
     toolStarted(runtime.store, 'child-live', 'list_files');
     await waitFor(() => expect(app.screen()).toMatch(/its tool calls:\n.*list_files src/));
     expect(app.screen()).toContain('running list_files now');

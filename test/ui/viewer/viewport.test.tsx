@@ -16,7 +16,11 @@ function shape(heights: number[], body: number, seen?: Set<number>): nav.ListSha
 describe('viewport', () => {
   it('opens at the end by measuring only the last page', () => {
     const seen = new Set<number>();
-    const s = shape(Array.from({ length: 2000 }, () => 2), 10, seen);
+    const s = shape(
+      Array.from({ length: 2000 }, () => 2),
+      10,
+      seen,
+    );
     const n = nav.end(s);
     expect(n.sel).toBe(1999);
     expect(nav.visibleRows(n.vp, s).map((r) => r.entry)).toEqual([1995, 1995, 1996, 1996, 1997, 1997, 1998, 1998, 1999, 1999]);

@@ -79,7 +79,13 @@ describe('arbor doctor: provider probes', () => {
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   }
-  const provider = (over: Partial<ProviderConfig>): ProviderConfig => ({ name: 'p', type: 'openai-compatible', model: 'm', headers: {}, ...over });
+  const provider = (over: Partial<ProviderConfig>): ProviderConfig => ({
+    name: 'p',
+    type: 'openai-compatible',
+    model: 'm',
+    headers: {},
+    ...over,
+  });
 
   it('asks an Anthropic endpoint with x-api-key and anthropic-version', async () => {
     let seen: IncomingHttpHeaders = {};

@@ -7,7 +7,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MB = 1024 * 1024;
 
 function run(id: string, status: Run['status']): Run {
-  return { id, kind: 'subagent', alias: id, status, parentRunId: 'root', rootRunId: 'root', iterations: 0, toolsCompleted: 0, recentTools: [], tokensIn: 0, tokensOut: 0, costUsd: 0, createdAt: 0 } as unknown as Run;
+  return {
+    id,
+    kind: 'subagent',
+    alias: id,
+    status,
+    parentRunId: 'root',
+    rootRunId: 'root',
+    iterations: 0,
+    toolsCompleted: 0,
+    recentTools: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    costUsd: 0,
+    createdAt: 0,
+  } as unknown as Run;
 }
 
 describe('the idle collector', () => {
@@ -18,7 +32,15 @@ describe('the idle collector', () => {
     const store = createRuntimeStore('s');
     let heap = 100 * MB;
     const collections: number[] = [];
-    stop = startIdleCollector(store, { collect: () => { collections.push(heap); heap = 110 * MB; }, heapUsed: () => heap, idleMs: 30, growthBytes: 32 * MB });
+    stop = startIdleCollector(store, {
+      collect: () => {
+        collections.push(heap);
+        heap = 110 * MB;
+      },
+      heapUsed: () => heap,
+      idleMs: 30,
+      growthBytes: 32 * MB,
+    });
 
     addRun(store, run('a', 'running'));
     heap = 300 * MB;
@@ -40,9 +62,13 @@ describe('the idle collector', () => {
   it('leaves a small heap alone', async () => {
     const store = createRuntimeStore('s');
     let collected = 0;
-    stop = startIdleCollector(store, { collect: () => {
-      collected++;
-    }, heapUsed: () => 50 * MB, idleMs: 10 });
+    stop = startIdleCollector(store, {
+      collect: () => {
+        collected++;
+      },
+      heapUsed: () => 50 * MB,
+      idleMs: 10,
+    });
     store.setState({ retryNotice: undefined });
     await sleep(50);
     expect(collected).toBe(0);

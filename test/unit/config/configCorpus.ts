@@ -67,7 +67,9 @@ max_tree_cost_cents = 0.5
 on_trip = "kill_tree"
 `,
   ],
-  [`${BASE}\ntemprature = 1\n[ui]\nlanguage = "en"\ncolour = 1\n[providers.local.pricing]\ninput_per_mtok = 1\noutput_per_mtok = 1\nextra = 2\n[delegation.runaway]\nfoo = 1\n`],
+  [
+    `${BASE}\ntemprature = 1\n[ui]\nlanguage = "en"\ncolour = 1\n[providers.local.pricing]\ninput_per_mtok = 1\noutput_per_mtok = 1\nextra = 2\n[delegation.runaway]\nfoo = 1\n`,
+  ],
   [`${BASE}\ndelegates = [{ agent = "main2", mood = 1 }]\n[agents.main2]\nprovider = "local"\n`],
   ['[providers.a]\ntype = "offline"\n[agents.x]\n[agents.y]\n'],
   ['[providers.a]\ntype = "offline"\n'],
@@ -112,7 +114,9 @@ on_trip = "kill_tree"
   [`${BASE.replace('provider = "local"', 'provider = "locl"')}enabled = "x"\n`],
   [`${BASE.replace('provider = "local"', 'provider = "locl"')}[agents.b]\nenabled = "x"\n`],
   [`${BASE}delegates = ["ghost"]\nenabled = 3\n`],
-  [`${BASE}[ui]\nlanguage = "fr"\n[delegation]\nmax_concurrent = 0\n[runtime_profiles.default]\nmax_tool_iterations = 0\n[risk_profiles.default]\nallowed_tools = 3\n`],
+  [
+    `${BASE}[ui]\nlanguage = "fr"\n[delegation]\nmax_concurrent = 0\n[runtime_profiles.default]\nmax_tool_iterations = 0\n[risk_profiles.default]\nallowed_tools = 3\n`,
+  ],
   [`${BASE}[delegation]\nmax_concurrent = 0\nrunaway = 5\n`],
   [prov('max_tokens = 0\ntemperature = 9\npricing = 3')],
   [`${BASE}risk_profile = "ghost"\n`],

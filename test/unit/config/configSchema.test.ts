@@ -10,7 +10,8 @@ import { defaultDelegation, defaultRiskProfile, defaultRuntimeProfile } from '..
 import { findUnknownKeys } from '../../../src/config/schema.js';
 import { configCorpus } from './configCorpus.js';
 
-type Outcome = { config: unknown; warnings: string[]; autoDetectedFrom: string | null } | { error: string; keyPath: string | null; file: string | null };
+type Outcome =
+  { config: unknown; warnings: string[]; autoDetectedFrom: string | null } | { error: string; keyPath: string | null; file: string | null };
 const golden = JSON.parse(readFileSync(new URL('./configSchema.golden.json', import.meta.url), 'utf8')) as Outcome[];
 
 beforeAll(() => setLanguage('en'));
@@ -45,8 +46,17 @@ describe('the schema gives what the hand-written validator gave', () => {
 
 describe('defaults and unknown keys come from the schema', () => {
   it('built-in profiles are the schema defaults', () => {
-    expect(defaultRiskProfile('x')).toMatchObject({ name: 'x', auto_approve: ['read_file', 'list_files'], delegation_policy: { mode: 'forbidden' } });
-    expect(defaultRuntimeProfile('y')).toMatchObject({ name: 'y', max_tool_iterations: 10, shell_timeout_secs: 60, max_delegation_depth: 3 });
+    expect(defaultRiskProfile('x')).toMatchObject({
+      name: 'x',
+      auto_approve: ['read_file', 'list_files'],
+      delegation_policy: { mode: 'forbidden' },
+    });
+    expect(defaultRuntimeProfile('y')).toMatchObject({
+      name: 'y',
+      max_tool_iterations: 10,
+      shell_timeout_secs: 60,
+      max_delegation_depth: 3,
+    });
     expect(defaultDelegation()).toEqual({
       max_concurrent: 8,
       max_children_per_agent: 5,

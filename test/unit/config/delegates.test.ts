@@ -68,7 +68,9 @@ describe('agents.<alias>.delegates', () => {
   });
 
   it('a disabled target is allowed in the roster (the runtime refuses it)', () => {
-    const { config } = load(`${AGENTS.replace('[agents.sysadmin]\nprovider = "local"', '[agents.sysadmin]\nprovider = "local"\nenabled = false')}delegates = ["sysadmin"]\n`);
+    const { config } = load(
+      `${AGENTS.replace('[agents.sysadmin]\nprovider = "local"', '[agents.sysadmin]\nprovider = "local"\nenabled = false')}delegates = ["sysadmin"]\n`,
+    );
     expect(config.agents.sysadmin.enabled).toBe(false);
     expect(config.agents.main.delegates).toEqual([{ agent: 'sysadmin', mode: 'bounded' }]);
   });
@@ -91,7 +93,9 @@ describe('agent defaults and profiles', () => {
   });
 
   it('an agent on an unconfigured profile is a warning, not an error', () => {
-    const loaded = load(`${AGENTS.replace('[agents.reviewer]\nprovider = "local"', '[agents.reviewer]\nprovider = "local"\nrisk_profile = "strict"\nruntime_profile = "slow"')}`);
+    const loaded = load(
+      `${AGENTS.replace('[agents.reviewer]\nprovider = "local"', '[agents.reviewer]\nprovider = "local"\nrisk_profile = "strict"\nruntime_profile = "slow"')}`,
+    );
     expect(loaded.config.agents.reviewer.risk_profile).toBe('strict');
     expect(loaded.warnings).toEqual([
       `${FILE}: agents.reviewer.risk_profile: risk profile "strict" is not configured (known: default); delegation to "reviewer" will be refused`,
@@ -107,7 +111,9 @@ describe('agent defaults and profiles', () => {
   });
 
   it('user profile tables override only the fields they set; "default" always exists', () => {
-    const { config } = load(`${AGENTS}risk_profile = "trusted"\n[risk_profiles.trusted]\ndelegation_policy = { mode = "allow" }\n[risk_profiles.default]\nmax_actions_per_hour = 20\n`);
+    const { config } = load(
+      `${AGENTS}risk_profile = "trusted"\n[risk_profiles.trusted]\ndelegation_policy = { mode = "allow" }\n[risk_profiles.default]\nmax_actions_per_hour = 20\n`,
+    );
     expect(config.risk_profiles.default.max_actions_per_hour).toBe(20);
     expect(config.risk_profiles.default.auto_approve).toEqual(['read_file', 'list_files']);
     expect(config.risk_profiles.trusted).toMatchObject({

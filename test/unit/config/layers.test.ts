@@ -59,7 +59,10 @@ describe('layer precedence', () => {
 
   it('user < project < explicit, tables deep-merged', () => {
     writeFileSync(userFile, USER);
-    writeFileSync(projectFile, '[providers.local]\nmodel = "llama3"\nheaders = { "X-B" = "project" }\n[agents.main]\nsystem_prompt = "from project"\n[delegation]\nmax_concurrent = 6\n');
+    writeFileSync(
+      projectFile,
+      '[providers.local]\nmodel = "llama3"\nheaders = { "X-B" = "project" }\n[agents.main]\nsystem_prompt = "from project"\n[delegation]\nmax_concurrent = 6\n',
+    );
     const explicit = join(root, 'explicit.toml');
     writeFileSync(explicit, '[delegation]\nmax_concurrent = 9\n[ui]\nlanguage = "es"\n');
 

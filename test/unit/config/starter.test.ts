@@ -24,12 +24,20 @@ describe('starter config text', () => {
   it('has the starter agents, profiles and limits', () => {
     const { config } = loadConfigFromTexts([{ file: FILE, text: starterConfigToml() }], {});
     expect(config.default_agent).toBe('main');
-    expect(config.agents.main).toMatchObject({ description: 'General assistant', risk_profile: 'trusted', runtime_profile: 'orchestrator' });
+    expect(config.agents.main).toMatchObject({
+      description: 'General assistant',
+      risk_profile: 'trusted',
+      runtime_profile: 'orchestrator',
+    });
     expect(config.agents.researcher).toMatchObject({ description: 'Finds and summarizes information', runtime_profile: 'agentic' });
     expect(config.agents.reviewer).toMatchObject({ description: 'Reviews code and plans', runtime_profile: 'agentic' });
     expect(config.risk_profiles.trusted.delegation_policy).toEqual({ mode: 'allow' });
     expect(config.risk_profiles.default.delegation_policy).toEqual({ mode: 'forbidden' });
-    expect(config.runtime_profiles.orchestrator).toMatchObject({ max_tool_iterations: 10, parallel_tools: true, max_execution_tree_iterations: undefined });
+    expect(config.runtime_profiles.orchestrator).toMatchObject({
+      max_tool_iterations: 10,
+      parallel_tools: true,
+      max_execution_tree_iterations: undefined,
+    });
     expect(config.runtime_profiles.agentic).toMatchObject({ agentic: true, max_delegation_depth: 3 });
     expect(config.delegation.runaway).toEqual({ on_trip: 'pause_tree' });
   });

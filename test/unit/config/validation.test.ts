@@ -63,9 +63,21 @@ describe('wrong types', () => {
   // Top-level keys must come before BASE's tables, section headers may follow them.
   const cases: [string, string, string, 'top'?][] = [
     ['[ui]\nlanguage = 1', 'ui.language', 'expected a string, got number 1'],
-    ['[runtime_profiles.default]\nparallel_tools = "yes"', 'runtime_profiles.default.parallel_tools', 'expected a boolean (true or false), got string "yes"'],
-    ['[runtime_profiles.default]\nmax_tool_iterations = 2.5', 'runtime_profiles.default.max_tool_iterations', 'expected an integer, got number 2.5'],
-    ['[risk_profiles.default]\nauto_approve = "shell"', 'risk_profiles.default.auto_approve', 'expected a list of strings, got string "shell"'],
+    [
+      '[runtime_profiles.default]\nparallel_tools = "yes"',
+      'runtime_profiles.default.parallel_tools',
+      'expected a boolean (true or false), got string "yes"',
+    ],
+    [
+      '[runtime_profiles.default]\nmax_tool_iterations = 2.5',
+      'runtime_profiles.default.max_tool_iterations',
+      'expected an integer, got number 2.5',
+    ],
+    [
+      '[risk_profiles.default]\nauto_approve = "shell"',
+      'risk_profiles.default.auto_approve',
+      'expected a list of strings, got string "shell"',
+    ],
     ['[risk_profiles.default]\nallowed_tools = ["shell", 3]', 'risk_profiles.default.allowed_tools[1]', 'expected a string, got number 3'],
     ['[delegation]\nrunaway = 5', 'delegation.runaway', 'expected a table, got number 5'],
     ['ui = [1]', 'ui', 'expected a table, got a list', 'top'],
@@ -89,7 +101,9 @@ describe('wrong types', () => {
 
   it('delegates must be a list', () => {
     const err = loadError(`${BASE}delegates = "reviewer"\n`);
-    expect(err.message).toBe(`${FILE}: agents.main.delegates: expected a list of agent names or { agent, mode } tables, got string "reviewer"`);
+    expect(err.message).toBe(
+      `${FILE}: agents.main.delegates: expected a list of agent names or { agent, mode } tables, got string "reviewer"`,
+    );
   });
 });
 
@@ -99,23 +113,83 @@ describe('ranges and allowed values', () => {
     ['temperature -0.5', prov('temperature = -0.5'), 'providers.local.temperature', 'must be between 0 and 2, got -0.5'],
     ['max_tokens 0', prov('max_tokens = 0'), 'providers.local.max_tokens', 'must be at least 1, got 0'],
     ['timeout_secs 0', prov('timeout_secs = 0'), 'providers.local.timeout_secs', 'must be greater than 0, got 0'],
-    ['pricing negative', prov('pricing = { input_per_mtok = -1, output_per_mtok = 0 }'), 'providers.local.pricing.input_per_mtok', 'must be at least 0, got -1'],
+    [
+      'pricing negative',
+      prov('pricing = { input_per_mtok = -1, output_per_mtok = 0 }'),
+      'providers.local.pricing.input_per_mtok',
+      'must be at least 0, got -1',
+    ],
     ['pricing half', prov('pricing = { input_per_mtok = 1 }'), 'providers.local.pricing.output_per_mtok', 'missing required key'],
-    ['max_tool_iterations 0', `${BASE}[runtime_profiles.default]\nmax_tool_iterations = 0`, 'runtime_profiles.default.max_tool_iterations', 'must be between 1 and 1000, got 0'],
-    ['max_tool_iterations 1001', `${BASE}[runtime_profiles.fast]\nmax_tool_iterations = 1001`, 'runtime_profiles.fast.max_tool_iterations', 'must be between 1 and 1000, got 1001'],
-    ['tree budget 0', `${BASE}[runtime_profiles.default]\nmax_execution_tree_iterations = 0`, 'runtime_profiles.default.max_execution_tree_iterations', '0 is invalid; omit the key for no aggregate budget'],
-    ['tree budget -3', `${BASE}[runtime_profiles.default]\nmax_execution_tree_iterations = -3`, 'runtime_profiles.default.max_execution_tree_iterations', 'must be at least 1, got -3'],
-    ['depth 11', `${BASE}[runtime_profiles.agentic]\nmax_delegation_depth = 11`, 'runtime_profiles.agentic.max_delegation_depth', 'must be between 1 and 10, got 11'],
-    ['depth 0', `${BASE}[runtime_profiles.agentic]\nmax_delegation_depth = 0`, 'runtime_profiles.agentic.max_delegation_depth', 'must be between 1 and 10, got 0'],
+    [
+      'max_tool_iterations 0',
+      `${BASE}[runtime_profiles.default]\nmax_tool_iterations = 0`,
+      'runtime_profiles.default.max_tool_iterations',
+      'must be between 1 and 1000, got 0',
+    ],
+    [
+      'max_tool_iterations 1001',
+      `${BASE}[runtime_profiles.fast]\nmax_tool_iterations = 1001`,
+      'runtime_profiles.fast.max_tool_iterations',
+      'must be between 1 and 1000, got 1001',
+    ],
+    [
+      'tree budget 0',
+      `${BASE}[runtime_profiles.default]\nmax_execution_tree_iterations = 0`,
+      'runtime_profiles.default.max_execution_tree_iterations',
+      '0 is invalid; omit the key for no aggregate budget',
+    ],
+    [
+      'tree budget -3',
+      `${BASE}[runtime_profiles.default]\nmax_execution_tree_iterations = -3`,
+      'runtime_profiles.default.max_execution_tree_iterations',
+      'must be at least 1, got -3',
+    ],
+    [
+      'depth 11',
+      `${BASE}[runtime_profiles.agentic]\nmax_delegation_depth = 11`,
+      'runtime_profiles.agentic.max_delegation_depth',
+      'must be between 1 and 10, got 11',
+    ],
+    [
+      'depth 0',
+      `${BASE}[runtime_profiles.agentic]\nmax_delegation_depth = 0`,
+      'runtime_profiles.agentic.max_delegation_depth',
+      'must be between 1 and 10, got 0',
+    ],
     ['max_concurrent 0', `${BASE}[delegation]\nmax_concurrent = 0`, 'delegation.max_concurrent', 'must be between 1 and 1000, got 0'],
-    ['max_children 1001', `${BASE}[delegation]\nmax_children_per_agent = 1001`, 'delegation.max_children_per_agent', 'must be between 1 and 1000, got 1001'],
-    ['shell timeout inf', `${BASE}[runtime_profiles.default]\nshell_timeout_secs = inf`, 'runtime_profiles.default.shell_timeout_secs', 'must be a finite number, got Infinity'],
+    [
+      'max_children 1001',
+      `${BASE}[delegation]\nmax_children_per_agent = 1001`,
+      'delegation.max_children_per_agent',
+      'must be between 1 and 1000, got 1001',
+    ],
+    [
+      'shell timeout inf',
+      `${BASE}[runtime_profiles.default]\nshell_timeout_secs = inf`,
+      'runtime_profiles.default.shell_timeout_secs',
+      'must be a finite number, got Infinity',
+    ],
     ['run timeout nan', `${BASE}[delegation]\nrun_timeout_secs = nan`, 'delegation.run_timeout_secs', 'expected a number, got number NaN'],
-    ['on_trip', `${BASE}[delegation.runaway]\non_trip = "explode"`, 'delegation.runaway.on_trip', 'must be one of "pause_spawning", "pause_tree", "kill_tree", got "explode"'],
+    [
+      'on_trip',
+      `${BASE}[delegation.runaway]\non_trip = "explode"`,
+      'delegation.runaway.on_trip',
+      'must be one of "pause_spawning", "pause_tree", "kill_tree", got "explode"',
+    ],
     ['runaway size 0', `${BASE}[delegation.runaway]\nmax_tree_size = 0`, 'delegation.runaway.max_tree_size', 'must be at least 1, got 0'],
-    ['provider type', BASE.replace('"openai-compatible"', '"ollama"'), 'providers.local.type', 'must be one of "openai-compatible", "openai", "anthropic", "offline", got "ollama"'],
+    [
+      'provider type',
+      BASE.replace('"openai-compatible"', '"ollama"'),
+      'providers.local.type',
+      'must be one of "openai-compatible", "openai", "anthropic", "offline", got "ollama"',
+    ],
     ['ui.language', `${BASE}[ui]\nlanguage = "fr"`, 'ui.language', 'must be one of "en", "es", got "fr"'],
-    ['policy mode', `${BASE}[risk_profiles.default]\ndelegation_policy = { mode = "sometimes" }`, 'risk_profiles.default.delegation_policy.mode', 'must be one of "allow", "forbidden", got "sometimes"'],
+    [
+      'policy mode',
+      `${BASE}[risk_profiles.default]\ndelegation_policy = { mode = "sometimes" }`,
+      'risk_profiles.default.delegation_policy.mode',
+      'must be one of "allow", "forbidden", got "sometimes"',
+    ],
   ];
   for (const [name, text, keyPath, problem] of cases) {
     it(name, () => {
@@ -140,9 +214,22 @@ max_tree_tokens = 2_000_000
 on_trip = "kill_tree"
 `,
     );
-    expect(config.providers.local).toMatchObject({ temperature: 2, max_tokens: 1, timeout_secs: 0.5, pricing: { input_per_mtok: 0, output_per_mtok: 15 } });
-    expect(config.runtime_profiles.default).toMatchObject({ max_tool_iterations: 1000, max_execution_tree_iterations: 1, max_delegation_depth: 10 });
-    expect(config.delegation).toMatchObject({ max_concurrent: 1000, max_children_per_agent: 1, runaway: { max_tree_tokens: 2_000_000, on_trip: 'kill_tree' } });
+    expect(config.providers.local).toMatchObject({
+      temperature: 2,
+      max_tokens: 1,
+      timeout_secs: 0.5,
+      pricing: { input_per_mtok: 0, output_per_mtok: 15 },
+    });
+    expect(config.runtime_profiles.default).toMatchObject({
+      max_tool_iterations: 1000,
+      max_execution_tree_iterations: 1,
+      max_delegation_depth: 10,
+    });
+    expect(config.delegation).toMatchObject({
+      max_concurrent: 1000,
+      max_children_per_agent: 1,
+      runaway: { max_tree_tokens: 2_000_000, on_trip: 'kill_tree' },
+    });
   });
 });
 

@@ -9,7 +9,17 @@ import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import { CHILD_APPROVAL_DENIED } from '../../../src/tools/approvalPolicy.js';
 import { PATH_OUTSIDE_ROOTS } from '../../../src/tools/pathGuard.js';
 import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
-import { agent, delegateFixture, firstUser, lastToolResult, text, toml, toolNames, type DelegateFixture, type Responder } from './helpers.js';
+import {
+  agent,
+  delegateFixture,
+  firstUser,
+  lastToolResult,
+  text,
+  toml,
+  toolNames,
+  type DelegateFixture,
+  type Responder,
+} from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
@@ -217,7 +227,11 @@ describe('tool ceilings across hops (root: allowed_tools = read_file, delegate, 
   });
 
   it('spawn_subagent inside bounded, bounded -> bounded and bounded -> independent children', async () => {
-    for (const path of [['main', 'leaf'], ['main', 'mid', 'leaf'], ['main', 'mid', 'wide']]) {
+    for (const path of [
+      ['main', 'leaf'],
+      ['main', 'mid', 'leaf'],
+      ['main', 'mid', 'wide'],
+    ]) {
       const last = path[path.length - 1];
       const f = await runChain('readonly', path, 'spawn:shell', '[delegation]\nsubagent_auto_approve = true');
       noShell(f, last, true);

@@ -10,13 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TaskStore, type TaskRecord } from '../../../src/persistence/taskRecords.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { awaitTimeoutMs } from '../../../src/tools/delegate/args.js';
-import {
-  AWAIT_PENDING,
-  backgroundStarted,
-  duplicateTaskId,
-  invalidTaskId,
-  noResult,
-} from '../../../src/tools/delegate/strings.js';
+import { AWAIT_PENDING, backgroundStarted, duplicateTaskId, invalidTaskId, noResult } from '../../../src/tools/delegate/strings.js';
 import {
   agent,
   delegateFixture,
@@ -115,7 +109,9 @@ describe('launch', () => {
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice' && i.text.includes(id.slice(0, 8)));
     expect(notice && notice.kind === 'notice' && notice.level).toBe('info');
     const noticeText = notice && notice.kind === 'notice' ? notice.text : '';
-    expect(noticeText).toMatch(/^Background task [0-9a-f]{8} \(worker\) completed after \d+\.\ds · \d+ tokens · ~\$\d+\.\d{4}\nLine one\nLine two\nLine three$/);
+    expect(noticeText).toMatch(
+      /^Background task [0-9a-f]{8} \(worker\) completed after \d+\.\ds · \d+ tokens · ~\$\d+\.\d{4}\nLine one\nLine two\nLine three$/,
+    );
   });
 
   it('argument errors: an empty task_ids list, an id with no record', async () => {
@@ -147,7 +143,15 @@ describe('task management actions', () => {
     const mine = '11111111-1111-4111-8111-111111111111';
     const theirs = '22222222-2222-4222-8222-222222222222';
     const viaChild = '33333333-3333-4333-8333-333333333333';
-    const progress = { last_activity_at: new Date().toISOString(), iterations: 1, tools_completed: 0, last_tool: null, timeout_budget_secs: 30, recent_tools: [], receipt_tail: [] };
+    const progress = {
+      last_activity_at: new Date().toISOString(),
+      iterations: 1,
+      tools_completed: 0,
+      last_tool: null,
+      timeout_budget_secs: 30,
+      recent_tools: [],
+      receipt_tail: [],
+    };
     record(store, { task_id: mine, progress });
     record(store, { task_id: theirs, caller_chain: ['someone'] });
     record(store, { task_id: viaChild, caller_chain: ['main', 'lead'] });
@@ -225,10 +229,13 @@ describe('other ways a background task ends', () => {
       config: (url) => toml(url, CONFIG),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'worker', prompt: 'one', background: true } },
-            { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'two', background: true } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'worker', prompt: 'one', background: true } },
+              { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'two', background: true } },
+            ],
+          },
           text('done'),
         ),
         worker: () => ({ kind: 'hang' }),
@@ -260,10 +267,13 @@ describe('await_sessions', () => {
       config: (url) => toml(url, CONFIG),
       agents: {
         main: mainScript(
-          () => ({ kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'plain', prompt: 'quick', background: true } },
-            { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'slow', background: true } },
-          ] }),
+          () => ({
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'plain', prompt: 'quick', background: true } },
+              { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'slow', background: true } },
+            ],
+          }),
           () => {
             const ids = delegateResults(fx!.runtime).map((i) => taskIdIn(i.result!));
             return call({ action: 'await_sessions', task_ids: [...ids, missing], timeout_ms: 400 }, 'w');
@@ -281,7 +291,14 @@ describe('await_sessions', () => {
     expect(wait.status).toBe('error');
     const report = JSON.parse(wait.result!);
     expect(Object.keys(report)).toEqual(['status', 'completed', 'pending', 'missing', 'failed', 'results', 'error']);
-    expect(report).toMatchObject({ status: 'timeout', completed: [quickId], pending: [slowId], missing: [missing], failed: [], error: AWAIT_PENDING });
+    expect(report).toMatchObject({
+      status: 'timeout',
+      completed: [quickId],
+      pending: [slowId],
+      missing: [missing],
+      failed: [],
+      error: AWAIT_PENDING,
+    });
     expect(report.results[quickId]).toMatchObject({ status: 'completed', output: 'quick answer' });
     expect(report.results[slowId]).toMatchObject({ status: 'running', output: null });
     expect(report.results[slowId].progress).toMatchObject({ iterations: 1, tools_completed: 0 });
@@ -357,10 +374,13 @@ describe('stopping the turn', () => {
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'bg', name: 'delegate', args: { agent: 'worker', prompt: 'background work', background: true } },
-                { id: 'fg', name: 'delegate', args: { agent: 'fg', prompt: 'foreground work' } },
-              ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'bg', name: 'delegate', args: { agent: 'worker', prompt: 'background work', background: true } },
+              { id: 'fg', name: 'delegate', args: { agent: 'fg', prompt: 'foreground work' } },
+            ],
+          },
           text('should not be asked'),
         ),
         worker: async () => {
@@ -391,7 +411,8 @@ describe('stopping the turn', () => {
   });
 
   it('reaches foreground and parallel children at every depth', async () => {
-    const config = trusted('main') + trusted('lead', 'runtime_profile = "agentic"') + trusted('x', 'runtime_profile = "agentic"') + trusted('y');
+    const config =
+      trusted('main') + trusted('lead', 'runtime_profile = "agentic"') + trusted('x', 'runtime_profile = "agentic"') + trusted('y');
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {

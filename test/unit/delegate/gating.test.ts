@@ -54,7 +54,11 @@ ${''}
 
 describe('gate 1: delegation policy', () => {
   it('forbidden by default, naming the caller and its profile; no target runs', async () => {
-    const item = await delegateOnce(agent('main') + agent('reviewer'), { agent: 'reviewer', prompt: 'review' }, { reviewer: () => text('x') });
+    const item = await delegateOnce(
+      agent('main') + agent('reviewer'),
+      { agent: 'reviewer', prompt: 'review' },
+      { reviewer: () => text('x') },
+    );
     expect(item.status).toBe('error');
     expect(item.result).toBe(
       'delegation is forbidden for caller "main" by risk profile "default" delegation_policy; set [risk_profiles.default].delegation_policy mode = "allow"',
@@ -90,16 +94,18 @@ describe('gate 2: reachability', () => {
   });
 
   it('opting out of same-profile peers refuses peers but keeps explicit entries', async () => {
-    const config =
-      trusted('main', 'delegate_same_risk_profile = false\ndelegates = ["listed"]') + trusted('peer') + trusted('listed');
+    const config = trusted('main', 'delegate_same_risk_profile = false\ndelegates = ["listed"]') + trusted('peer') + trusted('listed');
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'peer', prompt: 'p' } },
-            { id: 'b', name: 'delegate', args: { agent: 'listed', prompt: 'p' } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'peer', prompt: 'p' } },
+              { id: 'b', name: 'delegate', args: { agent: 'listed', prompt: 'p' } },
+            ],
+          },
           text('done'),
         ),
         peer: () => text('peer answer'),
@@ -123,10 +129,13 @@ describe('gate 2: reachability', () => {
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'off', prompt: 'p' } },
-            { id: 'b', name: 'delegate', args: { agent: 'off2', prompt: 'p' } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'off', prompt: 'p' } },
+              { id: 'b', name: 'delegate', args: { agent: 'off2', prompt: 'p' } },
+            ],
+          },
           text('done'),
         ),
       },
@@ -226,7 +235,9 @@ ${agent('a', 'risk_profile = "trusted"\nruntime_profile = "agentic"')}
 
 describe('target policy', () => {
   it('an agentic target with a missing risk profile is refused before it runs', async () => {
-    const config = agent('main', 'risk_profile = "trusted"\ndelegates = ["ghost"]') + agent('ghost', 'risk_profile = "nowhere"\nruntime_profile = "agentic"');
+    const config =
+      agent('main', 'risk_profile = "trusted"\ndelegates = ["ghost"]') +
+      agent('ghost', 'risk_profile = "nowhere"\nruntime_profile = "agentic"');
     const item = await delegateOnce(config, { agent: 'ghost', prompt: 'p' }, { ghost: () => text('x') });
     expect(item.result).toBe("Agent 'ghost' is agentic but risk_profile 'nowhere' is not configured.");
     expect(item.result).toBe(missingRiskProfile('ghost', 'nowhere'));
@@ -246,11 +257,14 @@ ${agent('plain', 'risk_profile = "asking"')}
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'agentic_b', prompt: 'p' } },
-            { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
-                { id: 'c', name: 'delegate', args: { agent: 'plain', prompt: 'p' } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'agentic_b', prompt: 'p' } },
+              { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
+              { id: 'c', name: 'delegate', args: { agent: 'plain', prompt: 'p' } },
+            ],
+          },
           text('done'),
         ),
         plain: () => text('plain answer'),
@@ -289,7 +303,11 @@ describe('argument and shared refusals', () => {
 [delegation]
 max_children_per_agent = 2
 ${agent('main', 'risk_profile = "trusted"')}${agent('a', 'risk_profile = "trusted"')}${agent('b', 'risk_profile = "trusted"')}${agent('c', 'risk_profile = "trusted"')}`;
-    const item = await delegateOnce(config, { parallel: ['a', 'b', 'c'], prompt: 'p' }, { a: () => text('x'), b: () => text('x'), c: () => text('x') });
+    const item = await delegateOnce(
+      config,
+      { parallel: ['a', 'b', 'c'], prompt: 'p' },
+      { a: () => text('x'), b: () => text('x'), c: () => text('x') },
+    );
     expect(item.result).toMatch(/^spawn refused: .*max_children_per_agent = 2/);
     expect(fx!.requestsOf('a')).toHaveLength(0);
   });

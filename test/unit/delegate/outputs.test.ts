@@ -36,7 +36,11 @@ const fail500: Responder = () => ({ kind: 'status', status: 500, body: JSON.stri
 
 describe('synchronous delegation', () => {
   it('success: the envelope names the target and its provider/model, then the response', async () => {
-    const item = await delegateOnce(trusted('main') + trusted('reviewer'), { agent: 'reviewer', prompt: 'check this' }, { reviewer: () => text('Looks fine.') });
+    const item = await delegateOnce(
+      trusted('main') + trusted('reviewer'),
+      { agent: 'reviewer', prompt: 'check this' },
+      { reviewer: () => text('Looks fine.') },
+    );
     expect(item.status).toBe('ok');
     expect(item.result).toBe("[Agent 'reviewer' (openai-compatible/fake-model)]\nLooks fine.");
     expect(item.result).toBe(syncEnvelope('reviewer', 'openai-compatible/fake-model', false, 'Looks fine.'));
@@ -57,7 +61,11 @@ describe('synchronous delegation', () => {
   });
 
   it('context is prepended as [Context] ... [Task]', async () => {
-    await delegateOnce(trusted('main') + trusted('r'), { agent: 'r', prompt: 'Summarize it.', context: 'The file is big.' }, { r: () => text('ok') });
+    await delegateOnce(
+      trusted('main') + trusted('r'),
+      { agent: 'r', prompt: 'Summarize it.', context: 'The file is big.' },
+      { r: () => text('ok') },
+    );
     expect(firstUser(fx!.requestsOf('r')[0])).toBe('[Context]\nThe file is big.\n\n[Task]\nSummarize it.');
     // The child's own transcript starts with the same message.
     const child = Object.values(fx!.runtime.store.getState().runs).find((r) => r.alias === 'r')!;
@@ -139,10 +147,16 @@ describe('parallel fan-out', () => {
   });
 
   it('all failing: the result is an error carrying the blocks', async () => {
-    const item = await delegateOnce(trusted('main') + trusted('x') + trusted('y'), { parallel: ['x', 'y'], prompt: 'p' }, { x: fail500, y: () => text('') });
+    const item = await delegateOnce(
+      trusted('main') + trusted('x') + trusted('y'),
+      { parallel: ['x', 'y'], prompt: 'p' },
+      { x: fail500, y: () => text('') },
+    );
     expect(item.status).toBe('error');
     expect(item.result).toMatch(/^\[Parallel delegation: 2 agents\]\n\n--- x \(success=false\) ---\nError: Agent 'x' failed: /);
-    expect(item.result).toContain("--- y (success=false) ---\nError: Agent 'y' failed: model provider returned an invalid semantic completion.");
+    expect(item.result).toContain(
+      "--- y (success=false) ---\nError: Agent 'y' failed: model provider returned an invalid semantic completion.",
+    );
   });
 
   it('identical delegate calls in one turn all run (duplicate guard exemption)', async () => {
@@ -150,10 +164,13 @@ describe('parallel fan-out', () => {
       config: (url) => toml(url, trusted('main') + trusted('r')),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
-            { id: 'b', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
+              { id: 'b', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
+            ],
+          },
           text('done'),
         ),
         r: () => text('answer'),

@@ -44,10 +44,13 @@ ${agent('inheritor', 'risk_profile = "inherit"\nruntime_profile = "agentic"')}
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'narrow', prompt: 'p' } },
-            { id: 'b', name: 'delegate', args: { agent: 'inheritor', prompt: 'p' } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'narrow', prompt: 'p' } },
+              { id: 'b', name: 'delegate', args: { agent: 'inheritor', prompt: 'p' } },
+            ],
+          },
           text('done'),
         ),
         narrow: () => text('n'),
@@ -75,10 +78,13 @@ ${agent('bystander', 'risk_profile = "trusted"')}
       agents: {
         main: callsThenDone(delegateCall({ agent: 'lead', prompt: 'plan it' })),
         lead: sequence(
-          { kind: 'tools', calls: [
-            { id: 'x', name: 'delegate', args: { action: 'list_results' } },
-                { id: 'y', name: 'delegate', args: { agent: 'helper', prompt: 'help' } },
-              ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'x', name: 'delegate', args: { action: 'list_results' } },
+              { id: 'y', name: 'delegate', args: { agent: 'helper', prompt: 'help' } },
+            ],
+          },
           text('lead done'),
         ),
         helper: () => text('helped'),
@@ -92,7 +98,10 @@ ${agent('bystander', 'risk_profile = "trusted"')}
       'Alias of the target agent. Reachable agents:\n- helper (bounded): Helps the lead',
     );
     expect(delegateSpecOf(leadFirst).description).toContain('Only action=delegate');
-    const results = fx.requestsOf('lead')[1].body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    const results = fx
+      .requestsOf('lead')[1]
+      .body.messages.filter((m: any) => m.role === 'tool')
+      .map((m: any) => m.content);
     expect(results[0]).toBe(delegateOnlyRefusal('list_results'));
     // helper is a cross-profile explicit entry of lead: reachable from lead though not from main.
     expect(results[1]).toBe("[Agent 'helper' (openai-compatible/fake-model)]\nhelped");
@@ -111,7 +120,10 @@ ${agent('worker', 'risk_profile = "trusted"\nruntime_profile = "agentic"')}
       config: (url) => toml(url, config),
       agents: {
         main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'write' })),
-        worker: callsThenDone({ kind: 'tools', calls: [{ id: 'w', name: 'write_file', args: { path: 'out.txt', content: 'x' } }] }, 'could not write'),
+        worker: callsThenDone(
+          { kind: 'tools', calls: [{ id: 'w', name: 'write_file', args: { path: 'out.txt', content: 'x' } }] },
+          'could not write',
+        ),
       },
     });
     await fx.runtime.startTurn('go');
@@ -135,10 +147,13 @@ ${agent('indep', 'risk_profile = "trusted"\nruntime_profile = "agentic_big"')}
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          { kind: 'tools', calls: [
-            { id: 'a', name: 'delegate', args: { agent: 'bounded', prompt: 'p' } },
-            { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
-          ] },
+          {
+            kind: 'tools',
+            calls: [
+              { id: 'a', name: 'delegate', args: { agent: 'bounded', prompt: 'p' } },
+              { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
+            ],
+          },
           text('done'),
         ),
         // Both children want three model calls.
@@ -149,7 +164,9 @@ ${agent('indep', 'risk_profile = "trusted"\nruntime_profile = "agentic_big"')}
     await fx.runtime.startTurn('go');
     const [bounded, indep] = delegateResults(fx.runtime);
     // Tree of 3: main took 1, the bounded child 1, and the last slot is the root's.
-    expect(bounded.result).toMatch(/^Agent 'bounded' failed: execution-tree iteration budget exhausted \(max_execution_tree_iterations = 3\)/);
+    expect(bounded.result).toMatch(
+      /^Agent 'bounded' failed: execution-tree iteration budget exhausted \(max_execution_tree_iterations = 3\)/,
+    );
     expect(indep.result).toBe("[Agent 'indep' (openai-compatible/fake-model, agentic)]\nindep done");
     expect(fx.requestsOf('main')).toHaveLength(2);
   });

@@ -36,12 +36,26 @@ describe('writers create private files', () => {
       trace.close();
       const tasks = new TaskStore(home);
       const id = '123e4567-e89b-12d3-a456-426614174000';
-      tasks.create({ task_id: id, agent: 'a', caller_chain: ['main'], status: 'running', output: null, error: null, created_at: 'x', started_at: null, finished_at: null, heartbeat_at: 'x', pid: process.pid, progress: null });
+      tasks.create({
+        task_id: id,
+        agent: 'a',
+        caller_chain: ['main'],
+        status: 'running',
+        output: null,
+        error: null,
+        created_at: 'x',
+        started_at: null,
+        finished_at: null,
+        heartbeat_at: 'x',
+        pid: process.pid,
+        progress: null,
+      });
       tasks.update(id, { status: 'completed' });
       const exported = writeExport('text', 'entry', join(home, 'exports'));
       const config = writeStarterConfig(join(home, 'config.toml')).path;
 
-      for (const dir of [home, join(home, 'sessions'), join(home, 'logs'), join(home, 'tasks'), join(home, 'exports')]) expect(mode(dir), dir).toBe(0o700);
+      for (const dir of [home, join(home, 'sessions'), join(home, 'logs'), join(home, 'tasks'), join(home, 'exports')])
+        expect(mode(dir), dir).toBe(0o700);
       for (const file of [log.path, trace.path, join(home, 'tasks', `${id}.json`), exported, config]) expect(mode(file), file).toBe(0o600);
       // Nothing to tighten afterwards.
       expect(tightenArborHome(home).paths).toEqual([]);
@@ -74,7 +88,9 @@ describe('tightening at start', () => {
     expect(mode(join(home, 'logs', 'arbor.log'))).toBe(0o600);
     expect(mode(join(home, 'config.toml'))).toBe(0o600);
     expect(mode(outside)).toBe(0o644);
-    expect(summarizeTightened(['.', 'sessions', 'sessions/a.jsonl', 'logs/arbor.log', 'config.toml'])).toBe('., sessions (2), logs, config.toml');
+    expect(summarizeTightened(['.', 'sessions', 'sessions/a.jsonl', 'logs/arbor.log', 'config.toml'])).toBe(
+      '., sessions (2), logs, config.toml',
+    );
   });
 
   it('a missing home is fine', () => {

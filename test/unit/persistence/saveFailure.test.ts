@@ -58,7 +58,11 @@ describe('SessionLog on a full disk', () => {
     // The cut line the failed writes left behind costs nothing that was kept.
     const restored = restoreSession(home, log.id);
     expect(restored.items.map((i) => (i.kind === 'user' ? i.text : ''))).toEqual(['first', 'second', 'third']);
-    expect(readFileSync(log.path, 'utf8').split('\n').filter((l) => l.includes('"third"'))).toHaveLength(1);
+    expect(
+      readFileSync(log.path, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"third"')),
+    ).toHaveLength(1);
   });
 });
 
@@ -81,7 +85,9 @@ describe('a turn on a full disk', () => {
     expect(s.saveError).toMatch(/Could not write session file .*ENOSPC/);
     const warnings = s.transcript.filter((i) => i.kind === 'notice' && i.level === 'warn');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0].kind === 'notice' && warnings[0].text).toMatch(/^The session is not being saved: Could not write session file .*ENOSPC.*retries on every write/);
+    expect(warnings[0].kind === 'notice' && warnings[0].text).toMatch(
+      /^The session is not being saved: Could not write session file .*ENOSPC.*retries on every write/,
+    );
 
     // Still full: a second turn is answered too, and the warning is not repeated.
     await rt.startTurn('again');
@@ -91,9 +97,15 @@ describe('a turn on a full disk', () => {
     await rt.startTurn('third');
     const after = rt.store.getState();
     expect(after.saveError).toBeUndefined();
-    expect(after.transcript.at(-1)).toMatchObject({ kind: 'notice', level: 'info', text: 'The session is saved again: everything kept in memory is now on disk.' });
+    expect(after.transcript.at(-1)).toMatchObject({
+      kind: 'notice',
+      level: 'info',
+      text: 'The session is saved again: everything kept in memory is now on disk.',
+    });
     log.close();
-    const users = restoreSession(home, log.id).items.filter((i) => i.kind === 'user').map((i) => (i.kind === 'user' ? i.text : ''));
+    const users = restoreSession(home, log.id)
+      .items.filter((i) => i.kind === 'user')
+      .map((i) => (i.kind === 'user' ? i.text : ''));
     expect(users).toEqual(['hello', 'again', 'third']);
   });
 });

@@ -87,7 +87,14 @@ describe('session files', () => {
     utimesSync(recent.path, 4000, 4000);
     const list = listSessions(home);
     expect(list.map((s) => s.id)).toEqual([recent.id, old.id, script.id]);
-    expect(list[0]).toMatchObject({ turns: 2, tokens: 1500, costUsd: 0.0123, cwd: '/work/a', headless: false, firstUserMessage: 'recent chat' });
+    expect(list[0]).toMatchObject({
+      turns: 2,
+      tokens: 1500,
+      costUsd: 0.0123,
+      cwd: '/work/a',
+      headless: false,
+      firstUserMessage: 'recent chat',
+    });
     expect(list[2].headless).toBe(true);
     expect(statSync(recent.path).mtimeMs).toBe(4000 * 1000);
   });
@@ -99,7 +106,9 @@ describe('session files', () => {
     expect(newestSessionIn(home, '/work/a')?.id).toBe(here.id);
     const choice = await chooseSession({ ...chat, continueLast: true }, home, '/work/a', undefined);
     expect(choice.kind === 'restore' && choice.session.id).toBe(here.id);
-    await expect(chooseSession({ ...chat, continueLast: true }, home, '/work/none', undefined)).rejects.toThrow(/no session was started in \/work\/none/);
+    await expect(chooseSession({ ...chat, continueLast: true }, home, '/work/none', undefined)).rejects.toThrow(
+      /no session was started in \/work\/none/,
+    );
   });
 
   it('restores totals, and says when the last turn was cut off', () => {
@@ -161,13 +170,31 @@ describe('resume notices', () => {
     const id = '0b6f3a52-8c1e-4d5a-9f7e-2a1b3c4d5e6f';
     const now = new Date().toISOString();
     new TaskStore(home).create({
-      task_id: id, agent: 'researcher', caller_chain: ['main'], status: 'lost', output: null, error: 'lost', created_at: now,
-      started_at: now, finished_at: now, heartbeat_at: now, pid: 1, progress: null,
+      task_id: id,
+      agent: 'researcher',
+      caller_chain: ['main'],
+      status: 'lost',
+      output: null,
+      error: 'lost',
+      created_at: now,
+      started_at: now,
+      finished_at: now,
+      heartbeat_at: now,
+      pid: 1,
+      progress: null,
     });
     const log = SessionLog.create(home, meta);
     log.appendItem(user('u1', 'delegate in background to researcher: x'));
     log.appendItem({
-      id: 't1', kind: 'tool', runId: 'r', callId: 'c1', name: 'delegate', args: {}, rawArgs: '{}', status: 'ok', startedAt: 1,
+      id: 't1',
+      kind: 'tool',
+      runId: 'r',
+      callId: 'c1',
+      name: 'delegate',
+      args: {},
+      rawArgs: '{}',
+      status: 'ok',
+      startedAt: 1,
       result: `Background task started for agent 'researcher'.\ntask_id: ${id}\nUse action='check_result' with task_id='${id}' to retrieve the result.`,
     });
     log.appendItem(answer('a1', 'started'));

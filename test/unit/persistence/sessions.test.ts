@@ -16,7 +16,18 @@ function userItem(id: string, text: string): TranscriptItem {
 }
 
 function toolItem(id: string, status: 'running' | 'pending_approval' | 'ok' | 'error', result?: string): TranscriptItem {
-  return { id, kind: 'tool', runId: 'r1', callId: `call-${id}`, name: 'shell', args: { command: 'ls' }, rawArgs: '{"command":"ls"}', status, result, startedAt: 1000 };
+  return {
+    id,
+    kind: 'tool',
+    runId: 'r1',
+    callId: `call-${id}`,
+    name: 'shell',
+    args: { command: 'ls' },
+    rawArgs: '{"command":"ls"}',
+    status,
+    result,
+    startedAt: 1000,
+  };
 }
 
 function run(id: string, status: Run['status']): Run {
@@ -125,7 +136,11 @@ describe('restoreSession', () => {
     const messages: ModelMessage[] = [
       { role: 'system', content: 'be brief' },
       { role: 'user', content: 'list files' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call-t1', name: 'shell', args: { command: 'ls' }, rawArgs: '{"command":"ls"}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call-t1', name: 'shell', args: { command: 'ls' }, rawArgs: '{"command":"ls"}' }],
+      },
       { role: 'tool', toolCallId: 'call-t1', toolName: 'shell', content: 'a.txt\nb.txt' },
       { role: 'assistant', content: 'Two files.' },
     ];
@@ -232,7 +247,11 @@ describe('restoreSession', () => {
     log.appendItem({ id: 'a1', kind: 'assistant', runId: 'root-1', text: 'half a rep', at: 1, streaming: true });
     log.appendChildItem('child-1', toolItem('ct1', 'running', 'child partial'));
     for (const status of ['running', 'queued', 'paused', 'awaiting_approval', 'failed'] as const) {
-      log.appendRun({ ...run(`run-${status}`, status), ...(status === 'paused' ? { pausedAt: 1500 } : {}), ...(status === 'failed' ? { error: 'boom', endedAt: 1600 } : {}) });
+      log.appendRun({
+        ...run(`run-${status}`, status),
+        ...(status === 'paused' ? { pausedAt: 1500 } : {}),
+        ...(status === 'failed' ? { error: 'boom', endedAt: 1600 } : {}),
+      });
     }
     log.close();
 

@@ -115,15 +115,29 @@ describe('TaskStore', () => {
     expect(store.get(peerAlive.task_id)!.status).toBe('running');
     expect(store.get(finished.task_id)).toEqual(finished);
     // A fresh store (a restarted arbor) reads the same thing back.
-    expect(new TaskStore(home).list().filter((r) => r.status === 'running').map((r) => r.task_id).sort()).toEqual(
-      [mine.task_id, peerAlive.task_id].sort(),
-    );
+    expect(
+      new TaskStore(home)
+        .list()
+        .filter((r) => r.status === 'running')
+        .map((r) => r.task_id)
+        .sort(),
+    ).toEqual([mine.task_id, peerAlive.task_id].sort());
     expect(store.markLostOnStartup()).toBe(0);
   });
 
   it('refuses any task id that is not a canonical UUID, so none escapes the tasks folder', () => {
     const store = new TaskStore(home);
-    const bad = ['../x', 'a/b', 'not-a-uuid', '', '../../etc/passwd', `${randomUUID()}/../x`, `${randomUUID()}x`, '12345678-1234-1234-1234-1234567890123', '..\\x'];
+    const bad = [
+      '../x',
+      'a/b',
+      'not-a-uuid',
+      '',
+      '../../etc/passwd',
+      `${randomUUID()}/../x`,
+      `${randomUUID()}x`,
+      '12345678-1234-1234-1234-1234567890123',
+      '..\\x',
+    ];
     for (const id of bad) {
       expect(isValidTaskId(id)).toBe(false);
       expect(() => taskPath(home, id)).toThrow(/Invalid task id/);
@@ -154,7 +168,12 @@ describe('TaskStore', () => {
   it('cuts tool names at 64 characters and keeps the last five tools and receipts', () => {
     const store = new TaskStore(home);
     const long = 'x'.repeat(100);
-    const call = (name: string, i: number) => ({ name, started_at: `2026-01-01T00:00:0${i}.000Z`, finished_at: `2026-01-01T00:00:0${i}.500Z`, success: true });
+    const call = (name: string, i: number) => ({
+      name,
+      started_at: `2026-01-01T00:00:0${i}.000Z`,
+      finished_at: `2026-01-01T00:00:0${i}.500Z`,
+      success: true,
+    });
     const rec = record();
     store.create(rec);
     const updated = store.update(rec.task_id, {

@@ -65,18 +65,53 @@ describe('TraceLog', () => {
     const envKey = 'fk-Zq8Rt4Lm2Np7Vx9Wb3Yc';
     process.env.FAKE_API_KEY = envKey;
     const log = new TraceLog(home);
-    log.event({ event: 'run_failed', agent_alias: `main ${envKey}`, session_key: SESSION_KEY, run_id: RUN_ID, status: 'Bearer abc.def-ghi' });
-    log.event({ event: 'tool_started', agent_alias: 'sk-proj-AbCdEfGh12345678', session_key: 'session-x', run_id: RUN_ID, tool: 'dGhpcyBpcyBhIHNlY3JldCB0b2tlbiB2YWx1ZTEy' });
-    log.event({ event: 'tool_started', agent_alias: 'a', session_key: 's', run_id: RUN_ID, tool: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b' });
-    log.event({ event: 'tool_started', agent_alias: 'a', session_key: 's', run_id: RUN_ID, tool: 'some_really_long_tool_name_for_listing_files' });
+    log.event({
+      event: 'run_failed',
+      agent_alias: `main ${envKey}`,
+      session_key: SESSION_KEY,
+      run_id: RUN_ID,
+      status: 'Bearer abc.def-ghi',
+    });
+    log.event({
+      event: 'tool_started',
+      agent_alias: 'sk-proj-AbCdEfGh12345678',
+      session_key: 'session-x',
+      run_id: RUN_ID,
+      tool: 'dGhpcyBpcyBhIHNlY3JldCB0b2tlbiB2YWx1ZTEy',
+    });
+    log.event({
+      event: 'tool_started',
+      agent_alias: 'a',
+      session_key: 's',
+      run_id: RUN_ID,
+      tool: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
+    });
+    log.event({
+      event: 'tool_started',
+      agent_alias: 'a',
+      session_key: 's',
+      run_id: RUN_ID,
+      tool: 'some_really_long_tool_name_for_listing_files',
+    });
     log.close();
 
     const text = readFileSync(traceLogPath(home), 'utf8');
-    for (const secret of [envKey, 'abc.def-ghi', 'sk-proj-AbCdEfGh12345678', 'dGhpcyBpcyBhIHNlY3JldCB0b2tlbiB2YWx1ZTEy', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b']) {
+    for (const secret of [
+      envKey,
+      'abc.def-ghi',
+      'sk-proj-AbCdEfGh12345678',
+      'dGhpcyBpcyBhIHNlY3JldCB0b2tlbiB2YWx1ZTEy',
+      '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
+    ]) {
       expect(text).not.toContain(secret);
     }
     const lines = readLines();
-    expect(lines[0]).toMatchObject({ agent_alias: 'main [redacted]', session_key: SESSION_KEY, run_id: RUN_ID, status: 'Bearer [redacted]' });
+    expect(lines[0]).toMatchObject({
+      agent_alias: 'main [redacted]',
+      session_key: SESSION_KEY,
+      run_id: RUN_ID,
+      status: 'Bearer [redacted]',
+    });
     expect(lines[3].tool).toBe('some_really_long_tool_name_for_listing_files');
   });
 

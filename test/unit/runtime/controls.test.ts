@@ -11,7 +11,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-
 const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
 const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind !== 'root');
 
@@ -47,7 +46,9 @@ describe('limits refuse with the reason', () => {
     await fx.runtime.startTurn('go');
     const results = toolMessages(fx.server.requests.at(-1)!.body);
     expect(results.filter((r) => r.content === 'ok')).toHaveLength(2);
-    expect(results.find((r) => r.content !== 'ok')!.content).toMatch(/max_children_per_agent = 2.*raise \[delegation\] max_children_per_agent/);
+    expect(results.find((r) => r.content !== 'ok')!.content).toMatch(
+      /max_children_per_agent = 2.*raise \[delegation\] max_children_per_agent/,
+    );
   });
 
   it('spawn pause refuses new spawns with the literal message', async () => {
@@ -158,7 +159,12 @@ describe('steer', () => {
     await turn;
     expect(steered).toBe(true);
     const child = children(fx)[0];
-    expect(fx.runtime.store.getState().runTranscripts.get(child.id)!.some((i) => i.kind === 'user' && i.text === 'focus on tests')).toBe(true);
+    expect(
+      fx.runtime.store
+        .getState()
+        .runTranscripts.get(child.id)!
+        .some((i) => i.kind === 'user' && i.text === 'focus on tests'),
+    ).toBe(true);
   });
 
   it('a message for a finished child starts a new turn in its history and posts the answer', async () => {
@@ -175,7 +181,9 @@ describe('steer', () => {
     await fx.runtime.startTurn('go');
     const child = children(fx)[0];
     expect(fx.runtime.steer(child.id, 'and then?')).toBe('continued');
-    await until(() => fx!.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('follow-up saw 2 user messages')));
+    await until(() =>
+      fx!.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('follow-up saw 2 user messages')),
+    );
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice' && i.text.includes('follow-up'))!;
     expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#1: follow-up saw 2 user messages/);
     expect(fx.runtime.store.getState().runs[child.id].status).toBe('completed'); // terminal stays final
@@ -183,11 +191,13 @@ describe('steer', () => {
 });
 
 describe('runaway guard', () => {
-  const fanOut = (n: number, delay = 200) => ({ body }: { body: any }) => {
-    if (firstUserText(body).startsWith('job')) return text('ok', delay);
-    if (toolMessages(body).length) return text('done');
-    return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-  };
+  const fanOut =
+    (n: number, delay = 200) =>
+    ({ body }: { body: any }) => {
+      if (firstUserText(body).startsWith('job')) return text('ok', delay);
+      if (toolMessages(body).length) return text('done');
+      return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
+    };
 
   for (const [threshold, section, expectMeasured] of [
     ['max_tree_size', 'max_tree_size = 3', 4],
@@ -196,7 +206,8 @@ describe('runaway guard', () => {
   ] as const) {
     it(`trips on ${threshold}, pauses the tree and shows a banner`, async () => {
       fx = await makeFixture({
-        toml: (u) => baseToml(u, `[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\n${section}\non_trip = "pause_tree"\n`),
+        toml: (u) =>
+          baseToml(u, `[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\n${section}\non_trip = "pause_tree"\n`),
         respond: fanOut(4),
         runtime: { interactive: true },
       });
@@ -207,7 +218,11 @@ describe('runaway guard', () => {
       if (expectMeasured !== undefined) expect(state.controls.runaway.measured).toBe(expectMeasured);
       const banner = state.transcript.find((i) => i.kind === 'notice' && i.text.startsWith('Runaway guard'));
       expect(banner && banner.kind === 'notice' && banner.text).toContain(threshold);
-      await until(() => Object.values(fx!.runtime.store.getState().runs).filter((r) => r.status !== 'completed').every((r) => r.status === 'paused'));
+      await until(() =>
+        Object.values(fx!.runtime.store.getState().runs)
+          .filter((r) => r.status !== 'completed')
+          .every((r) => r.status === 'paused'),
+      );
       expect(fx.runtime.resolveRunaway('resume')).toBe(true);
       // The guard re-arms at the next multiple of the limit: a tree that keeps growing past
       // it (tokens do, by tens per call) trips again, each time higher; keep answering.
@@ -230,10 +245,10 @@ describe('runaway guard', () => {
   it('trips on max_tree_cost_cents and kill_tree kills the live children; the root continues', async () => {
     fx = await makeFixture({
       toml: (u) =>
-        baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_cost_cents = 1\non_trip = "kill_tree"\n').replace(
-          'model = "fake-model"',
-          'model = "fake-model"\npricing = { input_per_mtok = 1000.0, output_per_mtok = 1000.0 }',
-        ),
+        baseToml(
+          u,
+          '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_cost_cents = 1\non_trip = "kill_tree"\n',
+        ).replace('model = "fake-model"', 'model = "fake-model"\npricing = { input_per_mtok = 1000.0, output_per_mtok = 1000.0 }'),
       runtime: { interactive: true },
       respond: ({ body }) => {
         const first = firstUserText(body);
@@ -241,7 +256,10 @@ describe('runaway guard', () => {
         if (first === 'job 0') return { kind: 'text', chunks: ['pricey'], delayMs: 30, usage: { input: 10000, output: 10000 } };
         if (first.startsWith('job')) return { kind: 'text', chunks: ['slow'], delayMs: 5000, usage: { input: 1, output: 1 } };
         if (toolMessages(body).length) return { kind: 'text', chunks: ['done'], usage: { input: 1, output: 1 } };
-        return { ...calls(...[0, 1, 2].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } }))), usage: { input: 1, output: 1 } };
+        return {
+          ...calls(...[0, 1, 2].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } }))),
+          usage: { input: 1, output: 1 },
+        };
       },
     });
     const started = Date.now();
@@ -261,7 +279,11 @@ describe('runaway guard', () => {
 
   it('pause_spawning refuses new spawns until resolved', async () => {
     fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_spawning"\n'),
+      toml: (u) =>
+        baseToml(
+          u,
+          '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_spawning"\n',
+        ),
       respond: fanOut(3, 50),
       runtime: { interactive: true },
     });
@@ -277,9 +299,26 @@ describe('runaway guard', () => {
 describe('id resolution', () => {
   function mk(id: string, alias: string, createdAt: number, extra: Partial<Run> = {}): Run {
     return {
-      id, shortId: id.slice(0, 8), rootRunId: 'root', depth: 1, alias, kind: 'subagent', status: 'running', task: 't',
-      sessionKey: 's', model: 'm', createdAt, iterations: 0, toolsCompleted: 0, recentTools: [], tokensIn: 0, tokensOut: 0,
-      costUsd: 0, pausedMs: 0, parentRunId: 'root', ...extra,
+      id,
+      shortId: id.slice(0, 8),
+      rootRunId: 'root',
+      depth: 1,
+      alias,
+      kind: 'subagent',
+      status: 'running',
+      task: 't',
+      sessionKey: 's',
+      model: 'm',
+      createdAt,
+      iterations: 0,
+      toolsCompleted: 0,
+      recentTools: [],
+      tokensIn: 0,
+      tokensOut: 0,
+      costUsd: 0,
+      pausedMs: 0,
+      parentRunId: 'root',
+      ...extra,
     };
   }
   const store = createRuntimeStore('s');
@@ -303,7 +342,11 @@ describe('id resolution', () => {
     expect(resolveRunRef(s(), list(), 'bbbb')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
     expect(resolveRunRef(s(), list(), 'researcher#2')).toMatchObject({ ok: true, run: { id: 'aaaa2222-0000' } });
     expect(resolveRunRef(s(), list(), 'rev')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
-    expect(resolveRunRef(s(), list(), 'aaaa')).toMatchObject({ ok: false, reason: 'ambiguous', candidates: ['researcher#2', 'researcher#1'] });
+    expect(resolveRunRef(s(), list(), 'aaaa')).toMatchObject({
+      ok: false,
+      reason: 'ambiguous',
+      candidates: ['researcher#2', 'researcher#1'],
+    });
     expect(resolveRunRef(s(), list(), 'research')).toMatchObject({ ok: false, reason: 'ambiguous' });
     expect(resolveRunRef(s(), list(), '9')).toMatchObject({ ok: false, reason: 'unknown' });
     expect(resolveRunRef(s(), list(), 'zzz')).toMatchObject({ ok: false, reason: 'unknown' });
@@ -318,7 +361,8 @@ describe('id resolution', () => {
 describe('runaway guard without an operator (headless)', () => {
   it('settles a pause_tree trip by killing the children, so the turn ends instead of waiting forever', async () => {
     fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 3\non_trip = "pause_tree"\n'),
+      toml: (u) =>
+        baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 3\non_trip = "pause_tree"\n'),
       respond: ({ body }) => {
         if (firstUserText(body).startsWith('job')) return text('ok', 3000);
         if (toolMessages(body).length) return text('done');

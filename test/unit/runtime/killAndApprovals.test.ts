@@ -10,7 +10,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -97,7 +96,11 @@ describe('kill cascades from parent to child', () => {
     const assistantCall = body.messages.find((m: any) => m.role === 'assistant' && m.tool_calls);
     expect(assistantCall.tool_calls[0].id).toBe('x');
     expect(toolMessages(body)).toEqual([{ tool_call_id: 'x', content: expect.stringMatching(/.+/) }]);
-    expect(Object.values(fx.runtime.store.getState().runs).filter((r) => r.kind === 'root').at(-1)!.status).toBe('completed');
+    expect(
+      Object.values(fx.runtime.store.getState().runs)
+        .filter((r) => r.kind === 'root')
+        .at(-1)!.status,
+    ).toBe('completed');
   });
 });
 

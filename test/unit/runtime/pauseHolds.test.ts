@@ -32,7 +32,8 @@ describe('pausing… until the pause holds', () => {
         if (firstUserText(body) === 'worker') {
           workerCalls++;
           // The model takes 600 ms to ask for a tool: the pause lands mid call.
-          if (toolMessages(body).length === 0) return new Promise((r) => setTimeout(() => r(calls({ id: 'l', name: 'list_files', args: {} })), 600));
+          if (toolMessages(body).length === 0)
+            return new Promise((r) => setTimeout(() => r(calls({ id: 'l', name: 'list_files', args: {} })), 600));
           return text('worker finished');
         }
         if (toolMessages(body).length) return text('root done');
@@ -94,7 +95,10 @@ describe('pausing… until the pause holds', () => {
         const first = firstUserText(body);
         if (first.startsWith('job')) return text(`did ${first}`, 300);
         if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'a', name: 'spawn_subagent', args: { prompt: 'job a' } }, { id: 'b', name: 'spawn_subagent', args: { prompt: 'job b' } });
+        return calls(
+          { id: 'a', name: 'spawn_subagent', args: { prompt: 'job a' } },
+          { id: 'b', name: 'spawn_subagent', args: { prompt: 'job b' } },
+        );
       },
       runtime: { interactive: true },
     });
@@ -120,7 +124,11 @@ describe('the runaway guard re-arms after an answer', () => {
 
   it('a tree that keeps growing after a resume trips again at the next multiple, and each notice says where', async () => {
     fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 10\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_tree"\n'),
+      toml: (u) =>
+        baseToml(
+          u,
+          '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 10\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_tree"\n',
+        ),
       respond: ({ body }) => {
         const first = firstUserText(body);
         if (first.startsWith('job')) return text(`did ${first}`, 20);
@@ -142,7 +150,9 @@ describe('the runaway guard re-arms after an answer', () => {
 
     await until(() => runaway().tripped, 5000, 'the second trip');
     expect(runaway()).toMatchObject({ threshold: 'max_tree_size', limit: 4, measured: 5 });
-    expect(notices().at(-1)).toMatch(/^Runaway guard: max_tree_size passed 4 \(re-armed at the next multiple of 2 after the last answer\), the tree measured 5\./);
+    expect(notices().at(-1)).toMatch(
+      /^Runaway guard: max_tree_size passed 4 \(re-armed at the next multiple of 2 after the last answer\), the tree measured 5\./,
+    );
     expect(fx.runtime.resolveRunaway('resume')).toBe(true);
     expect(notices().at(-1)).toContain('trips again past 6.');
 

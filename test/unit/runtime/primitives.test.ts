@@ -48,7 +48,12 @@ describe('ConcurrencyLane', () => {
     const order: string[] = [];
     const c = lane.acquire('c').then(() => order.push('c'));
     const d = lane.acquire('d').then(() => order.push('d'));
-    expect(positions.at(-1)).toEqual(new Map([['c', 1], ['d', 2]]));
+    expect(positions.at(-1)).toEqual(
+      new Map([
+        ['c', 1],
+        ['d', 2],
+      ]),
+    );
     lane.release('a');
     await c;
     expect(positions.at(-1)).toEqual(new Map([['d', 1]]));

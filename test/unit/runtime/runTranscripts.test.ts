@@ -12,7 +12,8 @@ describe('RunTranscripts', () => {
     for (const id of ids) t = t.with(id, [item(id, `first of ${id}`)]);
     for (const id of ids) t = t.with(id, [...t.get(id)!, item(id, `second of ${id}`)]);
     expect(t.size).toBe(300);
-    for (const id of ids) expect(t.get(id)!.map((i) => (i.kind === 'assistant' ? i.text : ''))).toEqual([`first of ${id}`, `second of ${id}`]);
+    for (const id of ids)
+      expect(t.get(id)!.map((i) => (i.kind === 'assistant' ? i.text : ''))).toEqual([`first of ${id}`, `second of ${id}`]);
     expect(t.get(randomUUID())).toBeUndefined();
   });
 

@@ -74,7 +74,10 @@ describe('spawn_subagent guards (order and exact strings)', () => {
     }
     expect(profileGateRefusal('main')).toBe(expected);
     // an empty allowed_tools is not deny-all
-    const r = await spawnSubagentTool.run({ prompt: 'go' }, ctxFor(callerWith({ risk: { ...defaultRiskProfile('x'), allowed_tools: [] } })));
+    const r = await spawnSubagentTool.run(
+      { prompt: 'go' },
+      ctxFor(callerWith({ risk: { ...defaultRiskProfile('x'), allowed_tools: [] } })),
+    );
     expect(r).toEqual({ success: true, output: EMPTY_OUTPUT });
   });
 
@@ -207,7 +210,12 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     expect(toolMessages(childSecond.body)[0].content).toMatch(/write_file.*no operator|operator.*write_file/i);
     expect(existsSync(join(fx.workdir, 'x.txt'))).toBe(false);
     const child = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
-    expect(fx.runtime.store.getState().runTranscripts.get(child.id)!.find((i) => i.kind === 'tool')).toMatchObject({ status: 'denied' });
+    expect(
+      fx.runtime.store
+        .getState()
+        .runTranscripts.get(child.id)!
+        .find((i) => i.kind === 'tool'),
+    ).toMatchObject({ status: 'denied' });
     expect(fx.runtime.store.getState().controls.approvals).toHaveLength(0);
   });
 
@@ -255,9 +263,15 @@ describe('subagent overrides may only narrow', () => {
     expect(sup.buildSubagentCaller(parent).isSubagent).toBe(true);
     const narrower = { ...parent.risk, max_actions_per_hour: 5, excluded_tools: ['shell'] };
     expect(sup.buildSubagentCaller(parent, { risk: narrower }).risk.max_actions_per_hour).toBe(5);
-    expect(() => sup.buildSubagentCaller(parent, { risk: { ...parent.risk, allowed_roots: ['/'] } })).toThrow(/override escalates allowed_roots: /);
-    expect(() => sup.buildSubagentCaller(parent, { shell_timeout_secs: parent.runtime.shell_timeout_secs + 1 })).toThrow(/shell_timeout_secs/);
+    expect(() => sup.buildSubagentCaller(parent, { risk: { ...parent.risk, allowed_roots: ['/'] } })).toThrow(
+      /override escalates allowed_roots: /,
+    );
+    expect(() => sup.buildSubagentCaller(parent, { shell_timeout_secs: parent.runtime.shell_timeout_secs + 1 })).toThrow(
+      /shell_timeout_secs/,
+    );
     const limited = { ...parent, risk: { ...parent.risk, max_actions_per_hour: 10 } };
-    expect(() => sup.buildSubagentCaller(limited, { risk: { ...limited.risk, max_actions_per_hour: 0 } })).toThrow(/override escalates max_actions_per_hour/);
+    expect(() => sup.buildSubagentCaller(limited, { risk: { ...limited.risk, max_actions_per_hour: 0 } })).toThrow(
+      /override escalates max_actions_per_hour/,
+    );
   });
 });

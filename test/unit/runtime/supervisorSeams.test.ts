@@ -15,11 +15,13 @@ afterEach(async () => {
 const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind !== 'root');
 
 /** A root turn that spawns `n` subagents, each answering at once. */
-const spawner = (n: number) => ({ body }: { body: any }) => {
-  if (firstUserText(body).startsWith('job')) return text(`did ${firstUserText(body)}`);
-  if (toolMessages(body).length) return text('root done');
-  return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-};
+const spawner =
+  (n: number) =>
+  ({ body }: { body: any }) => {
+    if (firstUserText(body).startsWith('job')) return text(`did ${firstUserText(body)}`);
+    if (toolMessages(body).length) return text('root done');
+    return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
+  };
 
 describe('kept loop contexts', () => {
   it('are emptied when the runs end and nothing lists them (archive_after_minutes = 0)', async () => {

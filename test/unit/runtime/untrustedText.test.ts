@@ -37,7 +37,13 @@ describe('untrusted text entering the store', () => {
       respond: (req) =>
         hasToolResults(req.body)
           ? { kind: 'text', chunks: EVIL_TEXT.match(/.{1,5}/gs)! }
-          : { kind: 'tools', calls: [{ name: 'read_file', args: { path: 'evil\u001b[1m.txt' } }, { name: 'read_file', args: { path: 'evil.txt' } }] },
+          : {
+              kind: 'tools',
+              calls: [
+                { name: 'read_file', args: { path: 'evil\u001b[1m.txt' } },
+                { name: 'read_file', args: { path: 'evil.txt' } },
+              ],
+            },
       runtime: { sinks: { appendItem: (item) => sunk.push(item) } },
     });
     writeFileSync(join(fx.workdir, 'evil.txt'), EVIL_FILE);

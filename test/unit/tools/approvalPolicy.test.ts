@@ -1,9 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  approvalRequirement,
-  childApprovalDecision,
-  describeToolCall,
-} from '../../../src/tools/approvalPolicy.js';
+import { approvalRequirement, childApprovalDecision, describeToolCall } from '../../../src/tools/approvalPolicy.js';
 import { builtinTools } from '../../../src/tools/registry.js';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { risk } from './helpers.js';

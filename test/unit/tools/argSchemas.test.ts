@@ -31,7 +31,7 @@ const specConfig = {
   delegation: { max_children_per_agent: 5, max_concurrent: 8, run_timeout_secs: 0, subagent_auto_approve: false },
 } as unknown as ArborConfig;
 
-describe('refusals are the hand-written parsers\' text, byte for byte', () => {
+describe("refusals are the hand-written parsers' text, byte for byte", () => {
   for (const tool of tools) {
     it(tool.name, async () => {
       const expected = golden[tool.name] as (string | null)[];

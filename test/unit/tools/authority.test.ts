@@ -4,7 +4,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { capToCeilings, ceilingsForBoundedHop, ceilingsForIndependentHop, combinedApprovalRequirement, confinePath } from '../../../src/tools/authority.js';
+import {
+  capToCeilings,
+  ceilingsForBoundedHop,
+  ceilingsForIndependentHop,
+  combinedApprovalRequirement,
+  confinePath,
+} from '../../../src/tools/authority.js';
 import { readFileTool } from '../../../src/tools/files.js';
 import { ToolRegistry, builtinTools } from '../../../src/tools/registry.js';
 import { COMMAND_NOT_ALLOWED, SHELL_NO_COMMAND_ALLOWED, shellTool } from '../../../src/tools/shell.js';
@@ -51,17 +57,19 @@ describe('authority', () => {
     const ctx = ceilinged(risk(), risk({ name: 'caller', allowed_roots: ['inner'] }));
     expect(confinePath('inner/in.txt', work, ctx.caller).ok).toBe(true);
     expect(confinePath('top.txt', work, ctx.caller).ok).toBe(false);
-    expect((await readFileTool.run({ path: 'top.txt' }, ctx)).error).toContain("outside the allowed roots (inner)");
+    expect((await readFileTool.run({ path: 'top.txt' }, ctx)).error).toContain('outside the allowed roots (inner)');
     const forbidding = ceilinged(risk(), risk({ name: 'caller', forbidden_paths: ['inner'] }));
     expect((await readFileTool.run({ path: 'inner/in.txt' }, forbidding)).error).toContain("inside the forbidden path 'inner'");
     expect(readFileTool.spec(ctx.caller, config).description).toContain('inside the allowed roots (.) and also inside (inner)');
   });
 
-  it("a command must be in every non-empty allowed_commands list, and the description says which", async () => {
+  it('a command must be in every non-empty allowed_commands list, and the description says which', async () => {
     const ctx = ceilinged(risk({ allowed_commands: ['echo', 'ls'] }), risk({ name: 'caller', allowed_commands: ['echo'] }));
     expect((await shellTool.run({ command: 'echo hi' }, ctx)).output).toBe('hi\n[exit code: 0]');
     expect((await shellTool.run({ command: 'ls' }, ctx)).error).toBe(COMMAND_NOT_ALLOWED('ls', ['echo']));
-    expect(shellTool.spec(ctx.caller, config).description).toContain('Only these commands are allowed (the first word of each command in a pipeline or list): echo.');
+    expect(shellTool.spec(ctx.caller, config).description).toContain(
+      'Only these commands are allowed (the first word of each command in a pipeline or list): echo.',
+    );
     const none = ceilinged(risk({ allowed_commands: ['ls'] }), risk({ name: 'caller', allowed_commands: ['echo'] }));
     expect(shellTool.spec(none.caller, config).description).toContain(SHELL_NO_COMMAND_ALLOWED);
   });

@@ -2,14 +2,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  LIST_CAP_ENTRIES,
-  READ_CAP_BYTES,
-  compileGlob,
-  listFilesTool,
-  readFileTool,
-  writeFileTool,
-} from '../../../src/tools/files.js';
+import { LIST_CAP_ENTRIES, READ_CAP_BYTES, compileGlob, listFilesTool, readFileTool, writeFileTool } from '../../../src/tools/files.js';
 import type { ActionTracker } from '../../../src/tools/types.js';
 import { context, risk } from './helpers.js';
 

@@ -32,7 +32,6 @@ afterEach(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-
 async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!cond()) {

@@ -103,10 +103,7 @@ describe('shell', () => {
   it('kills the whole process tree when the signal aborts', async () => {
     const pidfile = join(work, 'pid');
     const controller = new AbortController();
-    const running = shellTool.run(
-      { command: `sleep 30 & echo $! > ${pidfile}; wait` },
-      context({ cwd: work, signal: controller.signal }),
-    );
+    const running = shellTool.run({ command: `sleep 30 & echo $! > ${pidfile}; wait` }, context({ cwd: work, signal: controller.signal }));
     const pid = Number(await waitForFile(pidfile));
     pids.push(pid);
     expect(exists(pid)).toBe(true);
@@ -159,7 +156,7 @@ describe('checkAllowedCommands', () => {
   it.each([
     ['git status', ['git'], true],
     ['git status && ls', ['git'], false],
-    ["echo 'a;rm' \"b|rm\"", ['echo'], true],
+    ['echo \'a;rm\' "b|rm"', ['echo'], true],
     ['echo a >&2', ['echo'], true],
     ['ls `rm`', ['ls'], false],
     ["echo '$(not run)'", ['echo'], true],

@@ -39,7 +39,10 @@ afterEach(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const withProviders = { ...config, providers: { mine: { name: 'mine', type: 'openai-compatible', model: 'm', headers: {}, api_key_env: 'MY_PROVIDER_CRED' } } } as unknown as ArborConfig;
+const withProviders = {
+  ...config,
+  providers: { mine: { name: 'mine', type: 'openai-compatible', model: 'm', headers: {}, api_key_env: 'MY_PROVIDER_CRED' } },
+} as unknown as ArborConfig;
 
 function ctx(passthrough: string[] = [], ceilingPassthrough?: string[]): ToolContext {
   const c = context({ cwd: work, risk: risk({ shell_env_passthrough: passthrough }) });
