@@ -24,7 +24,9 @@ function switchTo(runtime: RuntimeApi, provider: string, ctx: CommandContext): v
     return;
   }
   runtime.setModel?.(provider);
-  ctx.print(t('ui:commands.model.switched', { alias: info.agentAlias, name: runtime.info.providerName, label: runtime.info.providerLabel }));
+  ctx.print(
+    t('ui:commands.model.switched', { alias: info.agentAlias, name: runtime.info.providerName, label: runtime.info.providerLabel }),
+  );
 }
 
 /** /model: what the agent runs on now, and a picker of the configured providers to switch
@@ -34,6 +36,7 @@ export const modelCommand: SlashCommand = {
   summary: 'ui:commands.model.summary',
   usage: '/model [provider]',
   maxArgs: 1,
+  completeArgs: (args, _partial, { runtime }) => (args.length === 0 && runtime.models ? runtime.models().map((c) => c.provider) : []),
   run(args, ctx) {
     const runtime = ctx.runtime;
     if (!runtime.models || !runtime.setModel) {

@@ -74,10 +74,15 @@ describe('bursts in one read', () => {
   });
 
   it('Ctrl+T X y opens the pane, asks to kill all and confirms', async () => {
-    const app = await mount({ props: { commands: agentsCommands({ archiveAfterMinutes: 60 }), keyBindings: agentsKeyBindings({ archiveAfterMinutes: 60 }) } });
+    const app = await mount({
+      props: { commands: agentsCommands({ archiveAfterMinutes: 60 }), keyBindings: agentsKeyBindings({ archiveAfterMinutes: 60 }) },
+    });
     const root = 'root-1';
     addRun(app.runtime.store, makeRun(root, { status: 'running' }));
-    addRun(app.runtime.store, makeRun('child-1', { parentRunId: root, rootRunId: root, depth: 1, alias: 'worker', kind: 'subagent', status: 'running' }));
+    addRun(
+      app.runtime.store,
+      makeRun('child-1', { parentRunId: root, rootRunId: root, depth: 1, alias: 'worker', kind: 'subagent', status: 'running' }),
+    );
     let killed = 0;
     app.runtime.kill = () => {
       killed++;
@@ -169,7 +174,10 @@ describe('approval prompt as a list', () => {
     await app.type('do it');
     await app.press(ENTER);
     const root = app.runtime.runId!;
-    addRun(app.runtime.store, makeRun('kid', { parentRunId: root, rootRunId: root, depth: 1, alias: 'researcher', kind: 'subagent', status: 'running' }));
+    addRun(
+      app.runtime.store,
+      makeRun('kid', { parentRunId: root, rootRunId: root, depth: 1, alias: 'researcher', kind: 'subagent', status: 'running' }),
+    );
     const approval = app.runtime.requestApproval('write_file', { path: 'x' });
     app.runtime.store.setState((s) => ({ controls: { ...s.controls, approvals: [{ ...approval, runId: 'kid' }] } }));
     await waitFor(() => expect(app.frame()).toContain('researcher#1 wants to use write_file'));
@@ -220,13 +228,30 @@ describe('the / menu and Tab', () => {
     await waitFor(() => expect(app.frame()).toContain('Idioma cambiado'));
   });
 
+  it('Tab completes the provider argument of /model', async () => {
+    const app = await mount();
+    Object.assign(app.runtime, {
+      models: () => [
+        { provider: 'local', label: 'openai-compatible/qwen3:8b', current: true },
+        { provider: 'cloud', label: 'openai/gpt-4.1-mini', current: false },
+      ],
+      setModel: () => undefined,
+    });
+    await app.type('/model c');
+    await app.press('\t');
+    await waitFor(() => expect(app.frame()).toMatch(/› \/model cloud\s*\n/));
+  });
+
   it('Tab completes /subagents subcommands and run labels, and /sessions ids', async () => {
     const app = await mount({
       props: { commands: agentsCommands({ archiveAfterMinutes: 60 }) },
       sessions: [{ id: 'abc123', createdAt: '2025-01-01T00:00:00Z', items: 2, firstUserMessage: 'hello' }],
     });
     addRun(app.runtime.store, makeRun('root-1', { status: 'running' }));
-    addRun(app.runtime.store, makeRun('kid-1', { parentRunId: 'root-1', rootRunId: 'root-1', depth: 1, alias: 'researcher', kind: 'subagent', status: 'running' }));
+    addRun(
+      app.runtime.store,
+      makeRun('kid-1', { parentRunId: 'root-1', rootRunId: 'root-1', depth: 1, alias: 'researcher', kind: 'subagent', status: 'running' }),
+    );
     await app.type('/subagents ki');
     await app.press('\t');
     await waitFor(() => expect(app.frame()).toMatch(/› \/subagents kill\s/));
