@@ -29,6 +29,8 @@ describe('arbor doctor: Node version', () => {
     const old = nodeCheck('18.19.0');
     expect(old.status).toBe('fail');
     expect(formatCheckLine(old)).toBe('✗ Node.js: v18.19.0 is too old: arbor needs 20.0 or later');
+    // A config value or server error quoted in a line never reaches the terminal as a control sequence.
+    expect(formatCheckLine({ status: 'fail', label: 'provider \x1b]0;pwned\x07x', detail: 'oops' })).toBe('✗ provider ␛]0;pwned␇x: oops');
   });
 });
 
