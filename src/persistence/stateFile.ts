@@ -1,8 +1,9 @@
 // $ARBOR_HOME/state.json: what arbor remembers between starts that is not config (today
 // the language chosen with /lang). Written atomically, readable by the user only (0600).
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
+import { makePrivateDir } from './privateFs.js';
 
 export interface ArborState {
   language?: 'en' | 'es';
@@ -28,8 +29,8 @@ export function readState(arborHome: string): ArborState {
 export function writeState(arborHome: string, patch: ArborState): string {
   const path = statePath(arborHome);
   const next = { ...readState(arborHome), ...patch };
-  mkdirSync(arborHome, { recursive: true, mode: 0o700 });
+  makePrivateDir(arborHome);
+  // writeFileAtomic creates its temp file 0600 and renames it over the old one.
   writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);
-  chmodSync(path, 0o600);
   return path;
 }
