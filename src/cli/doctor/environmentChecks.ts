@@ -1,9 +1,10 @@
 // What `arbor doctor` can tell about the machine arbor runs on: the Node version against the
 // package's engines field, the terminal, and whether ARBOR_HOME takes files.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { t } from '../../i18n/index.js';
 import { packageRoot } from '../../i18n/packageRoot.js';
+import { makePrivateDir, writePrivate } from '../../persistence/privateFs.js';
 import type { CheckLine } from './checkLine.js';
 
 /** The lowest Node version package.json's engines field allows, e.g. [20, 0]. */
@@ -109,8 +110,8 @@ export function homeCheck(home: string): CheckLine {
   const label = t('doctor:home.label');
   const probe = join(home, `.doctor-${process.pid}`);
   try {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeFileSync(probe, 'ok', { mode: 0o600 });
+    makePrivateDir(home);
+    writePrivate(probe, 'ok');
     rmSync(probe, { force: true });
     return { status: 'ok', label, detail: t('doctor:home.ok', { path: home }) };
   } catch (err) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { summarizeTightened, tightenArborHome } from '../../../src/persistence/privateFs.js';
+import { assertHomeWritable } from '../../../src/persistence/homeAccess.js';
 import { SessionLog } from '../../../src/persistence/sessionLog.js';
 import { TaskStore } from '../../../src/persistence/taskRecords.js';
 import { TraceLog } from '../../../src/persistence/traceLog.js';
@@ -25,6 +26,17 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe('writers create private files', () => {
+  it('the start-up check creates a new home and its sessions folder 0700, even under umask 022', () => {
+    const old = process.umask(0o022);
+    try {
+      assertHomeWritable(home);
+    } finally {
+      process.umask(old);
+    }
+    expect(mode(home)).toBe(0o700);
+    expect(mode(join(home, 'sessions'))).toBe(0o700);
+  });
+
   it('session, trace log, task record, export and starter config are 0600 in 0700 folders, even under umask 022', () => {
     const old = process.umask(0o022);
     try {
