@@ -179,6 +179,23 @@ function table(tok: Tokens.Table, width: number, key: string): ReactNode {
   );
 }
 
+/** A dim rule down the left edge: code blocks and quotes. */
+function LeftBar({ children }: { children: React.ReactNode }) {
+  return (
+    <Box
+      flexDirection="column"
+      borderStyle="single"
+      borderTop={false}
+      borderRight={false}
+      borderBottom={false}
+      borderDimColor
+      paddingLeft={1}
+    >
+      {children}
+    </Box>
+  );
+}
+
 function block(tok: Token, width: number, key: string): ReactNode | null {
   switch (tok.type) {
     case 'heading': {
@@ -198,35 +215,15 @@ function block(tok: Token, width: number, key: string): ReactNode | null {
     case 'code': {
       const code = tok as Tokens.Code;
       return (
-        <Box
-          flexDirection="column"
-          borderStyle="single"
-          borderTop={false}
-          borderRight={false}
-          borderBottom={false}
-          borderDimColor
-          paddingLeft={1}
-        >
+        <LeftBar>
           {code.lang ? <Text dimColor>{code.lang}</Text> : null}
           <Text color="yellow">{codeLines(code.text)}</Text>
-        </Box>
+        </LeftBar>
       );
     }
     case 'blockquote': {
       const q = tok as Tokens.Blockquote;
-      return (
-        <Box
-          flexDirection="column"
-          borderStyle="single"
-          borderTop={false}
-          borderRight={false}
-          borderBottom={false}
-          borderDimColor
-          paddingLeft={1}
-        >
-          {blocks(q.tokens, Math.max(4, width - 2), key)}
-        </Box>
-      );
+      return <LeftBar>{blocks(q.tokens, Math.max(4, width - 2), key)}</LeftBar>;
     }
     case 'list':
       return <Box flexDirection="column">{listItems(tok as Tokens.List, width, key, 0)}</Box>;
