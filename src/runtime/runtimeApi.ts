@@ -70,6 +70,8 @@ export interface RuntimeApi {
 
 /** Text leaving arbor through a copy or an export gets the session files' redaction: known
  * secret values are replaced. */
+export { writeExport } from '../persistence/exportFile.js';
+
 export function redactForExport(text: string): string {
   return scrubKnownSecrets(text);
 }

@@ -1,12 +1,11 @@
 // Copy: the original retained entry (its result possibly already capped at 16 KiB by the
 // runtime, never by the display limits) goes to the clipboard through OSC 52, which works
 // over SSH, and to a file, so it is not lost where the terminal ignores OSC 52.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { t } from '../../i18n/index.js';
 import { arborHome } from '../../config/paths.js';
-import { redactForExport } from '../../runtime/runtimeApi.js';
+import { redactForExport, writeExport } from '../../runtime/runtimeApi.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { callStatusWord } from './cardLines.js';
 
@@ -63,49 +62,6 @@ export function entriesText(items: readonly TranscriptItem[]): string {
   return items.map(entryText).join('\n\n----------\n\n');
 }
 
-function stamp(now: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
-}
-
-/** A file name made of safe characters: `arbor-<what>-<date>-<time>[-n].txt`. */
-function exportName(what: string, now: Date, n: number): string {
-  const safe = what.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'entry';
-  return `arbor-${safe}-${stamp(now)}${n > 1 ? `-${n}` : ''}.txt`;
-}
-
-/** Writes a new file (never overwrites one); returns its path. Throws with the folder named. */
-export function writeExport(raw: string, what: string, dir = exportDir(), now = new Date()): string {
-  // Same redaction as session files: an export must not carry a key a tool printed.
-  const text = redactForExport(raw);
-  try {
-    // Private like everything under ARBOR_HOME (persistence/privateFs.ts has the same modes;
-    // the UI layer may not import persistence).
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    throw new Error(t('transcript:copy.dirFailed', { dir, error: (err as Error).message }), { cause: err });
-  }
-  for (let n = 1; n < 1000; n++) {
-    const path = join(dir, exportName(what, now, n));
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }), { cause: err });
-    }
-    try {
-      writeSync(fd, text);
-    } catch (err) {
-      throw new Error(t('transcript:copy.writeFailed', { path, error: (err as Error).message }), { cause: err });
-    } finally {
-      closeSync(fd);
-    }
-    return path;
-  }
-  throw new Error(t('transcript:copy.writeFailed', { path: join(dir, exportName(what, now, 1)), error: 'EEXIST' }));
-}
-
 export interface CopyOutcome {
   clipboard: boolean;
   path?: string;
@@ -125,7 +81,7 @@ export function copyText(raw: string, what: string, write: (data: string) => voi
     clipboard = true;
   }
   try {
-    const path = writeExport(text, what, dir);
+    const path = writeExport(text, what, dir ?? exportDir());
     const message = clipboard ? t('transcript:copy.done', { path }) : t('transcript:copy.tooLarge', { path });
     return { clipboard, path, message, level: 'info' };
   } catch (err) {

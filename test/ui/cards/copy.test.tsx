@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { copyText, entryText, exportDir, OSC52_MAX_BYTES, osc52, writeExport } from '../../../src/ui/cards/copy.js';
+import { copyText, entryText, exportDir, OSC52_MAX_BYTES, osc52 } from '../../../src/ui/cards/copy.js';
+import { writeExport } from '../../../src/persistence/exportFile.js';
 import { toolItem } from './fixtures.js';
 
 let dir: string;

@@ -11,7 +11,7 @@ import { SessionLog } from '../../../src/persistence/sessionLog.js';
 import { TaskStore } from '../../../src/persistence/taskRecords.js';
 import { TraceLog } from '../../../src/persistence/traceLog.js';
 import { writeStarterConfig } from '../../../src/config/starter.js';
-import { writeExport } from '../../../src/ui/cards/copy.js';
+import { writeExport } from '../../../src/persistence/exportFile.js';
 
 beforeAll(() => setLanguage('en'));
 
