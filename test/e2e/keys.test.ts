@@ -45,6 +45,14 @@ describe('bursts in one write, with the offline model', () => {
     await term.waitForText('[offline model] You said: "abc"');
   });
 
+  it('/keys lists the key table by config group', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const term = await offlineArbor(ctx);
+    term.type('/keys\r');
+    await term.waitForText('Keys (change one under [keys.<group>] in config.toml):');
+    await term.waitForText('[keys.viewer]');
+    await term.waitForText('expand_all = ["e"]');
+  });
+
   it('Ctrl+A then typing edits at the start of the line', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const term = await offlineArbor(ctx);
     term.type('abc\x01zy');
