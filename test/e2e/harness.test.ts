@@ -28,6 +28,7 @@ describe('e2e harness', () => {
   it('sends keys as the bytes a terminal sends', async () => {
     const term = await start();
     await term.waitForText('ready');
+    await term.waitForRawMode(5000);
     const expected: Array<[Key, string]> = [
       ['enter', '0d'],
       ['esc', '1b'],
