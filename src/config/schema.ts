@@ -78,6 +78,8 @@ const providerSchema = providerIdentity.pipe(
     first_byte_timeout_secs: number(positive).optional(),
     idle_timeout_secs: number(positive).optional(),
     pricing: pricingSchema.optional(),
+    /** Anthropic only: ask for extended thinking with this budget (the API's minimum is 1024). */
+    thinking_budget_tokens: integer({ min: 1024 }).optional(),
   }),
 );
 
@@ -183,7 +185,11 @@ const agentSchema = (names: ConfigNames) =>
     description: string().optional(),
   });
 
-const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });
+export const SHOW_REASONING = ['collapsed', 'hidden', 'expanded'] as const;
+const uiSchema = table({
+  language: oneOf(SUPPORTED_LANGUAGES).optional(),
+  show_reasoning: oneOf(SHOW_REASONING).default('collapsed'),
+});
 
 /** One command's keys: a key name or a non-empty list of them. */
 const keyList = z
@@ -232,7 +238,7 @@ export const configFileSchema = (names: ConfigNames = { providers: [], agents: [
     risk_profiles: namedTables(riskProfileSchema).default(() => ({})),
     runtime_profiles: namedTables(runtimeProfileSchema).default(() => ({})),
     delegation: delegationSchema.default(() => delegationSchema.parse({})),
-    ui: uiSchema.default(() => ({})),
+    ui: uiSchema.default(() => uiSchema.parse({})),
     keys: keysSchema.optional(),
     agents: namedTables(agentSchema(names)).default(() => ({})),
     default_agent: string({ nonEmpty: true }).optional(),
