@@ -186,9 +186,11 @@ const agentSchema = (names: ConfigNames) =>
   });
 
 export const SHOW_REASONING = ['collapsed', 'hidden', 'expanded'] as const;
+/** What an absent `[ui] show_reasoning` means (left out of the parsed config, like language). */
+export const SHOW_REASONING_DEFAULT: (typeof SHOW_REASONING)[number] = 'collapsed';
 const uiSchema = table({
   language: oneOf(SUPPORTED_LANGUAGES).optional(),
-  show_reasoning: oneOf(SHOW_REASONING).default('collapsed'),
+  show_reasoning: oneOf(SHOW_REASONING).optional(),
 });
 
 /** One command's keys: a key name or a non-empty list of them. */
@@ -238,7 +240,7 @@ export const configFileSchema = (names: ConfigNames = { providers: [], agents: [
     risk_profiles: namedTables(riskProfileSchema).default(() => ({})),
     runtime_profiles: namedTables(runtimeProfileSchema).default(() => ({})),
     delegation: delegationSchema.default(() => delegationSchema.parse({})),
-    ui: uiSchema.default(() => uiSchema.parse({})),
+    ui: uiSchema.default(() => ({})),
     keys: keysSchema.optional(),
     agents: namedTables(agentSchema(names)).default(() => ({})),
     default_agent: string({ nonEmpty: true }).optional(),

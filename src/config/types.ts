@@ -52,7 +52,7 @@ export type DelegationConfig = DelegationFields;
 
 export interface UiConfig {
   language: Language;
-  /** How model reasoning is shown (absent: "collapsed"). */
+  /** How model reasoning is shown (absent: SHOW_REASONING_DEFAULT, "collapsed"). */
   show_reasoning?: ShowReasoning;
 }
 

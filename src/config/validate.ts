@@ -51,7 +51,7 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
   for (const [name, p] of Object.entries(file.runtime_profiles)) runtime_profiles[name] = runtimeProfileNamed(name, p);
 
   const ui: UiConfig = { language: file.ui.language ?? defaultUi(env).language };
-  ui.show_reasoning = file.ui.show_reasoning;
+  if (file.ui.show_reasoning) ui.show_reasoning = file.ui.show_reasoning;
   const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles });
 
   return {
