@@ -144,7 +144,9 @@ function mapFinish(reason: string | undefined): 'stop' | 'tool_calls' | 'length'
 }
 
 /** Anthropic thinks only when asked: `thinking_budget_tokens` on the provider asks. */
-function thinkingOptions(config: ProviderConfig): { providerOptions?: { anthropic: { thinking: { type: 'enabled'; budgetTokens: number } } } } {
+function thinkingOptions(config: ProviderConfig): {
+  providerOptions?: { anthropic: { thinking: { type: 'enabled'; budgetTokens: number } } };
+} {
   if (config.type !== 'anthropic' || !config.thinking_budget_tokens) return {};
   return { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: config.thinking_budget_tokens } } } };
 }

@@ -67,7 +67,11 @@ export function lastUserIndex(messages: readonly ModelMessage[]): number {
  *   continuation (DeepSeek / Kimi thinking models want `reasoning_content` back there; older
  *   turns' reasoning is dropped, as those servers ask);
  * - openai (chat completions): none, it takes no reasoning back. */
-export function reasoningPromptParts(m: Extract<ModelMessage, { role: 'assistant' }>, type: ProviderType, currentTurn: boolean): AssistantPart[] {
+export function reasoningPromptParts(
+  m: Extract<ModelMessage, { role: 'assistant' }>,
+  type: ProviderType,
+  currentTurn: boolean,
+): AssistantPart[] {
   const blocks = m.reasoning ?? [];
   if (blocks.length === 0) return [];
   if (type === 'anthropic') {

@@ -156,7 +156,15 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     const thought = reasoning.fields();
     if (!itemAdded) {
       itemAdded = true;
-      appendItem(spec.store, spec.runId, { id: itemId, kind: 'assistant', runId: spec.runId, text, at: Date.now(), streaming: true, ...thought });
+      appendItem(spec.store, spec.runId, {
+        id: itemId,
+        kind: 'assistant',
+        runId: spec.runId,
+        text,
+        at: Date.now(),
+        streaming: true,
+        ...thought,
+      });
     } else {
       const snapshot = text;
       updateItem(spec.store, spec.runId, itemId, (it) => (it.kind === 'assistant' ? { ...it, text: snapshot, ...thought } : it));

@@ -54,7 +54,7 @@ describe('openai-compatible reasoning deltas', () => {
     expect(out.events).toContainEqual({ type: 'usage', usage: { inputTokens: 5, outputTokens: 20, reasoningTokens: 9 } });
     // Reasoning comes before the answer's first delta.
     const firstText = out.events.findIndex((e) => e.type === 'text');
-    const lastReasoning = out.events.findLastIndex((e) => e.type === 'reasoning');
+    const lastReasoning = out.events.map((e) => e.type).lastIndexOf('reasoning');
     expect(lastReasoning).toBeLessThan(firstText);
   });
 
@@ -90,7 +90,10 @@ describe('anthropic thinking blocks', () => {
     expect(out.error).toBeUndefined();
     expect(deltas(out.events, 'reasoning')).toEqual(['Let me ', 'multiply.']);
     expect(out.text).toBe('42.');
-    expect(blocks(out.events)).toEqual([{ text: 'Let me multiply.', signature: 'sig-abc==' }, { text: '', redactedData: 'ENCRYPTED' }]);
+    expect(blocks(out.events)).toEqual([
+      { text: 'Let me multiply.', signature: 'sig-abc==' },
+      { text: '', redactedData: 'ENCRYPTED' },
+    ]);
     // thinking_budget_tokens asks for extended thinking.
     expect(srv.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
   });

@@ -92,7 +92,9 @@ describe('show_reasoning = "expanded"', () => {
     finish(rt, id);
     await waitFor(() => expect(app.frame()).toContain(ANSWER));
     const frame = app.frame();
-    expect(frame).toMatch(/✻ thought · 17 tokens\s*\n\s*First I add the numbers\.\s*\n\s*Then I check the carry\.\s*\n\s*So the sum is 5\.[\s\S]*Two plus three is five\./);
+    expect(frame).toMatch(
+      /✻ thought · 17 tokens\s*\n\s*First I add the numbers\.\s*\n\s*Then I check the carry\.\s*\n\s*So the sum is 5\.[\s\S]*Two plus three is five\./,
+    );
     expect(frame).not.toContain('the transcript viewer shows it');
   });
 });
@@ -116,7 +118,9 @@ describe('the transcript viewer', () => {
     expect(app.screen()).toContain('✻ thought · 17 tokens (Enter shows it)');
     expect(app.screen()).not.toContain('carry');
     await app.press(ENTER);
-    await waitFor(() => expect(app.screen()).toMatch(/First I add the numbers\.[\s\S]*Then I check the carry\.[\s\S]*So the sum is 5\.[\s\S]*Two plus three/));
+    await waitFor(() =>
+      expect(app.screen()).toMatch(/First I add the numbers\.[\s\S]*Then I check the carry\.[\s\S]*So the sum is 5\.[\s\S]*Two plus three/),
+    );
   });
 
   it('expanded: the reasoning is there without expanding', async () => {
@@ -148,7 +152,9 @@ describe("a child's transcript (agents pane)", () => {
 
   it('shows the whole reasoning before the answer unless hidden', () => {
     for (const mode of ['collapsed', 'expanded'] as const) {
-      expect(text(mode)).toMatch(/✻ thought · 17 tokens\n\s+First I add the numbers\.\n\s+Then I check the carry\.\n\s+So the sum is 5\.\n[\s\S]*encrypted[\s\S]*Two plus three is five\./);
+      expect(text(mode)).toMatch(
+        /✻ thought · 17 tokens\n\s+First I add the numbers\.\n\s+Then I check the carry\.\n\s+So the sum is 5\.\n[\s\S]*encrypted[\s\S]*Two plus three is five\./,
+      );
     }
     expect(text('hidden')).not.toContain('First I add');
     expect(text('hidden')).toContain(ANSWER);

@@ -122,13 +122,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
     if (!entry) return;
     // A match hidden in a collapsed card opens the card, so the match is on screen.
     if (!isExpanded(v, entry.key)) {
-      const ctxNow: LayoutContext = {
-        width: contentWidthRef.current,
-        frame: 0,
-        now: Date.now(),
-        state: st,
-        showReasoning: runtime.info.showReasoning,
-      };
+      const ctxNow: LayoutContext = { width: contentWidthRef.current, frame: 0, now: Date.now(), state: st };
       const collapsed = entryLines(entry, false, ctxNow).map(lineText).join('\n').toLowerCase();
       if (!collapsed.includes(query.toLowerCase())) {
         toggle(v, entry.key);

@@ -136,7 +136,8 @@ describe('Anthropic thinking through the runtime', () => {
           reasoning: { chunks: ['I should ', 'look at the files.'], signature: 'sig-one' },
         };
       }
-      if (hasToolResults(body)) return { kind: 'text', chunks: ['There is notes.txt.'], reasoning: { chunks: ['One file.'], signature: 'sig-two' } };
+      if (hasToolResults(body))
+        return { kind: 'text', chunks: ['There is notes.txt.'], reasoning: { chunks: ['One file.'], signature: 'sig-two' } };
       return { kind: 'text', chunks: ['Still one file.'], reasoning: { chunks: ['Same as before.'], signature: 'sig-three' } };
     });
     const log = SessionLog.create(home, { agentAlias: 'main', providerLabel: 'x', cwd: workdir });
