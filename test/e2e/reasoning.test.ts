@@ -3,7 +3,7 @@
 // the live reply, the reasoning text stays off the chat, and the viewer expands it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -47,6 +47,35 @@ describe('reasoning in the chat', () => {
       term.press('enter');
       await term.waitForText('Considering the question carefully, weighing each option in turn, QUIETLY.', 5000);
       expect(term.screen()).toContain('The answer is FORTY-TWO.');
+    },
+  );
+});
+
+describe('reasoning headless', () => {
+  it(
+    '--output json gives reasoning events apart from the text; text output prints the answer only',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const { withModel, arbor } = sandbox(ctx);
+      await withModel(() => ({ kind: 'text', chunks: ['Alpha ', 'beta.'], reasoning: { chunks: ['Hmm, ', 'let me see.'], delayMs: 5 } }));
+      const r = await arbor(['-p', 'hello', '--output', 'json']);
+      expect(r.code).toBe(0);
+      const events = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, any>);
+      const joined = (type: string) =>
+        events
+          .filter((e) => e.type === type)
+          .map((e) => e.delta as string)
+          .join('');
+      expect(joined('reasoning')).toBe('Hmm, let me see.');
+      expect(joined('text')).toBe('Alpha beta.');
+      expect(events[events.length - 1]).toMatchObject({ type: 'final', status: 'completed', text: 'Alpha beta.' });
+
+      const plain = await arbor(['-p', 'hello']);
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toBe('Alpha beta.\n');
     },
   );
 });
