@@ -9,6 +9,7 @@ import { updateItem } from '../../src/runtime/store.js';
 import type { TranscriptItem } from '../../src/runtime/types.js';
 import { transcriptLines } from '../../src/ui/agents/transcriptLines.js';
 import { lineText } from '../../src/ui/cards/lines.js';
+import { REASONING_MAX_LINES, reasoningBody } from '../../src/ui/reasoning/lines.js';
 import { FakeRuntime } from './fakeRuntime.js';
 import { ENTER, mount, sleep, waitFor, type Mounted } from './harness.js';
 import { CTRL_O, mountViewerApp, type ViewerApp } from './viewer/fixtures.js';
@@ -158,5 +159,34 @@ describe("a child's transcript (agents pane)", () => {
     }
     expect(text('hidden')).not.toContain('First I add');
     expect(text('hidden')).toContain(ANSWER);
+  });
+});
+
+describe('long reasoning', () => {
+  const long: Extract<TranscriptItem, { kind: 'assistant' }> = {
+    id: 'big',
+    kind: 'assistant',
+    runId: 'r',
+    text: 'ok',
+    at: 1,
+    reasoning: Array.from({ length: 20000 }, (_, i) => `step ${i} of a very long chain of thought`).join('\n'),
+    reasoningTokens: 200000,
+  };
+
+  it('draws at most its line cap, saying how much more the session file keeps', () => {
+    const lines = reasoningBody(long, 80, 2).map(lineText);
+    expect(lines.length).toBe(REASONING_MAX_LINES + 1);
+    expect(lines[0].trim()).toBe('step 0 of a very long chain of thought');
+    expect(lines[lines.length - 1]).toMatch(/… \d+(\.\d)? [KM]B more reasoning is not drawn here \(the session file keeps it\)/);
+  });
+
+  it('live, only the last lines, after a line saying earlier reasoning is in the viewer', () => {
+    const lines = reasoningBody(long, 80, 2, 3, true).map(lineText);
+    expect(lines).toEqual([
+      '  … earlier reasoning is in the transcript viewer',
+      '  step 19997 of a very long chain of thought',
+      '  step 19998 of a very long chain of thought',
+      '  step 19999 of a very long chain of thought',
+    ]);
   });
 });

@@ -4,7 +4,8 @@
 import { t } from '../../i18n/index.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { fitLine, type Line } from '../text/segments.js';
-import { wrapText } from '../text/width.js';
+import { formatBytes } from '../../text/sizes.js';
+import { tailLines, wrapText } from '../text/width.js';
 import type { ShowReasoning } from './mode.js';
 
 type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
@@ -26,22 +27,34 @@ export function reasoningHead(item: AssistantItem): string {
   return `${REASONING_GLYPH} ${t(key, { count })}`;
 }
 
-/** The reasoning text wrapped under an indent, dim; `max` lines from the start (or the end
- * with `tail`), with a line saying what was left out. */
+/** Most of the reasoning wrapped for one reply (scrollback, viewer, a child's transcript):
+ * laying out a megabyte of it would hold the chat; the session file keeps all of it. */
+export const DRAWN_REASONING_CHARS = 64 * 1024;
+
+/** The reasoning text wrapped under an indent, dim: at most `max` lines from the start, or
+ * with `tail` the last `max` (only the tail is wrapped, so a live frame costs little),
+ * with a line saying what was left out. */
 export function reasoningBody(item: AssistantItem, width: number, indent: number, max = REASONING_MAX_LINES, tail = false): Line[] {
   const pad = ' '.repeat(indent);
   const text = typeof item.reasoning === 'string' ? item.reasoning.trim() : '';
+  const inner = Math.max(1, width - indent);
+  const note = (s: string): Line => fitLine([{ text: `${pad}${s}`, dim: true }], width);
   const lines: Line[] = [];
-  if (text) {
-    const wrapped = wrapText(text, Math.max(1, width - indent));
-    const kept = wrapped.length <= max ? wrapped : tail ? wrapped.slice(-max) : wrapped.slice(0, max);
-    if (tail && kept.length < wrapped.length) lines.push(fitLine([{ text: `${pad}${t('reasoning:earlier')}`, dim: true }], width));
+  if (text && tail) {
+    const res = tailLines(text, inner, max);
+    if (res.truncated) lines.push(note(t('reasoning:earlier')));
+    for (const l of res.lines) lines.push([{ text: pad }, { text: l, dim: true, color: 'gray' }]);
+  } else if (text) {
+    const drawn = text.length > DRAWN_REASONING_CHARS ? text.slice(0, DRAWN_REASONING_CHARS) : text;
+    const wrapped = wrapText(drawn, inner);
+    const kept = wrapped.length <= max ? wrapped : wrapped.slice(0, max);
     for (const l of kept) lines.push([{ text: pad }, { text: l, dim: true, color: 'gray' }]);
-    if (!tail && kept.length < wrapped.length) {
-      lines.push(fitLine([{ text: `${pad}${t('reasoning:moreLines', { count: wrapped.length - kept.length })}`, dim: true }], width));
+    if (kept.length < wrapped.length || drawn.length < text.length) {
+      const shownChars = kept.reduce((n, l) => n + l.length + 1, 0);
+      lines.push(note(t('reasoning:notDrawn', { size: formatBytes(Math.max(1, text.length - shownChars)) })));
     }
   }
-  if (item.reasoningRedacted) lines.push(fitLine([{ text: `${pad}${t('reasoning:redacted')}`, dim: true }], width));
+  if (item.reasoningRedacted) lines.push(note(t('reasoning:redacted')));
   return lines;
 }
 
