@@ -7,10 +7,10 @@
 // errors and warnings the schema raises against them.
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { t } from '../i18n/index.js';
 import { ConfigError } from './configError.js';
-import { describeValue, fileError, formatKeyPath, quote, syntaxError, type KeyPath } from './errors.js';
+import { describeValue, fileError, formatKeyPath, quote, type KeyPath } from './errors.js';
 import { isTable, type Layer, type RawTable } from './merge.js';
 import { arborHome } from './paths.js';
 import { findUnknownKeys } from './schema.js';
@@ -31,8 +31,9 @@ export interface AgentFileDef {
   scope: AgentFileScope;
   name: string;
   table: RawTable;
-  /** Line and column of a field of the frontmatter in the file, when it is there. */
-  locate(field: KeyPath): { line: number; col: number } | undefined;
+  /** Line and column of a field of the frontmatter in the file (its value, or with `key`
+   * its key), when it is there. */
+  locate(field: KeyPath, key?: boolean): { line: number; col: number } | undefined;
 }
 
 /** The directories agent files are read from, user first. */
@@ -79,14 +80,19 @@ export function readAgentFiles(cwd: string, env: NodeJS.ProcessEnv = process.env
   return out;
 }
 
+/** `<file>:<line>:<col>: <problem>`: not TOML's "invalid TOML" wording (errors.ts). */
+function syntaxError(problem: string, file: string, line: number, column: number): ConfigError {
+  return new ConfigError({ message: `${file}:${line}:${column}: ${problem}`, file, line, column });
+}
+
 const FENCE = /^---[ \t]*$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
 
 /** Splits `---\n<yaml>\n---\n<body>`; the frontmatter starts on line 2 of the file. */
 function splitFrontmatter(text: string, file: string): { yaml: string; body: string } {
   const lines = text.split('\n');
-  if (!FENCE.test((lines[0] ?? '').replace(/\r$/, ''))) throw syntaxError(t('agentFiles:errors.noFrontmatter'), file, 1, 1);
-  const end = lines.findIndex((l, i) => i > 0 && CLOSE.test(l.replace(/\r$/, '')));
+  if (!FENCE.test(lines[0] ?? '')) throw syntaxError(t('agentFiles:errors.noFrontmatter'), file, 1, 1);
+  const end = lines.findIndex((l, i) => i > 0 && CLOSE.test(l));
   if (end < 0) throw syntaxError(t('agentFiles:errors.unclosedFrontmatter'), file, 1, 1);
   return { yaml: lines.slice(1, end).join('\n'), body: lines.slice(end + 1).join('\n') };
 }
@@ -102,10 +108,22 @@ function fieldSegments(field: string): (string | number)[] {
   return segs;
 }
 
+type Ranged = { range?: [number, number, number] | null };
+
+/** The key's own node for a mapping key (where an unknown key is), else the value's. */
+function nodeAt(doc: Document, field: KeyPath, key: boolean): Ranged | undefined {
+  const path = field as (string | number)[];
+  if (!key || path.length === 0) return doc.getIn(path, true) as Ranged | undefined;
+  const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+  if (!isMap(parent)) return doc.getIn(path, true) as Ranged | undefined;
+  const last = path[path.length - 1];
+  const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === last);
+  return (pair?.key as Ranged | undefined) ?? undefined;
+}
+
 function locator(doc: Document, counter: LineCounter) {
-  return (field: KeyPath): { line: number; col: number } | undefined => {
-    const node = doc.getIn(field as (string | number)[], true) as { range?: [number, number, number] } | undefined;
-    const offset = node?.range?.[0];
+  return (field: KeyPath, key = false): { line: number; col: number } | undefined => {
+    const offset = nodeAt(doc, field, key)?.range?.[0];
     if (offset === undefined) return undefined;
     const pos = counter.linePos(offset);
     // +1: the frontmatter begins after the opening fence.
@@ -116,7 +134,8 @@ function locator(doc: Document, counter: LineCounter) {
 /** Parses one agent file into its agent table. Throws a ConfigError with the file (and the
  * line and column for YAML syntax) when it is not an agent file at all. */
 export function parseAgentFile({ file, text, scope }: AgentFileText): AgentFileDef {
-  const { yaml, body } = splitFrontmatter(text.startsWith('\uFEFF') ? text.slice(1) : text, file);
+  const unix = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n?/g, '\n');
+  const { yaml, body } = splitFrontmatter(unix, file);
   const counter = new LineCounter();
   const doc = parseDocument(yaml, { lineCounter: counter, prettyErrors: true, uniqueKeys: true });
   const first = doc.errors[0];
@@ -188,9 +207,9 @@ export function agentFileLayers(
 export function unknownFrontmatterKeys(def: AgentFileDef): string[] {
   return findUnknownKeys({ agents: { [def.name]: def.table } }).map((path) => {
     const field = path.slice(2);
-    const at = def.locate(field);
+    const at = def.locate(field, true);
     const where = at ? `${def.file}:${at.line}:${at.col}` : def.file;
-    return t('agentFiles:warnings.unknownKey', { key: String(path[path.length - 1]), field: formatKeyPath(field), where });
+    return t('agentFiles:warnings.unknownKey', { field: formatKeyPath(field), where });
   });
 }
 

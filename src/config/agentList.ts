@@ -17,7 +17,8 @@ export interface AgentDefinition {
 
 export function agentDefinitions(loaded: LoadedConfig): AgentDefinition[] {
   const { config } = loaded;
-  return Object.values(config.agents).map((agent) => {
+  const agents = Object.values(config.agents).sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  return agents.map((agent) => {
     const pc = config.providers[agent.provider];
     const source = loaded.agentSources?.[agent.alias];
     return {
