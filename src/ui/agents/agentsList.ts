@@ -3,6 +3,7 @@
 import { relative, isAbsolute } from 'node:path';
 import { t } from '../../i18n/index.js';
 import type { AgentDefinition } from '../../config/agentList.js';
+import { neutralize } from '../../text/untrusted.js';
 
 /** A path as short as it can be said: relative inside the working directory, `~/…` in the
  * home directory. */
@@ -20,9 +21,10 @@ export function formatAgentList(defs: readonly AgentDefinition[], where: { cwd: 
   for (const d of defs) {
     const marks = [d.root ? t('agentFiles:list.root') : '', d.enabled ? '' : t('agentFiles:list.disabled')].filter(Boolean).join(', ');
     lines.push(`  ${d.alias}${marks ? ` (${marks})` : ''}  ${d.provider} · ${d.model}`);
-    const source = d.source === undefined ? t('agentFiles:list.builtin') : shortPath(d.source, where.cwd, where.home);
-    lines.push(`    ${t('agentFiles:list.source', { source })}`);
+    const source = d.source === undefined ? t('agentFiles:list.builtin') : t('agentFiles:list.source', { source: shortPath(d.source, where.cwd, where.home) });
+    lines.push(`    ${source}`);
     if (d.description) lines.push(`    ${d.description.replace(/\s+/g, ' ').trim()}`);
   }
-  return lines.join('\n');
+  // Names, models and descriptions are file contents: made inert before the terminal.
+  return neutralize(lines.join('\n'));
 }
