@@ -163,7 +163,12 @@ export function parseAgentFile({ file, text, scope }: AgentFileText): AgentFileD
   if ('name' in table) {
     const v = table.name;
     if (typeof v !== 'string' || v.trim() === '') {
-      fail('name', typeof v === 'string' ? t('config:errors.empty') : t('config:errors.expectedType', { expected: t('config:types.string'), got: describeValue(v) }));
+      fail(
+        'name',
+        typeof v === 'string'
+          ? t('config:errors.empty')
+          : t('config:errors.expectedType', { expected: t('config:types.string'), got: describeValue(v) }),
+      );
     }
     name = (v as string).trim();
     delete table.name;
@@ -216,7 +221,10 @@ export function unknownFrontmatterKeys(def: AgentFileDef): string[] {
 /** An error or warning the schema raised against an agent file's table is in TOML terms
  * (`<file>: agents.<name>.<field>: <problem>`): this says it in the file's own terms,
  * `<file>:<line>:<col>: <field>: <problem>`. */
-function relocate(message: string, defs: readonly AgentFileDef[]): { message: string; def: AgentFileDef; field: string; at?: { line: number; col: number } } | undefined {
+function relocate(
+  message: string,
+  defs: readonly AgentFileDef[],
+): { message: string; def: AgentFileDef; field: string; at?: { line: number; col: number } } | undefined {
   for (const def of defs) {
     const prefix = `${def.file}: ${formatKeyPath(['agents', def.name])}`;
     if (!message.startsWith(prefix)) continue;
@@ -239,5 +247,11 @@ export function relocateError(err: unknown, defs: readonly AgentFileDef[]): unkn
   if (!(err instanceof ConfigError) || defs.length === 0) return err;
   const moved = relocate(err.message, defs);
   if (!moved) return err;
-  return new ConfigError({ message: moved.message, file: moved.def.file, line: moved.at?.line, column: moved.at?.col, keyPath: moved.field || undefined });
+  return new ConfigError({
+    message: moved.message,
+    file: moved.def.file,
+    line: moved.at?.line,
+    column: moved.at?.col,
+    keyPath: moved.field || undefined,
+  });
 }

@@ -11,7 +11,9 @@ export class RootAgentError extends Error {}
 export function withRootAgent(loaded: LoadedConfig, alias: string): LoadedConfig {
   const { config } = loaded;
   const agent = Object.hasOwn(config.agents, alias) ? config.agents[alias] : undefined;
-  const usable = Object.values(config.agents).filter((a) => a.enabled).map((a) => a.alias);
+  const usable = Object.values(config.agents)
+    .filter((a) => a.enabled)
+    .map((a) => a.alias);
   if (!agent) throw new RootAgentError(t('agentFiles:cli.unknownAgent', { name: quote(alias), known: knownList(usable) }));
   if (!agent.enabled) throw new RootAgentError(t('agentFiles:cli.disabledAgent', { name: quote(alias), known: knownList(usable) }));
   for (const [key, profiles] of [
@@ -20,7 +22,9 @@ export function withRootAgent(loaded: LoadedConfig, alias: string): LoadedConfig
   ] as const) {
     const name = agent[key];
     if (!Object.hasOwn(profiles, name)) {
-      throw new RootAgentError(t('agentFiles:cli.missingProfile', { name: quote(alias), key, profile: quote(name), known: knownList(Object.keys(profiles)) }));
+      throw new RootAgentError(
+        t('agentFiles:cli.missingProfile', { name: quote(alias), key, profile: quote(name), known: knownList(Object.keys(profiles)) }),
+      );
     }
   }
   return { ...loaded, config: { ...config, default_agent: alias } };

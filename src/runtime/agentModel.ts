@@ -7,7 +7,11 @@ import type { AgentConfig, ProviderConfig } from '../config/types.js';
 /** The provider entry as this agent talks to it. */
 export function agentProviderConfig(pc: ProviderConfig, agent: Pick<AgentConfig, 'model' | 'temperature'>): ProviderConfig {
   if (agent.model === undefined && agent.temperature === undefined) return pc;
-  return { ...pc, ...(agent.model !== undefined ? { model: agent.model } : {}), ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}) };
+  return {
+    ...pc,
+    ...(agent.model !== undefined ? { model: agent.model } : {}),
+    ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+  };
 }
 
 /** One provider instance per provider entry, model and temperature. */

@@ -46,97 +46,113 @@ async function setup(sb: Sandbox, ctx: { onTestFinished(fn: () => unknown): void
 }
 
 describe('arbor agents new <name>', () => {
-  it('writes a commented template in ./.arbor/agents, refuses to overwrite it, refuses a bad name', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const path = join(sb.h.dir, '.arbor', 'agents', 'scout.md');
-    const first = await sb.arbor(['agents', 'new', 'scout']);
-    expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`Wrote ${path}`);
-    expect(readFileSync(path, 'utf8')).toMatch(/^---\n# The agent's alias[\s\S]*name: scout[\s\S]*# model: [\s\S]*---\nYou are scout\./);
+  it(
+    'writes a commented template in ./.arbor/agents, refuses to overwrite it, refuses a bad name',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const path = join(sb.h.dir, '.arbor', 'agents', 'scout.md');
+      const first = await sb.arbor(['agents', 'new', 'scout']);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain(`Wrote ${path}`);
+      expect(readFileSync(path, 'utf8')).toMatch(/^---\n# The agent's alias[\s\S]*name: scout[\s\S]*# model: [\s\S]*---\nYou are scout\./);
 
-    writeFileSync(path, '---\n---\nmine\n');
-    const again = await sb.arbor(['agents', 'new', 'scout']);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain(`${path} already exists; it was left as it is`);
-    expect(readFileSync(path, 'utf8')).toBe('---\n---\nmine\n');
+      writeFileSync(path, '---\n---\nmine\n');
+      const again = await sb.arbor(['agents', 'new', 'scout']);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain(`${path} already exists; it was left as it is`);
+      expect(readFileSync(path, 'utf8')).toBe('---\n---\nmine\n');
 
-    const bad = await sb.arbor(['agents', 'new', '../evil']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('"../evil" is not a usable agent name');
-    expect(existsSync(join(sb.h.dir, '.arbor', 'evil.md'))).toBe(false);
+      const bad = await sb.arbor(['agents', 'new', '../evil']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('"../evil" is not a usable agent name');
+      expect(existsSync(join(sb.h.dir, '.arbor', 'evil.md'))).toBe(false);
 
-    const usage = await sb.arbor(['agents', 'list']);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('usage: arbor agents new <name>');
+      const usage = await sb.arbor(['agents', 'list']);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain('usage: arbor agents new <name>');
 
-    // The new file is picked up as it is written: -p with --agent talks to it.
-    const model = await startLoopbackModel({ dialect: 'openai', respond: () => ({ kind: 'text', chunks: ['scouted'] }) });
-    ctx.onTestFinished(() => model.close());
-    writeConfig(sb.h.dir, fakeProviderConfig(model.url));
-    await sb.arbor(['agents', 'new', 'scout2']);
-    const run = await sb.arbor(['--agent', 'scout2', '-p', 'go']);
-    expect(run.stderr).toBe('');
-    expect(run.stdout.trim()).toBe('scouted');
-    expect(systemOf(model.requests[0].body)).toMatch(/^You are scout2\./);
-  });
+      // The new file is picked up as it is written: -p with --agent talks to it.
+      const model = await startLoopbackModel({ dialect: 'openai', respond: () => ({ kind: 'text', chunks: ['scouted'] }) });
+      ctx.onTestFinished(() => model.close());
+      writeConfig(sb.h.dir, fakeProviderConfig(model.url));
+      await sb.arbor(['agents', 'new', 'scout2']);
+      const run = await sb.arbor(['--agent', 'scout2', '-p', 'go']);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('scouted');
+      expect(systemOf(model.requests[0].body)).toMatch(/^You are scout2\./);
+    },
+  );
 });
 
 describe('--agent and /agents list', () => {
-  it('/agents list prints every agent with where it came from; /agents alone still opens the pane', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await setup(sb, ctx);
-    const term = await sb.startArbor([], WIDE);
-    await send(term, '/agents list');
-    await term.waitForText('3 agents defined:');
-    const screen = term.screen();
-    expect(screen).toMatch(/helper {2}fake · openai-compatible\/fake-model/);
-    expect(screen).toContain(`from ${join(sb.h.home, 'agents', 'helper.md')}`);
-    expect(screen).toMatch(/main \(you talk to this one\) {2}fake · openai-compatible\/fake-model/);
-    expect(screen).toContain(`from ${join('.arbor', 'config.toml')}`);
-    expect(screen).toMatch(/reviewer {2}fake · openai-compatible\/big-model/);
-    expect(screen).toContain(`from ${join('.arbor', 'agents', 'reviewer.md')}`);
-    expect(screen).toContain('Reviews diffs for bugs.');
+  it(
+    '/agents list prints every agent with where it came from; /agents alone still opens the pane',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await setup(sb, ctx);
+      const term = await sb.startArbor([], WIDE);
+      await send(term, '/agents list');
+      await term.waitForText('3 agents defined:');
+      const screen = term.screen();
+      expect(screen).toMatch(/helper {2}fake · openai-compatible\/fake-model/);
+      expect(screen).toContain(`from ${join(sb.h.home, 'agents', 'helper.md')}`);
+      expect(screen).toMatch(/main \(you talk to this one\) {2}fake · openai-compatible\/fake-model/);
+      expect(screen).toContain(`from ${join('.arbor', 'config.toml')}`);
+      expect(screen).toMatch(/reviewer {2}fake · openai-compatible\/big-model/);
+      expect(screen).toContain(`from ${join('.arbor', 'agents', 'reviewer.md')}`);
+      expect(screen).toContain('Reviews diffs for bugs.');
 
-    await send(term, '/agents');
-    await term.waitForText(/Agents ·/);
-  });
+      await send(term, '/agents');
+      await term.waitForText(/Agents ·/);
+    },
+  );
 
-  it('--agent picks the root: its model is in the request, and the pane row shows the model that answered', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const model = await setup(sb, ctx);
-    const term = await sb.startArbor(['--agent', 'reviewer'], WIDE);
-    await send(term, 'look at this');
-    await term.waitForText('answer from reviewer');
-    expect(model.requests).toHaveLength(1);
-    expect(model.requests[0].body.model).toBe('big-model');
-    expect(model.requests[0].body.temperature).toBe(0.2);
-    // The status bar names the agent's own model.
-    expect(term.screen()).toContain('reviewer · openai-compatible/big-model');
+  it(
+    '--agent picks the root: its model is in the request, and the pane row shows the model that answered',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const model = await setup(sb, ctx);
+      const term = await sb.startArbor(['--agent', 'reviewer'], WIDE);
+      await send(term, 'look at this');
+      await term.waitForText('answer from reviewer');
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0].body.model).toBe('big-model');
+      expect(model.requests[0].body.temperature).toBe(0.2);
+      // The status bar names the agent's own model.
+      expect(term.screen()).toContain('reviewer · openai-compatible/big-model');
 
-    // Its spawn_subagent child runs on the same definition, so the same model.
-    await send(term, 'spawn one');
-    await term.waitFor(() => model.requests.length >= 4, 'the child and the root to finish', 10000);
-    expect(new Set(model.requests.map((r) => r.body.model))).toEqual(new Set(['big-model']));
-    term.press('ctrl-t');
-    await term.waitFor(
-      (s) => s.split('\n').some((l) => l.includes('reviewer#1 subagent') && l.includes('big-model-0601')),
-      'the child row with the model that answered',
-      10000,
-    );
-  });
+      // Its spawn_subagent child runs on the same definition, so the same model.
+      await send(term, 'spawn one');
+      await term.waitFor(() => model.requests.length >= 4, 'the child and the root to finish', 10000);
+      expect(new Set(model.requests.map((r) => r.body.model))).toEqual(new Set(['big-model']));
+      term.press('ctrl-t');
+      await term.waitFor(
+        (s) => s.split('\n').some((l) => l.includes('reviewer#1 subagent') && l.includes('big-model-0601')),
+        'the child row with the model that answered',
+        10000,
+      );
+    },
+  );
 
-  it('headless -p with --agent, and an unknown --agent is an error naming the known agents', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const model = await setup(sb, ctx);
-    const ok = await sb.arbor(['--agent', 'reviewer', '-p', 'hi']);
-    expect(ok.stdout.trim()).toBe('answer from reviewer');
-    expect(model.requests.map((r) => r.body.model)).toEqual(['big-model']);
+  it(
+    'headless -p with --agent, and an unknown --agent is an error naming the known agents',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const model = await setup(sb, ctx);
+      const ok = await sb.arbor(['--agent', 'reviewer', '-p', 'hi']);
+      expect(ok.stdout.trim()).toBe('answer from reviewer');
+      expect(model.requests.map((r) => r.body.model)).toEqual(['big-model']);
 
-    const bad = await sb.arbor(['--agent', 'nobody', '-p', 'hi']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--agent: no agent named "nobody" (known: helper, reviewer, main)');
-    expect(model.requests).toHaveLength(1);
-  });
+      const bad = await sb.arbor(['--agent', 'nobody', '-p', 'hi']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--agent: no agent named "nobody" (known: helper, reviewer, main)');
+      expect(model.requests).toHaveLength(1);
+    },
+  );
 
   it('a broken agent file stops the start with the file, line:col and field', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);

@@ -21,7 +21,10 @@ export function formatAgentList(defs: readonly AgentDefinition[], where: { cwd: 
   for (const d of defs) {
     const marks = [d.root ? t('agentFiles:list.root') : '', d.enabled ? '' : t('agentFiles:list.disabled')].filter(Boolean).join(', ');
     lines.push(`  ${d.alias}${marks ? ` (${marks})` : ''}  ${d.provider} · ${d.model}`);
-    const source = d.source === undefined ? t('agentFiles:list.builtin') : t('agentFiles:list.source', { source: shortPath(d.source, where.cwd, where.home) });
+    const source =
+      d.source === undefined
+        ? t('agentFiles:list.builtin')
+        : t('agentFiles:list.source', { source: shortPath(d.source, where.cwd, where.home) });
     lines.push(`    ${source}`);
     if (d.description) lines.push(`    ${d.description.replace(/\s+/g, ' ').trim()}`);
   }

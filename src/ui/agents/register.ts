@@ -36,7 +36,8 @@ export function agentsCommands(opts: AgentsOptions): SlashCommand[] {
     completeArgs: (args) => (args.length === 0 ? ['list'] : []),
     run(args, ctx) {
       if (args[0] === undefined) ctx.openPane(pane);
-      else if (args[0] === 'list') ctx.print(formatAgentList(opts.definitions ?? [], { cwd: process.cwd(), home: ctx.sessions.home ?? '' }));
+      else if (args[0] === 'list')
+        ctx.print(formatAgentList(opts.definitions ?? [], { cwd: process.cwd(), home: ctx.sessions.home ?? '' }));
       else ctx.print(t('ui:commands.badArgs', { name: 'agents', usage: '/agents [list]' }), 'error');
     },
   };

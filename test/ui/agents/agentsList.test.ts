@@ -11,7 +11,15 @@ describe('/agents list', () => {
     const out = formatAgentList(
       [
         { alias: 'main', provider: 'offline', model: 'offline/arbor-offline', enabled: true, root: true },
-        { alias: 'rev', source: '/w/p/.arbor/agents/rev.md', description: 'Reviews\n  diffs \u001b[31mred', provider: 'local', model: 'openai/big', enabled: false, root: false },
+        {
+          alias: 'rev',
+          source: '/w/p/.arbor/agents/rev.md',
+          description: 'Reviews\n  diffs \u001b[31mred',
+          provider: 'local',
+          model: 'openai/big',
+          enabled: false,
+          root: false,
+        },
         { alias: 'u', source: '/h/.arbor/agents/u.md', provider: 'local', model: 'openai/m', enabled: true, root: false },
       ],
       { cwd: '/w/p', home: '/h' },

@@ -72,7 +72,9 @@ describe('parsing an agent file', () => {
   });
 
   it('name overrides the file name; an empty body keeps the default prompt; CRLF, a BOM and `key:` with no value are fine', () => {
-    const { config } = load([proj('x', '\uFEFF---\r\nname: critic\r\nmodel:\r\ndelegates:\r\n  - agent: main\r\n    mode: independent\r\n---\r\n')]);
+    const { config } = load([
+      proj('x', '\uFEFF---\r\nname: critic\r\nmodel:\r\ndelegates:\r\n  - agent: main\r\n    mode: independent\r\n---\r\n'),
+    ]);
     expect(Object.keys(config.agents).sort()).toEqual(['critic', 'main']);
     expect(config.agents.critic.system_prompt).toBe(DEFAULT_SYSTEM_PROMPT);
     expect(config.agents.critic.model).toBeUndefined();
@@ -97,7 +99,10 @@ describe('parsing an agent file', () => {
 
 describe('precedence: built-in < user files < project files < TOML tables', () => {
   it('a project file replaces a user file of the same name, whole, with a warning naming both', () => {
-    const l = load([user('rev', '---\nmodel: user-model\ndescription: from user\n---\nU'), proj('rev', '---\ndescription: from project\n---\nP')]);
+    const l = load([
+      user('rev', '---\nmodel: user-model\ndescription: from user\n---\nU'),
+      proj('rev', '---\ndescription: from project\n---\nP'),
+    ]);
     expect(l.config.agents.rev.description).toBe('from project');
     // Replaced, not merged key by key: the user file's model is gone.
     expect(l.config.agents.rev.model).toBeUndefined();
@@ -127,14 +132,23 @@ describe('precedence: built-in < user files < project files < TOML tables', () =
     expect(l.config.agents.helper.provider).toBe('offline');
     expect(l.agentSources).toMatchObject({ main: `${PROJECT}/main.md`, helper: `${USER}/helper.md` });
     // Agents the starter defines and no file replaced are built in.
-    for (const [alias, src] of Object.entries(l.agentSources ?? {})) if (alias !== 'main' && alias !== 'helper') expect(src).toBeUndefined();
+    for (const [alias, src] of Object.entries(l.agentSources ?? {}))
+      if (alias !== 'main' && alias !== 'helper') expect(src).toBeUndefined();
   });
 
   it('agentDefinitions (for /agents list) says where each agent came from and the model it asks for', () => {
     const l = load([proj('rev', '---\nmodel: big\ndescription: reviews\nenabled: false\n---\n')]);
     expect(agentDefinitions(l)).toEqual([
       { alias: 'main', source: TOML, provider: 'local', model: 'openai-compatible/qwen3:8b', enabled: true, root: true },
-      { alias: 'rev', source: `${PROJECT}/rev.md`, description: 'reviews', provider: 'local', model: 'openai-compatible/big', enabled: false, root: false },
+      {
+        alias: 'rev',
+        source: `${PROJECT}/rev.md`,
+        description: 'reviews',
+        provider: 'local',
+        model: 'openai-compatible/big',
+        enabled: false,
+        root: false,
+      },
     ]);
   });
 });
@@ -142,15 +156,31 @@ describe('precedence: built-in < user files < project files < TOML tables', () =
 describe('errors name the file and the field (and the line:col)', () => {
   const F = `${PROJECT}/rev.md`;
   const cases: Array<[string, string, string]> = [
-    ['YAML syntax', '---\ntemperature: [1\n---\n', `${F}:2:16: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]`],
-    ['YAML nested map', '---\nfoo: bar: baz\n---\n', `${F}:2:6: invalid YAML frontmatter: Nested mappings are not allowed in compact mappings`],
+    [
+      'YAML syntax',
+      '---\ntemperature: [1\n---\n',
+      `${F}:2:16: invalid YAML frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+    ],
+    [
+      'YAML nested map',
+      '---\nfoo: bar: baz\n---\n',
+      `${F}:2:6: invalid YAML frontmatter: Nested mappings are not allowed in compact mappings`,
+    ],
     ['repeated key', '---\ndescription: a\ndescription: b\n---\n', `${F}:3:1: invalid YAML frontmatter: Map keys must be unique`],
     ['no frontmatter', 'You are an agent.\n', `${F}:1:1: an agent file starts with YAML frontmatter between two "---" lines`],
-    ['unclosed frontmatter', '---\nmodel: x\nbody\n', `${F}:1:1: the frontmatter opened by "---" on line 1 is never closed by a "---" line`],
+    [
+      'unclosed frontmatter',
+      '---\nmodel: x\nbody\n',
+      `${F}:1:1: the frontmatter opened by "---" on line 1 is never closed by a "---" line`,
+    ],
     ['not a mapping', '---\n- a\n- b\n---\n', `${F}:2:1: the frontmatter must be a YAML mapping of keys to values, got a list`],
     ['name type', '---\nname: 3\n---\n', `${F}:2:7: name: expected a string, got number 3`],
     ['name blank', '---\nname: "  "\n---\n', `${F}:2:7: name: must not be empty`],
-    ['prompt twice', '---\nsystem_prompt: hi\n---\nbody\n', `${F}:2:16: system_prompt: set both here and as the file's body; the body is the system prompt, keep one`],
+    [
+      'prompt twice',
+      '---\nsystem_prompt: hi\n---\nbody\n',
+      `${F}:2:16: system_prompt: set both here and as the file's body; the body is the system prompt, keep one`,
+    ],
     ['temperature range', '---\ntemperature: 5\n---\n', `${F}:2:14: temperature: must be between 0 and 2, got 5`],
     ['temperature type', '---\ntemperature: warm\n---\n', `${F}:2:14: temperature: expected a number, got string "warm"`],
     ['model empty', '---\nmodel: ""\n---\n', `${F}:2:8: model: must not be empty`],
@@ -162,9 +192,17 @@ describe('errors name the file and the field (and the line:col)', () => {
     ['enabled type', '---\nenabled: yes\n---\n', `${F}:2:10: enabled: expected a boolean (true or false), got string "yes"`],
     ['risk_profile type', '---\nrisk_profile: 1\n---\n', `${F}:2:15: risk_profile: expected a string, got number 1`],
     ['runtime_profile empty', '---\nruntime_profile: ""\n---\n', `${F}:2:18: runtime_profile: must not be empty`],
-    ['delegates type', '---\ndelegates: main\n---\n', `${F}:2:12: delegates: expected a list of agent names or { agent, mode } tables, got string "main"`],
+    [
+      'delegates type',
+      '---\ndelegates: main\n---\n',
+      `${F}:2:12: delegates: expected a list of agent names or { agent, mode } tables, got string "main"`,
+    ],
     ['delegate unknown', '---\ndelegates: [nobody]\n---\n', `${F}:2:13: delegates[0]: unknown agent "nobody" (known: rev, main)`],
-    ['delegate mode', '---\ndelegates:\n  - agent: main\n    mode: sideways\n---\n', `${F}:4:11: delegates[0].mode: must be one of "bounded", "independent", got "sideways"`],
+    [
+      'delegate mode',
+      '---\ndelegates:\n  - agent: main\n    mode: sideways\n---\n',
+      `${F}:4:11: delegates[0].mode: must be one of "bounded", "independent", got "sideways"`,
+    ],
     ['delegate self', '---\ndelegates: [rev]\n---\n', `${F}:2:13: delegates[0]: agent "rev" cannot delegate to itself`],
   ];
   for (const [what, text, message] of cases) {
@@ -242,6 +280,17 @@ describe('reading the folders', () => {
     symlinkSync(dir, join(dir, 'link'));
     const files = readAgentFiles(join(dir, 'link'), { ARBOR_HOME: home });
     expect(files.map((f) => f.scope)).toEqual(['project']);
+  });
+});
+
+describe('the README example', () => {
+  it('loads as written with no warnings', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const example = /### Agent files[\s\S]*?```markdown\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const l = load([proj('reviewer', example!)], `${BASE}\n[agents.researcher]\nprovider = "local"\n`);
+    expect(l.warnings).toEqual([]);
+    expect(l.config.agents.reviewer).toMatchObject({ model: 'qwen3:32b', temperature: 0.2, tools: ['read_file', 'list_*'] });
   });
 });
 

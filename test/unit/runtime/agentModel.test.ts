@@ -12,7 +12,13 @@ import type { AgentFileText } from '../../../src/config/agentFiles.js';
 import { withRootAgent } from '../../../src/config/rootAgent.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
-import { hasToolResults, startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
+import {
+  hasToolResults,
+  startLoopbackModel,
+  type LoopbackIncoming,
+  type LoopbackModel,
+  type LoopbackReply,
+} from '../../support/loopbackModel.js';
 
 const ENV = { ARBOR_RETRY_MAX: '0', ARBOR_RETRY_BASE_MS: '1' };
 
@@ -154,7 +160,10 @@ describe("a child's model is the one its definition names", () => {
       },
     });
     const home = mkdtempSync(join(tmpdir(), 'arbor-agentmodel-'));
-    const loaded = withRootAgent(loadConfigFromTexts([{ file: join(home, 'c.toml'), text: TOML(server.url) }], ENV, [agentFile('lead', 'model: lead-model')]), 'lead');
+    const loaded = withRootAgent(
+      loadConfigFromTexts([{ file: join(home, 'c.toml'), text: TOML(server.url) }], ENV, [agentFile('lead', 'model: lead-model')]),
+      'lead',
+    );
     const runtime = createRuntime({ config: loaded.config, cwd: home, interactive: false, env: ENV });
     fx = {
       server,
@@ -195,7 +204,9 @@ describe('the model that answered is shown, from the provider’s reply', () => 
     // Configured at the start, answered at the end.
     expect(started?.model).toBe('openai-compatible/big-model');
     expect(finished?.model).toBe('openai-compatible/big-model-2025-06-01');
-    expect(fx.trace.find((e) => e.event === 'run_finished' && e.agent_alias === 'main')?.model).toBe('openai-compatible/fake-model-2025-06-01');
+    expect(fx.trace.find((e) => e.event === 'run_finished' && e.agent_alias === 'main')?.model).toBe(
+      'openai-compatible/fake-model-2025-06-01',
+    );
   });
 
   it('a model id with control characters reaches the store neutralised', async () => {
