@@ -271,7 +271,12 @@ function openChat(
   const providerConfig = loaded.config.providers[agent.provider];
   const recorder = new SessionRecorder(
     home,
-    { agentAlias: agent.alias, providerLabel: providerLabel(providerConfig), cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
+    {
+      agentAlias: agent.alias,
+      providerLabel: providerLabel({ ...providerConfig, model: agent.model ?? providerConfig.model }),
+      cwd: process.cwd(),
+      ...(headless ? { headless: true } : {}),
+    },
     restored,
   );
   const trace = new TraceLog(home);

@@ -155,9 +155,13 @@ export function parseAgentFile({ file, text, scope }: AgentFileText): AgentFileD
   if (!isTable(data) || (doc.contents !== null && !isMap(doc.contents))) {
     throw syntaxError(t('agentFiles:errors.notMapping', { got: describeValue(data) }), file, 2, 1);
   }
-  const table: RawTable = {};
-  // A key written with no value (`model:`) is a key left unset.
-  for (const [key, value] of Object.entries(data)) if (value !== null) table[key] = value;
+  // Null-prototype, as smol-toml builds TOML tables: no key can reach a prototype.
+  const table = Object.create(null) as RawTable;
+  for (const [key, value] of Object.entries(data)) {
+    if (key === '__proto__') fail(key, t('agentFiles:errors.unsafeName', { name: quote(key) }));
+    // A key written with no value (`model:`) is a key left unset.
+    if (value !== null) table[key] = value;
+  }
 
   let name = basename(file, '.md');
   if ('name' in table) {
@@ -173,6 +177,7 @@ export function parseAgentFile({ file, text, scope }: AgentFileText): AgentFileD
     name = (v as string).trim();
     delete table.name;
   }
+  if (name === '__proto__') fail('name', t('agentFiles:errors.unsafeName', { name: quote(name) }));
   const prompt = body.replace(/^\s*\n/, '').trimEnd();
   if (prompt !== '') {
     if ('system_prompt' in table) fail('system_prompt', t('agentFiles:errors.promptTwice'));

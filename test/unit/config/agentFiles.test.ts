@@ -176,6 +176,8 @@ describe('errors name the file and the field (and the line:col)', () => {
     ['not a mapping', '---\n- a\n- b\n---\n', `${F}:2:1: the frontmatter must be a YAML mapping of keys to values, got a list`],
     ['name type', '---\nname: 3\n---\n', `${F}:2:7: name: expected a string, got number 3`],
     ['name blank', '---\nname: "  "\n---\n', `${F}:2:7: name: must not be empty`],
+    ['name unsafe', '---\nname: __proto__\n---\n', `${F}:2:7: name: "__proto__" cannot be used as a name here`],
+    ['key unsafe', '---\n__proto__: { polluted: 1 }\n---\n', `${F}:2:12: __proto__: "__proto__" cannot be used as a name here`],
     [
       'prompt twice',
       '---\nsystem_prompt: hi\n---\nbody\n',
