@@ -81,8 +81,8 @@ export function loadConfigFromTexts(
     builtin = starterLayer(detected);
   }
 
-  // Agent files sit between the built-in setup and the TOML files; each replaces what is
-  // below it whole. Only a config value can be told apart from a file's here, by its layer.
+  // Agent files sit between the built-in setup and the TOML files, and each definition
+  // replaces a lower one of the same name whole (agentFileLayers); a TOML table wins.
   const fromToml = new Map<string, string>();
   for (const l of parsed) if (isTable(l.data.agents)) for (const name of Object.keys(l.data.agents)) fromToml.set(name, l.file!);
   const files = agentFileLayers(defs, fromToml);
