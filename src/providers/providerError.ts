@@ -24,10 +24,12 @@ export interface ErrorContext {
 export class ArborProviderError extends ProviderError {
   readonly detail: string;
   readonly retryAfterMs?: number;
+  /** When the limit a 429 hit lifts (epoch ms), uncapped, from its headers (rateLimits.ts). */
+  readonly resetAt?: number;
 
   constructor(
     ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>,
-    opts: { kind: ProviderErrorKind; detail: string; retryable?: boolean; status?: number; retryAfterMs?: number },
+    opts: { kind: ProviderErrorKind; detail: string; retryable?: boolean; status?: number; retryAfterMs?: number; resetAt?: number },
   ) {
     super({
       kind: opts.kind,
@@ -39,6 +41,7 @@ export class ArborProviderError extends ProviderError {
     });
     this.detail = opts.detail;
     this.retryAfterMs = opts.retryAfterMs;
+    this.resetAt = opts.resetAt;
     // A stack would only ever reach a log; the message is the whole story.
     this.stack = `${this.name}: ${this.message}`;
   }
@@ -50,4 +53,25 @@ export function abortedError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 
 
 export function configError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>, detail: string): ArborProviderError {
   return new ArborProviderError(ctx, { kind: 'config', detail });
+}
+
+/** A rate limit that lifts later than the retry budget waits, or a used-up quota or plan.
+ * Never retried by the wrapper: the runtime may hold the run until `resetAt` and make the
+ * same call again (runtime/quotaPause.ts), or, when nothing can wait, fail it. */
+export class QuotaError extends ArborProviderError {
+  readonly reason: 'rate_limit' | 'exhausted';
+  readonly label: string;
+
+  constructor(
+    ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>,
+    opts: { reason: 'rate_limit' | 'exhausted'; detail: string; status?: number; resetAt?: number },
+  ) {
+    super(ctx, { kind: 'rate_limit', detail: opts.detail, status: opts.status, resetAt: opts.resetAt });
+    this.reason = opts.reason;
+    this.label = ctx.label;
+  }
+}
+
+export function isQuotaError(err: unknown): err is QuotaError {
+  return err instanceof QuotaError;
 }
