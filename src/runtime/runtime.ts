@@ -153,6 +153,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     canWait: opts.waitOnQuota ?? opts.interactive,
     operator: opts.interactive,
     notice: (level, text) => notice(level, text),
+    // How soon a limit with no reset time is tried again (tests shorten it).
+    probeMs: Number((opts.env ?? process.env).ARBOR_QUOTA_PROBE_MS) || undefined,
   });
   const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
   const supervisor = new Supervisor({
