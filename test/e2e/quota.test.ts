@@ -54,7 +54,9 @@ describe('quota-aware pausing', () => {
     const r = await sb.arbor(['-p', 'hello']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/provider "fake" \(openai-compatible\/fake-model\): rate limited \(429\): slow down — the limit resets at \d\d:\d\d:\d\d \(in 2s\)/);
+    expect(r.stderr).toMatch(
+      /provider "fake" \(openai-compatible\/fake-model\): rate limited \(429\): slow down — the limit resets at \d\d:\d\d:\d\d \(in 2s\)/,
+    );
     expect(r.stderr).toContain('--wait-on-quota');
   });
 

@@ -128,7 +128,7 @@ describe.each(cases)('$type provider: limits past the retry budget', ({ dialect,
   });
 
   it('a reset header past the budget is one too; one within it is waited out and retried', async () => {
-    const header =
+    const header: Record<string, string> =
       dialect === 'openai'
         ? { 'x-ratelimit-reset-requests': '1m30s', 'x-ratelimit-remaining-requests': '0' }
         : {
@@ -141,7 +141,7 @@ describe.each(cases)('$type provider: limits past the retry budget', ({ dialect,
     expect(server!.requests).toHaveLength(1);
     await server!.close();
 
-    const short =
+    const short: Record<string, string> =
       dialect === 'openai'
         ? { 'x-ratelimit-reset-requests': '50ms' }
         : { 'anthropic-ratelimit-requests-reset': new Date(Date.now() + 50).toISOString() };
