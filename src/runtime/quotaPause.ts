@@ -193,6 +193,9 @@ export class QuotaTracker implements QuotaWaiter {
     for (const runId of runs) {
       const h = this.held.get(runId);
       if (!h) continue;
+      // Someone paused its tree meanwhile (the operator, the runaway guard): that pause
+      // stands, and resuming the tree lets it go on (readmit takes its slot back then).
+      if (this.treePaused(runId)) continue;
       if (!h.slotGivenUp) {
         control.resume(runId);
         continue;
@@ -212,6 +215,17 @@ export class QuotaTracker implements QuotaWaiter {
       );
     }
     this.publish();
+  }
+
+  /** Whether an ancestor of the run is paused: a run making a model call has no live
+   * children of its own waiting on it, so such a pause was asked for from outside. */
+  private treePaused(runId: string): boolean {
+    const runs = this.control!.store.getState().runs;
+    for (let id = runs[runId]?.parentRunId; id; id = runs[id]?.parentRunId) {
+      const status = runs[id]?.status;
+      if (status === 'paused' || status === 'pausing') return true;
+    }
+    return false;
   }
 
   private pausedText(pause: ProviderPause, now: number): string {

@@ -223,6 +223,25 @@ describe('the operator acts earlier', () => {
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
   });
 
+  it('a tree the operator paused meanwhile stays paused past the reset, and goes on when resumed', async () => {
+    fx = await makeFixture({
+      runtime: WAITING,
+      respond: spawnOne((n) => (n === 1 ? rateLimited({ 'retry-after': '1' }) : text('child done'))),
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => children(fx!)[0]?.status === 'paused', 5000, 'held child');
+    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    fx.runtime.pause(root.id);
+    await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(children(fx)[0].status).toBe('paused');
+    expect(fx.server.requests).toHaveLength(2);
+    fx.runtime.resume(root.id);
+    await turn;
+    expect(children(fx)[0].status).toBe('completed');
+    expect(fx.server.requests).toHaveLength(4);
+  });
+
   it('kill while held: the child ends killed, the banner goes, the parent goes on', async () => {
     fx = await makeFixture({
       runtime: WAITING,
