@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { setLanguage } from '../../../src/i18n/index.js';
+import { ConcurrencyLane } from '../../../src/runtime/concurrencyLane.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
 import type { Run, RunStatus } from '../../../src/runtime/types.js';
 import { startLoopbackModel, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
@@ -48,6 +49,22 @@ function statusLog(rt: Runtime): Map<string, RunStatus[]> {
   });
   return log;
 }
+
+describe('the lane readmits held runs oldest first', () => {
+  it('priority waiters go ahead of ordinary ones and keep their own order', async () => {
+    const lane = new ConcurrencyLane(1, () => {});
+    await lane.acquire('busy');
+    const got: string[] = [];
+    const wait = (id: string, priority: boolean) => lane.acquire(id, undefined, priority).then(() => got.push(id));
+    const all = [wait('new-1', false), wait('held-1', true), wait('held-2', true), wait('new-2', false), wait('held-3', true)];
+    for (let i = 0; i < 5; i++) {
+      lane.release(i === 0 ? 'busy' : got[i - 1]);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await Promise.all(all);
+    expect(got).toEqual(['held-1', 'held-2', 'held-3', 'new-1', 'new-2']);
+  });
+});
 
 describe('children held on a rate limit', () => {
   it('pause instead of failing, resume by themselves oldest first within max_concurrent, and make the refused call again', async () => {
