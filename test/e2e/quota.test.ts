@@ -47,6 +47,22 @@ describe('quota-aware pausing', () => {
     expect(term.screen()).toMatch(/the limit has lifted; resuming 1 run/);
   });
 
+  it('your own turn is held the same way and answers after the reset', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    sb.h.env.ARBOR_RETRY_MAX_WAIT_MS = '200';
+    const model = await sb.withModel(({ index }) =>
+      index === 0
+        ? tooMany({ 'x-ratelimit-reset-requests': '2s', 'x-ratelimit-remaining-requests': '0' })
+        : { kind: 'text', chunks: ['answered after the reset'] },
+    );
+    const term = await sb.startArbor([], { cols: 160, rows: 30 });
+    await send(term, 'hello');
+    await term.waitForText(/⏸ Rate limit on fake \(openai-compatible\/fake-model\): 1 run paused until \d\d:\d\d:\d\d \(in [12]s\)/, 10000);
+    await term.waitForText('answered after the reset', 15000);
+    await term.waitForNoText('⏸ Rate limit on fake', 5000);
+    expect(model.requests).toHaveLength(2);
+  });
+
   it('headless -p fails on the limit without --wait-on-quota, saying how to wait', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     sb.h.env.ARBOR_RETRY_MAX_WAIT_MS = '200';
