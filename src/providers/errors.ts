@@ -4,9 +4,8 @@ import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONPar
 import { t } from '../i18n/index.js';
 import { neutralize } from '../text/untrusted.js';
 import { ProviderError, type ProviderErrorKind } from './types.js';
-import { ArborProviderError, configError, QuotaError, type ErrorContext } from './providerError.js';
+import { ArborProviderError, configError, QuotaError, withReset, type ErrorContext } from './providerError.js';
 import { knownSecrets, scrubSecretLike } from '../persistence/redact.js';
-import { clockTime, waitText } from '../model/quota.js';
 import { isExhaustedInBand, isQuotaExhausted, parseLimitReset, type LimitReset } from './rateLimits.js';
 
 export { ArborProviderError, abortedError, configError, isQuotaError, QuotaError, type ErrorContext } from './providerError.js';
@@ -110,12 +109,6 @@ function fromStatus(status: number, err: APICallError, ctx: ErrorContext, stream
     parseLimitReset(err.responseHeaders),
     isQuotaExhausted(status, err.responseBody),
   );
-}
-
-/** `detail`, and when the limit lifts if that is known. */
-export function withReset(detail: string, resetAt: number | undefined, now = Date.now()): string {
-  if (resetAt === undefined) return detail;
-  return t('providers:error.resetsAt', { detail, clock: clockTime(resetAt), wait: waitText(resetAt - now) });
 }
 
 /**

@@ -2,6 +2,7 @@
 // from errors.ts (which imports the SDK's error classes) so the offline model and the retry
 // wrapper load without the SDK: startup stays fast when no remote provider is used.
 import { t } from '../i18n/index.js';
+import { clockTime, waitText } from '../model/quota.js';
 import { ProviderError, type ProviderErrorKind, type ProviderType } from './types.js';
 
 /** Everything an error message may mention about the provider it came from. */
@@ -74,4 +75,10 @@ export class QuotaError extends ArborProviderError {
 
 export function isQuotaError(err: unknown): err is QuotaError {
   return err instanceof QuotaError;
+}
+
+/** `detail`, and when the limit lifts if that is known. */
+export function withReset(detail: string, resetAt: number | undefined, now = Date.now()): string {
+  if (resetAt === undefined) return detail;
+  return t('providers:error.resetsAt', { detail, clock: clockTime(resetAt), wait: waitText(resetAt - now) });
 }

@@ -6,8 +6,7 @@
 // (2..maxAttempts), `maxAttempts` counts the first one too, `reason` is the failure without
 // the provider prefix (the UI already says which provider it is).
 import { t } from '../i18n/index.js';
-import { abortedError, ArborProviderError, isQuotaError, QuotaError } from './providerError.js';
-import { clockTime, waitText } from '../model/quota.js';
+import { abortedError, ArborProviderError, isQuotaError, QuotaError, withReset } from './providerError.js';
 import { ProviderError, type CompletionRequest, type ModelProvider, type StreamEvent } from './types.js';
 import { providerLabel } from './label.js';
 
@@ -83,8 +82,12 @@ export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelP
     if (err.kind !== 'rate_limit' || !(err instanceof ArborProviderError) || err.resetAt === undefined) return undefined;
     const now = Date.now();
     if (err.resetAt - now <= maxWaitMs) return undefined;
-    const detail = t('providers:error.resetsAt', { detail: err.detail, clock: clockTime(err.resetAt), wait: waitText(err.resetAt - now) });
-    return new QuotaError(ctx, { reason: 'rate_limit', detail, status: err.status, resetAt: err.resetAt });
+    return new QuotaError(ctx, {
+      reason: 'rate_limit',
+      detail: withReset(err.detail, err.resetAt, now),
+      status: err.status,
+      resetAt: err.resetAt,
+    });
   };
 
   async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
