@@ -175,3 +175,30 @@ describe.each(cases)('$type provider: limits past the retry budget', ({ dialect,
     expect((out.error as Error).message).toContain('gave up after 4 attempts');
   });
 });
+
+describe('an in-band used-up quota', () => {
+  let server: LoopbackModel | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('an error inside a stream with an insufficient_quota code is a QuotaError, not retried', async () => {
+    server = await startLoopbackModel({
+      dialect: 'openai',
+      respond: () => ({
+        kind: 'status',
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        body: 'data: {"error":{"code":"insufficient_quota","message":"You exceeded your current quota"}}\n\n',
+      }),
+    });
+    const p = createProvider({ name: 'remote', type: 'openai-compatible', base_url: server.url, model: 'm', headers: {} }, ENV);
+    const out = await drain(p, { messages: HELLO });
+    const err = out.error as QuotaError;
+    expect(err).toBeInstanceOf(QuotaError);
+    expect(err.reason).toBe('exhausted');
+    expect(err.message).toBe('provider "remote" (openai-compatible/m): quota or plan used up (429): You exceeded your current quota');
+    expect(server.requests).toHaveLength(1);
+  });
+});
