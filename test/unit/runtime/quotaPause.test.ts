@@ -11,7 +11,14 @@ import { setLanguage } from '../../../src/i18n/index.js';
 import { ConcurrencyLane } from '../../../src/runtime/concurrencyLane.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
 import type { Run, RunStatus } from '../../../src/runtime/types.js';
-import { startLoopbackModel, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
+import {
+  startLoopbackModel,
+  trailingToolResults,
+  type LoopbackDialect,
+  type LoopbackIncoming,
+  type LoopbackModel,
+  type LoopbackReply,
+} from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 beforeAll(() => setLanguage('en'));
@@ -66,26 +73,73 @@ describe('the lane readmits held runs oldest first', () => {
   });
 });
 
-describe('children held on a rate limit', () => {
+/** A runtime on a loopback server of either dialect (the shared fixture speaks OpenAI only). */
+async function dialectFixture(
+  dialect: LoopbackDialect,
+  extraToml: string,
+  respond: (req: LoopbackIncoming) => LoopbackReply,
+): Promise<Fixture> {
+  const server = await startLoopbackModel({ dialect, respond });
+  const workdir = mkdtempSync(join(tmpdir(), 'arbor-quota-'));
+  const type = dialect === 'anthropic' ? 'anthropic' : 'openai-compatible';
+  const toml = `default_agent = "main"\n[providers.fake]\ntype = "${type}"\nbase_url = "${server.url}"\nmodel = "fake-model"\n[agents.main]\nprovider = "fake"\nsystem_prompt = "x"\n${extraToml}`;
+  const loaded = loadConfigFromTexts([{ text: toml, file: join(workdir, 'config.toml') }], {});
+  const runtime = createRuntime({
+    config: loaded.config,
+    cwd: workdir,
+    ...WAITING,
+    env: { ...ENV, ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+  });
+  return {
+    server,
+    runtime,
+    workdir,
+    async cleanup() {
+      await runtime.dispose();
+      await server.close();
+      rmSync(workdir, { recursive: true, force: true });
+    },
+  };
+}
+
+const variants: Array<{ name: string; dialect: LoopbackDialect; headers: (resetAt: number) => Record<string, string> }> = [
+  { name: 'Retry-After', dialect: 'openai', headers: () => ({ 'retry-after': '2' }) },
+  {
+    name: "OpenAI's x-ratelimit-reset-requests",
+    dialect: 'openai',
+    headers: (resetAt) => ({
+      'x-ratelimit-reset-requests': `${Math.max(0, resetAt - Date.now())}ms`,
+      'x-ratelimit-remaining-requests': '0',
+    }),
+  },
+  {
+    name: "Anthropic's anthropic-ratelimit-tokens-reset",
+    dialect: 'anthropic',
+    headers: (resetAt) => ({
+      'anthropic-ratelimit-tokens-reset': new Date(resetAt).toISOString(),
+      'anthropic-ratelimit-tokens-remaining': '0',
+    }),
+  },
+];
+
+describe.each(variants)('children held on a rate limit ($name)', ({ dialect, headers }) => {
   it('pause instead of failing, resume by themselves oldest first within max_concurrent, and make the refused call again', async () => {
     const attempts = new Map<string, number>();
     const afterReset: string[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
     let resetAt = 0;
-    fx = await makeFixture({
-      // run_timeout_secs 1 < the 2 s wait: the held time must not count as active time.
-      toml: (u) =>
-        baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\nrun_timeout_secs = 1\n'),
-      runtime: WAITING,
-      respond: ({ body, index }) => {
+    // run_timeout_secs 1 < the 2 s wait: the held time must not count as active time.
+    fx = await dialectFixture(
+      dialect,
+      '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\nrun_timeout_secs = 1\n',
+      ({ body, index }) => {
         const job = firstUserText(body);
         if (job.startsWith('job')) {
-          const n = (attempts.get(job) ?? 0) + 1;
-          attempts.set(job, n);
-          if (Date.now() < resetAt || resetAt === 0) {
+          attempts.set(job, (attempts.get(job) ?? 0) + 1);
+          if (resetAt === 0 || Date.now() < resetAt) {
             resetAt ||= Date.now() + 2000;
-            return rateLimited({ 'retry-after': '2' });
+            return rateLimited(headers(resetAt));
           }
           afterReset.push(job);
           inFlight++;
@@ -93,15 +147,12 @@ describe('children held on a rate limit', () => {
           void fx!.server.requests[index].ended.then(() => inFlight--);
           return text(`did ${job}`, 150);
         }
-        if (toolMessages(body).length)
-          return text(
-            `all done: ${toolMessages(body)
-              .map((m) => m.content)
-              .join(' | ')}`,
-          );
+        const results = trailingToolResults(body);
+        if (results.length) return text(`all done: ${results.map((m) => m.content).join(' | ')}`);
         return calls(...[1, 2, 3].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
       },
-    });
+    );
+    const label = `${dialect === 'anthropic' ? 'anthropic' : 'openai-compatible'}/fake-model`;
     const log = statusLog(fx.runtime);
     const started = Date.now();
     const turn = fx.runtime.startTurn('go');
@@ -110,7 +161,7 @@ describe('children held on a rate limit', () => {
     await until(() => children(fx!).length === 3 && children(fx!).every((r) => r.status === 'paused'), 5000, 'three held children');
     const banner = fx.runtime.store.getState().quotaPauses ?? [];
     expect(banner).toHaveLength(1);
-    expect(banner[0]).toMatchObject({ provider: 'fake', label: 'openai-compatible/fake-model', reason: 'rate_limit', resetKnown: true });
+    expect(banner[0]).toMatchObject({ provider: 'fake', label, reason: 'rate_limit', resetKnown: true });
     expect(banner[0].runIds).toEqual(children(fx).map((r) => r.id));
     expect(banner[0].resetAt - started).toBeGreaterThan(1500);
     expect(attempts.get('job 3') ?? 0).toBeLessThanOrEqual(1);
@@ -133,12 +184,12 @@ describe('children held on a rate limit', () => {
     expect(root.status).toBe('completed');
     expect(root.result).toBe('all done: did job 1 | did job 2 | did job 3');
     const said = notices(fx.runtime);
-    expect(
-      said.filter((n) => n.startsWith('warn: Rate limit on provider "fake" (openai-compatible/fake-model): its runs are paused until')),
-    ).toHaveLength(1);
-    expect(said).toContain('info: Provider "fake" (openai-compatible/fake-model): the limit has lifted; resuming 3 runs, oldest first.');
+    expect(said.filter((n) => n.startsWith(`warn: Rate limit on provider "fake" (${label}): its runs are paused until`))).toHaveLength(1);
+    expect(said).toContain(`info: Provider "fake" (${label}): the limit has lifted; resuming 3 runs, oldest first.`);
   });
+});
 
+describe('one run held on a rate limit', () => {
   it("OpenAI's x-ratelimit-reset-* headers hold the root run too, and it resumes by itself", async () => {
     fx = await makeFixture({
       runtime: WAITING,
