@@ -19,7 +19,7 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 beforeAll(() => setLanguage('en'));
 
