@@ -15,6 +15,8 @@ import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.
 import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
 import { ReasoningTrace } from './reasoningTrace.js';
+import type { QuotaWaiter } from './quotaPause.js';
+import { callWithQuotaWait } from './quotaWait.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
 import type { ToolTranscriptItem, TranscriptItem } from './types.js';
 
@@ -67,6 +69,8 @@ export interface LoopSpec {
   hooks: LoopHooks;
   /** Model calls allowed in this turn (max_tool_iterations, or 1 for a non-agentic target). */
   maxIterations: number;
+  /** Holds the run while its provider's rate or quota limit lasts (runtime/quotaPause.ts). */
+  quota?: QuotaWaiter;
 }
 
 export interface LoopResult {
@@ -126,7 +130,11 @@ export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
         throw new BudgetExhaustedError(budgetExhaustedMessage(spec.budget.budget.limit));
       }
     }
-    const { text, calls } = await modelStep(spec, toolsAllowed);
+    const { text, calls } = await callWithQuotaWait(
+      spec,
+      () => new RunAbortedError(),
+      () => modelStep(spec, toolsAllowed),
+    );
     if (calls.length === 0 && spec.hasSteering?.() && iteration < spec.maxIterations) continue;
     if (calls.length === 0 || !toolsAllowed) return { text };
     await stepBoundary(spec, false);

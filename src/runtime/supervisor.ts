@@ -323,6 +323,7 @@ export class Supervisor implements SupervisorCore {
       hasSteering: () => handle.steering.length > 0,
       hooks: this.deps.hooks,
       maxIterations: opts.maxIterations,
+      quota: this.deps.quota,
     });
     return result.text;
   }

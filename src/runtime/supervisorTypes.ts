@@ -13,6 +13,7 @@ import type { ExecutionBudget } from './executionBudget.js';
 import type { LoopHooks } from './loop.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
+import type { QuotaWaiter } from './quotaPause.js';
 import type { ApprovalBroker } from './approvals.js';
 import type { RuntimeStore } from './store.js';
 import type { Run, RunKind } from './types.js';
@@ -57,6 +58,8 @@ export interface SupervisorDeps {
   onChildEnded?(run: Run): void;
   /** A line in the chat transcript (and the session file), e.g. a background task ending. */
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
+  /** Holds runs while their provider's rate or quota limit lasts. */
+  quota?: QuotaWaiter;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
 }

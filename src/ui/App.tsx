@@ -25,6 +25,7 @@ import { FeedEntryView } from './components/FeedEntryView.js';
 import { InputLine, inputLineHeight } from './components/InputLine.js';
 import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
 import { StatusBar, statusBarHeight } from './components/StatusBar.js';
+import { QuotaBanner, quotaBannerHeight } from './components/QuotaBanner.js';
 import { useChatKeys } from './hooks/useChatKeys.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
@@ -133,6 +134,7 @@ export function App(props: AppProps) {
   const approvalId = approval?.id;
   useEffect(() => approvalUi.set({ index: 0, scroll: 0 }), [approvalId, approvalUi]);
   const retryNotice = useStore(store, (s) => s.retryNotice);
+  const quotaRows = useStore(store, (s) => quotaBannerHeight(s.quotaPauses));
 
   const turnRunning = activeRoot !== undefined || pendingTurn;
   const turnRunningRef = useRef(turnRunning);
@@ -316,7 +318,7 @@ export function App(props: AppProps) {
   const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll) : 0;
   approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows) : 0;
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
-  const fixedRows = statusRows + flashRows + approvalRows + LIVE_TURN_MARGIN + 1;
+  const fixedRows = statusRows + quotaRows + flashRows + approvalRows + LIVE_TURN_MARGIN + 1;
   const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
   const inputRows = pane ? 1 + paneRows : 1 + inputLineHeight(input, width, inputMaxLines);
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
@@ -357,6 +359,7 @@ export function App(props: AppProps) {
               {flashText}
             </Text>
           )}
+          <QuotaBanner store={store} width={width} />
           <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
         </Box>
       </KeyTableContext.Provider>
