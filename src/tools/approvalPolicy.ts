@@ -26,7 +26,10 @@ export const CHILD_APPROVAL_DENIED_BY_PROFILE = (toolName: string, profile: stri
   `Tool '${toolName}' requires operator approval, but risk profile '${profile}' denies such calls in child agents (subagent_approvals = "deny"); the call was denied.`;
 
 /** What children of `caller` do with calls that would ask, for the tool descriptions. */
-export function childApprovalsFor(caller: Pick<ToolCaller, 'risk' | 'ceilings'>, config: Pick<ArborConfig, 'delegation'>): SubagentApprovals {
+export function childApprovalsFor(
+  caller: Pick<ToolCaller, 'risk' | 'ceilings'>,
+  config: Pick<ArborConfig, 'delegation'>,
+): SubagentApprovals {
   return effectiveSubagentApprovals(configuredSubagentApprovals(config.delegation), [caller.risk, ...(caller.ceilings ?? [])]).mode;
 }
 

@@ -98,9 +98,13 @@ export function ensureNoEscalation(parent: EscalationSubject, child: EscalationS
   if (askDropped.length > 0) return violation('always_ask', `child no longer always asks for ${list(askDropped)}`);
 
   // Absent means "whatever [delegation] says", the loosest a profile can be.
-  const approvalsRank = (v: RiskProfile['subagent_approvals']) => (v === undefined ? SUBAGENT_APPROVALS.length : SUBAGENT_APPROVALS.indexOf(v));
+  const approvalsRank = (v: RiskProfile['subagent_approvals']) =>
+    v === undefined ? SUBAGENT_APPROVALS.length : SUBAGENT_APPROVALS.indexOf(v);
   if (approvalsRank(child.subagent_approvals) > approvalsRank(parent.subagent_approvals)) {
-    return violation('subagent_approvals', `child ${child.subagent_approvals ? `sets '${child.subagent_approvals}'` : 'leaves it unset'}, looser than the parent's '${parent.subagent_approvals}'`);
+    return violation(
+      'subagent_approvals',
+      `child ${child.subagent_approvals ? `sets '${child.subagent_approvals}'` : 'leaves it unset'}, looser than the parent's '${parent.subagent_approvals}'`,
+    );
   }
 
   const passExtra = missingFrom(child.shell_env_passthrough ?? [], parent.shell_env_passthrough ?? []);

@@ -39,7 +39,8 @@ function profileAdmits(caller: ToolCaller): boolean {
 
 const CHILD_APPROVALS_TEXT = {
   deny: 'Children have no operator: tool calls that would need approval are denied inside them.',
-  allow: 'Children have no operator: tool calls that would need approval are allowed inside them ([delegation] subagent_approvals = "allow").',
+  allow:
+    'Children have no operator: tool calls that would need approval are allowed inside them ([delegation] subagent_approvals = "allow").',
   ask: "Tool calls that would need approval inside a child wait for the operator's answer, which may be a denial.",
 } as const;
 

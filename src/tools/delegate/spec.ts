@@ -18,7 +18,8 @@ function rosterText(roster: RosterEntry[]): string {
 
 const DELEGATE_APPROVALS_TEXT = {
   deny: 'A delegated agent has no operator: its tool calls that would need approval are denied.',
-  allow: 'A delegated agent has no operator: its tool calls that would need approval are allowed ([delegation] subagent_approvals = "allow").',
+  allow:
+    'A delegated agent has no operator: its tool calls that would need approval are allowed ([delegation] subagent_approvals = "allow").',
   ask: "A delegated agent's tool calls that would need approval wait for the operator's answer, which may be a denial.",
 } as const;
 
