@@ -23,18 +23,19 @@ const PARALLEL = '[runtime_profiles.default]\nparallel_tools = true\n';
 
 /** A child's prompt is `child:<file>,<file>...`: it writes each file (content = its name),
  * one call per step, then answers with every tool result it read. */
-function child(body: any, delayMs?: number): LoopbackReply {
+async function child(body: any, delayMs = 0): Promise<LoopbackReply> {
   const files = firstUserText(body).slice('child:'.length).split(',');
   const done = toolMessages(body);
   if (done.length >= files.length) return text(`child read: ${done.map((m) => m.content).join(' | ')}`);
   const file = files[done.length];
-  return { kind: 'tools', calls: [{ id: `w-${file}`, name: 'write_file', args: { path: file, content: file } }], delayMs };
+  if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+  return { kind: 'tools', calls: [{ id: `w-${file}`, name: 'write_file', args: { path: file, content: file } }] };
 }
 
 /** The root spawns one child per entry of `children` (for the turn named by the user's
  * text), then says `root done`. `slow` children answer their first step later. */
 function script(turns: Record<string, string[][]>, slow: string[] = []) {
-  return ({ body }: LoopbackIncoming): LoopbackReply => {
+  return ({ body }: LoopbackIncoming): LoopbackReply | Promise<LoopbackReply> => {
     const first = firstUserText(body);
     if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolMessages(body).length ? 200 : undefined);
     if (hasToolResults(body)) return text('root done');
