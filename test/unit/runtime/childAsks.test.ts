@@ -86,6 +86,15 @@ describe('children that ask the operator', () => {
     expect(childResult('b.txt')).toBe(OPERATOR_DENIED('write_file'));
   });
 
+  it("a child's arguments reach the queue neutralised (the call still runs as sent)", async () => {
+    await interactive(ASK, { go: [['evil\u001b[2J.txt']] });
+    const turn = fx!.runtime.startTurn('go');
+    await until(() => asks().length === 1);
+    expect(asks()[0].args).toEqual({ path: 'evil␛[2J.txt', content: 'evil␛[2J.txt' });
+    fx!.runtime.answerApproval(asks()[0].id, 'deny');
+    await turn;
+  });
+
   it('allow for this child: its later calls to that tool run without asking; another child still asks', async () => {
     await interactive(ASK, { go: [['a.txt', 'b.txt'], ['c.txt']] });
     const turn = fx!.runtime.startTurn('go');
