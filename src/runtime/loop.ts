@@ -368,7 +368,11 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
     isChild: spec.isChild,
     signal: spec.signal,
   });
+  // Stopped while its ask waited: nothing was answered, so the item does not say denied.
+  if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
   if (!decision.allowed) return finish('denied', { success: false, output: '', error: decision.error });
+  // Answered while the run was paused: the call runs once the run is resumed.
+  if (spec.gate.paused) await spec.gate.wait(spec.signal);
   if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
 
   const startedAt = Date.now();

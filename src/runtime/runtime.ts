@@ -14,6 +14,7 @@ import { arborHome } from '../config/paths.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { ApprovalBroker } from './approvals.js';
+import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
@@ -108,7 +109,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const approvals = new ApprovalBroker(store, {
     interactive: opts.interactive,
     autoYes: opts.autoYes ?? false,
-    subagentAutoApprove: () => config.delegation.subagent_auto_approve,
+    subagentApprovals: () => configuredSubagentApprovals(config.delegation),
+    // The supervisor is built below; asks only come once a turn runs.
+    onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
   });
 
   const isRoot = (runId: string) => store.getState().runs[runId]?.kind === 'root';

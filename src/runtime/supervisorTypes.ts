@@ -35,6 +35,8 @@ export interface RunHandle {
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */
   detach?: () => void;
+  /** Asks of this run waiting for the operator (its timer stands still while > 0). */
+  asking?: number;
 }
 
 export interface ResolvedProvider {

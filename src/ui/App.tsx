@@ -31,10 +31,11 @@ import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { editorKey } from './input/editorKeys.js';
-import { defaultKeyBindings, helpLines, type ApprovalUi, type KeyBinding } from './keys/bindings.js';
+import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
 import { RuntimeStoreContext } from './runtimeStoreContext.js';
-import { runLabel } from '../runtime/runSelection.js';
+import { runLabel, runPath } from '../runtime/runSelection.js';
+import { useApprovalView } from './hooks/useApprovalView.js';
 import type { Pane } from './panes/types.js';
 import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
 import { StaticFeed, type FeedEntry } from './state/feed.js';
@@ -108,31 +109,24 @@ export function App(props: AppProps) {
 
   const transcript = useStore(store, (s) => s.transcript);
   const activeRoot = useStore(store, (s) => s.activeRootRunId);
-  const approval = useStore(store, (s) => s.controls.approvals[0]);
-  // The asking run as the user knows it: `main`, or a child's label (researcher#2).
+  // The ask the prompt shows (the oldest, or one chosen in /agents) and who has its keys.
+  const {
+    approval,
+    approvals,
+    view: approvalView,
+    ui: approvalUi,
+    scrollMax: approvalScrollMax,
+  } = useApprovalView(store, () => paneRef.current?.holdsApprovalKeys === true);
+  // The asking run as the user knows it: `main`, or a child's label (researcher#2), and
+  // for a child its path in the tree (main › researcher#2 › researcher#3).
   const approvalAgent = useStore(store, (s) => {
-    const a = s.controls.approvals[0];
-    const run = a ? s.runs[a.runId] : undefined;
+    const run = approval ? s.runs[approval.runId] : undefined;
     if (!run) return undefined;
     return run.parentRunId === undefined ? run.alias : runLabel(s, run.id);
   });
-  const [approvalView, setApprovalView] = useState({ index: 0, scroll: 0 });
-  const approvalViewRef = useRef(approvalView);
-  const approvalScrollMax = useRef(0);
-  const approvalUi: ApprovalUi = useMemo(
-    () => ({
-      get: () => approvalViewRef.current,
-      set: (wanted) => {
-        const next = { ...wanted, scroll: Math.max(0, Math.min(wanted.scroll, approvalScrollMax.current)) };
-        approvalViewRef.current = next;
-        setApprovalView(next);
-      },
-    }),
-    [],
-  );
-  // A new approval starts with "allow once" highlighted and its arguments at the top.
-  const approvalId = approval?.id;
-  useEffect(() => approvalUi.set({ index: 0, scroll: 0 }), [approvalId, approvalUi]);
+  const approvalPath = useStore(store, (s) => (approval?.isChild ? runPath(s, approval.runId).join(' › ') : undefined));
+  // An open /agents pane keeps the keys until Enter on the asking row.
+  const approvalDeferred = pane?.holdsApprovalKeys === true && !(approvalView.armed && approvalView.focusId === approval?.id);
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const quotaRows = useStore(store, (s) => quotaBannerHeight(s.quotaPauses));
 
@@ -315,7 +309,9 @@ export function App(props: AppProps) {
   const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
-  const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll) : 0;
+  const approvalRows = approval
+    ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll, approvalPath, approvalDeferred)
+    : 0;
   approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows) : 0;
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
   const fixedRows = statusRows + quotaRows + flashRows + approvalRows + LIVE_TURN_MARGIN + 1;
@@ -337,6 +333,9 @@ export function App(props: AppProps) {
                 runtime={runtime}
                 approval={approval}
                 agent={approvalAgent ?? runtime.info.agentAlias}
+                path={approvalPath}
+                position={{ n: approvals.indexOf(approval) + 1, of: approvals.length }}
+                deferred={approvalDeferred}
                 width={width}
                 maxArgLines={approvalArgRows}
                 selected={approvalView.index}
@@ -348,7 +347,7 @@ export function App(props: AppProps) {
           <Box marginTop={1} flexDirection="column">
             {pane ? (
               <PaneKeysContext.Provider value={paneKeys}>
-                {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })}
+                {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null), focusApproval: approvalUi.focus })}
               </PaneKeysContext.Provider>
             ) : (
               <InputLine controller={input} focus={approval === undefined} width={width} maxLines={inputMaxLines} language={language} />
