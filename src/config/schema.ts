@@ -80,6 +80,8 @@ const providerSchema = providerIdentity.pipe(
     first_byte_timeout_secs: number(positive).optional(),
     idle_timeout_secs: number(positive).optional(),
     pricing: pricingSchema.optional(),
+    /** Anthropic only: ask for extended thinking with this budget (the API's minimum is 1024). */
+    thinking_budget_tokens: integer({ min: 1024 }).optional(),
   }),
 );
 
@@ -201,7 +203,13 @@ const agentSchema = (names: ConfigNames) =>
     tools: stringList().optional(),
   });
 
-const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });
+export const SHOW_REASONING = ['collapsed', 'hidden', 'expanded'] as const;
+/** What an absent `[ui] show_reasoning` means (left out of the parsed config, like language). */
+export const SHOW_REASONING_DEFAULT: (typeof SHOW_REASONING)[number] = 'collapsed';
+const uiSchema = table({
+  language: oneOf(SUPPORTED_LANGUAGES).optional(),
+  show_reasoning: oneOf(SHOW_REASONING).optional(),
+});
 
 /** One command's keys: a key name or a non-empty list of them. */
 const keyList = z

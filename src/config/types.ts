@@ -13,6 +13,7 @@ import type {
   RunawayFields,
   RuntimeProfileFields,
 } from './schema.js';
+import type { SHOW_REASONING } from './schema.js';
 
 // The shapes below are the schema's output (schema.ts, z.output), plus what validation adds:
 // the entry's own name, and defaults that depend on the rest of the config.
@@ -56,7 +57,11 @@ export type DelegationConfig = DelegationFields;
 
 export interface UiConfig {
   language: Language;
+  /** How model reasoning is shown (absent: SHOW_REASONING_DEFAULT, "collapsed"). */
+  show_reasoning?: ShowReasoning;
 }
+
+export type ShowReasoning = (typeof SHOW_REASONING)[number];
 
 export interface ArborConfig {
   default_agent: string;

@@ -53,6 +53,7 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
 
   checkProfileSubagentApprovals(problems, file.delegation, file.risk_profiles);
   const ui: UiConfig = { language: file.ui.language ?? defaultUi(env).language };
+  if (file.ui.show_reasoning) ui.show_reasoning = file.ui.show_reasoning;
   const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles });
 
   return {

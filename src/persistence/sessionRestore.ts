@@ -8,6 +8,7 @@ import type { ToolCallStatus, TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 import { hasControls, neutralize } from '../text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
+import { restoreReasoning } from './reasoningRestore.js';
 import { SESSION_FORMAT_VERSION, parseSessionText, sessionPath, sessionsDir, type SessionHeader } from './sessionFormat.js';
 
 /** What the model reads for a tool call whose result never reached the session file.
@@ -105,7 +106,7 @@ function restoreItem(stored: TranscriptItem): TranscriptItem {
     return { ...item, status, restored: true };
   }
   if (item.kind === 'assistant' && item.streaming) {
-    const { streaming: _streaming, ...rest } = item;
+    const { streaming: _streaming, thinking: _thinking, ...rest } = item;
     return { ...rest, interrupted: true };
   }
   return item;
@@ -210,7 +211,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
         totals = { tokensIn: event.tokensIn, tokensOut: event.tokensOut, costUsd: event.costUsd };
         break;
       case 'message':
-        messages.push(event.message);
+        messages.push(restoreReasoning(event.message));
         break;
       case 'child_item': {
         let list = children.get(event.runId);

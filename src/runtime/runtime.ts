@@ -243,6 +243,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     providerLabel: mainProvider.label,
     autoDetectedFrom: opts.autoDetectedFrom,
     configWarnings: opts.configWarnings ?? [],
+    showReasoning: config.ui.show_reasoning,
   };
 
   // /model: the provider the user's agent talks through, for this session only.

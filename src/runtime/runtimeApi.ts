@@ -5,6 +5,7 @@ import type { RuntimeStore } from './store.js';
 import type { ApprovalAnswer } from '../model/controls.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
+import type { ShowReasoning } from '../config/types.js';
 
 export interface RuntimeInfo {
   /** Alias of the agent the user talks to. */
@@ -17,6 +18,8 @@ export interface RuntimeInfo {
   autoDetectedFrom?: string;
   /** Warnings from loading config, shown once at start. */
   configWarnings: string[];
+  /** `[ui] show_reasoning` (absent: "collapsed"). */
+  showReasoning?: ShowReasoning;
 }
 
 /** What the session file recorded: its child runs and each one's transcript. */
