@@ -22,6 +22,8 @@ export type CliCommand =
       yes: boolean;
       /** Headless text output without neutralising control characters. */
       raw: boolean;
+      /** `--model <provider>[/<model>]`: the root's model for this session (checked against the config). */
+      model?: string;
     };
 
 export function parseCli(argv: string[]): CliCommand {
@@ -43,6 +45,7 @@ export function parseCli(argv: string[]): CliCommand {
         output: { type: 'string', short: 'o' },
         yes: { type: 'boolean', short: 'y' },
         raw: { type: 'boolean' },
+        model: { type: 'string', short: 'm' },
       },
     });
   } catch (err) {
@@ -90,5 +93,6 @@ export function parseCli(argv: string[]): CliCommand {
     output,
     yes: values.yes ?? false,
     raw: values.raw ?? false,
+    ...(values.model !== undefined ? { model: values.model } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { ProviderType } from '../model/provider.js';
 import type { KeyOverrides } from './keySpec.js';
 import type {
   AgentFields,
+  ContextFields,
   DelegateEntryFields,
   DelegationFields,
   PricingFields,
@@ -37,6 +38,8 @@ export type AgentConfig = {
   provider: string;
   description?: string;
   delegates: DelegateEntry[];
+  /** false: no project context in its system prompt (absent = true). */
+  context?: boolean;
 } & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>>;
 
 export type RiskProfile = { name: string } & RiskProfileFields;
@@ -63,6 +66,8 @@ export interface ArborConfig {
   ui: UiConfig;
   /** `[keys.<group>] <command> = "key"` overrides of the key table (absent: defaults). */
   keys?: KeyOverrides;
+  /** `[context]` as written (absent: the defaults; config/projectContext.ts). */
+  context?: ContextFields;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

@@ -59,6 +59,8 @@ export interface SupervisorDeps {
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
+  /** Project context (AGENTS.md) for the system prompt of agents that take it. */
+  projectContext?: string;
 }
 
 export interface ChildSpec {

@@ -1,0 +1,129 @@
+// The model the user's agent (the root) talks to, switched for the session by /model or
+// --model: a configured provider, optionally with another model name on it. Children keep
+// their own definitions: only root turns read this.
+import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
+import { t } from '../i18n/index.js';
+import { providerLabel } from '../providers/label.js';
+import { hasControls } from '../text/untrusted.js';
+import type { ModelChoice } from './runtimeApi.js';
+import type { ResolvedProvider } from './supervisorTypes.js';
+
+/** A provider by its config name, and a model name on it when it is not the provider's own. */
+export interface ModelSelection {
+  provider: string;
+  model?: string;
+}
+
+/** `<provider>` or `<provider>/<model>`. A whole spec that names a provider is that provider
+ * (names may hold '/'); otherwise the first '/' splits it, so a model name may hold '/'
+ * ("openrouter/meta-llama/llama-3"). Throws an Error naming the configured providers. */
+export function parseModelSpec(spec: string, config: Pick<ArborConfig, 'providers'>): ModelSelection {
+  const text = spec.trim();
+  const known = Object.keys(config.providers);
+  const unknown = (name: string) => new Error(t('runtime:model.unknown', { name, known: known.join(', ') }));
+  if (text === '') throw new Error(t('models:empty', { known: known.join(', ') }));
+  if (Object.hasOwn(config.providers, text)) return { provider: text };
+  const slash = text.indexOf('/');
+  if (slash < 0) throw unknown(text);
+  const provider = text.slice(0, slash);
+  const model = text.slice(slash + 1);
+  if (!Object.hasOwn(config.providers, provider)) throw unknown(provider);
+  if (model.trim() === '' || /\s/.test(model) || hasControls(model)) throw new Error(t('models:badModel', { spec: text }));
+  // The provider's own model is no override: the provider's config (pricing) applies as is.
+  return model === config.providers[provider].model ? { provider } : { provider, model };
+}
+
+/** What a selection runs on: the provider's entry with the other model. Its pricing is
+ * for its own model, so an override drops it (no cost shown rather than a wrong one). */
+export function selectionConfig(config: Pick<ArborConfig, 'providers'>, sel: ModelSelection): ProviderConfig {
+  const pc = config.providers[sel.provider];
+  if (!pc) throw new Error(t('runtime:model.unknown', { name: sel.provider, known: Object.keys(config.providers).join(', ') }));
+  if (sel.model === undefined || sel.model === pc.model) return pc;
+  const { pricing: _pricing, ...rest } = pc;
+  return { ...rest, model: sel.model };
+}
+
+export const selectionSpec = (sel: ModelSelection): string => (sel.model === undefined ? sel.provider : `${sel.provider}/${sel.model}`);
+
+const sameSelection = (config: Pick<ArborConfig, 'providers'>, a: ModelSelection, b: ModelSelection): boolean =>
+  a.provider === b.provider && (a.model ?? config.providers[a.provider]?.model) === (b.model ?? config.providers[b.provider]?.model);
+
+/** The list /model shows and picks from: every configured provider with its model, then the
+ * current selection when it is another model name. The one place the list is built: more
+ * sources (agent definitions' models) add their entries here. */
+export function modelChoices(config: Pick<ArborConfig, 'providers'>, current: ModelSelection): ModelChoice[] {
+  const choices: ModelChoice[] = Object.entries(config.providers).map(([name, pc]) => ({
+    id: name,
+    provider: name,
+    label: providerLabel(pc),
+    current: sameSelection(config, { provider: name }, current),
+  }));
+  if (!choices.some((c) => c.current) && config.providers[current.provider]) {
+    choices.push({
+      id: selectionSpec(current),
+      provider: current.provider,
+      model: current.model,
+      label: providerLabel(selectionConfig(config, current)),
+      current: true,
+    });
+  }
+  return choices;
+}
+
+/** The root's selection and the providers built for it (one per provider and model). */
+export class RootModel {
+  private current: ModelSelection;
+  private readonly built = new Map<string, ResolvedProvider>();
+
+  constructor(
+    private readonly config: ArborConfig,
+    private readonly agent: AgentConfig,
+    /** The runtime's provider cache, for a provider's own model (shared with children). */
+    private readonly providerFor: (agent: AgentConfig) => ResolvedProvider,
+    /** Builds a provider for another model name. */
+    private readonly build: (config: ProviderConfig) => ResolvedProvider,
+  ) {
+    this.current = { provider: agent.provider };
+  }
+
+  get selection(): ModelSelection {
+    return { ...this.current };
+  }
+
+  /** The provider root turns use now. */
+  resolve(): ResolvedProvider {
+    const sel = this.current;
+    if (sel.model === undefined)
+      return this.providerFor(sel.provider === this.agent.provider ? this.agent : { ...this.agent, provider: sel.provider });
+    const key = selectionSpec(sel);
+    let resolved = this.built.get(key);
+    if (!resolved) {
+      resolved = this.build(selectionConfig(this.config, sel));
+      this.built.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  /** Switches (throws naming the configured providers for an unknown one); returns the
+   * provider now in use. A failed switch changes nothing. */
+  select(sel: ModelSelection): ResolvedProvider {
+    const before = this.current;
+    selectionConfig(this.config, sel);
+    this.current = { ...sel };
+    try {
+      return this.resolve();
+    } catch (err) {
+      this.current = before;
+      throw err;
+    }
+  }
+
+  /** True when `sel` is what root turns use now. */
+  isCurrent(sel: ModelSelection): boolean {
+    return sameSelection(this.config, sel, this.current);
+  }
+
+  choices(): ModelChoice[] {
+    return modelChoices(this.config, this.current);
+  }
+}
