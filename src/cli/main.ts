@@ -165,6 +165,7 @@ export async function main(argv: string[]): Promise<void> {
     { agentsCommands, agentsKeyBindings },
     { KeyTable },
     { keysCommand },
+    { contextCommand },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -172,6 +173,7 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/agents/register.js'),
     import('../ui/keys/keyTable.js'),
     import('../ui/commands/keys.js'),
+    import('../ui/commands/context.js'),
   ]);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
@@ -209,7 +211,7 @@ export async function main(argv: string[]): Promise<void> {
       },
       onExit: () => app.unmount(),
       initialNotices: chat.warnings,
-      commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
+      commands: [keysCommand, contextCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
       keyTable,
       saveLanguage: (lang) => writeState(home, { language: lang }),
