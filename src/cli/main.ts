@@ -28,7 +28,7 @@ import { installSignalShutdown } from './shutdown.js';
 import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
 import { SessionRecorder } from './sessionRecorder.js';
 import { parseLaunchModel, restoredModel } from './launchModel.js';
-import { selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
+import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import { loadProjectContext } from '../config/projectContext.js';
 
 async function readStdin(): Promise<string> {
@@ -262,7 +262,7 @@ function openChat(
   launchModel: ModelSelection | undefined,
 ): OpenChat {
   const agent = loaded.config.agents[loaded.config.default_agent];
-  const providerConfig = loaded.config.providers[agent.provider];
+  const providerConfig = launchModel ? selectionConfig(loaded.config, launchModel) : loaded.config.providers[agent.provider];
   const recorder = new SessionRecorder(
     home,
     { agentAlias: agent.alias, providerLabel: providerLabel(providerConfig), cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
