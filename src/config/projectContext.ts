@@ -3,7 +3,7 @@
 // up to the repository root (the nearest folder holding `.git`; with none, the working
 // directory alone), plus `$ARBOR_HOME/AGENTS.md` for the user's own instructions. Read once
 // at launch; what was read and what the cap cut is kept for /context.
-import { closeSync, existsSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { t } from '../i18n/index.js';
 
@@ -72,12 +72,25 @@ function realOr(path: string): string {
   }
 }
 
-/** Reads at most `limit` bytes (the rest of a huge file is never read) and the real size. */
+/** An entry is there, even a symlink to nothing (reading it then says what is wrong). */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads at most `limit` bytes (the rest of a huge file is never read) and the real size.
+ * Opened non-blocking and refused unless a regular file: a FIFO named AGENTS.md must not
+ * hang the start. */
 function readHead(path: string, limit: number): { size: number; bytes: Buffer } {
-  const fd = openSync(path, 'r');
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) throw new Error('not a regular file');
     const want = Math.min(st.size, limit);
     const buf = Buffer.alloc(want);
     let got = 0;
@@ -114,10 +127,10 @@ function candidates(cwd: string, home: string | undefined): { found: Candidate[]
     .slice()
     .reverse()
     .map((dir) => ({ path: join(dir, CONTEXT_FILE_NAME), scope: 'project' as const }))
-    .filter((c) => existsSync(c.path));
+    .filter((c) => present(c.path));
   const homeFile = home !== undefined ? join(home, CONTEXT_FILE_NAME) : undefined;
   const found: Candidate[] = [];
-  if (homeFile && existsSync(homeFile) && !project.some((p) => realOr(p.path) === realOr(homeFile))) {
+  if (homeFile && present(homeFile) && !project.some((p) => realOr(p.path) === realOr(homeFile))) {
     found.push({ path: homeFile, scope: 'home' });
   }
   found.push(...project);

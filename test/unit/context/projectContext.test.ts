@@ -1,5 +1,6 @@
 // AGENTS.md discovery and the cap (config/projectContext.ts), on real folders.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,20 @@ describe('AGENTS.md discovery', () => {
     const ctx = loadProjectContext({ cwd: d.b, home: d.home });
     expect(ctx.files.map((f) => f.error)).toEqual(['EISDIR', undefined]);
     expect(ctx.warnings).toEqual([`project context: cannot read ${join(d.a, 'AGENTS.md')} (EISDIR); it is left out`]);
+    expect(ctx.text).toContain('B ok');
+  });
+
+  it('a dangling symlink and a FIFO are warnings too, and the start never blocks on a FIFO', () => {
+    const d = tree();
+    symlinkSync(join(d.root, 'nowhere'), join(d.repo, 'AGENTS.md'));
+    execFileSync('mkfifo', [join(d.a, 'AGENTS.md')]);
+    write(d.b, 'B ok');
+    const ctx = loadProjectContext({ cwd: d.b, home: d.home });
+    expect(ctx.files.map((f) => f.error)).toEqual(['ENOENT', 'not a regular file', undefined]);
+    expect(ctx.warnings).toEqual([
+      `project context: cannot read ${join(d.repo, 'AGENTS.md')} (ENOENT); it is left out`,
+      `project context: cannot read ${join(d.a, 'AGENTS.md')} (not a regular file); it is left out`,
+    ]);
     expect(ctx.text).toContain('B ok');
   });
 });
