@@ -4,7 +4,7 @@
 import type { ArborConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import { providerLabel } from '../providers/label.js';
-import { parseModelSpec, selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
+import { checkSelection, parseModelSpec, selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import type { RestoredSession } from '../persistence/sessionRestore.js';
 
 /** `--model <provider>[/<model>]` as a selection; throws an Error saying what was wrong. */
@@ -24,9 +24,8 @@ export function restoredModel(config: ArborConfig, restored: RestoredSession | u
   const alias = config.default_agent;
   const spec = selectionSpec(recorded);
   try {
-    const pc = selectionConfig(config, recorded);
-    const selection = parseModelSpec(spec, config);
-    return { selection, notice: t('models:restored', { alias, label: providerLabel(pc) }) };
+    const selection = checkSelection(recorded, config);
+    return { selection, notice: t('models:restored', { alias, label: providerLabel(selectionConfig(config, selection)) }) };
   } catch (err) {
     const own = config.providers[config.agents[alias].provider];
     return { notice: t('models:restoreGone', { spec, error: (err as Error).message, alias, label: providerLabel(own) }) };

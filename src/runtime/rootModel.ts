@@ -14,23 +14,35 @@ export interface ModelSelection {
   model?: string;
 }
 
-/** `<provider>` or `<provider>/<model>`. A whole spec that names a provider is that provider
- * (names may hold '/'); otherwise the first '/' splits it, so a model name may hold '/'
- * ("openrouter/meta-llama/llama-3"). Throws an Error naming the configured providers. */
+/** `<provider>` or `<provider>/<model>`. Provider names may hold '/' and so may model
+ * names ("openrouter/meta-llama/llama-3"): the whole spec is a provider when it names one,
+ * else the longest configured provider name followed by '/' starts it. Throws an Error
+ * naming the configured providers. */
 export function parseModelSpec(spec: string, config: Pick<ArborConfig, 'providers'>): ModelSelection {
   const text = spec.trim();
   const known = Object.keys(config.providers);
-  const unknown = (name: string) => new Error(t('runtime:model.unknown', { name, known: known.join(', ') }));
   if (text === '') throw new Error(t('models:empty', { known: known.join(', ') }));
   if (Object.hasOwn(config.providers, text)) return { provider: text };
-  const slash = text.indexOf('/');
-  if (slash < 0) throw unknown(text);
-  const provider = text.slice(0, slash);
-  const model = text.slice(slash + 1);
-  if (!Object.hasOwn(config.providers, provider)) throw unknown(provider);
-  if (model.trim() === '' || /\s/.test(model) || hasControls(model)) throw new Error(t('models:badModel', { spec: text }));
-  // The provider's own model is no override: the provider's config (pricing) applies as is.
-  return model === config.providers[provider].model ? { provider } : { provider, model };
+  const provider = [...known].sort((a, b) => b.length - a.length).find((name) => text.startsWith(`${name}/`));
+  if (provider === undefined) {
+    const name = text.includes('/') ? text.slice(0, text.indexOf('/')) : text;
+    throw new Error(t('runtime:model.unknown', { name, known: known.join(', ') }));
+  }
+  return checkSelection({ provider, model: text.slice(provider.length + 1) }, config);
+}
+
+/** A selection whose provider is configured and whose model name is usable (no spaces or
+ * control characters: it came from a prompt line, an argument or a session file). The
+ * provider's own model is no override: its config (pricing) then applies as is. */
+export function checkSelection(sel: ModelSelection, config: Pick<ArborConfig, 'providers'>): ModelSelection {
+  const pc = config.providers[sel.provider];
+  if (!Object.hasOwn(config.providers, sel.provider) || !pc) {
+    throw new Error(t('runtime:model.unknown', { name: sel.provider, known: Object.keys(config.providers).join(', ') }));
+  }
+  if (sel.model === undefined || sel.model === pc.model) return { provider: sel.provider };
+  const model = sel.model;
+  if (model.trim() === '' || /\s/.test(model) || hasControls(model)) throw new Error(t('models:badModel', { spec: selectionSpec(sel) }));
+  return { provider: sel.provider, model };
 }
 
 /** What a selection runs on: the provider's entry with the other model. Its pricing is

@@ -131,6 +131,11 @@ describe('checking a model against the config at launch', () => {
     expect(gone.notice).toBe(
       'This session used cloud/x, which the config no longer has (No provider "cloud" in the config (configured: fake, demo).); main uses offline/arbor-offline.',
     );
+    // A model name edited into the file with escapes in it is refused, not sent or shown raw.
+    const odd = restoredModel(config, { model: { provider: 'demo', model: 'a\u001b[2Jb' } } as never);
+    expect(odd.selection).toBeUndefined();
+    expect(odd.notice).toContain('has no usable model name');
+    expect(restoredModel(config, { model: { provider: 'demo', model: 'd' } } as never).selection).toEqual({ provider: 'demo' });
     expect(restoredModel(config, undefined)).toEqual({});
   });
 });

@@ -45,6 +45,7 @@ describe('parseModelSpec', () => {
     // Model names may hold '/'; provider names too, when the whole spec is one.
     expect(parseModelSpec('fake/meta-llama/llama-3', config)).toEqual({ provider: 'fake', model: 'meta-llama/llama-3' });
     expect(parseModelSpec('open/router', config)).toEqual({ provider: 'open/router' });
+    expect(parseModelSpec('open/router/gpt-y', config)).toEqual({ provider: 'open/router', model: 'gpt-y' });
     // The provider's own model is no override.
     expect(parseModelSpec('fake/fake-model', config)).toEqual({ provider: 'fake' });
   });
