@@ -35,8 +35,8 @@ export interface RecordedRuns {
 /** A model the user's agent can be switched to (/model); built in one place,
  * `modelChoices()` in rootModel.ts. */
 export interface ModelChoice {
-  /** What `setModel` takes to pick it: "<provider>" or "<provider>/<model>". */
-  id: string;
+  /** What `setModel` takes to pick it: "<provider>/<model>"; absent, the provider's name. */
+  id?: string;
   /** Config name of the provider, e.g. "local". */
   provider: string;
   /** Another model name on the provider (absent: the provider's own). */

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { t } from '../../i18n/index.js';
-import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { ModelChoice, RuntimeApi } from '../../runtime/runtimeApi.js';
 import { ListPicker, type PickerRow } from '../pickers/ListPicker.js';
 import type { CommandContext, SlashCommand } from './registry.js';
 
@@ -18,10 +18,12 @@ function describe(ctx: CommandContext): string {
   return lines.join('\n');
 }
 
+const choiceId = (c: ModelChoice): string => c.id ?? c.provider;
+
 /** `spec` is "<provider>" or "<provider>/<model>"; the runtime checks it and says what is wrong. */
 function switchTo(runtime: RuntimeApi, spec: string, ctx: CommandContext): void {
   const info = runtime.info;
-  if (runtime.models?.().some((c) => c.current && c.id === spec)) {
+  if (runtime.models?.().some((c) => c.current && choiceId(c) === spec)) {
     ctx.print(t('ui:commands.model.unchanged', { alias: info.agentAlias, name: info.providerName, label: info.providerLabel }));
     return;
   }
@@ -39,7 +41,7 @@ export const modelCommand: SlashCommand = {
   summary: 'ui:commands.model.summary',
   usage: '/model [provider[/model]]',
   maxArgs: 1,
-  completeArgs: (args, _partial, { runtime }) => (args.length === 0 && runtime.models ? runtime.models().map((c) => c.id) : []),
+  completeArgs: (args, _partial, { runtime }) => (args.length === 0 && runtime.models ? runtime.models().map(choiceId) : []),
   run(args, ctx) {
     const runtime = ctx.runtime;
     if (!runtime.models || !runtime.setModel) {
@@ -55,7 +57,8 @@ export const modelCommand: SlashCommand = {
       return;
     }
     const choices = runtime.models();
-    const rows: PickerRow[] = choices.map((c) => ({ id: c.id, label: `${c.id}  ${c.label}`, current: c.current }));
+    const rows: PickerRow[] = choices.map((c) => ({ id: choiceId(c), label: `${choiceId(c)}  ${c.label}`, current: c.current }));
+    const current = choices.find((c) => c.current);
     ctx.print(describe(ctx));
     ctx.openPane({
       id: MODEL_PANE_ID,
@@ -66,7 +69,7 @@ export const modelCommand: SlashCommand = {
           width: props.width,
           maxRows: props.maxRows,
           empty: t('ui:picker.noMatch'),
-          initialId: choices.find((c) => c.current)?.id,
+          initialId: current && choiceId(current),
           onCancel: props.close,
           onPick: (id: string) => {
             props.close();
