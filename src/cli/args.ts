@@ -10,6 +10,8 @@ export type CliCommand =
   | { kind: 'version' }
   | { kind: 'init'; configPath?: string }
   | { kind: 'doctor'; configPath?: string }
+  /** `arbor agents new <name>`: a commented agent-file template in ./.arbor/agents. */
+  | { kind: 'agentsNew'; name: string }
   | {
       kind: 'chat';
       configPath?: string;
@@ -24,6 +26,8 @@ export type CliCommand =
       raw: boolean;
       /** `--model <provider>[/<model>]`: the root's model for this session (checked against the config). */
       model?: string;
+      /** `--agent <alias>`: the agent the user talks to, instead of default_agent. */
+      agent?: string;
     };
 
 export function parseCli(argv: string[]): CliCommand {
@@ -46,6 +50,7 @@ export function parseCli(argv: string[]): CliCommand {
         yes: { type: 'boolean', short: 'y' },
         raw: { type: 'boolean' },
         model: { type: 'string', short: 'm' },
+        agent: { type: 'string' },
       },
     });
   } catch (err) {
@@ -74,7 +79,12 @@ export function parseCli(argv: string[]): CliCommand {
     if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
     return { kind: 'doctor', configPath: values.config };
   }
+  if (rest[0] === 'agents') {
+    if (rest[1] !== 'new' || rest.length !== 3) throw new UsageError(t('agentFiles:new.usage'));
+    return { kind: 'agentsNew', name: rest[2] };
+  }
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
+  if (values.agent !== undefined && values.agent.trim() === '') throw new UsageError(t('agentFiles:cli.emptyAgent'));
 
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(t('cli:badOutput', { value: output }));
@@ -94,5 +104,6 @@ export function parseCli(argv: string[]): CliCommand {
     yes: values.yes ?? false,
     raw: values.raw ?? false,
     ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
   };
 }

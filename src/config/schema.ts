@@ -183,6 +183,11 @@ const agentSchema = (names: ConfigNames) =>
     description: string().optional(),
     /** false: no project context (AGENTS.md) in this agent's system prompt. */
     context: boolean().optional(),
+    /** Overrides the provider's model (and temperature) for this agent only. */
+    model: string({ nonEmpty: true }).optional(),
+    temperature: number({ min: 0, max: 2 }).optional(),
+    /** Allow-list of tool names (globs): narrows the agent's tools within its risk profile. */
+    tools: stringList().optional(),
   });
 
 /** Project context (AGENTS.md files, config/projectContext.ts): how much of them, in KiB;

@@ -7,6 +7,7 @@ import { providerLabel } from '../providers/label.js';
 import { hasControls } from '../text/untrusted.js';
 import type { ModelChoice } from './runtimeApi.js';
 import type { ResolvedProvider } from './supervisorTypes.js';
+import { agentProviderConfig } from './agentModel.js';
 
 /** A provider by its config name, and a model name on it when it is not the provider's own. */
 export interface ModelSelection {
@@ -95,22 +96,28 @@ export class RootModel {
     /** Builds a provider for another model name. */
     private readonly build: (config: ProviderConfig) => ResolvedProvider,
   ) {
-    this.current = { provider: agent.provider };
+    // The agent's own model (its definition's `model`) is where the root starts.
+    this.current =
+      agent.model !== undefined ? checkSelection({ provider: agent.provider, model: agent.model }, config) : { provider: agent.provider };
   }
 
   get selection(): ModelSelection {
     return { ...this.current };
   }
 
-  /** The provider root turns use now. */
+  /** The provider root turns use now. The agent's temperature goes with it; its model only
+   * while the selection is that model (a provider picked alone means the provider's own). */
   resolve(): ResolvedProvider {
     const sel = this.current;
-    if (sel.model === undefined)
-      return this.providerFor(sel.provider === this.agent.provider ? this.agent : { ...this.agent, provider: sel.provider });
+    const own = this.agent.model !== undefined && sel.provider === this.agent.provider && sel.model === this.agent.model;
+    if (own || (sel.model === undefined && this.agent.model === undefined && sel.provider === this.agent.provider)) {
+      return this.providerFor(this.agent);
+    }
+    if (sel.model === undefined) return this.providerFor({ ...this.agent, provider: sel.provider, model: undefined });
     const key = selectionSpec(sel);
     let resolved = this.built.get(key);
     if (!resolved) {
-      resolved = this.build(selectionConfig(this.config, sel));
+      resolved = this.build(agentProviderConfig(selectionConfig(this.config, sel), { temperature: this.agent.temperature }));
       this.built.set(key, resolved);
     }
     return resolved;
@@ -128,11 +135,6 @@ export class RootModel {
       this.current = before;
       throw err;
     }
-  }
-
-  /** True when `sel` is what root turns use now. */
-  isCurrent(sel: ModelSelection): boolean {
-    return sameSelection(this.config, sel, this.current);
   }
 
   choices(): ModelChoice[] {

@@ -24,6 +24,7 @@ import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
+import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
@@ -105,12 +106,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     return { provider, config: pc, label: providerLabel(pc) };
   };
   const providerFor = (agent: AgentConfig): ResolvedProvider => {
-    let resolved = providers.get(agent.provider);
+    const key = agentProviderKey(agent);
+    let resolved = providers.get(key);
     if (!resolved) {
-      const pc = config.providers[agent.provider];
-      if (!pc) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
-      resolved = buildProvider(pc);
-      providers.set(agent.provider, resolved);
+      const entry = config.providers[agent.provider];
+      if (!entry) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
+      resolved = buildProvider(agentProviderConfig(entry, agent));
+      providers.set(key, resolved);
     }
     return resolved;
   };
@@ -180,6 +182,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         run_id: run.id,
         parent_run_id: run.parentRunId,
         status: run.status,
+        model: run.model,
       });
     },
     onChildEnded(run) {
@@ -249,7 +252,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const resolved = rootModel.select(selection);
     info.providerName = selection.provider;
     info.providerLabel = resolved.label;
-    info.autoDetectedFrom = rootModel.isCurrent({ provider: mainAgent.provider }) ? opts.autoDetectedFrom : undefined;
+    info.autoDetectedFrom = selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
   };
   if (opts.rootModel) applyModel(opts.rootModel);
 
@@ -262,7 +265,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const handle = supervisor.registerHandle(run.id);
     setRunStatus(store, run.id, 'running');
     store.setState({ activeRootRunId: run.id });
-    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id });
+    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id, model: run.model });
 
     const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     hooks.onItemFinal?.(run.id, userItem);
@@ -305,6 +308,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         session_key: run.sessionKey,
         run_id: run.id,
         status: finished?.status,
+        model: finished?.model,
       });
       supervisor.releaseHandle(run.id);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
