@@ -134,3 +134,29 @@ describe('setModel through the runtime (loopback model)', () => {
     expect(fx.server.requests[0].body.model).toBe('kept-model');
   });
 });
+
+describe('the root agent with a model of its own (agent definition)', () => {
+  it('starts on it, lists it as current; /model <provider> picks the provider own model; the temperature stays', async () => {
+    fx = await makeFixture({
+      respond: () => text('ok'),
+      toml: (url) =>
+        baseToml(url).replace(
+          'system_prompt = "You are main."',
+          'system_prompt = "You are main."\nmodel = "own-model"\ntemperature = 0.25',
+        ),
+    });
+    expect(fx.runtime.info.providerLabel).toBe('openai-compatible/own-model');
+    expect(fx.runtime.models!().find((c) => c.current)).toMatchObject({ id: 'fake/own-model' });
+    await fx.runtime.startTurn('one');
+    expect(fx.server.requests.at(-1)!.body).toMatchObject({ model: 'own-model', temperature: 0.25 });
+    fx.runtime.setModel!('fake');
+    await fx.runtime.startTurn('two');
+    expect(fx.server.requests.at(-1)!.body).toMatchObject({ model: 'fake-model', temperature: 0.25 });
+    fx.runtime.setModel!('fake/third');
+    await fx.runtime.startTurn('three');
+    expect(fx.server.requests.at(-1)!.body).toMatchObject({ model: 'third', temperature: 0.25 });
+    fx.runtime.setModel!('fake/own-model');
+    await fx.runtime.startTurn('four');
+    expect(fx.server.requests.at(-1)!.body).toMatchObject({ model: 'own-model', temperature: 0.25 });
+  });
+});
