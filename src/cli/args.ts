@@ -26,6 +26,8 @@ export type CliCommand =
       raw: boolean;
       /** `--model <provider>[/<model>]`: the root's model for this session (checked against the config). */
       model?: string;
+      /** Headless: wait for a provider's rate or quota limit to lift instead of failing. */
+      waitOnQuota?: boolean;
       /** `--agent <alias>`: the agent the user talks to, instead of default_agent. */
       agent?: string;
     };
@@ -50,6 +52,7 @@ export function parseCli(argv: string[]): CliCommand {
         yes: { type: 'boolean', short: 'y' },
         raw: { type: 'boolean' },
         model: { type: 'string', short: 'm' },
+        'wait-on-quota': { type: 'boolean' },
         agent: { type: 'string' },
       },
     });
@@ -91,6 +94,7 @@ export function parseCli(argv: string[]): CliCommand {
   if (values.output && values.print === undefined) throw new UsageError(t('cli:outputNeedsPrint'));
   if (values.yes && values.print === undefined) throw new UsageError(t('cli:yesNeedsPrint'));
   if (values.raw && values.print === undefined) throw new UsageError(t('cli:rawNeedsPrint'));
+  if (values['wait-on-quota'] && values.print === undefined) throw new UsageError(t('cli:waitOnQuotaNeedsPrint'));
   if (values.raw && output === 'json') throw new UsageError(t('cli:rawNeedsText'));
   if (values.print !== undefined && values.print.trim() === '') throw new UsageError(t('cli:emptyPrompt'));
   if (values.continue && values.resume) throw new UsageError(t('cli:continueAndResume'));
@@ -104,6 +108,7 @@ export function parseCli(argv: string[]): CliCommand {
     yes: values.yes ?? false,
     raw: values.raw ?? false,
     ...(values.model !== undefined ? { model: values.model } : {}),
+    waitOnQuota: values['wait-on-quota'] ?? false,
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
   };
 }
