@@ -196,12 +196,18 @@ const agentSchema = (names: ConfigNames) =>
     delegates: z.array(delegateEntrySchema(names), { error: typeError('delegateList') }).default(() => []),
     enabled: boolean().optional(),
     description: string().optional(),
+    /** false: no project context (AGENTS.md) in this agent's system prompt. */
+    context: boolean().optional(),
     /** Overrides the provider's model (and temperature) for this agent only. */
     model: string({ nonEmpty: true }).optional(),
     temperature: number({ min: 0, max: 2 }).optional(),
     /** Allow-list of tool names (globs): narrows the agent's tools within its risk profile. */
     tools: stringList().optional(),
   });
+
+/** Project context (AGENTS.md files, config/projectContext.ts): how much of them, in KiB;
+ * 0 turns it off. Absent: DEFAULT_CONTEXT_MAX_KB. */
+const contextSchema = table({ max_kb: integer({ min: 0, max: 1024 }).optional() });
 
 export const SHOW_REASONING = ['collapsed', 'hidden', 'expanded'] as const;
 /** What an absent `[ui] show_reasoning` means (left out of the parsed config, like language). */
@@ -260,6 +266,7 @@ export const configFileSchema = (names: ConfigNames = { providers: [], agents: [
     delegation: delegationSchema.default(() => delegationSchema.parse({})),
     ui: uiSchema.default(() => ({})),
     keys: keysSchema.optional(),
+    context: contextSchema.optional(),
     agents: namedTables(agentSchema(names)).default(() => ({})),
     default_agent: string({ nonEmpty: true }).optional(),
   });
@@ -272,6 +279,7 @@ export type RuntimeProfileFields = z.output<typeof runtimeProfileSchema>;
 export type DelegationFields = z.output<typeof delegationSchema>;
 export type RunawayFields = z.output<typeof runawaySchema>;
 export type AgentFields = z.output<ReturnType<typeof agentSchema>>;
+export type ContextFields = z.output<typeof contextSchema>;
 export type DelegateEntryFields = z.output<ReturnType<typeof delegateEntrySchema>>;
 
 export const riskProfileDefaults = (): RiskProfileFields => riskProfileSchema.parse(Object.create(null));

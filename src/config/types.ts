@@ -5,6 +5,7 @@ import type { ProviderType } from '../model/provider.js';
 import type { KeyOverrides } from './keySpec.js';
 import type {
   AgentFields,
+  ContextFields,
   DelegateEntryFields,
   DelegationFields,
   PricingFields,
@@ -38,6 +39,8 @@ export type AgentConfig = {
   provider: string;
   description?: string;
   delegates: DelegateEntry[];
+  /** false: no project context in its system prompt (absent = true). */
+  context?: boolean;
   /** The provider's model and temperature for this agent only (absent: the provider's). */
   model?: string;
   temperature?: number;
@@ -73,6 +76,8 @@ export interface ArborConfig {
   ui: UiConfig;
   /** `[keys.<group>] <command> = "key"` overrides of the key table (absent: defaults). */
   keys?: KeyOverrides;
+  /** `[context]` as written (absent: the defaults; config/projectContext.ts). */
+  context?: ContextFields;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

@@ -67,6 +67,7 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
       ui,
       // `[keys]` overrides the key table; absent (or empty), the defaults apply.
       ...(file.keys && Object.keys(file.keys).length > 0 ? { keys: file.keys } : {}),
+      ...(file.context ? { context: file.context } : {}),
     },
     warnings: problems.warnings,
   };

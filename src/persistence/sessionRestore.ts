@@ -33,6 +33,9 @@ export interface RestoredSession {
   lastTurnCutOff: boolean;
   /** Ids of background tasks this session started (from the delegate results). */
   backgroundTaskIds: string[];
+  /** The root's model as last switched in this session (/model, --model); absent: never
+   * switched. Names from the file: check them against the config before use. */
+  model?: { provider: string; model?: string };
 }
 
 export interface SessionSummary {
@@ -198,6 +201,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
   const children = new Map<string, ById<TranscriptItem>>();
   const runs = new ById<Run>();
   let totals = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+  let model: RestoredSession['model'];
 
   for (const { event } of events) {
     switch (event.type) {
@@ -221,6 +225,9 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
       }
       case 'run':
         runs.put(restoreRun(event.run, file.mtimeMs));
+        break;
+      case 'model':
+        model = { provider: event.provider, ...(event.model !== undefined ? { model: event.model } : {}) };
         break;
     }
   }
@@ -258,6 +265,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
     totals,
     lastTurnCutOff: lastTurnCutOff(items.list, repaired.length !== messages.length),
     backgroundTaskIds: backgroundTaskIds(items.list),
+    ...(model ? { model } : {}),
   };
 }
 

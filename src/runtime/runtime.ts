@@ -17,13 +17,15 @@ import { ApprovalBroker } from './approvals.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
-import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
+import type { ProjectContextReport, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
+import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
+import type { ProjectContext } from '../config/projectContext.js';
 import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
@@ -39,6 +41,8 @@ export interface RuntimeSinks {
   startNewSession?(): string;
   /** The trace log: its event type admits no arguments, results or prompts. */
   trace?(e: TraceEvent): void;
+  /** The user switched the root's model (/model, --model): kept for --resume. */
+  recordModel?(selection: ModelSelection): void;
 }
 
 export interface CreateRuntimeOptions {
@@ -66,6 +70,11 @@ export interface CreateRuntimeOptions {
   arborHome?: string;
   /** Override provider construction (tests). */
   providerFactory?: (config: ProviderConfig) => ModelProvider;
+  /** AGENTS.md files read at launch (config/projectContext.ts): after the system prompt of
+   * every agent whose definition does not say `context = false`. */
+  projectContext?: ProjectContext;
+  /** The root's model as the restored session left it (not recorded again). */
+  rootModel?: ModelSelection;
 }
 
 export interface Runtime extends RuntimeApi {
@@ -82,6 +91,11 @@ export interface Runtime extends RuntimeApi {
   shutdown(settleMs: number): Promise<boolean>;
 }
 
+function contextReport(context: ProjectContext, agent: AgentConfig): ProjectContextReport {
+  const { text: _text, ...report } = context;
+  return { ...report, agentOptedOut: agent.context === false };
+}
+
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const config = opts.config;
   let sessionId = opts.sessionId ?? randomUUID();
@@ -92,15 +106,17 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
 
   const providers = new Map<string, ResolvedProvider>();
+  const buildProvider = (pc: ProviderConfig): ResolvedProvider => {
+    const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
+    return { provider, config: pc, label: providerLabel(pc) };
+  };
   const providerFor = (agent: AgentConfig): ResolvedProvider => {
     const key = agentProviderKey(agent);
     let resolved = providers.get(key);
     if (!resolved) {
       const entry = config.providers[agent.provider];
       if (!entry) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
-      const pc = agentProviderConfig(entry, agent);
-      const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
-      resolved = { provider, config: pc, label: providerLabel(pc) };
+      resolved = buildProvider(agentProviderConfig(entry, agent));
       providers.set(key, resolved);
     }
     return resolved;
@@ -188,6 +204,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     extraServices: opts.extraServices,
     notice: (level, text) => notice(level, text),
+    projectContext: opts.projectContext?.text,
     quota,
   });
   quota.attach(supervisor);
@@ -246,14 +263,20 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     showReasoning: config.ui.show_reasoning,
   };
 
-  // /model: the provider the user's agent talks through, for this session only.
-  let rootProvider = mainAgent.provider;
+  // /model: the provider (and model) the user's agent talks through, for this session only.
+  const rootModel = new RootModel(config, mainAgent, providerFor, buildProvider);
+  const applyModel = (selection: ModelSelection): void => {
+    const resolved = rootModel.select(selection);
+    info.providerName = selection.provider;
+    info.providerLabel = resolved.label;
+    info.autoDetectedFrom = selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+  };
+  if (opts.rootModel) applyModel(opts.rootModel);
 
   async function startTurn(text: string): Promise<void> {
     if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
     const agent = supervisor.agent(alias);
-    // The agent's own model belongs to its own provider: another one (/model) uses its own.
-    const resolved = providerFor(rootProvider === agent.provider ? agent : { ...agent, provider: rootProvider, model: undefined });
+    const resolved = rootModel.resolve();
     const caller = supervisor.rootCaller(alias);
     const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
     const handle = supervisor.registerHandle(run.id);
@@ -360,20 +383,15 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const restored = restoreSession(opts.arborHome ?? arborHome(), store.getState().sessionId);
       return { runs: restored.runs, childItems: restored.childItems };
     },
-    models: () =>
-      Object.entries(config.providers).map(([name, pc]) => ({ provider: name, label: providerLabel(pc), current: name === rootProvider })),
-    setModel(provider) {
-      if (!config.providers[provider]) {
-        throw new Error(t('runtime:model.unknown', { name: provider, known: Object.keys(config.providers).join(', ') }));
-      }
-      const resolved = providerFor(provider === mainAgent.provider ? mainAgent : { ...mainAgent, provider, model: undefined });
-      rootProvider = provider;
-      info.providerName = provider;
-      info.providerLabel = resolved.label;
-      info.autoDetectedFrom = provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+    models: () => rootModel.choices(),
+    setModel(spec) {
+      const selection = parseModelSpec(spec, config);
+      applyModel(selection);
+      sinks.recordModel?.(selection);
       // The status bar reads info; any store change redraws it.
       store.setState({});
     },
+    ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent) } : {}),
     resolveRunaway: (choice) => guard.resolve(choice),
     async shutdown(settleMs: number) {
       guard.dispose();

@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { AgentConfig, ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import { capToCeilings } from '../tools/authority.js';
+import { withProjectContext } from '../config/projectContext.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCallOrigin, ToolCaller, ToolServices } from '../tools/types.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
@@ -308,7 +309,9 @@ export class Supervisor implements SupervisorCore {
       config: this.deps.config,
       provider: opts.resolved.provider,
       providerConfig: opts.resolved.config,
-      systemPrompt: opts.agent.system_prompt,
+      // Every agent but one whose definition says `context = false`: the root, its
+      // spawn_subagent children (same definition, same context) and delegates.
+      systemPrompt: withProjectContext(opts.agent.system_prompt, opts.agent.context === false ? undefined : this.deps.projectContext),
       history: opts.history,
       tools: opts.tools,
       caller: opts.caller,

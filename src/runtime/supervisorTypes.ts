@@ -64,6 +64,8 @@ export interface SupervisorDeps {
   quota?: QuotaWaiter;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
+  /** Project context (AGENTS.md) for the system prompt of agents that take it. */
+  projectContext?: string;
 }
 
 export interface ChildSpec {
