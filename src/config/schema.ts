@@ -24,6 +24,7 @@ import {
   typeError,
 } from './fields.js';
 import { knownList } from './errors.js';
+import { mcpServersSchema } from './mcpSchema.js';
 
 export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'offline'] as const;
 export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as const;
@@ -97,6 +98,9 @@ const riskProfileSchema = table({
   max_cost_per_day_cents: number({ min: 0 }).default(0),
   // A table without a mode keeps the default.
   delegation_policy: table({ mode: oneOf(['allow', 'forbidden']).default('forbidden') }).default(() => ({ mode: 'forbidden' as const })),
+  /** MCP tools their server marks readOnlyHint run without asking. Absent = false (kept
+   * absent so configs without MCP read back as they always did). */
+  trust_read_only_mcp: boolean().optional(),
 });
 
 const runtimeProfileSchema = table({
@@ -139,6 +143,8 @@ const delegationSchema = table({
 export interface ConfigNames {
   providers: string[];
   agents: string[];
+  /** `[mcp_servers.<name>]` tables (an agent's mcp_servers must name one). */
+  mcpServers?: string[];
 }
 
 /** A string entry stands for a bounded target; a table names its mode. The target must be
@@ -170,6 +176,17 @@ const agentProvider = (names: ConfigNames) =>
     ),
   );
 
+/** An agent's `mcp_servers`: each a configured `[mcp_servers.<name>]`. */
+const mcpServerNames = (names: ConfigNames) =>
+  z.array(string({ nonEmpty: true }), { error: typeError('stringList') }).check((ctx) => {
+    const known = names.mcpServers ?? [];
+    ctx.value.forEach((name, i) => {
+      if (known.includes(name)) return;
+      const message = t('config:errors.unknownMcpServer', { name: quote(name), known: knownList(known) });
+      ctx.issues.push({ code: 'custom', input: name, path: [i], message });
+    });
+  });
+
 /** Profiles are names checked against the configured ones (validateAgents.ts). */
 const agentSchema = (names: ConfigNames) =>
   table({
@@ -181,6 +198,7 @@ const agentSchema = (names: ConfigNames) =>
     delegates: z.array(delegateEntrySchema(names), { error: typeError('delegateList') }).default(() => []),
     enabled: boolean().optional(),
     description: string().optional(),
+    mcp_servers: mcpServerNames(names).optional(),
   });
 
 const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });
@@ -234,6 +252,7 @@ export const configFileSchema = (names: ConfigNames = { providers: [], agents: [
     delegation: delegationSchema.default(() => delegationSchema.parse({})),
     ui: uiSchema.default(() => ({})),
     keys: keysSchema.optional(),
+    mcp_servers: mcpServersSchema.optional(),
     agents: namedTables(agentSchema(names)).default(() => ({})),
     default_agent: string({ nonEmpty: true }).optional(),
   });
@@ -247,6 +266,7 @@ export type DelegationFields = z.output<typeof delegationSchema>;
 export type RunawayFields = z.output<typeof runawaySchema>;
 export type AgentFields = z.output<ReturnType<typeof agentSchema>>;
 export type DelegateEntryFields = z.output<ReturnType<typeof delegateEntrySchema>>;
+export type { McpServerFields } from './mcpSchema.js';
 
 export const riskProfileDefaults = (): RiskProfileFields => riskProfileSchema.parse(Object.create(null));
 export const runtimeProfileDefaults = (): RuntimeProfileFields => runtimeProfileSchema.parse(Object.create(null));

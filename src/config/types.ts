@@ -7,6 +7,7 @@ import type {
   AgentFields,
   DelegateEntryFields,
   DelegationFields,
+  McpServerFields,
   PricingFields,
   ProviderFields,
   RiskProfileFields,
@@ -37,6 +38,8 @@ export type AgentConfig = {
   provider: string;
   description?: string;
   delegates: DelegateEntry[];
+  /** Which `[mcp_servers]` this agent sees; absent = every enabled one. */
+  mcp_servers?: string[];
 } & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>>;
 
 export type RiskProfile = { name: string } & RiskProfileFields;
@@ -48,6 +51,9 @@ export type RuntimeProfile = { name: string } & RuntimeProfileFields;
 export type RunawayConfig = RunawayFields;
 export type RunawayAction = RunawayConfig['on_trip'];
 export type DelegationConfig = DelegationFields;
+
+/** One `[mcp_servers.<name>]` entry: `command` (stdio) or `url` (Streamable HTTP / SSE). */
+export type McpServerConfig = McpServerFields & { name: string };
 
 export interface UiConfig {
   language: Language;
@@ -63,6 +69,8 @@ export interface ArborConfig {
   ui: UiConfig;
   /** `[keys.<group>] <command> = "key"` overrides of the key table (absent: defaults). */
   keys?: KeyOverrides;
+  /** `[mcp_servers.<name>]`; absent when none are configured. */
+  mcp_servers?: Record<string, McpServerConfig>;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

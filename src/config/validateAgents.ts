@@ -44,6 +44,7 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
     enabled: raw.enabled ?? AGENT_DEFAULTS.enabled,
   };
   if (raw.description !== undefined) agent.description = raw.description;
+  if (raw.mcp_servers !== undefined) agent.mcp_servers = [...new Set(raw.mcp_servers)];
   return agent;
 }
 
