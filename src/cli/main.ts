@@ -19,6 +19,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
+import { createMcpManager } from '../tools/mcpTools.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
@@ -272,6 +273,8 @@ function openChat(
     restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices,
+    // Started in the background by the runtime: the chat is usable before they are up.
+    mcp: createMcpManager(loaded.config, process.cwd()),
     arborHome: home,
     sinks: recorder.sinks(totals, trace),
   });

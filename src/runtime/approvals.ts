@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { neutralizeDeep } from '../text/untrusted.js';
 import { childApprovalDecision } from '../tools/approvalPolicy.js';
 import { combinedApprovalRequirement } from '../tools/authority.js';
+import { listNames } from '../tools/toolGlob.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
@@ -48,7 +49,7 @@ export class ApprovalBroker {
     if (req.isChild) return childApprovalDecision(requirement, this.opts.subagentAutoApprove(), req.tool.name);
     if (requirement === 'auto') return { allowed: true };
     // always_ask means every call asks, even after "allow for this session".
-    const alwaysAsk = req.risk.always_ask.includes(req.tool.name);
+    const alwaysAsk = listNames(req.risk.always_ask, req.tool.name);
     if (!alwaysAsk && this.sessionAllowed.has(req.tool.name)) return { allowed: true };
     if (!this.opts.interactive) return this.opts.autoYes ? { allowed: true } : { allowed: false, error: HEADLESS_DENIED(req.tool.name) };
     const answer = await this.ask(req);

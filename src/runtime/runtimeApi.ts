@@ -64,6 +64,9 @@ export interface RuntimeApi {
   /** Switches the user's agent to another configured provider for the rest of this
    * session (later turns; a running one keeps its model). Throws for an unknown name. */
   setModel?(provider: string): void;
+  /** Restarts a configured MCP server (`/mcp restart <name>`); its state shows in the
+   * store's mcpServers. Rejects naming the configured servers for an unknown name. */
+  mcpRestart?(name: string): Promise<void>;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

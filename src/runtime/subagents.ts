@@ -62,6 +62,7 @@ export async function runSubagent(
     sessionKeyPrefix: 'subagent',
     parentSignal: ctx.signal,
     timeoutSecs: sup.deps.config.delegation.run_timeout_secs,
+    tools: tools.names(),
     execute: (handle, run) => {
       const history: ModelMessage[] = [{ role: 'user', content: prompt }];
       sup.recordUserItem(run.id, prompt);

@@ -94,6 +94,7 @@ export class DelegationService {
       sessionKeyPrefix: 'delegate',
       parentSignal: ctx.signal,
       timeoutSecs: plan.timeoutSecs,
+      tools: plan.tools.names(),
       execute: (handle, run) => this.execute(handle, run, plan, req.task, budget),
     });
     return {
@@ -158,6 +159,7 @@ export class DelegationService {
       // No parentSignal: the turn's cancellation does not reach it.
       timeoutSecs: plan.timeoutSecs,
       taskId: launch.taskId,
+      tools: plan.tools.names(),
       execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
     });
     // runChild announces the run synchronously (detached from the turn's tree, as the root

@@ -1,0 +1,86 @@
+// The runtime's side of MCP: the servers' state in the store (for /mcp and the status
+// bar), the tools a turn or a child gets, and the wait at the start of a turn for servers
+// still starting. The manager (src/mcp) owns the connections; the UI never sees it.
+import type { AgentConfig, ArborConfig } from '../config/types.js';
+import { t } from '../i18n/index.js';
+import type { McpManager } from '../mcp/manager.js';
+import type { McpServerStatus } from '../model/mcp.js';
+import { agentSeesTool, mcpToolsOf } from '../tools/mcpTools.js';
+import type { Tool } from '../tools/types.js';
+import type { RuntimeStore } from './store.js';
+
+type Notice = (level: 'info' | 'warn' | 'error', text: string) => void;
+
+export class McpRuntime {
+  private readonly last = new Map<string, McpServerStatus>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly manager: McpManager | undefined,
+    private readonly store: RuntimeStore,
+    private readonly config: ArborConfig,
+    private readonly notice: Notice,
+  ) {}
+
+  /** Publishes the servers' state and starts them in the background. */
+  start(): void {
+    const manager = this.manager;
+    if (!manager || manager.size === 0) return;
+    this.unsubscribe = manager.subscribe(() => this.publish());
+    this.publish();
+    manager.startAll();
+  }
+
+  private publish(): void {
+    const views = this.manager!.views();
+    for (const v of views) {
+      const before = this.last.get(v.name);
+      // A server that dies (or never comes up) is said once in the chat; /mcp has the rest.
+      if (v.status === 'failed' && before !== 'failed') {
+        this.notice('warn', t('runtime:mcp.failed', { name: v.name, error: (v.error ?? '').split('\n')[0] }));
+      }
+      this.last.set(v.name, v.status);
+    }
+    this.store.setState({ mcpServers: views });
+  }
+
+  /** The enabled servers an agent sees. */
+  serversOf(agent: Pick<AgentConfig, 'mcp_servers'>): string[] {
+    return this.manager?.serversFor(agent.mcp_servers) ?? [];
+  }
+
+  /** Waits for the agent's servers still starting (each up to its startup timeout), then
+   * returns the tools of those that are ready and the names of those that are not. */
+  async prepareTurn(agent: AgentConfig, signal: AbortSignal): Promise<{ tools: Tool[]; unavailable: string[] }> {
+    const manager = this.manager;
+    if (!manager) return { tools: [], unavailable: [] };
+    const servers = this.serversOf(agent);
+    const unavailable = await manager.waitFor(servers, signal);
+    if (unavailable.length > 0 && !signal.aborted) this.notice('warn', t('runtime:mcp.unavailable', { names: unavailable.join(', ') }));
+    return { tools: mcpToolsOf(manager, servers), unavailable };
+  }
+
+  /** The ready tools an agent sees now (an independent delegate's own set). */
+  toolsOf(alias: string): Tool[] {
+    const agent = this.config.agents[alias];
+    return this.manager && agent ? mcpToolsOf(this.manager, this.serversOf(agent)) : [];
+  }
+
+  /** Whether the agent `alias` may hold `toolName` (its mcp_servers admit the server). */
+  agentSees(alias: string, toolName: string): boolean {
+    return agentSeesTool(this.config.agents[alias]?.mcp_servers, toolName);
+  }
+
+  async restart(name: string): Promise<void> {
+    const manager = this.manager;
+    if (!manager?.connection(name)) {
+      throw new Error(t('runtime:mcp.unknown', { name, known: manager?.names().join(', ') || '-' }));
+    }
+    await manager.restart(name);
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    await this.manager?.close();
+  }
+}
