@@ -183,7 +183,8 @@ export class McpConnection {
   }
 
   private async fail(gen: number, why: string): Promise<void> {
-    if (gen !== this.generation) return;
+    // The first reason wins (a close is followed by the failed connect it caused).
+    if (gen !== this.generation || this.status === 'failed') return;
     const tail = this.stderr.text();
     this.status = 'failed';
     this.tools = [];

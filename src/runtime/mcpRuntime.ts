@@ -55,8 +55,12 @@ export class McpRuntime {
     const manager = this.manager;
     if (!manager) return { tools: [], unavailable: [] };
     const servers = this.serversOf(agent);
+    const starting = servers.filter((n) => manager.connection(n)?.status === 'starting');
     const unavailable = await manager.waitFor(servers, signal);
-    if (unavailable.length > 0 && !signal.aborted) this.notice('warn', t('runtime:mcp.unavailable', { names: unavailable.join(', ') }));
+    // The user hears of a server this turn waited for in vain; a failed one was said when
+    // it failed, and the status bar keeps counting it. The model is told every turn.
+    const late = unavailable.filter((n) => starting.includes(n));
+    if (late.length > 0 && !signal.aborted) this.notice('warn', t('runtime:mcp.unavailable', { names: late.join(', ') }));
     return { tools: mcpToolsOf(manager, servers), unavailable };
   }
 

@@ -248,6 +248,8 @@ ${agentToml('main')}`,
     expect(waited).toBeLessThan(8000);
     expect(systemText(fx.requestsOf('main')[0])).toContain(MCP_SERVERS_UNAVAILABLE(['mute']));
     expect(fx.runtime.store.getState().mcpServers![0].error).toContain('did not start within 1 s');
+    // The user is told which server the turn went without.
+    expect(fx.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('not ready') && i.text.includes('mute'))).toBe(true);
   }, 30_000);
 
   it('a server that crashes mid-session is failed, the next turn goes on, and a restart brings it back', async () => {
