@@ -24,7 +24,9 @@ export function issueToConfigError(issue: z.core.$ZodIssue, origins: Origins) {
 
 function parseFile(root: RawTable, origins: Origins): ConfigFile {
   const names = (key: string) => (isTable(root[key]) ? Object.keys(root[key]) : []);
-  const parsed = configFileSchema({ providers: names('providers'), agents: names('agents'), mcpServers: names('mcp_servers') }).safeParse(root);
+  const parsed = configFileSchema({ providers: names('providers'), agents: names('agents'), mcpServers: names('mcp_servers') }).safeParse(
+    root,
+  );
   if (!parsed.success) throw issueToConfigError(parsed.error.issues[0], origins);
   return parsed.data;
 }

@@ -53,7 +53,10 @@ function part(item: Record<string, unknown>): string {
 function cap(text: string): string {
   const total = Buffer.byteLength(text, 'utf8');
   if (total <= MCP_OUTPUT_CAP_BYTES) return text;
-  const kept = Buffer.from(text, 'utf8').subarray(0, MCP_OUTPUT_CAP_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+  const kept = Buffer.from(text, 'utf8')
+    .subarray(0, MCP_OUTPUT_CAP_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return kept + MCP_OUTPUT_TRUNCATED(Buffer.byteLength(kept, 'utf8'), total);
 }
 

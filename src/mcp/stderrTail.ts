@@ -18,7 +18,11 @@ export class StderrTail {
 
   /** The last few non-empty lines, at most TAIL_BYTES. */
   text(): string {
-    const lines = this.buf.slice(-TAIL_BYTES).split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
+    const lines = this.buf
+      .slice(-TAIL_BYTES)
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter((l) => l !== '');
     return lines.slice(-TAIL_LINES).join('\n');
   }
 }

@@ -66,56 +66,64 @@ async function serversUp(term: Term): Promise<number[]> {
 }
 
 describe.runIf(process.platform === 'linux')('MCP servers in the chat', () => {
-  it('the status bar counts failed servers; /mcp lists them and their tools and restarts one; /quit leaves no server', { timeout: 90000 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel(() => ({ kind: 'text', chunks: ['the model answers'] }), servers);
-    const term = await sb.startArbor([], { cols: 120, rows: 40 });
-    await term.waitForText('MCP: 1 server failed (/mcp)', 30000);
-    const pids = await serversUp(term);
-    // A turn waits for the servers its agent sees: after its answer, ev is ready.
-    await send(term, 'hello');
-    await term.waitForText('the model answers', 30000);
+  it(
+    'the status bar counts failed servers; /mcp lists them and their tools and restarts one; /quit leaves no server',
+    { timeout: 90000 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(() => ({ kind: 'text', chunks: ['the model answers'] }), servers);
+      const term = await sb.startArbor([], { cols: 120, rows: 40 });
+      await term.waitForText('MCP: 1 server failed (/mcp)', 30000);
+      const pids = await serversUp(term);
+      // A turn waits for the servers its agent sees: after its answer, ev is ready.
+      await send(term, 'hello');
+      await term.waitForText('the model answers', 30000);
 
-    await send(term, '/mcp');
-    await term.waitForText('MCP servers:', 10000);
-    await term.waitForText(/ev {2}ready {2}stdio {2}\d+ tools/, 30000, { where: 'all' });
-    await term.waitForText(/bad {2}failed {2}stdio {2}0 tools/, 10000, { where: 'all' });
-    await term.waitForText('error: the server closed the connection while starting', 10000, { where: 'all' });
-    await term.waitForText('bad server: cannot open its database', 10000, { where: 'all' });
-    await term.waitForText('mcp__ev__echo (read-only)', 10000, { where: 'all' });
+      await send(term, '/mcp');
+      await term.waitForText('MCP servers:', 10000);
+      await term.waitForText(/ev {2}ready {2}stdio {2}\d+ tools/, 30000, { where: 'all' });
+      await term.waitForText(/bad {2}failed {2}stdio {2}0 tools/, 10000, { where: 'all' });
+      await term.waitForText('error: the server closed the connection while starting', 10000, { where: 'all' });
+      await term.waitForText('bad server: cannot open its database', 10000, { where: 'all' });
+      await term.waitForText('mcp__ev__echo (read-only)', 10000, { where: 'all' });
 
-    // Tab completes the server name.
-    term.type('/mcp restart e');
-    await term.waitForText('/mcp restart e', 5000);
-    term.press('tab');
-    await term.waitForText('/mcp restart ev', 5000);
-    term.press('enter');
-    await term.waitForText(/MCP server ev is ready \(\d+ tools\)\./, 30000, { where: 'all' });
-    // The old process was replaced, not added to.
-    expect(await gone(pids)).toBe(true);
-    const restarted = await serversUp(term);
+      // Tab completes the server name.
+      term.type('/mcp restart e');
+      await term.waitForText('/mcp restart e', 5000);
+      term.press('tab');
+      await term.waitForText('/mcp restart ev', 5000);
+      term.press('enter');
+      await term.waitForText(/MCP server ev is ready \(\d+ tools\)\./, 30000, { where: 'all' });
+      // The old process was replaced, not added to.
+      expect(await gone(pids)).toBe(true);
+      const restarted = await serversUp(term);
 
-    await send(term, '/quit');
-    await term.waitForExit(15000);
-    expect(await gone(restarted)).toBe(true);
-  });
+      await send(term, '/quit');
+      await term.waitForExit(15000);
+      expect(await gone(restarted)).toBe(true);
+    },
+  );
 
-  it('Esc during an MCP call stops the turn and keeps the one server; SIGTERM then leaves none', { timeout: PTY_TEST_TIMEOUT + 30000 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel(({ body }) => {
-      const msgs = body.messages ?? [];
-      if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['done'] };
-      return { kind: 'tools', calls: [{ id: 'm1', name: 'mcp__ev__trigger-long-running-operation', args: { duration: 60, steps: 6 } }] };
-    }, servers);
-    const term = await sb.startArbor([], { cols: 120, rows: 40 });
-    const pids = await serversUp(term);
-    await send(term, 'run the long operation');
-    await term.waitForText('mcp__ev__trigger-long-running-operation', 30000);
-    term.press('esc');
-    await term.waitForText('Interrupted.', 15000, { where: 'all' });
-    expect(serverPids(term.pid)).toEqual(pids);
-    process.kill(term.pid, 'SIGTERM');
-    await term.waitForExit(15000);
-    expect(await gone(pids)).toBe(true);
-  });
+  it(
+    'Esc during an MCP call stops the turn and keeps the one server; SIGTERM then leaves none',
+    { timeout: PTY_TEST_TIMEOUT + 30000 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(({ body }) => {
+        const msgs = body.messages ?? [];
+        if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['done'] };
+        return { kind: 'tools', calls: [{ id: 'm1', name: 'mcp__ev__trigger-long-running-operation', args: { duration: 60, steps: 6 } }] };
+      }, servers);
+      const term = await sb.startArbor([], { cols: 120, rows: 40 });
+      const pids = await serversUp(term);
+      await send(term, 'run the long operation');
+      await term.waitForText('mcp__ev__trigger-long-running-operation', 30000);
+      term.press('esc');
+      await term.waitForText('Interrupted.', 15000, { where: 'all' });
+      expect(serverPids(term.pid)).toEqual(pids);
+      process.kill(term.pid, 'SIGTERM');
+      await term.waitForExit(15000);
+      expect(await gone(pids)).toBe(true);
+    },
+  );
 });

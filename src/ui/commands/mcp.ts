@@ -30,7 +30,9 @@ function describeServer(s: McpServerView): string[] {
     for (const line of tail) lines.push(`      ${line}`);
   }
   for (const tool of s.tools) {
-    lines.push(`    ${tool.name}${tool.readOnly ? ` ${t('ui:commands.mcp.readOnly')}` : ''}${tool.description ? `  ${oneLine(tool.description)}` : ''}`);
+    lines.push(
+      `    ${tool.name}${tool.readOnly ? ` ${t('ui:commands.mcp.readOnly')}` : ''}${tool.description ? `  ${oneLine(tool.description)}` : ''}`,
+    );
   }
   return lines;
 }
@@ -38,7 +40,10 @@ function describeServer(s: McpServerView): string[] {
 async function restart(name: string, ctx: CommandContext): Promise<void> {
   const runtime = ctx.runtime;
   if (!serversOf(runtime).some((s) => s.name === name)) {
-    const known = serversOf(runtime).map((s) => s.name).join(', ') || '-';
+    const known =
+      serversOf(runtime)
+        .map((s) => s.name)
+        .join(', ') || '-';
     ctx.print(t('ui:commands.mcp.unknown', { name, known }), 'error');
     return;
   }

@@ -174,7 +174,9 @@ on_trip = "kill_tree"
   [BASE, 'default_agent = "nobody"\n'],
   [BASE, '[agents.b]\nprovider = "local"\n', '[agents.b]\nrisk_profile = "gone"\n'],
   // [mcp_servers.<name>]: stdio or url, the wrong mix named by key; agents name known servers
-  [`${BASE}mcp_servers = ["fs"]\n[mcp_servers.fs]\ncommand = "npx"\nargs = ["-y", "srv", "."]\nenv = { LOG_LEVEL = "warn" }\ncwd = "/tmp"\n[mcp_servers.web]\nurl = "http://127.0.0.1:8931/mcp"\nheaders = { X = "y" }\nbearer_token_env = "WEB_TOKEN"\nenabled = false\nstartup_timeout_secs = 2\ntool_timeout_secs = 0.5\n[risk_profiles.r]\ntrust_read_only_mcp = true\n`],
+  [
+    `${BASE}mcp_servers = ["fs"]\n[mcp_servers.fs]\ncommand = "npx"\nargs = ["-y", "srv", "."]\nenv = { LOG_LEVEL = "warn" }\ncwd = "/tmp"\n[mcp_servers.web]\nurl = "http://127.0.0.1:8931/mcp"\nheaders = { X = "y" }\nbearer_token_env = "WEB_TOKEN"\nenabled = false\nstartup_timeout_secs = 2\ntool_timeout_secs = 0.5\n[risk_profiles.r]\ntrust_read_only_mcp = true\n`,
+  ],
   [`${BASE}[mcp_servers.fs]\ncommand = "x"\nurl = "http://a"\n`],
   [`${BASE}[mcp_servers.fs]\nenabled = true\n`],
   [`${BASE}[mcp_servers.fs]\ncommand = 3\n`],
@@ -194,4 +196,3 @@ on_trip = "kill_tree"
   [`${BASE}mcp_servers = "fs"\n`],
   [`${BASE}\n[risk_profiles.x]\ntrust_read_only_mcp = "yes"\n`],
 ];
-

@@ -60,7 +60,10 @@ system_prompt = "You are ${alias}."
 ${fields}
 `;
 
-export async function mcpFixture(opts: { config: (url: string, workdir: string) => string; agents: Record<string, Responder> }): Promise<McpFixture> {
+export async function mcpFixture(opts: {
+  config: (url: string, workdir: string) => string;
+  agents: Record<string, Responder>;
+}): Promise<McpFixture> {
   const counts = new Map<string, number>();
   const byAgent = new Map<string, LoopbackIncoming[]>();
   const server = await startLoopbackModel({

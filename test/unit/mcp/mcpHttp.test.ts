@@ -21,7 +21,10 @@ function sdkServer(): McpServer {
     { description: 'Upper-cases its text.\u001b[31m', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
     async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
   );
-  server.registerTool('broken', { description: 'Always fails.' }, async () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }));
+  server.registerTool('broken', { description: 'Always fails.' }, async () => ({
+    content: [{ type: 'text', text: 'it broke' }],
+    isError: true,
+  }));
   server.registerTool('link', { description: 'A resource link.' }, async () => ({
     content: [{ type: 'resource_link', uri: 'file:///tmp/report.md', name: 'report', mimeType: 'text/markdown' }],
   }));
@@ -43,7 +46,10 @@ afterEach(async () => {
 });
 
 function managerFor(toml: string, env: NodeJS.ProcessEnv): McpManager {
-  const loaded = loadConfigFromTexts([{ file: '/c.toml', text: `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n${toml}` }], env);
+  const loaded = loadConfigFromTexts(
+    [{ file: '/c.toml', text: `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n${toml}` }],
+    env,
+  );
   const m = createMcpManager(loaded.config, '/', env);
   managers.push(m);
   return m;
@@ -70,7 +76,9 @@ describe('Streamable HTTP', () => {
       await transport.handleRequest(req, res);
     });
     servers.push(server);
-    const m = managerFor(`[mcp_servers.web]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\nheaders = { X-Extra = "1" }\n`, { WEB_TOKEN: TOKEN });
+    const m = managerFor(`[mcp_servers.web]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\nheaders = { X-Extra = "1" }\n`, {
+      WEB_TOKEN: TOKEN,
+    });
     m.startAll();
     expect(await m.waitFor(['web'])).toEqual([]);
     const view = m.views()[0];
@@ -84,9 +92,16 @@ describe('Streamable HTTP', () => {
 
     const tools = mcpToolsOf(m, ['web']);
     const shout = tools.find((t) => t.name === 'mcp__web__shout')!;
-    expect(shout.spec(undefined as never, undefined as never).parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } } });
+    expect(shout.spec(undefined as never, undefined as never).parameters).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+    });
     expect(await shout.run({ text: 'hi' }, ctx())).toEqual({ success: true, output: 'HI' });
-    expect(await tools.find((t) => t.name === 'mcp__web__broken')!.run({}, ctx())).toEqual({ success: false, output: '', error: 'it broke' });
+    expect(await tools.find((t) => t.name === 'mcp__web__broken')!.run({}, ctx())).toEqual({
+      success: false,
+      output: '',
+      error: 'it broke',
+    });
     expect((await tools.find((t) => t.name === 'mcp__web__link')!.run({}, ctx())).output).toBe(
       '[resource link: report <file:///tmp/report.md>, text/markdown]',
     );

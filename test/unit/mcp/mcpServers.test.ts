@@ -11,7 +11,18 @@ import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../../../src/tools/mcpTools.js';
 import { callsThenDone, lastToolResult, sequence, text, until } from '../delegate/helpers.js';
 import { hasToolResults } from '../../support/loopbackModel.js';
-import { agentToml, everything, filesystem, mcpFixture, mcpServerPids, SECRET_ENV, systemText, toolNames, toolSpec, type McpFixture } from './helpers.js';
+import {
+  agentToml,
+  everything,
+  filesystem,
+  mcpFixture,
+  mcpServerPids,
+  SECRET_ENV,
+  systemText,
+  toolNames,
+  toolSpec,
+  type McpFixture,
+} from './helpers.js';
 
 let fx: McpFixture | undefined;
 afterEach(async () => {
@@ -110,7 +121,8 @@ describe('policy', () => {
     expect(lastToolResult(fx.requestsOf('main')[1])).toBe(HEADLESS_DENIED('mcp__ev__echo'));
     await fx.cleanup();
     fx = await mcpFixture({
-      config: (_u, dir) => `${everything()}${filesystem(dir)}[risk_profiles.ro]\ntrust_read_only_mcp = true\n${agentToml('main', 'risk_profile = "ro"')}`,
+      config: (_u, dir) =>
+        `${everything()}${filesystem(dir)}[risk_profiles.ro]\ntrust_read_only_mcp = true\n${agentToml('main', 'risk_profile = "ro"')}`,
       agents: {
         main: sequence(
           call('mcp__ev__echo', { message: 'trusted' }),
@@ -249,7 +261,9 @@ ${agentToml('main')}`,
     expect(systemText(fx.requestsOf('main')[0])).toContain(MCP_SERVERS_UNAVAILABLE(['mute']));
     expect(fx.runtime.store.getState().mcpServers![0].error).toContain('did not start within 1 s');
     // The user is told which server the turn went without.
-    expect(fx.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('not ready') && i.text.includes('mute'))).toBe(true);
+    expect(
+      fx.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('not ready') && i.text.includes('mute')),
+    ).toBe(true);
   }, 30_000);
 
   it('a server that crashes mid-session is failed, the next turn goes on, and a restart brings it back', async () => {
@@ -285,7 +299,11 @@ ${agentToml('main')}`,
       },
     });
     const turn = fx.runtime.startTurn('go');
-    await until(() => Object.values(fx!.runtime.store.getState().runs).some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'), 20_000, 'child calling the server');
+    await until(
+      () => Object.values(fx!.runtime.store.getState().runs).some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'),
+      20_000,
+      'child calling the server',
+    );
     expect(mcpServerPids()).toHaveLength(1);
     fx.runtime.interrupt();
     await turn;
