@@ -127,6 +127,8 @@ export class McpConnection {
       }
     }
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    // Closed (or restarted) while the SDK loaded: start no process for a dead attempt.
+    if (gen !== this.generation) throw new Error('superseded');
     const { env, marker } = this.deps.spawnEnv(this.config);
     this.marker = marker;
     const transport = new StdioClientTransport({
@@ -138,7 +140,7 @@ export class McpConnection {
     });
     transport.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.deps.processStarted?.(marker);
-    await this.open(gen, new Client(CLIENT_INFO), transport, 'stdio');
+    await this.open(gen, new Client(CLIENT_INFO), transport, 'stdio', marker);
   }
 
   private httpHeaders(): Record<string, string> {
@@ -154,15 +156,25 @@ export class McpConnection {
     return headers;
   }
 
-  private async open(gen: number, client: SdkClient, transport: SdkTransport, kind: McpTransportKind): Promise<void> {
+  private async open(gen: number, client: SdkClient, transport: SdkTransport, kind: McpTransportKind, marker?: string): Promise<void> {
     client.onclose = () => {
       if (gen !== this.generation || this.closing) return;
       void this.fail(gen, this.status === 'starting' ? 'the server closed the connection while starting' : 'the server exited');
     };
     // Errors on an open connection (a bad message) are not fatal; a close follows if it is.
     client.onerror = () => {};
-    this.client = client;
-    await client.connect(transport, { timeout: this.config.startup_timeout_secs * 1000 });
+    if (gen === this.generation) this.client = client;
+    try {
+      await client.connect(transport, { timeout: this.config.startup_timeout_secs * 1000 });
+    } catch (err) {
+      if (gen !== this.generation) await this.discard(client, marker);
+      throw err;
+    }
+    // Closed or restarted while connecting: this attempt's client and process are nobody's.
+    if (gen !== this.generation) {
+      await this.discard(client, marker);
+      return;
+    }
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
@@ -203,6 +215,13 @@ export class McpConnection {
     // The SDK's close waits up to 2 s for a stdio server to leave on its own before
     // SIGTERM; the reaper's marker sweep does not wait that long.
     await Promise.race([client?.close().catch(() => {}), new Promise((r) => setTimeout(r, 200).unref())]);
+    if (marker) await this.deps.processEnded?.(marker);
+  }
+
+  private async discard(client: SdkClient, marker: string | undefined): Promise<void> {
+    if (this.client === client) this.client = undefined;
+    if (this.marker === marker) this.marker = undefined;
+    await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 200).unref())]);
     if (marker) await this.deps.processEnded?.(marker);
   }
 

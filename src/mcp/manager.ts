@@ -65,6 +65,8 @@ export class McpManager {
     if (!conn) throw new Error(`unknown MCP server '${name}' (known: ${this.names().join(', ') || 'none'})`);
     if (this.closed) return;
     await conn.close();
+    // arbor may have begun ending meanwhile: nothing starts after close().
+    if (this.closed) return;
     await conn.start();
   }
 

@@ -25,6 +25,10 @@ function sdkServer(): McpServer {
     content: [{ type: 'text', text: 'it broke' }],
     isError: true,
   }));
+  server.registerTool('slow', { description: 'Takes its time.' }, async () => {
+    await new Promise((r) => setTimeout(r, 3000));
+    return { content: [{ type: 'text', text: 'late' }] };
+  });
   server.registerTool('link', { description: 'A resource link.' }, async () => ({
     content: [{ type: 'resource_link', uri: 'file:///tmp/report.md', name: 'report', mimeType: 'text/markdown' }],
   }));
@@ -76,9 +80,12 @@ describe('Streamable HTTP', () => {
       await transport.handleRequest(req, res);
     });
     servers.push(server);
-    const m = managerFor(`[mcp_servers.web]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\nheaders = { X-Extra = "1" }\n`, {
-      WEB_TOKEN: TOKEN,
-    });
+    const m = managerFor(
+      `[mcp_servers.web]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\nheaders = { X-Extra = "1" }\ntool_timeout_secs = 0.3\n`,
+      {
+        WEB_TOKEN: TOKEN,
+      },
+    );
     m.startAll();
     expect(await m.waitFor(['web'])).toEqual([]);
     const view = m.views()[0];
@@ -101,6 +108,11 @@ describe('Streamable HTTP', () => {
       success: false,
       output: '',
       error: 'it broke',
+    });
+    expect(await tools.find((t) => t.name === 'mcp__web__slow')!.run({}, ctx())).toEqual({
+      success: false,
+      output: '',
+      error: "MCP tool 'slow' on server 'web' timed out after 0.3 s",
     });
     expect((await tools.find((t) => t.name === 'mcp__web__link')!.run({}, ctx())).output).toBe(
       '[resource link: report <file:///tmp/report.md>, text/markdown]',

@@ -72,3 +72,29 @@ describe('results', () => {
     expect(r.text).toContain(`[truncated: showed the first ${MCP_OUTPUT_CAP_BYTES} of ${MCP_OUTPUT_CAP_BYTES + 10} bytes`);
   });
 });
+
+describe('trace log', () => {
+  it('a child run_started line lists the tools it was offered', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { TraceLog } = await import('../../../src/persistence/traceLog.js');
+    const home = mkdtempSync(join(tmpdir(), 'arbor-trace-mcp-'));
+    try {
+      const log = new TraceLog(home);
+      log.event({
+        event: 'run_started',
+        agent_alias: 'a',
+        session_key: 's',
+        run_id: 'r',
+        parent_run_id: 'p',
+        tools: ['shell', 'mcp__fs__read_file'],
+      });
+      log.close();
+      const line = JSON.parse(readFileSync(join(home, 'logs', 'arbor.log'), 'utf8').trim());
+      expect(line.tools).toEqual(['shell', 'mcp__fs__read_file']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

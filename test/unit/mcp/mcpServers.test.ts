@@ -287,6 +287,16 @@ ${agentToml('main')}`,
     await expect(fx.runtime.mcpRestart!('nope')).rejects.toThrow(/nope.*ev/);
   }, 60_000);
 
+  it('closing while servers start leaves no process (restart and dispose mid-start)', async () => {
+    fx = await mcpFixture({ config: () => `${everything()}${everything('ev2')}${agentToml('main')}`, agents: {} });
+    // Both are starting now; one is restarted at once, then the runtime ends before either is up.
+    void fx.runtime.mcpRestart!('ev2');
+    await fx.runtime.dispose();
+    await until(() => mcpServerPids().length === 0, 8000, 'no server process after a mid-start close');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(mcpServerPids()).toEqual([]);
+  }, 30_000);
+
   it('one process per server for the whole tree; Esc mid-call and the runtime end leave none', async () => {
     fx = await mcpFixture({
       config: () => `${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
