@@ -56,12 +56,34 @@ export class McpRuntime {
     if (!manager) return { tools: [], unavailable: [] };
     const servers = this.serversOf(agent);
     const starting = servers.filter((n) => manager.connection(n)?.status === 'starting');
-    const unavailable = await manager.waitFor(servers, signal);
+    // Delegates this turn may reach take their MCP tools when they are built (an
+    // independent one its own servers), so those servers are waited for too.
+    await manager.waitFor(this.reachableServers(agent), signal);
+    const unavailable = servers.filter((n) => manager.connection(n)?.status !== 'ready');
     // The user hears of a server this turn waited for in vain; a failed one was said when
     // it failed, and the status bar keeps counting it. The model is told every turn.
     const late = unavailable.filter((n) => starting.includes(n));
     if (late.length > 0 && !signal.aborted) this.notice('warn', t('runtime:mcp.unavailable', { names: late.join(', ') }));
     return { tools: mcpToolsOf(manager, servers), unavailable };
+  }
+
+  /** The servers of `agent` and of every agent its delegates lists reach. */
+  private reachableServers(agent: AgentConfig): string[] {
+    const seen = new Set<string>([agent.alias]);
+    const queue = [agent];
+    const servers = new Set<string>();
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      for (const s of this.serversOf(next)) servers.add(s);
+      for (const d of next.delegates) {
+        const target = this.config.agents[d.agent];
+        if (target && !seen.has(target.alias)) {
+          seen.add(target.alias);
+          queue.push(target);
+        }
+      }
+    }
+    return [...servers];
   }
 
   /** The ready tools an agent sees now (an independent delegate's own set). */

@@ -221,6 +221,28 @@ ${agentToml('helper', 'risk_profile = "mcp"\nruntime_profile = "agentic"')}`,
   }, 60_000);
 });
 
+describe('independent delegates', () => {
+  it('an independent delegate gets its own servers, not its caller set', async () => {
+    fx = await mcpFixture({
+      config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}
+[runtime_profiles.agentic]
+agentic = true
+${agentToml('main', 'risk_profile = "mcp"\nmcp_servers = ["fs"]\ndelegates = [{ agent = "ind", mode = "independent" }]')}
+${agentToml('ind', 'risk_profile = "mcp"\nruntime_profile = "agentic"\nmcp_servers = ["ev"]')}`,
+      agents: {
+        main: sequence(call('delegate', { agent: 'ind', prompt: 'work' }, 'd1'), text('root done')),
+        ind: sequence(call('mcp__ev__echo', { message: 'own server' }, 'i1'), text('ind done')),
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const ind = fx.requestsOf('ind');
+    const offered = toolNames(ind[0]);
+    expect(offered).toContain('mcp__ev__echo');
+    expect(offered.some((n) => n.startsWith('mcp__fs__'))).toBe(false);
+    expect(lastToolResult(ind[1])).toBe('Echo: own server');
+  }, 60_000);
+});
+
 describe('lifecycle', () => {
   it('a server that fails to start is shown failed with its stderr, and the turn goes on without it', async () => {
     fx = await mcpFixture({
