@@ -154,6 +154,7 @@ export async function main(argv: string[]): Promise<void> {
     { agentsCommands, agentsKeyBindings },
     { KeyTable },
     { keysCommand },
+    { mcpCommand },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -161,6 +162,7 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/agents/register.js'),
     import('../ui/keys/keyTable.js'),
     import('../ui/commands/keys.js'),
+    import('../ui/commands/mcp.js'),
   ]);
   const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
   // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
@@ -196,7 +198,7 @@ export async function main(argv: string[]): Promise<void> {
       },
       onExit: () => app.unmount(),
       initialNotices: chat.warnings,
-      commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
+      commands: [keysCommand, mcpCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
       keyTable,
       saveLanguage: (lang) => writeState(home, { language: lang }),

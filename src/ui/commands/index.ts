@@ -2,7 +2,6 @@
 import { clearCommand } from './clear.js';
 import { helpCommand } from './help.js';
 import { langCommand } from './lang.js';
-import { mcpCommand } from './mcp.js';
 import { modelCommand } from './model.js';
 import { quitCommand } from './quit.js';
 import { resumeCommand } from './resume.js';
@@ -10,7 +9,7 @@ import type { SlashCommand } from './registry.js';
 import { sessionsCommand } from './sessions.js';
 
 export function builtinCommands(): SlashCommand[] {
-  return [helpCommand, clearCommand, modelCommand, sessionsCommand, resumeCommand, langCommand, mcpCommand, quitCommand];
+  return [helpCommand, clearCommand, modelCommand, sessionsCommand, resumeCommand, langCommand, quitCommand];
 }
 
 export { CommandRegistry, runSlashLine, isSlashLine, unescapeSlash, parseSlashLine, usageOf } from './registry.js';

@@ -26,7 +26,7 @@ function sdkServer(): McpServer {
     isError: true,
   }));
   server.registerTool('slow', { description: 'Takes its time.' }, async () => {
-    await new Promise((r) => setTimeout(r, 3000));
+    await new Promise((r) => setTimeout(r, 4000));
     return { content: [{ type: 'text', text: 'late' }] };
   });
   server.registerTool('link', { description: 'A resource link.' }, async () => ({
@@ -81,14 +81,14 @@ describe('Streamable HTTP', () => {
     });
     servers.push(server);
     const m = managerFor(
-      `[mcp_servers.web]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\nheaders = { X-Extra = "1" }\ntool_timeout_secs = 0.3\n`,
+      `[mcp_servers.web]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\nheaders = { X-Extra = "1" }\n[mcp_servers.hasty]\nurl = "${url}/mcp"\nbearer_token_env = "WEB_TOKEN"\ntool_timeout_secs = 1\n`,
       {
         WEB_TOKEN: TOKEN,
       },
     );
     m.startAll();
     expect(await m.waitFor(['web'])).toEqual([]);
-    const view = m.views()[0];
+    const view = m.views().find((v) => v.name === 'web')!;
     expect(view).toMatchObject({ name: 'web', status: 'ready', transport: 'http' });
     // Server text is neutralised for display.
     expect(view.tools.find((t) => t.serverTool === 'shout')?.description).toBe('Upper-cases its text.␛[31m');
@@ -109,10 +109,16 @@ describe('Streamable HTTP', () => {
       output: '',
       error: 'it broke',
     });
-    expect(await tools.find((t) => t.name === 'mcp__web__slow')!.run({}, ctx())).toEqual({
+    // The same server under an entry with a 1 s tool timeout.
+    expect(await m.waitFor(['hasty'])).toEqual([]);
+    expect(
+      await mcpToolsOf(m, ['hasty'])
+        .find((t) => t.name === 'mcp__hasty__slow')!
+        .run({}, ctx()),
+    ).toEqual({
       success: false,
       output: '',
-      error: "MCP tool 'slow' on server 'web' timed out after 0.3 s",
+      error: "MCP tool 'slow' on server 'hasty' timed out after 1 s",
     });
     expect((await tools.find((t) => t.name === 'mcp__web__link')!.run({}, ctx())).output).toBe(
       '[resource link: report <file:///tmp/report.md>, text/markdown]',
