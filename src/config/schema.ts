@@ -199,6 +199,11 @@ const agentSchema = (names: ConfigNames) =>
     enabled: boolean().optional(),
     description: string().optional(),
     mcp_servers: mcpServerNames(names).optional(),
+    /** Overrides the provider's model (and temperature) for this agent only. */
+    model: string({ nonEmpty: true }).optional(),
+    temperature: number({ min: 0, max: 2 }).optional(),
+    /** Allow-list of tool names (globs): narrows the agent's tools within its risk profile. */
+    tools: stringList().optional(),
   });
 
 const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });

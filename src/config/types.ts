@@ -40,6 +40,11 @@ export type AgentConfig = {
   delegates: DelegateEntry[];
   /** Which `[mcp_servers]` this agent sees; absent = every enabled one. */
   mcp_servers?: string[];
+  /** The provider's model and temperature for this agent only (absent: the provider's). */
+  model?: string;
+  temperature?: number;
+  /** Tool-name globs the agent may use, within its risk profile (absent: all it allows). */
+  tools?: string[];
 } & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>>;
 
 export type RiskProfile = { name: string } & RiskProfileFields;
@@ -83,6 +88,8 @@ export interface LoadedConfig {
   /** Set when no config file exists and a provider was picked from the environment,
    * e.g. "OPENAI_API_KEY" — the status bar says so. */
   autoDetectedFrom?: string;
+  /** Where each agent was defined: a config or agent file path; absent for built-in ones. */
+  agentSources?: Record<string, string | undefined>;
 }
 
 export { ConfigError } from './configError.js';

@@ -14,6 +14,7 @@ import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop } from './loop.js';
 import { PausableTimer } from './pausableTimer.js';
 import { PauseGate } from './pauseGate.js';
+import { narrowToAgentTools } from '../tools/agentTools.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
@@ -101,8 +102,10 @@ export class Supervisor implements SupervisorCore {
    * root's is its profile's filter of the base tools. */
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
     const recorded = this.contexts.get(runId)?.tools ?? this.rootTools.get(runId);
+    if (recorded) return recorded;
     const base = this.deps.toolsFor?.(caller.alias) ?? this.deps.baseTools;
-    return recorded ?? capToCeilings(this.deps.filterTools(base, caller.risk), caller);
+    const own = capToCeilings(this.deps.filterTools(base, caller.risk), caller);
+    return narrowToAgentTools(own, this.deps.config.agents[caller.alias]?.tools);
   }
 
   // ---- run creation ----
@@ -296,7 +299,9 @@ export class Supervisor implements SupervisorCore {
   }
 
   /** Runs the agent loop for a run with the supervisor's services. */
-  async loopFor(opts: LoopContext): Promise<string> {
+  async loopFor(ctx: LoopContext): Promise<string> {
+    // Every run's tools pass its agent's own allow-list here, whichever path built them.
+    const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
     else this.rootTools.set(opts.run.id, opts.tools);
