@@ -227,6 +227,9 @@ export async function main(argv: string[]): Promise<void> {
       saveLanguage: (lang) => writeState(home, { language: lang }),
     });
     chat.ui.close = () => app.unmount();
+    // Ink drew the first frame synchronously inside renderApp: the servers start now, in the
+    // background, and never compete with the prompt's first appearance.
+    setImmediate(() => runtime.startMcp());
     await app.waitUntilExit();
     if (chat.signals.pending) await chat.signals.pending;
     stopIdleCollector();
@@ -305,6 +308,8 @@ function openChat(
     extraServices,
     // Started in the background by the runtime: the chat is usable before they are up.
     mcp: createMcpManager(loaded.config, process.cwd()),
+    // The chat starts them once its first frame is out (below), headless at once.
+    startMcp: headless,
     arborHome: home,
     sinks: recorder.sinks(totals, trace),
   });

@@ -14,6 +14,7 @@ type Notice = (level: 'info' | 'warn' | 'error', text: string) => void;
 export class McpRuntime {
   private readonly last = new Map<string, McpServerStatus>();
   private unsubscribe: (() => void) | undefined;
+  private started = false;
 
   constructor(
     private readonly manager: McpManager | undefined,
@@ -22,10 +23,12 @@ export class McpRuntime {
     private readonly notice: Notice,
   ) {}
 
-  /** Publishes the servers' state and starts them in the background. */
+  /** Publishes the servers' state and starts them in the background; later calls do
+   * nothing. */
   start(): void {
     const manager = this.manager;
-    if (!manager || manager.size === 0) return;
+    if (!manager || manager.size === 0 || this.started) return;
+    this.started = true;
     this.unsubscribe = manager.subscribe(() => this.publish());
     this.publish();
     manager.startAll();
@@ -54,6 +57,8 @@ export class McpRuntime {
   async prepareTurn(agent: AgentConfig, signal: AbortSignal): Promise<{ tools: Tool[]; unavailable: string[] }> {
     const manager = this.manager;
     if (!manager) return { tools: [], unavailable: [] };
+    // A turn sent before the chat started them (it does right after its first frame).
+    this.start();
     const servers = this.serversOf(agent);
     const starting = servers.filter((n) => manager.connection(n)?.status === 'starting');
     // Delegates this turn may reach take their MCP tools when they are built (an

@@ -65,6 +65,9 @@ export interface CreateRuntimeOptions {
   /** The configured MCP servers (not yet started: the runtime starts them in the
    * background and closes them when it ends). */
   mcp?: McpManager;
+  /** false: the caller starts the MCP servers later (Runtime.startMcp; the chat does once
+   * its first frame is drawn, so they never compete with it). Default true. */
+  startMcp?: boolean;
   /** Override provider construction (tests). */
   providerFactory?: (config: ProviderConfig) => ModelProvider;
 }
@@ -81,6 +84,8 @@ export interface Runtime extends RuntimeApi {
    * unwind (tools killed, outcomes and task records written), then flushes the sinks.
    * Resolves to whether everything settled in time. */
   shutdown(settleMs: number): Promise<boolean>;
+  /** Starts the configured MCP servers in the background (once; a turn starts them too). */
+  startMcp(): void;
 }
 
 /** `base` with more tools (an agent's MCP tools) after it; `base` itself when none. */
@@ -208,7 +213,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
 
   const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
-  mcpRt.start();
+  if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
     const prev = store.getState().saveError;
@@ -381,6 +386,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     resolveRunaway: (choice) => guard.resolve(choice),
     mcpRestart: (name) => mcpRt.restart(name),
+    startMcp: () => mcpRt.start(),
     async shutdown(settleMs: number) {
       guard.dispose();
       supervisor.stopAll('cancelled');
