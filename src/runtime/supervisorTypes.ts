@@ -13,6 +13,7 @@ import type { ExecutionBudget } from './executionBudget.js';
 import type { LoopHooks } from './loop.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
+import type { QuotaWaiter } from './quotaPause.js';
 import type { ApprovalBroker } from './approvals.js';
 import type { RuntimeStore } from './store.js';
 import type { Run, RunKind } from './types.js';
@@ -34,6 +35,8 @@ export interface RunHandle {
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */
   detach?: () => void;
+  /** Asks of this run waiting for the operator (its timer stands still while > 0). */
+  asking?: number;
 }
 
 export interface ResolvedProvider {
@@ -64,6 +67,8 @@ export interface SupervisorDeps {
   onChildEnded?(run: Run): void;
   /** A line in the chat transcript (and the session file), e.g. a background task ending. */
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
+  /** Holds runs while their provider's rate or quota limit lasts. */
+  quota?: QuotaWaiter;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
 }
