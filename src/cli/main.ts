@@ -22,6 +22,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
+import { createMcpManager } from '../tools/mcpTools.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
@@ -186,6 +187,7 @@ export async function main(argv: string[]): Promise<void> {
     { KeyTable },
     { keysCommand },
     { contextCommand },
+    { mcpCommand },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -194,6 +196,7 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/keys/keyTable.js'),
     import('../ui/commands/keys.js'),
     import('../ui/commands/context.js'),
+    import('../ui/commands/mcp.js'),
   ]);
   const agentsOpts = {
     archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
@@ -234,12 +237,15 @@ export async function main(argv: string[]): Promise<void> {
       },
       onExit: () => app.unmount(),
       initialNotices: chat.warnings,
-      commands: [keysCommand, contextCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
+      commands: [keysCommand, contextCommand, mcpCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
       keyTable,
       saveLanguage: (lang) => writeState(home, { language: lang }),
     });
     chat.ui.close = () => app.unmount();
+    // Ink drew the first frame synchronously inside renderApp: the servers start now, in the
+    // background, and never compete with the prompt's first appearance.
+    setImmediate(() => runtime.startMcp());
     await app.waitUntilExit();
     if (chat.signals.pending) await chat.signals.pending;
     stopIdleCollector();
@@ -329,6 +335,10 @@ function openChat(
     restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices,
+    // Started in the background by the runtime: the chat is usable before they are up.
+    mcp: createMcpManager(loaded.config, process.cwd()),
+    // The chat starts them once its first frame is out (below), headless at once.
+    startMcp: headless,
     arborHome: home,
     sinks: recorder.sinks(totals, trace),
     projectContext,

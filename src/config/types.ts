@@ -8,6 +8,7 @@ import type {
   ContextFields,
   DelegateEntryFields,
   DelegationFields,
+  McpServerFields,
   PricingFields,
   ProviderFields,
   RiskProfileFields,
@@ -41,6 +42,8 @@ export type AgentConfig = {
   delegates: DelegateEntry[];
   /** false: no project context in its system prompt (absent = true). */
   context?: boolean;
+  /** Which `[mcp_servers]` this agent sees; absent = every enabled one. */
+  mcp_servers?: string[];
   /** The provider's model and temperature for this agent only (absent: the provider's). */
   model?: string;
   temperature?: number;
@@ -57,6 +60,9 @@ export type RuntimeProfile = { name: string } & RuntimeProfileFields;
 export type RunawayConfig = RunawayFields;
 export type RunawayAction = RunawayConfig['on_trip'];
 export type DelegationConfig = DelegationFields;
+
+/** One `[mcp_servers.<name>]` entry: `command` (stdio) or `url` (Streamable HTTP / SSE). */
+export type McpServerConfig = McpServerFields & { name: string };
 
 export interface UiConfig {
   language: Language;
@@ -78,6 +84,8 @@ export interface ArborConfig {
   keys?: KeyOverrides;
   /** `[context]` as written (absent: the defaults; config/projectContext.ts). */
   context?: ContextFields;
+  /** `[mcp_servers.<name>]`; absent when none are configured. */
+  mcp_servers?: Record<string, McpServerConfig>;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

@@ -13,7 +13,10 @@ import { t } from '../i18n/index.js';
 import { arborHome } from '../config/paths.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
+import type { McpManager } from '../mcp/manager.js';
+import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
+import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
@@ -68,6 +71,12 @@ export interface CreateRuntimeOptions {
   extraServices?: SupervisorDeps['extraServices'];
   /** Where session files live (recordedRuns); absent: $ARBOR_HOME at the time of asking. */
   arborHome?: string;
+  /** The configured MCP servers (not yet started: the runtime starts them in the
+   * background and closes them when it ends). */
+  mcp?: McpManager;
+  /** false: the caller starts the MCP servers later (Runtime.startMcp; the chat does once
+   * its first frame is drawn, so they never compete with it). Default true. */
+  startMcp?: boolean;
   /** Override provider construction (tests). */
   providerFactory?: (config: ProviderConfig) => ModelProvider;
   /** AGENTS.md files read at launch (config/projectContext.ts): after the system prompt of
@@ -89,6 +98,13 @@ export interface Runtime extends RuntimeApi {
    * unwind (tools killed, outcomes and task records written), then flushes the sinks.
    * Resolves to whether everything settled in time. */
   shutdown(settleMs: number): Promise<boolean>;
+  /** Starts the configured MCP servers in the background (once; a turn starts them too). */
+  startMcp(): void;
+}
+
+/** `base` with more tools (an agent's MCP tools) after it; `base` itself when none. */
+function withTools(base: ToolRegistry, more: Tool[]): ToolRegistry {
+  return more.length ? new ToolRegistry([...base.list(), ...more]) : base;
 }
 
 function contextReport(context: ProjectContext, agent: AgentConfig): ProjectContextReport {
@@ -187,8 +203,10 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     providerFor,
     baseTools,
     filterTools: applyPolicyToolFilter,
+    toolsFor: (alias) => withTools(baseTools, mcpRt.toolsOf(alias)),
+    agentSeesTool: (alias, name) => mcpRt.agentSees(alias, name),
     hooks,
-    trace(event, run) {
+    trace(event, run, tools) {
       sinks.trace?.({
         event,
         agent_alias: run.alias,
@@ -196,6 +214,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         run_id: run.id,
         parent_run_id: run.parentRunId,
         status: run.status,
+        ...(tools ? { tools } : {}),
         model: run.model,
       });
     },
@@ -225,6 +244,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
   };
+
+  const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
+  if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
     const prev = store.getState().saveError;
@@ -293,13 +315,18 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const limit = caller.runtime.max_execution_tree_iterations;
     const budget = limit !== undefined ? new ExecutionBudget(limit) : undefined;
     try {
+      // MCP servers the agent sees and that are still starting are waited for (each up to
+      // its startup timeout); the model is told which ones this turn goes without.
+      const mcp = await mcpRt.prepareTurn(agent, handle.controller.signal);
       const answer = await supervisor.loopFor({
         run,
         handle,
-        agent,
+        agent: mcp.unavailable.length
+          ? { ...agent, system_prompt: `${agent.system_prompt}\n\n${MCP_SERVERS_UNAVAILABLE(mcp.unavailable)}` }
+          : agent,
         resolved,
         caller,
-        tools: applyPolicyToolFilter(baseTools, caller.risk),
+        tools: applyPolicyToolFilter(withTools(baseTools, mcp.tools), caller.risk),
         history,
         budget: budget ? { budget, role: 'root' } : undefined,
         tracker: trackerFor(alias),
@@ -393,6 +420,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent) } : {}),
     resolveRunaway: (choice) => guard.resolve(choice),
+    mcpRestart: (name) => mcpRt.restart(name),
+    startMcp: () => mcpRt.start(),
     async shutdown(settleMs: number) {
       guard.dispose();
       quota.dispose();
@@ -401,6 +430,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const settled = () => !supervisor.hasLiveHandles && store.getState().activeRootRunId === undefined;
       while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       flushSinks();
+      await mcpRt.close();
       return settled();
     },
     async dispose() {
@@ -408,6 +438,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       quota.dispose();
       for (const id of supervisor.handledRunIds()) supervisor.stop(id, 'cancelled');
       flushSinks();
+      await mcpRt.close();
     },
   };
 }

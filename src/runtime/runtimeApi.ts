@@ -83,6 +83,9 @@ export interface RuntimeApi {
   setModel?(spec: string): void;
   /** The AGENTS.md files loaded into the system prompt at launch (/context). */
   projectContext?(): ProjectContextReport;
+  /** Restarts a configured MCP server (`/mcp restart <name>`); its state shows in the
+   * store's mcpServers. Rejects naming the configured servers for an unknown name. */
+  mcpRestart?(name: string): Promise<void>;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

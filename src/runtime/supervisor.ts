@@ -50,6 +50,8 @@ export class Supervisor implements SupervisorCore {
   private readonly handles = new Map<string, RunHandle>();
   /** Per child run: its loop context, kept after it ends while it can be steered. */
   private readonly contexts = new LoopContexts(() => this.deps.config.delegation.archive_after_minutes * 60_000);
+  /** Each live root turn's registry (its MCP tools were fixed when the turn began). */
+  private readonly rootTools = new Map<string, ToolRegistry>();
   readonly lane: ConcurrencyLane;
   private spawnPaused = false;
 
@@ -101,9 +103,10 @@ export class Supervisor implements SupervisorCore {
    * child, or a child of an independent hop, is capped by what that run really has); a
    * root's is its profile's filter of the base tools. */
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
-    const recorded = this.contexts.get(runId)?.tools;
+    const recorded = this.contexts.get(runId)?.tools ?? this.rootTools.get(runId);
     if (recorded) return recorded;
-    const own = capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
+    const base = this.deps.toolsFor?.(caller.alias) ?? this.deps.baseTools;
+    const own = capToCeilings(this.deps.filterTools(base, caller.risk), caller);
     return narrowToAgentTools(own, this.deps.config.agents[caller.alias]?.tools);
   }
 
@@ -235,7 +238,7 @@ export class Supervisor implements SupervisorCore {
     const status = this.store.getState().runs[run.id]?.status;
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
-    this.deps.trace('run_started', this.store.getState().runs[run.id]);
+    this.deps.trace('run_started', this.store.getState().runs[run.id], spec.tools);
     if (spec.timeoutSecs && spec.timeoutSecs > 0) {
       handle.timer = new PausableTimer(spec.timeoutSecs * 1000, () => this.stop(run.id, 'timed_out'));
       if (!handle.gate.paused) handle.timer.start();
@@ -303,6 +306,7 @@ export class Supervisor implements SupervisorCore {
     const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
+    else this.rootTools.set(opts.run.id, opts.tools);
     const result = await runLoop({
       runId: opts.run.id,
       store: this.store,
@@ -357,6 +361,7 @@ export class Supervisor implements SupervisorCore {
   /** A root turn has ended: its handle goes (children drop theirs in endChild). */
   releaseHandle(runId: string): void {
     this.handles.delete(runId);
+    this.rootTools.delete(runId);
   }
 
   steerableContext(runId: string): LoopContext | undefined {
