@@ -64,13 +64,32 @@ const sameSelection = (config: Pick<ArborConfig, 'providers'>, a: ModelSelection
 /** The list /model shows and picks from: every configured provider with its model, then the
  * current selection when it is another model name. The one place the list is built: more
  * sources (agent definitions' models) add their entries here. */
-export function modelChoices(config: Pick<ArborConfig, 'providers'>, current: ModelSelection): ModelChoice[] {
+export function modelChoices(config: Pick<ArborConfig, 'providers' | 'agents'>, current: ModelSelection): ModelChoice[] {
   const choices: ModelChoice[] = Object.entries(config.providers).map(([name, pc]) => ({
     id: name,
     provider: name,
     label: providerLabel(pc),
     current: sameSelection(config, { provider: name }, current),
   }));
+  // Models the agent definitions name, once each, with the agents that name them: a user
+  // who wrote `model:` in an agent file can try that model at the root.
+  for (const [alias, agent] of Object.entries(config.agents ?? {})) {
+    if (agent.model === undefined || agent.enabled === false || !config.providers[agent.provider]) continue;
+    const sel: ModelSelection = { provider: agent.provider, model: agent.model };
+    const same = choices.find((c) => sameSelection(config, { provider: c.provider, model: c.model }, sel));
+    if (same) {
+      same.agents = [...(same.agents ?? []), alias];
+      continue;
+    }
+    choices.push({
+      id: selectionSpec(sel),
+      provider: sel.provider,
+      model: sel.model,
+      label: providerLabel(selectionConfig(config, sel)),
+      current: sameSelection(config, sel, current),
+      agents: [alias],
+    });
+  }
   if (!choices.some((c) => c.current) && config.providers[current.provider]) {
     choices.push({
       id: selectionSpec(current),

@@ -47,6 +47,8 @@ export interface ModelChoice {
   /** "<provider_type>/<model>". */
   label: string;
   current: boolean;
+  /** Agents whose definition names this model (agent files, `[agents.<alias>] model`). */
+  agents?: string[];
 }
 
 export interface RuntimeApi {

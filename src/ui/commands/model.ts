@@ -57,7 +57,11 @@ export const modelCommand: SlashCommand = {
       return;
     }
     const choices = runtime.models();
-    const rows: PickerRow[] = choices.map((c) => ({ id: choiceId(c), label: `${choiceId(c)}  ${c.label}`, current: c.current }));
+    const rows: PickerRow[] = choices.map((c) => ({
+      id: choiceId(c),
+      label: `${choiceId(c)}  ${c.label}${c.agents?.length ? `  ${t('ui:commands.model.usedBy', { agents: c.agents.join(', ') })}` : ''}`,
+      current: c.current,
+    }));
     const current = choices.find((c) => c.current);
     ctx.print(describe(ctx));
     ctx.openPane({

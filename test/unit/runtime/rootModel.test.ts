@@ -75,6 +75,42 @@ describe('modelChoices (the /model list)', () => {
       ['fake/big', 'openai-compatible/big', true],
     ]);
   });
+  it('lists the models agent definitions name, with those agents, once each', () => {
+    const withAgents = loadConfigFromTexts(
+      [
+        {
+          file: '/x/config.toml',
+          text: `
+[providers.fake]
+type = "openai-compatible"
+base_url = "http://127.0.0.1:9/v1"
+model = "fake-model"
+[agents.main]
+provider = "fake"
+[agents.coder]
+provider = "fake"
+model = "coder-model"
+[agents.reviewer]
+provider = "fake"
+model = "coder-model"
+[agents.plain]
+provider = "fake"
+model = "fake-model"
+`,
+        },
+      ],
+      {},
+    ).config;
+    expect(modelChoices(withAgents, { provider: 'fake' }).map((c) => [c.id, c.label, c.current, c.agents])).toEqual([
+      ['fake', 'openai-compatible/fake-model', true, ['plain']],
+      ['fake/coder-model', 'openai-compatible/coder-model', false, ['coder', 'reviewer']],
+    ]);
+    expect(
+      modelChoices(withAgents, { provider: 'fake', model: 'coder-model' })
+        .filter((c) => c.current)
+        .map((c) => c.id),
+    ).toEqual(['fake/coder-model']);
+  });
 });
 
 describe('setModel through the runtime (loopback model)', () => {
