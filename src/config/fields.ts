@@ -106,3 +106,20 @@ export function namedTables<T extends z.ZodType>(entry: T) {
 
 /** A table of string → string (HTTP headers). */
 export const stringMap = () => z.custom<RawTable>(isTable, { error: typeError('table') }).pipe(z.record(z.string(), string()));
+
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A range for timeouts and the like: above 0. */
+export const positive: Range = { min: 0, minExclusive: true };
+
+/** The NAME of an environment variable (api_key_env, bearer_token_env, passthrough lists).
+ * Never echo the value: a key pasted here by mistake must not end up in an error line. */
+export const envVarName = () => string().refine((name) => ENV_VAR_NAME.test(name), { error: () => t('config:errors.badEnvName') });
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

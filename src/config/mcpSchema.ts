@@ -6,25 +6,11 @@
 import { z } from 'zod';
 import { t } from '../i18n/index.js';
 import { quote } from './errors.js';
-import { boolean, looseTable, namedTables, number, string, stringList, stringMap } from './fields.js';
+import { boolean, envVarName, isHttpUrl, looseTable, namedTables, number, positive, string, stringList, stringMap } from './fields.js';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), which providers limit
  * to letters, digits, `_` and `-`; `__` is the separator, so a name may not hold it. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]+$/;
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const positive = { min: 0, minExclusive: true };
-
-// Never echo the value: a token pasted here by mistake must not end up in an error line.
-const envVarName = () => string().refine((name) => ENV_VAR_NAME.test(name), { error: () => t('config:errors.badEnvName') });
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 const STDIO_ONLY = ['args', 'env', 'cwd'] as const;
 const HTTP_ONLY = ['headers', 'bearer_token_env'] as const;

@@ -11,6 +11,9 @@ import { isTable, type RawTable } from './merge.js';
 import { isKeyCommand, KEY_COMMANDS, parseKeySpec, type KeyOverrides } from './keySpec.js';
 import {
   boolean,
+  envVarName,
+  isHttpUrl,
+  positive,
   integer,
   looseTable,
   missingKey,
@@ -31,20 +34,6 @@ export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as 
 export const DELEGATE_MODES = ['bounded', 'independent'] as const;
 /** What happens to a child's tool call that would ask: strictest first (subagentApprovals.ts). */
 export const SUBAGENT_APPROVALS = ['deny', 'ask', 'allow'] as const;
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-const positive = { min: 0, minExclusive: true };
-// Never echo the value: a key pasted here by mistake must not end up in an error line.
-const envVarName = () => string().refine((name) => ENV_VAR_NAME.test(name), { error: () => t('config:errors.badEnvName') });
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 const pricingSchema = table({
   input_per_mtok: number({ min: 0 }, { missing: missingKey }),
