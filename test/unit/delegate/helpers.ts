@@ -62,14 +62,11 @@ export function agentOf(body: any): string {
   return /^You are ([A-Za-z0-9_-]+)\./.exec(text)?.[1] ?? '?';
 }
 
-export async function delegateFixture(opts: {
-  config: (url: string) => string;
-  agents: Record<string, Responder>;
-  /** Reuse a home (the restart test). */
-  home?: string;
-  /** An operator answers approvals (default: headless). */
-  interactive?: boolean;
-}): Promise<DelegateFixture> {
+/** One loopback model serving every agent, each from its own script (by the system
+ * prompt's agent), with the requests each agent sent. */
+export async function startScriptedAgents(
+  agents: Record<string, Responder>,
+): Promise<{ server: LoopbackModel; byAgent: Map<string, LoopbackIncoming[]> }> {
   const counts = new Map<string, number>();
   const byAgent = new Map<string, LoopbackIncoming[]>();
   const server = await startLoopbackModel({
@@ -79,11 +76,23 @@ export async function delegateFixture(opts: {
       const nth = counts.get(alias) ?? 0;
       counts.set(alias, nth + 1);
       byAgent.set(alias, [...(byAgent.get(alias) ?? []), req]);
-      const responder = opts.agents[alias];
+      const responder = agents[alias];
       if (!responder) return { kind: 'status', status: 500, body: JSON.stringify({ error: { message: `no script for ${alias}` } }) };
       return responder(req, nth);
     },
   });
+  return { server, byAgent };
+}
+
+export async function delegateFixture(opts: {
+  config: (url: string) => string;
+  agents: Record<string, Responder>;
+  /** Reuse a home (the restart test). */
+  home?: string;
+  /** An operator answers approvals (default: headless). */
+  interactive?: boolean;
+}): Promise<DelegateFixture> {
+  const { server, byAgent } = await startScriptedAgents(opts.agents);
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'arbor-delegate-home-'));
   const workdir = mkdtempSync(join(tmpdir(), 'arbor-delegate-cwd-'));
   const loaded = loadConfigFromTexts([{ text: opts.config(server.url), file: join(workdir, 'config.toml') }], ENV);

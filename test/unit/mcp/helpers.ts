@@ -9,8 +9,8 @@ import { loadConfigFromTexts } from '../../../src/config/load.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
 import { createMcpManager } from '../../../src/tools/mcpTools.js';
-import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
-import { agentOf } from '../delegate/helpers.js';
+import { type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
+import { startScriptedAgents } from '../delegate/helpers.js';
 
 export const BIN = resolve('node_modules/.bin');
 export const EVERYTHING = join(BIN, 'mcp-server-everything');
@@ -64,20 +64,7 @@ export async function mcpFixture(opts: {
   config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
 }): Promise<McpFixture> {
-  const counts = new Map<string, number>();
-  const byAgent = new Map<string, LoopbackIncoming[]>();
-  const server = await startLoopbackModel({
-    dialect: 'openai',
-    respond: (req) => {
-      const alias = agentOf(req.body);
-      const nth = counts.get(alias) ?? 0;
-      counts.set(alias, nth + 1);
-      byAgent.set(alias, [...(byAgent.get(alias) ?? []), req]);
-      const responder = opts.agents[alias];
-      if (!responder) return { kind: 'status', status: 500, body: JSON.stringify({ error: { message: `no script for ${alias}` } }) };
-      return responder(req, nth);
-    },
-  });
+  const { server, byAgent } = await startScriptedAgents(opts.agents);
   const home = mkdtempSync(join(tmpdir(), 'arbor-mcp-home-'));
   const workdir = mkdtempSync(join(tmpdir(), 'arbor-mcp-cwd-'));
   const text = `default_agent = "main"
