@@ -126,12 +126,22 @@ const runawaySchema = table({
   on_trip: oneOf(RUNAWAY_ACTIONS).default('pause_tree'),
 });
 
+/** Per-child limits (runtime/childBudget.ts): absent = none. Also per agent, narrowing. */
+const childLimitKeys = () => ({
+  max_child_tokens: integer({ min: 1 }).optional(),
+  max_child_cost_cents: number(positive).optional(),
+  max_child_seconds: number(positive).optional(),
+});
+
 const delegationSchema = table({
   max_concurrent: integer({ min: 1, max: 1000 }).default(8),
   max_children_per_agent: integer({ min: 1, max: 1000 }).default(5),
   archive_after_minutes: number({ min: 0 }).default(60),
   subagent_auto_approve: boolean().default(false),
   run_timeout_secs: number({ min: 0 }).default(0),
+  ...childLimitKeys(),
+  /** More children than this from one model turn asks the operator first; 0 = never. */
+  confirm_fanout_over: integer({ min: 0, max: 1000 }).default(0),
   runaway: runawaySchema.default(() => ({ on_trip: 'pause_tree' as const })),
 });
 
@@ -181,6 +191,7 @@ const agentSchema = (names: ConfigNames) =>
     delegates: z.array(delegateEntrySchema(names), { error: typeError('delegateList') }).default(() => []),
     enabled: boolean().optional(),
     description: string().optional(),
+    ...childLimitKeys(),
   });
 
 const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });

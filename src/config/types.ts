@@ -37,7 +37,8 @@ export type AgentConfig = {
   provider: string;
   description?: string;
   delegates: DelegateEntry[];
-} & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>>;
+} & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>> &
+  Pick<AgentFields, 'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds'>;
 
 export type RiskProfile = { name: string } & RiskProfileFields;
 

@@ -44,6 +44,9 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
     enabled: raw.enabled ?? AGENT_DEFAULTS.enabled,
   };
   if (raw.description !== undefined) agent.description = raw.description;
+  for (const key of ['max_child_tokens', 'max_child_cost_cents', 'max_child_seconds'] as const) {
+    if (raw[key] !== undefined) agent[key] = raw[key];
+  }
   return agent;
 }
 

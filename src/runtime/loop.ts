@@ -37,6 +37,8 @@ export interface LoopHooks {
   onToolFinished?(runId: string, tool: string, success: boolean, ms: number): void;
   /** A provider retry: shown in the status bar. */
   onRetry?(runId: string, text: string | undefined): void;
+  /** A model call's usage was recorded on the run (per-child budgets count it). */
+  onUsage?(runId: string, tokensIn: number, tokensOut: number, costUsd: number): void;
 }
 
 export interface LoopSpec {
@@ -205,6 +207,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
           const cost = estimateCostUsd(spec.providerConfig.pricing, ev.usage);
           addUsage(spec.store, spec.runId, ev.usage.inputTokens, ev.usage.outputTokens, cost);
           if (cost > 0) spec.tracker.recordCostUsd(cost);
+          spec.hooks.onUsage?.(spec.runId, ev.usage.inputTokens, ev.usage.outputTokens, cost);
           break;
         }
         case 'retry':

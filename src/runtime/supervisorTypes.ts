@@ -30,6 +30,8 @@ export interface RunHandle {
   stopReason?: StopReason;
   /** Who killed it, as its error says (set with stopReason 'killed'). */
   killText?: string;
+  /** Stopped by a per-child limit (childBudget.ts): it ends failed with this error. */
+  failText?: string;
   /** Holds a lane slot (children only). */
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */
