@@ -140,8 +140,8 @@ const delegationSchema = table({
   subagent_auto_approve: boolean().default(false),
   run_timeout_secs: number({ min: 0 }).default(0),
   ...childLimitKeys(),
-  /** More children than this from one model turn asks the operator first; 0 = never. */
-  confirm_fanout_over: integer({ min: 0, max: 1000 }).default(0),
+  /** More children than this from one model turn asks the operator first; absent or 0 = never. */
+  confirm_fanout_over: integer({ min: 0, max: 1000 }).optional(),
   runaway: runawaySchema.default(() => ({ on_trip: 'pause_tree' as const })),
 });
 
