@@ -91,10 +91,12 @@ export class ChildBudgets {
   private remaining(e: Entry, now: number): ChildLimits {
     const out: ChildLimits = {};
     const l = e.limits;
+    // Rounded down (cents to 0.01, seconds to 0.1) so the limit reads cleanly in messages.
     if (l.max_child_tokens !== undefined) out.max_child_tokens = Math.max(0, l.max_child_tokens - e.tokens);
-    if (l.max_child_cost_cents !== undefined) out.max_child_cost_cents = Math.max(0, l.max_child_cost_cents - e.costCents);
+    if (l.max_child_cost_cents !== undefined) out.max_child_cost_cents = Math.max(0, Math.floor((l.max_child_cost_cents - e.costCents) * 100) / 100);
     if (l.max_child_seconds !== undefined) {
-      out.max_child_seconds = Math.max(0, l.max_child_seconds - activeSecs(this.deps.run(e.runId), now));
+      const left = l.max_child_seconds - activeSecs(this.deps.run(e.runId), now);
+      out.max_child_seconds = Math.max(0, Math.floor(left * 10) / 10);
     }
     return out;
   }
