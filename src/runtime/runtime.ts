@@ -15,6 +15,7 @@ import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { ApprovalBroker } from './approvals.js';
 import { ExecutionBudget } from './executionBudget.js';
+import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
@@ -104,6 +105,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     subagentAutoApprove: () => config.delegation.subagent_auto_approve,
   });
 
+  const fanout = new FanoutBroker(store, {
+    config,
+    interactive: opts.interactive,
+    autoYes: opts.autoYes ?? false,
+    notice: (level, text) => notice(level, text),
+  });
+
   const isRoot = (runId: string) => store.getState().runs[runId]?.kind === 'root';
   const runById = (runId: string) => store.getState().runs[runId];
   const hooks: LoopHooks = {
@@ -170,6 +178,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     extraServices: opts.extraServices,
     notice: (level, text) => notice(level, text),
+    fanout,
   });
 
   // One action/cost tracker per agent for the whole session: a child shares its parent's.
@@ -301,6 +310,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     answerApproval(approvalId: string, answer: ApprovalAnswer) {
       approvals.answer(approvalId, answer);
+    },
+    answerFanout(fanoutId: string, count: number) {
+      fanout.answer(fanoutId, count);
     },
     clear() {
       history.length = 0;

@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCallOrigin, ToolCaller, ToolServices } from '../tools/types.js';
 import { ChildBudgets, configuredLimits } from './childBudget.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
+import { fanoutReviewFor } from './fanout.js';
 import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
@@ -334,6 +335,7 @@ export class Supervisor implements SupervisorCore {
       hasSteering: () => handle.steering.length > 0,
       hooks: this.loopHooks,
       maxIterations: opts.maxIterations,
+      reviewFanout: fanoutReviewFor(this.deps.fanout, opts.run, opts.caller, opts.tools, handle),
     });
     return result.text;
   }

@@ -10,6 +10,7 @@ import type { ExtraToolServices, ToolServices } from '../tools/services.js';
 import type { ActionTracker, ToolCaller } from '../tools/types.js';
 import type { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
+import type { FanoutBroker } from './fanout.js';
 import type { LoopHooks } from './loop.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
@@ -59,6 +60,8 @@ export interface SupervisorDeps {
   onChildEnded?(run: Run): void;
   /** A line in the chat transcript (and the session file), e.g. a background task ending. */
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
+  /** Asks the operator before a large fan-out ([delegation] confirm_fanout_over). */
+  fanout?: FanoutBroker;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
 }
