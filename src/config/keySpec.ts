@@ -133,6 +133,12 @@ export const KEY_COMMANDS = {
   'approval.choose': { keys: ['enter'] },
   'approval.scroll_up': { keys: ['pgup'] },
   'approval.scroll_down': { keys: ['pgdn'] },
+  // the fan-out confirmation ([delegation] confirm_fanout_over)
+  'fanout.approve': { keys: ['enter'] },
+  'fanout.all': { keys: ['a', 'y'] },
+  'fanout.deny': { keys: ['n', 'esc'] },
+  'fanout.less': { keys: ['-'], alsoKeys: ['left', 'down'] },
+  'fanout.more': { keys: ['+'], alsoKeys: ['right', 'up', '='] },
   // the /agents pane
   'agents.up': { keys: ['up'], alsoKeys: ['k'] },
   'agents.down': { keys: ['down'], alsoKeys: ['j'] },

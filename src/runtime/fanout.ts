@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ArborConfig, Pricing } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import type { PendingFanout, PlannedChild } from '../model/controls.js';
+import { declinedCalls, startedFor } from '../model/fanoutPlan.js';
 import type { ToolCallRequest } from '../model/messages.js';
 import { providerLabel } from '../providers/createProvider.js';
 import { parseArgs as parseDelegateArgs } from '../tools/delegate/args.js';
@@ -73,25 +74,7 @@ export function plannedChildren(config: ArborConfig, req: Pick<FanoutRequest, 'c
   return out;
 }
 
-/** The calls that do not fit when only the first `count` children may start: a call whose
- * children cross the line is declined whole (a parallel delegate runs all its targets or none). */
-export function declinedCalls(children: readonly PlannedChild[], count: number): Set<string> {
-  const declined = new Set<string>();
-  const perCall = new Map<string, number>();
-  for (const c of children) perCall.set(c.callId, (perCall.get(c.callId) ?? 0) + 1);
-  let started = 0;
-  for (const [callId, n] of perCall) {
-    if (declined.size === 0 && started + n <= count) started += n;
-    else declined.add(callId);
-  }
-  return declined;
-}
-
-/** How many children really start for a chosen count (whole calls only). */
-export function startedFor(children: readonly PlannedChild[], count: number): number {
-  const declined = declinedCalls(children, count);
-  return children.filter((c) => !declined.has(c.callId)).length;
-}
+export { declinedCalls, startedFor } from '../model/fanoutPlan.js';
 
 export interface FanoutBrokerOptions {
   config: ArborConfig;
