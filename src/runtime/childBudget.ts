@@ -93,7 +93,8 @@ export class ChildBudgets {
     const l = e.limits;
     // Rounded down (cents to 0.01, seconds to 0.1) so the limit reads cleanly in messages.
     if (l.max_child_tokens !== undefined) out.max_child_tokens = Math.max(0, l.max_child_tokens - e.tokens);
-    if (l.max_child_cost_cents !== undefined) out.max_child_cost_cents = Math.max(0, Math.floor((l.max_child_cost_cents - e.costCents) * 100) / 100);
+    if (l.max_child_cost_cents !== undefined)
+      out.max_child_cost_cents = Math.max(0, Math.floor((l.max_child_cost_cents - e.costCents) * 100) / 100);
     if (l.max_child_seconds !== undefined) {
       const left = l.max_child_seconds - activeSecs(this.deps.run(e.runId), now);
       out.max_child_seconds = Math.max(0, Math.floor(left * 10) / 10);
@@ -137,7 +138,10 @@ export class ChildBudgets {
         if (e.done) return;
         e.done = true;
         const used = Math.max(secs, activeSecs(this.deps.run(runId), Date.now()));
-        this.deps.exhausted(runId, childBudgetExhausted('max_child_seconds', e.limits.max_child_seconds!, formatUsed('max_child_seconds', used)));
+        this.deps.exhausted(
+          runId,
+          childBudgetExhausted('max_child_seconds', e.limits.max_child_seconds!, formatUsed('max_child_seconds', used)),
+        );
       });
     }
     return timeout !== undefined ? new PausableTimer(timeout * 1000, onTimeout) : undefined;

@@ -275,9 +275,7 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
 
   const results: ToolResult[] = new Array(calls.length);
   const runOne = async (i: number) => {
-    results[i] = declined?.has(calls[i].id)
-      ? declineCall(spec, items[i])
-      : await runToolCall(spec, calls[i], items[i], seen);
+    results[i] = declined?.has(calls[i].id) ? declineCall(spec, items[i]) : await runToolCall(spec, calls[i], items[i], seen);
   };
   if (spec.caller.runtime.parallel_tools && calls.length > 1) {
     await Promise.all(calls.map((_, i) => runOne(i)));

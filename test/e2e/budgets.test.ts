@@ -68,25 +68,36 @@ describe('headless', () => {
     expect(allowed.stdout).toContain('parent read 4 answers and 0 declined');
   });
 
-  it('the JSON final event lists each run with its tokens, cost, model and subtree sums', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    await sb.withModel(fourChildren, '\n[delegation]\nmax_children_per_agent = 10\n');
-    const r = await sb.arbor(['-p', 'go wide', '--output', 'json']);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const final = events.at(-1);
-    expect(final).toMatchObject({ type: 'final', status: 'completed' });
-    const root = final.runs.find((x: any) => x.kind === 'root');
-    const kids = final.runs.filter((x: any) => x.kind === 'subagent');
-    expect(kids).toHaveLength(4);
-    for (const k of kids) {
-      expect(k).toMatchObject({ parent_id: root.id, model: 'openai-compatible/fake-model', tokens_in: 100, tokens_out: 20, cost_usd: 0, status: 'completed' });
-      expect(k.subtree_tokens_in).toBe(100);
-    }
-    expect(kids.map((k: any) => k.label)).toEqual(['main#1', 'main#2', 'main#3', 'main#4']);
-    expect(root.subtree_tokens_in).toBe(root.tokens_in + 400);
-    expect(root.subtree_tokens_out).toBe(root.tokens_out + 80);
-  });
+  it(
+    'the JSON final event lists each run with its tokens, cost, model and subtree sums',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(fourChildren, '\n[delegation]\nmax_children_per_agent = 10\n');
+      const r = await sb.arbor(['-p', 'go wide', '--output', 'json']);
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const final = events.at(-1);
+      expect(final).toMatchObject({ type: 'final', status: 'completed' });
+      const root = final.runs.find((x: any) => x.kind === 'root');
+      const kids = final.runs.filter((x: any) => x.kind === 'subagent');
+      expect(kids).toHaveLength(4);
+      for (const k of kids) {
+        expect(k).toMatchObject({
+          parent_id: root.id,
+          model: 'openai-compatible/fake-model',
+          tokens_in: 100,
+          tokens_out: 20,
+          cost_usd: 0,
+          status: 'completed',
+        });
+        expect(k.subtree_tokens_in).toBe(100);
+      }
+      expect(kids.map((k: any) => k.label)).toEqual(['main#1', 'main#2', 'main#3', 'main#4']);
+      expect(root.subtree_tokens_in).toBe(root.tokens_in + 400);
+      expect(root.subtree_tokens_out).toBe(root.tokens_out + 80);
+    },
+  );
 });

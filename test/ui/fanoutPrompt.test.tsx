@@ -33,7 +33,15 @@ async function withFanout(children: PlannedChild[], estimatedUsd: number | undef
   const app = await mount({ runtime });
   await app.type('go wide');
   await app.press(ENTER);
-  const fanout: PendingFanout = { id: `f${++seq}`, runId: runtime.runId!, limit: 2, children, estimatedUsd, unpriced, createdAt: Date.now() };
+  const fanout: PendingFanout = {
+    id: `f${++seq}`,
+    runId: runtime.runId!,
+    limit: 2,
+    children,
+    estimatedUsd,
+    unpriced,
+    createdAt: Date.now(),
+  };
   runtime.store.setState((s) => ({ controls: { ...s.controls, fanouts: [fanout] } }));
   await waitFor(() => expect(app.frame()).toContain('Fan-out'));
   return { app, runtime, fanout };
@@ -105,7 +113,11 @@ describe('fan-out prompt', () => {
   }
 
   it('a parallel delegate call that crosses the count is started whole or not at all', async () => {
-    const kids = [child('c1', 'main', 'solo'), { ...child('d1', 'a', 'pair'), tool: 'delegate' as const }, { ...child('d1', 'b', 'pair'), tool: 'delegate' as const }];
+    const kids = [
+      child('c1', 'main', 'solo'),
+      { ...child('d1', 'a', 'pair'), tool: 'delegate' as const },
+      { ...child('d1', 'b', 'pair'), tool: 'delegate' as const },
+    ];
     const { app, runtime, fanout } = await withFanout(kids, undefined, 3);
     expect(app.frame()).toContain('Estimated prompt cost: unknown (no pricing for these models)');
     await app.press('2');

@@ -19,7 +19,12 @@ const usage = (tokensIn: number, tokensOut: number, costUsd: number) => ({ patch
 function tree() {
   const rt = new RecordingRuntime();
   const root = addTestRun(rt, { alias: 'main', ...usage(10, 5, 0.001) });
-  const a = addTestRun(rt, { parent: root.id, alias: 'lead', kind: 'delegate', patch: { ...usage(100, 50, 0.01).patch, parentToolCallId: 'call_a', limits: { max_child_tokens: 5000 } } });
+  const a = addTestRun(rt, {
+    parent: root.id,
+    alias: 'lead',
+    kind: 'delegate',
+    patch: { ...usage(100, 50, 0.01).patch, parentToolCallId: 'call_a', limits: { max_child_tokens: 5000 } },
+  });
   const a1 = addTestRun(rt, { parent: a.id, alias: 'lead', ...usage(1000, 500, 0.1) });
   const a2 = addTestRun(rt, { parent: a.id, alias: 'lead', ...usage(2000, 0, 0.2) });
   const b = addTestRun(rt, { parent: root.id, alias: 'solo', kind: 'delegate', ...usage(7, 3, 0.003) });
@@ -46,7 +51,16 @@ describe('subtree roll-up', () => {
     const view = buildTree(rt.store.getState(), 60, 'all');
     const width = 160;
     const metrics = chooseMetrics(view.rows, width, 2);
-    const text = (id: string) => lineText(formatRow(view.rows.find((r) => r.run.id === id)!, width, 2, metrics, Date.now()));
+    const text = (id: string) =>
+      lineText(
+        formatRow(
+          view.rows.find((r) => r.run.id === id)!,
+          width,
+          2,
+          metrics,
+          Date.now(),
+        ),
+      );
     expect(text(a.id)).toContain('Σ3.6k $0.3100');
     expect(text(a1.id)).not.toContain('Σ');
     expect(text(b.id)).not.toContain('Σ');
@@ -54,7 +68,17 @@ describe('subtree roll-up', () => {
     expect(text(a.id)).toMatch(/\$0\.0100 Σ3\.6k \$0\.3100$/);
     // on a narrow terminal the task keeps its room and the sum goes first
     const narrow = chooseMetrics(view.rows, 70, 2);
-    expect(lineText(formatRow(view.rows.find((r) => r.run.id === a.id)!, 70, 2, narrow, Date.now()))).not.toContain('Σ');
+    expect(
+      lineText(
+        formatRow(
+          view.rows.find((r) => r.run.id === a.id)!,
+          70,
+          2,
+          narrow,
+          Date.now(),
+        ),
+      ),
+    ).not.toContain('Σ');
   });
 
   it('/subagents info shows the subtree and the limits in force', () => {

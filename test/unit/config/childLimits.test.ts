@@ -19,7 +19,12 @@ describe('per-child limits and fan-out confirmation', () => {
       `${BASE}max_child_tokens = 900\nmax_child_seconds = 2.5\n[delegation]\nmax_child_tokens = 2000\nmax_child_cost_cents = 12.5\nmax_child_seconds = 30\nconfirm_fanout_over = 3\n`,
     );
     expect(warnings).toEqual([]);
-    expect(config.delegation).toMatchObject({ max_child_tokens: 2000, max_child_cost_cents: 12.5, max_child_seconds: 30, confirm_fanout_over: 3 });
+    expect(config.delegation).toMatchObject({
+      max_child_tokens: 2000,
+      max_child_cost_cents: 12.5,
+      max_child_seconds: 30,
+      confirm_fanout_over: 3,
+    });
     expect(config.agents.main).toMatchObject({ max_child_tokens: 900, max_child_seconds: 2.5 });
   });
 
@@ -30,7 +35,9 @@ describe('per-child limits and fan-out confirmation', () => {
     expect(loadError(`${BASE}[delegation]\nmax_child_tokens = 1.5\n`).message).toBe(
       `${FILE}: delegation.max_child_tokens: expected an integer, got number 1.5`,
     );
-    expect(loadError(`${BASE}max_child_cost_cents = 0\n`).message).toBe(`${FILE}: agents.main.max_child_cost_cents: must be greater than 0, got 0`);
+    expect(loadError(`${BASE}max_child_cost_cents = 0\n`).message).toBe(
+      `${FILE}: agents.main.max_child_cost_cents: must be greater than 0, got 0`,
+    );
     expect(loadError(`${BASE}max_child_seconds = "soon"\n`).message).toBe(
       `${FILE}: agents.main.max_child_seconds: expected a number, got string "soon"`,
     );

@@ -17,7 +17,8 @@ afterEach(async () => {
   dfx = undefined;
 });
 
-const withUsage = (reply: LoopbackReply, input: number, output: number): LoopbackReply => ({ ...reply, usage: { input, output } }) as LoopbackReply;
+const withUsage = (reply: LoopbackReply, input: number, output: number): LoopbackReply =>
+  ({ ...reply, usage: { input, output } }) as LoopbackReply;
 
 /** The root spawns one child; the child's reply is `child`; the root then answers "parent done". */
 function spawnOnce(child: () => LoopbackReply) {

@@ -102,7 +102,10 @@ describe('fan-out confirmation', () => {
       const first = firstUserText(body);
       if (TASKS.includes(first)) return text(`done: ${first}`);
       if (toolMessages(body).length) return text('parent done');
-      return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'task one' } }, { id: 'c2', name: 'spawn_subagent', args: { prompt: 'task two' } });
+      return calls(
+        { id: 'c1', name: 'spawn_subagent', args: { prompt: 'task one' } },
+        { id: 'c2', name: 'spawn_subagent', args: { prompt: 'task two' } },
+      );
     };
     fx = await makeFixture({ toml: (u) => pricedToml(u), respond: two, runtime: { interactive: true } });
     let asked = false;
