@@ -18,11 +18,10 @@ import { SPAWN_SUBAGENT } from '../tools/spawnSubagent.js';
 import type { ToolCaller } from '../tools/types.js';
 import { neutralize } from '../text/untrusted.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
-import type { RunHandle } from './supervisorTypes.js';
+import type { PausableTimer } from './pausableTimer.js';
+import type { PauseGate } from './pauseGate.js';
 
-/** What the model reads for a call the operator did not let start. Protocol text. */
-export const FANOUT_DECLINED =
-  'The operator declined to start this child (fan-out confirmation: more children than [delegation] confirm_fanout_over in one turn). Do not retry it; continue with what you have, or ask the user.';
+export { FANOUT_DECLINED } from './fanoutDeclined.js';
 
 /** Rough tokens of a prompt: ~4 characters a token, as providers count English text. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -159,7 +158,7 @@ export function fanoutReviewFor(
   run: { id: string },
   caller: ToolCaller,
   tools: ToolRegistry,
-  handle: RunHandle,
+  handle: { timer?: PausableTimer; gate: PauseGate; controller: AbortController },
 ): ((calls: readonly ToolCallRequest[]) => Promise<ReadonlySet<string>>) | undefined {
   if (!broker || broker.threshold <= 0) return undefined;
   return async (calls) => {

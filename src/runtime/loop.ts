@@ -12,7 +12,7 @@ import type { ArborConfig } from '../config/types.js';
 import type { ApprovalBroker } from './approvals.js';
 import { replyCapBytes } from '../config/defaults.js';
 import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.js';
-import { FANOUT_DECLINED } from './fanout.js';
+import { FANOUT_DECLINED } from './fanoutDeclined.js';
 import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
