@@ -7,6 +7,7 @@ import { ToolRegistry } from '../../../src/tools/registry.js';
 import { spawnSubagentTool } from '../../../src/tools/spawnSubagent.js';
 import { createDelegateTool } from '../../../src/tools/delegate/tool.js';
 import type { PendingFanout } from '../../../src/model/controls.js';
+import type { ToolCallRequest } from '../../../src/model/messages.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
@@ -176,16 +177,17 @@ system_prompt = ""
   ).config;
   const tools = new ToolRegistry([spawnSubagentTool, createDelegateTool()]);
   const caller = { alias: 'main' } as never;
+  const call = (id: string, name: string, args: object): ToolCallRequest => ({ id, name, args, rawArgs: JSON.stringify(args) });
 
   it('counts spawn calls and every delegate target; unpriced models are unknown', () => {
     const planned = plannedChildren(config, {
       caller,
       tools,
       calls: [
-        { id: 's1', name: 'spawn_subagent', args: { prompt: 'abcd' } },
-        { id: 'd1', name: 'delegate', args: { parallel: ['a', 'b'], prompt: 'wxyz' } },
-        { id: 'l1', name: 'delegate', args: { action: 'list_results' } },
-        { id: 'r1', name: 'read_file', args: { path: 'x' } },
+        call('s1', 'spawn_subagent', { prompt: 'abcd' }),
+        call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'wxyz' }),
+        call('l1', 'delegate', { action: 'list_results' }),
+        call('r1', 'read_file', { path: 'x' }),
       ],
     });
     expect(planned).toEqual([
@@ -200,9 +202,9 @@ system_prompt = ""
       caller,
       tools,
       calls: [
-        { id: 's1', name: 'spawn_subagent', args: { prompt: 'x' } },
-        { id: 'd1', name: 'delegate', args: { parallel: ['a', 'b'], prompt: 'y' } },
-        { id: 's2', name: 'spawn_subagent', args: { prompt: 'z' } },
+        call('s1', 'spawn_subagent', { prompt: 'x' }),
+        call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'y' }),
+        call('s2', 'spawn_subagent', { prompt: 'z' }),
       ],
     });
     expect([...declinedCalls(planned, 4)]).toEqual([]);
