@@ -133,12 +133,6 @@ export const KEY_COMMANDS = {
   'approval.choose': { keys: ['enter'] },
   'approval.scroll_up': { keys: ['pgup'] },
   'approval.scroll_down': { keys: ['pgdn'] },
-  // the fan-out confirmation ([delegation] confirm_fanout_over)
-  'fanout.approve': { keys: ['enter'] },
-  'fanout.all': { keys: ['a', 'y'] },
-  'fanout.deny': { keys: ['n', 'esc'] },
-  'fanout.less': { keys: ['-'], alsoKeys: ['left', 'down'] },
-  'fanout.more': { keys: ['+'], alsoKeys: ['right', 'up', '='] },
   // the /agents pane
   'agents.up': { keys: ['up'], alsoKeys: ['k'] },
   'agents.down': { keys: ['down'], alsoKeys: ['j'] },
@@ -171,6 +165,12 @@ export const KEY_COMMANDS = {
   'viewer.next_match': { keys: ['n'] },
   'viewer.prev_match': { keys: ['N'] },
   'viewer.close': { keys: ['esc'], alsoKeys: ['q'] },
+  // the fan-out confirmation ([delegation] confirm_fanout_over)
+  'fanout.approve': { keys: ['enter'] },
+  'fanout.all': { keys: ['a', 'y'] },
+  'fanout.deny': { keys: ['n', 'esc'] },
+  'fanout.less': { keys: ['-'], alsoKeys: ['left', 'down'] },
+  'fanout.more': { keys: ['+'], alsoKeys: ['right', 'up', '='] },
 } as const satisfies Record<string, { keys: readonly string[]; alsoKeys?: readonly string[] }>;
 
 export type KeyCommand = keyof typeof KEY_COMMANDS;
