@@ -64,6 +64,9 @@ interface Entry {
   costCents: number;
   /** Stopped (by a limit) or ended: spends no more, trips no more. */
   done: boolean;
+  /** The run's active-time timer and its full length: what it has counted is the run's
+   * active time (pauses and waits for the operator left out). */
+  timer?: { timer: PausableTimer; totalMs: number };
 }
 
 export interface ChildBudgetDeps {
@@ -96,8 +99,8 @@ export class ChildBudgets {
     if (l.max_child_cost_cents !== undefined)
       out.max_child_cost_cents = Math.max(0, Math.floor((l.max_child_cost_cents - e.costCents) * 100) / 100);
     if (l.max_child_seconds !== undefined) {
-      const left = l.max_child_seconds - activeSecs(this.deps.run(e.runId), now);
-      out.max_child_seconds = Math.max(0, Math.floor(left * 10) / 10);
+      const used = e.timer ? (e.timer.totalMs - e.timer.timer.remaining) / 1000 : activeSecs(this.deps.run(e.runId), now);
+      out.max_child_seconds = Math.max(0, Math.floor((l.max_child_seconds - used) * 10) / 10);
     }
     return out;
   }
@@ -134,17 +137,19 @@ export class ChildBudgets {
     const secs = e?.limits.max_child_seconds;
     const timeout = timeoutSecs !== undefined && timeoutSecs > 0 ? timeoutSecs : undefined;
     if (e && secs !== undefined && (timeout === undefined || secs < timeout)) {
-      return new PausableTimer(secs * 1000, () => {
+      // When it fires the run has been active exactly `secs`: that is the measured value.
+      const timer = new PausableTimer(secs * 1000, () => {
         if (e.done) return;
         e.done = true;
-        const used = Math.max(secs, activeSecs(this.deps.run(runId), Date.now()));
-        this.deps.exhausted(
-          runId,
-          childBudgetExhausted('max_child_seconds', e.limits.max_child_seconds!, formatUsed('max_child_seconds', used)),
-        );
+        this.deps.exhausted(runId, childBudgetExhausted('max_child_seconds', secs, formatUsed('max_child_seconds', secs)));
       });
+      e.timer = { timer, totalMs: secs * 1000 };
+      return timer;
     }
-    return timeout !== undefined ? new PausableTimer(timeout * 1000, onTimeout) : undefined;
+    if (timeout === undefined) return undefined;
+    const timer = new PausableTimer(timeout * 1000, onTimeout);
+    if (e) e.timer = { timer, totalMs: timeout * 1000 };
+    return timer;
   }
 
   /** The child ended: it spends no more; its entry stays reachable from its descendants

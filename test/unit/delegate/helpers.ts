@@ -67,6 +67,8 @@ export async function delegateFixture(opts: {
   agents: Record<string, Responder>;
   /** Reuse a home (the restart test). */
   home?: string;
+  /** An operator answers (fan-out confirmations, approvals). */
+  interactive?: boolean;
 }): Promise<DelegateFixture> {
   const counts = new Map<string, number>();
   const byAgent = new Map<string, LoopbackIncoming[]>();
@@ -88,7 +90,7 @@ export async function delegateFixture(opts: {
   const runtime = createRuntime({
     config: loaded.config,
     cwd: workdir,
-    interactive: false,
+    interactive: opts.interactive ?? false,
     env: ENV,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),

@@ -9,12 +9,16 @@ import { createDelegateTool } from '../../../src/tools/delegate/tool.js';
 import type { PendingFanout } from '../../../src/model/controls.js';
 import type { ToolCallRequest } from '../../../src/model/messages.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
+import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
+let dfx: DelegateFixture | undefined;
 afterEach(async () => {
   await fx?.cleanup();
+  await dfx?.cleanup();
   fx = undefined;
+  dfx = undefined;
 });
 
 const TASKS = ['task one', 'task two', 'task three', 'task four'];
@@ -143,6 +147,51 @@ describe('fan-out confirmation', () => {
     expect(children(fx)).toHaveLength(0);
     expect(fx.runtime.store.getState().controls.fanouts).toEqual([]);
   });
+});
+
+describe('fan-out confirmation inside a child', () => {
+  it("a child's own fan-out asks too, and its active-time clock stops while the operator decides", async () => {
+    dfx = await delegateFixture({
+      interactive: true,
+      config: (u) =>
+        delegateToml(
+          u,
+          agent('main', 'risk_profile = "trusted"\nruntime_profile = "agentic"\ndelegates = ["worker"]') +
+            agent('worker', 'runtime_profile = "agentic"\nmax_child_seconds = 0.8') +
+            '[delegation]\nconfirm_fanout_over = 2\nmax_children_per_agent = 10\n',
+        ),
+      agents: {
+        main: (req, nth) =>
+          nth === 0 ? calls({ id: 'd1', name: 'delegate', args: { agent: 'worker', prompt: 'work' } }) : text('main done'),
+        worker: (req) => {
+          const first = firstUserText(req.body);
+          if (TASKS.includes(first)) return text(`done: ${first}`);
+          if (toolMessages(req.body).length) return text('worker done');
+          return calls(...TASKS.slice(0, 3).map((prompt, i) => ({ id: `s${i + 1}`, name: 'spawn_subagent', args: { prompt } })));
+        },
+      },
+    });
+    const asked: PendingFanout[] = [];
+    dfx.runtime.store.subscribe((s) => {
+      const pending = s.controls.fanouts?.[0];
+      if (pending && !asked.some((p) => p.id === pending.id)) {
+        asked.push(pending);
+        // Longer than the worker's max_child_seconds: waiting on the operator is not its time.
+        setTimeout(() => dfx!.runtime.answerFanout!(pending.id, 3), 1200);
+      }
+    });
+    await dfx.runtime.startTurn('go');
+    const runs = Object.values(dfx.runtime.store.getState().runs);
+    const worker = runs.find((r) => r.kind === 'delegate')!;
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ runId: worker.id, limit: 2 });
+    expect(asked[0].children.map((c) => c.agent)).toEqual(['worker', 'worker', 'worker']);
+    expect(worker).toMatchObject({ status: 'completed', result: 'worker done' });
+    const subs = runs.filter((r) => r.kind === 'subagent');
+    expect(subs.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+    // each gets what the worker had left of its 0.8 s, not less for the time spent asking
+    for (const r of subs) expect(r.limits!.max_child_seconds).toBeGreaterThanOrEqual(0.5);
+  }, 15000);
 });
 
 describe('planning', () => {
