@@ -10,6 +10,8 @@ export type CliCommand =
   | { kind: 'version' }
   | { kind: 'init'; configPath?: string }
   | { kind: 'doctor'; configPath?: string }
+  /** `arbor agents new <name>`: a commented agent-file template in ./.arbor/agents. */
+  | { kind: 'agentsNew'; name: string }
   | {
       kind: 'chat';
       configPath?: string;
@@ -22,6 +24,8 @@ export type CliCommand =
       yes: boolean;
       /** Headless text output without neutralising control characters. */
       raw: boolean;
+      /** `--agent <alias>`: the agent the user talks to, instead of default_agent. */
+      agent?: string;
     };
 
 export function parseCli(argv: string[]): CliCommand {
@@ -43,6 +47,7 @@ export function parseCli(argv: string[]): CliCommand {
         output: { type: 'string', short: 'o' },
         yes: { type: 'boolean', short: 'y' },
         raw: { type: 'boolean' },
+        agent: { type: 'string' },
       },
     });
   } catch (err) {
@@ -71,7 +76,12 @@ export function parseCli(argv: string[]): CliCommand {
     if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
     return { kind: 'doctor', configPath: values.config };
   }
+  if (rest[0] === 'agents') {
+    if (rest[1] !== 'new' || rest.length !== 3) throw new UsageError(t('agentFiles:new.usage'));
+    return { kind: 'agentsNew', name: rest[2] };
+  }
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
+  if (values.agent !== undefined && values.agent.trim() === '') throw new UsageError(t('agentFiles:cli.emptyAgent'));
 
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(t('cli:badOutput', { value: output }));
@@ -90,5 +100,6 @@ export function parseCli(argv: string[]): CliCommand {
     output,
     yes: values.yes ?? false,
     raw: values.raw ?? false,
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
   };
 }

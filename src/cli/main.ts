@@ -5,6 +5,9 @@ import { loadConfig } from '../config/load.js';
 import { arborHome, homeDir } from '../config/paths.js';
 import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
+import { AgentTemplateError, writeAgentTemplate } from '../config/agentTemplate.js';
+import { RootAgentError, withRootAgent } from '../config/rootAgent.js';
+import { agentDefinitions } from '../config/agentList.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { packageVersion } from '../i18n/packageRoot.js';
@@ -65,6 +68,17 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
     return;
   }
+  if (cmd.kind === 'agentsNew') {
+    try {
+      const path = writeAgentTemplate(process.cwd(), cmd.name);
+      process.stdout.write(`${t('agentFiles:new.created', { path })}\n`);
+    } catch (err) {
+      if (!(err instanceof AgentTemplateError)) throw err;
+      process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);
+      process.exitCode = 2;
+    }
+    return;
+  }
   // Before anything is written: state an older arbor (or a loose umask) left readable by
   // others is made private, and the user is told what changed.
   const privacyNotice = tightenHomeNotice(arborHome());
@@ -79,7 +93,13 @@ export async function main(argv: string[]): Promise<void> {
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
+    if (cmd.agent !== undefined) loaded = withRootAgent(loaded, cmd.agent);
   } catch (err) {
+    if (err instanceof RootAgentError) {
+      process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);
+      process.exitCode = 2;
+      return;
+    }
     if (err instanceof ConfigError) {
       process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
       process.exitCode = 2;
@@ -161,7 +181,10 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/keys/keyTable.js'),
     import('../ui/commands/keys.js'),
   ]);
-  const agentsOpts = { archiveAfterMinutes: loaded.config.delegation.archive_after_minutes };
+  const agentsOpts = {
+    archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
+    definitions: agentDefinitions(loaded),
+  };
   // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
   // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
   // off; a crash or any other process.exit still passes the 'exit' hook.
@@ -248,7 +271,12 @@ function openChat(
   const providerConfig = loaded.config.providers[agent.provider];
   const recorder = new SessionRecorder(
     home,
-    { agentAlias: agent.alias, providerLabel: providerLabel(providerConfig), cwd: process.cwd(), ...(headless ? { headless: true } : {}) },
+    {
+      agentAlias: agent.alias,
+      providerLabel: providerLabel({ ...providerConfig, model: agent.model ?? providerConfig.model }),
+      cwd: process.cwd(),
+      ...(headless ? { headless: true } : {}),
+    },
     restored,
   );
   const trace = new TraceLog(home);

@@ -1,5 +1,6 @@
 // Finding, reading and layering the config files:
-// built-in defaults < $ARBOR_HOME/config.toml < <cwd>/.arbor/config.toml < explicit path.
+// built-in defaults < agent files (agentFiles.ts) < $ARBOR_HOME/config.toml <
+// <cwd>/.arbor/config.toml < explicit path.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
@@ -11,6 +12,15 @@ import { findUnknownKeys } from './schema.js';
 import { validateConfig } from './validate.js';
 import { detectProviderFromEnv, starterLayer } from './defaults.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
+import {
+  agentFileLayers,
+  parseAgentFile,
+  readAgentFiles,
+  relocateError,
+  relocateWarning,
+  unknownFrontmatterKeys,
+  type AgentFileText,
+} from './agentFiles.js';
 
 export { formatConfigError } from './errors.js';
 
@@ -47,8 +57,13 @@ function definesSetup(data: RawTable): boolean {
 /** Layers already read, lowest precedence first. The starter setup fills in when no
  * layer defines a provider or agent; with no layers at all, an API key in the
  * environment picks the starter's provider. */
-export function loadConfigFromTexts(layers: readonly ConfigLayerText[], env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+export function loadConfigFromTexts(
+  layers: readonly ConfigLayerText[],
+  env: NodeJS.ProcessEnv = process.env,
+  agentFiles: readonly AgentFileText[] = [],
+): LoadedConfig {
   const parsed: Layer[] = layers.map(({ file, text }) => ({ file, data: parseConfigText(text, file) }));
+  const defs = agentFiles.map(parseAgentFile);
 
   const warnings = new Set<string>();
   for (const layer of parsed) {
@@ -66,11 +81,35 @@ export function loadConfigFromTexts(layers: readonly ConfigLayerText[], env: Nod
     builtin = starterLayer(detected);
   }
 
-  const { data, origins } = mergeLayers([{ data: builtin }, ...parsed]);
-  const { config, warnings: semantic } = validateConfig(data, origins, env);
-  for (const w of semantic) warnings.add(w);
+  // Agent files sit between the built-in setup and the TOML files, and each definition
+  // replaces a lower one of the same name whole (agentFileLayers); a TOML table wins.
+  const fromToml = new Map<string, string>();
+  for (const l of parsed) if (isTable(l.data.agents)) for (const name of Object.keys(l.data.agents)) fromToml.set(name, l.file!);
+  const files = agentFileLayers(defs, fromToml);
+  for (const w of files.warnings) warnings.add(w);
+  for (const def of files.kept) {
+    for (const w of unknownFrontmatterKeys(def)) warnings.add(w);
+    if (isTable(builtin.agents)) delete builtin.agents[def.name];
+  }
 
-  const loaded: LoadedConfig = { config, sources: layers.map((l) => l.file), warnings: [...warnings] };
+  const { data, origins } = mergeLayers([{ data: builtin }, ...files.layers, ...parsed]);
+  let validated: ReturnType<typeof validateConfig>;
+  try {
+    validated = validateConfig(data, origins, env);
+  } catch (err) {
+    throw relocateError(err, files.kept);
+  }
+  const { config, warnings: semantic } = validated;
+  for (const w of semantic) warnings.add(relocateWarning(w, files.kept));
+
+  const agentSources: Record<string, string | undefined> = {};
+  for (const alias of Object.keys(config.agents)) agentSources[alias] = origins.fileFor(['agents', alias]);
+  const loaded: LoadedConfig = {
+    config,
+    sources: [...files.kept.map((d) => d.file), ...layers.map((l) => l.file)],
+    warnings: [...warnings],
+    agentSources,
+  };
   if (autoDetectedFrom) loaded.autoDetectedFrom = autoDetectedFrom;
   return loaded;
 }
@@ -108,5 +147,5 @@ export function configFiles(opts: { cwd: string; env?: NodeJS.ProcessEnv; explic
 /** Loads the layered config. Throws ConfigError (see formatConfigError) on any problem. */
 export function loadConfig(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string }): LoadedConfig {
   const env = opts.env ?? process.env;
-  return loadConfigFromTexts(configFiles({ ...opts, env }).map(readLayer), env);
+  return loadConfigFromTexts(configFiles({ ...opts, env }).map(readLayer), env, readAgentFiles(opts.cwd, env));
 }

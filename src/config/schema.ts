@@ -191,6 +191,11 @@ const agentSchema = (names: ConfigNames) =>
     delegates: z.array(delegateEntrySchema(names), { error: typeError('delegateList') }).default(() => []),
     enabled: boolean().optional(),
     description: string().optional(),
+    /** Overrides the provider's model (and temperature) for this agent only. */
+    model: string({ nonEmpty: true }).optional(),
+    temperature: number({ min: 0, max: 2 }).optional(),
+    /** Allow-list of tool names (globs): narrows the agent's tools within its risk profile. */
+    tools: stringList().optional(),
     ...childLimitKeys(),
   });
 

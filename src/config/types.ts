@@ -37,6 +37,11 @@ export type AgentConfig = {
   provider: string;
   description?: string;
   delegates: DelegateEntry[];
+  /** The provider's model and temperature for this agent only (absent: the provider's). */
+  model?: string;
+  temperature?: number;
+  /** Tool-name globs the agent may use, within its risk profile (absent: all it allows). */
+  tools?: string[];
 } & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>> &
   Pick<AgentFields, 'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds'>;
 
@@ -76,6 +81,8 @@ export interface LoadedConfig {
   /** Set when no config file exists and a provider was picked from the environment,
    * e.g. "OPENAI_API_KEY" — the status bar says so. */
   autoDetectedFrom?: string;
+  /** Where each agent was defined: a config or agent file path; absent for built-in ones. */
+  agentSources?: Record<string, string | undefined>;
 }
 
 export { ConfigError } from './configError.js';

@@ -44,6 +44,9 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
     enabled: raw.enabled ?? AGENT_DEFAULTS.enabled,
   };
   if (raw.description !== undefined) agent.description = raw.description;
+  if (raw.model !== undefined) agent.model = raw.model;
+  if (raw.temperature !== undefined) agent.temperature = raw.temperature;
+  if (raw.tools !== undefined) agent.tools = raw.tools;
   for (const key of ['max_child_tokens', 'max_child_cost_cents', 'max_child_seconds'] as const) {
     if (raw[key] !== undefined) agent[key] = raw[key];
   }

@@ -19,6 +19,8 @@ export interface TraceEvent {
   tool?: string;
   status?: string;
   ms?: number;
+  /** "<provider type>/<model>": configured at a run's start, the one that answered at its end. */
+  model?: string;
 }
 
 /** Longest time an event waits in memory before it is written. */
@@ -27,7 +29,7 @@ export const TRACE_FLUSH_MS = 250;
 export const TRACE_ROTATE_BYTES = 10 * 1024 * 1024;
 
 const EVENT_NAMES = new Set<string>(['run_started', 'run_finished', 'run_failed', 'tool_started', 'tool_finished']);
-const STRING_FIELDS = ['agent_alias', 'session_key', 'run_id', 'parent_run_id', 'tool', 'status'] as const;
+const STRING_FIELDS = ['agent_alias', 'session_key', 'run_id', 'parent_run_id', 'tool', 'status', 'model'] as const;
 
 export function traceLogPath(arborHome: string): string {
   return join(arborHome, 'logs', 'arbor.log');

@@ -243,6 +243,9 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
               };
               yield { type: 'finish', reason: mapFinish(part.finishReason.unified) };
               break;
+            case 'response-metadata':
+              if (part.modelId) yield { type: 'model', modelId: part.modelId };
+              break;
             case 'error':
               throw stopped() ?? classifyError(part.error, ctx, streamed);
             default:

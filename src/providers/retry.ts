@@ -77,7 +77,9 @@ export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelP
       let yielded = false;
       try {
         for await (const event of inner.stream(req)) {
-          yielded = true;
+          // Which model answered is not something shown as the reply: a try cut after it
+          // alone is still retried.
+          if (event.type !== 'model') yielded = true;
           yield event;
         }
         return;

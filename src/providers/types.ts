@@ -24,6 +24,9 @@ export type StreamEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_call'; call: ToolCallRequest }
   | { type: 'usage'; usage: Usage }
+  /** The model that answered, as the server names it in its reply (it may differ from the
+   * one asked for: an alias resolved to a dated version, a gateway's routing). */
+  | { type: 'model'; modelId: string }
   /** A transient failure is being retried; the UI shows it. */
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; reason: string }
   | { type: 'finish'; reason: 'stop' | 'tool_calls' | 'length' | 'other' };

@@ -224,6 +224,9 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
             }),
           );
           break;
+        case 'model':
+          noteAnsweringModel(spec, ev.modelId);
+          break;
         case 'finish':
           break;
       }
@@ -252,6 +255,13 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);
   return { text, calls };
+}
+
+/** The card, the /agents row and the trace log show the model that answered, as the
+ * provider's reply names it (the configured one until a reply says otherwise). */
+function noteAnsweringModel(spec: LoopSpec, modelId: string): void {
+  const model = `${spec.providerConfig.type}/${modelId.slice(0, 200)}`;
+  if (spec.store.getState().runs[spec.runId]?.model !== model) patchRun(spec.store, spec.runId, { model });
 }
 
 async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<void> {

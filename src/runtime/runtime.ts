@@ -23,6 +23,7 @@ import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type Runt
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
+import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
@@ -88,13 +89,15 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
 
   const providers = new Map<string, ResolvedProvider>();
   const providerFor = (agent: AgentConfig): ResolvedProvider => {
-    let resolved = providers.get(agent.provider);
+    const key = agentProviderKey(agent);
+    let resolved = providers.get(key);
     if (!resolved) {
-      const pc = config.providers[agent.provider];
-      if (!pc) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
+      const entry = config.providers[agent.provider];
+      if (!entry) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
+      const pc = agentProviderConfig(entry, agent);
       const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
       resolved = { provider, config: pc, label: providerLabel(pc) };
-      providers.set(agent.provider, resolved);
+      providers.set(key, resolved);
     }
     return resolved;
   };
@@ -171,6 +174,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         run_id: run.id,
         parent_run_id: run.parentRunId,
         status: run.status,
+        model: run.model,
       });
     },
     onChildEnded(run) {
@@ -240,13 +244,14 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   async function startTurn(text: string): Promise<void> {
     if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
     const agent = supervisor.agent(alias);
-    const resolved = providerFor(rootProvider === agent.provider ? agent : { ...agent, provider: rootProvider });
+    // The agent's own model belongs to its own provider: another one (/model) uses its own.
+    const resolved = providerFor(rootProvider === agent.provider ? agent : { ...agent, provider: rootProvider, model: undefined });
     const caller = supervisor.rootCaller(alias);
     const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
     const handle = supervisor.registerHandle(run.id);
     setRunStatus(store, run.id, 'running');
     store.setState({ activeRootRunId: run.id });
-    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id });
+    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id, model: run.model });
 
     const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     hooks.onItemFinal?.(run.id, userItem);
@@ -289,6 +294,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         session_key: run.sessionKey,
         run_id: run.id,
         status: finished?.status,
+        model: finished?.model,
       });
       supervisor.releaseHandle(run.id);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
@@ -355,7 +361,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       if (!config.providers[provider]) {
         throw new Error(t('runtime:model.unknown', { name: provider, known: Object.keys(config.providers).join(', ') }));
       }
-      const resolved = providerFor({ ...mainAgent, provider });
+      const resolved = providerFor(provider === mainAgent.provider ? mainAgent : { ...mainAgent, provider, model: undefined });
       rootProvider = provider;
       info.providerName = provider;
       info.providerLabel = resolved.label;

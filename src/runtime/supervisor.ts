@@ -15,6 +15,7 @@ import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
+import { narrowToAgentTools } from '../tools/agentTools.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
@@ -113,7 +114,9 @@ export class Supervisor implements SupervisorCore {
    * root's is its profile's filter of the base tools. */
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
     const recorded = this.contexts.get(runId)?.tools;
-    return recorded ?? capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
+    if (recorded) return recorded;
+    const own = capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
+    return narrowToAgentTools(own, this.deps.config.agents[caller.alias]?.tools);
   }
 
   // ---- run creation ----
@@ -310,7 +313,9 @@ export class Supervisor implements SupervisorCore {
   }
 
   /** Runs the agent loop for a run with the supervisor's services. */
-  async loopFor(opts: LoopContext): Promise<string> {
+  async loopFor(ctx: LoopContext): Promise<string> {
+    // Every run's tools pass its agent's own allow-list here, whichever path built them.
+    const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
     const result = await runLoop({

@@ -29,7 +29,7 @@ export function neutralizeItem(item: TranscriptItem): TranscriptItem {
 }
 
 /** The fields of a run that carry outside text: the task a model wrote, its answer, errors. */
-const RUN_TEXT_FIELDS = ['task', 'result', 'error', 'alias'] as const;
+const RUN_TEXT_FIELDS = ['task', 'result', 'error', 'alias', 'model'] as const;
 
 /** A run patch (or a whole run) with its outside text neutralised. Same object when clean. */
 export function neutralizeRunFields<T extends Partial<Run>>(patch: T): T {

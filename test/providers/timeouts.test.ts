@@ -82,6 +82,16 @@ describe.each(cases)('$type against a silent $dialect server', ({ dialect, type 
     expect(out.retries).toHaveLength(0);
   });
 
+  it('a reply cut before any text (only its opening chunk, naming the model, came) is retried', async () => {
+    const out = await run((i) => (i === 0 ? { kind: 'stall', afterChunks: [] } : { kind: 'text', chunks: ['ok'] }), {
+      idle_timeout_secs: 0.2,
+    });
+    expect(out.error).toBeUndefined();
+    expect(out.text).toBe('ok');
+    expect(out.retries).toHaveLength(1);
+    expect(out.events.filter((e) => e.type === 'model').map((e) => (e as { modelId: string }).modelId)).toEqual(['m', 'm']);
+  });
+
   it('the idle timeout does not cut a slow but steady reply', async () => {
     const out = await run(() => ({ kind: 'text', chunks: ['a', 'b', 'c', 'd', 'e'], delayMs: 120 }), {
       first_byte_timeout_secs: 0.3,

@@ -74,7 +74,7 @@ export async function startLoopbackModel(opts: LoopbackOptions): Promise<Loopbac
       const ex: Exchange = {
         res,
         dialect: opts.dialect,
-        model: typeof body?.model === 'string' ? body.model : 'loopback-model',
+        model: (opts.answerModel ?? ((m: string) => m))(typeof body?.model === 'string' ? body.model : 'loopback-model'),
         stream: body?.stream === true,
         isClosed: () => closed || res.destroyed,
       };

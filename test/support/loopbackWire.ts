@@ -52,6 +52,9 @@ export interface LoopbackRecord {
 export interface LoopbackOptions {
   dialect: LoopbackDialect;
   respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>;
+  /** The model id the replies name (default: the one asked for), as a server that resolves
+   * an alias to a dated version does. */
+  answerModel?: (requested: string) => string;
 }
 
 export interface LoopbackModel {

@@ -6,10 +6,15 @@ import type { KeyBinding } from '../keys/bindings.js';
 import type { Pane } from '../panes/types.js';
 import { AgentsPane } from './AgentsPane.js';
 import { subagentsCommand } from './subagentsCommand.js';
+import { formatAgentList } from './agentsList.js';
+import { t } from '../../i18n/index.js';
+import type { AgentDefinition } from '../../config/agentList.js';
 
 export interface AgentsOptions {
   /** [delegation] archive_after_minutes. */
   archiveAfterMinutes: number;
+  /** The defined agents and where each came from (`/agents list`). */
+  definitions?: AgentDefinition[];
 }
 
 export const AGENTS_PANE_ID = 'agents';
@@ -26,10 +31,14 @@ export function agentsCommands(opts: AgentsOptions): SlashCommand[] {
   const agents: SlashCommand = {
     name: 'agents',
     summary: 'agents:commands.agents',
-    usage: '/agents',
-    maxArgs: 0,
-    run(_args, ctx) {
-      ctx.openPane(pane);
+    usage: '/agents [list]',
+    maxArgs: 1,
+    completeArgs: (args) => (args.length === 0 ? ['list'] : []),
+    run(args, ctx) {
+      if (args[0] === undefined) ctx.openPane(pane);
+      else if (args[0] === 'list')
+        ctx.print(formatAgentList(opts.definitions ?? [], { cwd: process.cwd(), home: ctx.sessions.home ?? '' }));
+      else ctx.print(t('ui:commands.badArgs', { name: 'agents', usage: '/agents [list]' }), 'error');
     },
   };
   return [agents, subagentsCommand(opts)];

@@ -17,12 +17,13 @@ const STATUS_PAD = 9;
 /** A parent row's subtree sum is shown only while the task keeps this much room. */
 const TASK_BEFORE_SUM = 24;
 
-export type MetricId = 'elapsed' | 'tool' | 'tokens' | 'iterations' | 'tools' | 'cost';
+export type MetricId = 'elapsed' | 'tool' | 'tokens' | 'iterations' | 'tools' | 'cost' | 'model';
 /** Fixed cell widths, so the columns line up. */
-const METRIC_WIDTHS: Record<MetricId, number> = { elapsed: 6, iterations: 6, tools: 9, tool: 14, tokens: 10, cost: 8 };
+const METRIC_WIDTHS: Record<MetricId, number> = { elapsed: 6, iterations: 6, tools: 9, tool: 14, tokens: 10, cost: 8, model: 18 };
 /** Left to right as shown; DROP_ORDER says which go first when room is short. */
-const METRICS: MetricId[] = ['elapsed', 'iterations', 'tools', 'tool', 'tokens', 'cost'];
-const DROP_ORDER: MetricId[] = ['cost', 'tools', 'iterations', 'tokens', 'tool', 'elapsed'];
+const METRICS: MetricId[] = ['elapsed', 'iterations', 'tools', 'tool', 'tokens', 'cost', 'model'];
+// The model that answered (run.model, from the provider's reply) is the widest, so it goes first.
+const DROP_ORDER: MetricId[] = ['model', 'cost', 'tools', 'iterations', 'tokens', 'tool', 'elapsed'];
 
 /** The tool running right now: the last one started and not finished. */
 export function currentTool(row: TreeRow): string | undefined {
@@ -55,6 +56,8 @@ function metric(id: MetricId, row: TreeRow, now: number): Seg {
       return fixed(t('agents:row.tokens', { n: formatTokens(run.tokensIn + run.tokensOut) }), id, { dim: true });
     case 'cost':
       return fixed(formatCost(run.costUsd), id, { dim: true });
+    case 'model':
+      return fixed(run.model.slice(run.model.indexOf('/') + 1), id, { dim: true }, 'left');
   }
 }
 

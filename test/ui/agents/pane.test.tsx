@@ -50,6 +50,20 @@ const lineOf = (lines: string[], text: string) => {
 };
 
 describe('/agents pane rendering', () => {
+  it('a row shows the model that answered when there is room; it is the first column to go on a narrow terminal', async () => {
+    const rt = new RecordingRuntime();
+    const root = addTestRun(rt, { task: 'plan' });
+    const child = addTestRun(rt, { parent: root.id, alias: 'reviewer', kind: 'delegate', task: 'review the diff' });
+    // What the provider's reply named (loop.ts noteAnsweringModel), not what was configured.
+    patchRun(rt.store, child.id, { model: 'openai-compatible/big-model-0601' });
+    const wide = await mountPane(rt, { width: 150, maxRows: 10 });
+    expect(wide.lines()[lineOf(wide.lines(), 'reviewer#1 delegate')]).toMatch(/review the diff.*\$0\.00 big-model-0601/);
+    expect(wide.lines()[lineOf(wide.lines(), 'main turn')]).toContain('echo');
+    cleanup();
+    const narrow = await mountPane(rt, { width: 100, maxRows: 10 });
+    expect(narrow.lines()[lineOf(narrow.lines(), 'reviewer#1 delegate')]).not.toContain('big-model');
+  });
+
   it('shows the runs as a tree: indent by depth, root first, status, queue position, metrics', async () => {
     const { rt } = tree();
     const pane = await mountPane(rt, { width: 120, maxRows: 20 });

@@ -108,6 +108,14 @@ describe('expanded card: Task, Response, Details', () => {
     expect(out).not.toContain("[Agent 'reviewer'");
   });
 
+  it("Details shows the model the child's provider said answered (run.model), beside the configured one in the envelope", () => {
+    const item = toolItem('delegate', { agent: 'reviewer', prompt: 'p' }, { result: syncEnvelope('reviewer', 'openai/big', false, 'ok') });
+    const run = childRun('child-model', item, { kind: 'delegate', alias: 'reviewer', status: 'completed', model: 'openai/big-2025-06-01' });
+    const out = expanded(item, { runs: [run] });
+    expect(out).toContain('reviewer: openai/big');
+    expect(out).toMatch(/0 out · openai\/big-2025-06-01/);
+  });
+
   it('other result formats are shown intact', () => {
     const failure = "Agent 'reviewer' failed: provider said no";
     const out = expanded(toolItem('delegate', { agent: 'reviewer', prompt: 'p' }, { status: 'error', result: failure }));

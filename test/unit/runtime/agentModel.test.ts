@@ -1,0 +1,246 @@
+// An agent's own model, temperature and tools (from an agent file here, an [agents.<alias>]
+// table alike) reach the real request on every path: the root, a delegate child, a
+// spawn_subagent child. The model that answered (the server's reply names it) is what the
+// run, and so the card, the /agents row and the trace log, show.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
+import { loadConfigFromTexts } from '../../../src/config/load.js';
+import type { AgentFileText } from '../../../src/config/agentFiles.js';
+import { withRootAgent } from '../../../src/config/rootAgent.js';
+import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
+import type { TraceEvent } from '../../../src/persistence/traceLog.js';
+import {
+  hasToolResults,
+  startLoopbackModel,
+  type LoopbackIncoming,
+  type LoopbackModel,
+  type LoopbackReply,
+} from '../../support/loopbackModel.js';
+
+const ENV = { ARBOR_RETRY_MAX: '0', ARBOR_RETRY_BASE_MS: '1' };
+
+interface Fx {
+  server: LoopbackModel;
+  runtime: Runtime;
+  trace: TraceEvent[];
+  requestsOf(alias: string): LoopbackIncoming[];
+  cleanup(): Promise<void>;
+}
+let fx: Fx | undefined;
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
+
+function agentOf(body: any): string {
+  const system = (body?.messages ?? []).find((m: any) => m.role === 'system');
+  return /^You are ([A-Za-z0-9_-]+)\./.exec(typeof system?.content === 'string' ? system.content : '')?.[1] ?? '?';
+}
+
+const text = (s: string): LoopbackReply => ({ kind: 'text', chunks: [s] });
+const call = (name: string, args: object): LoopbackReply => ({ kind: 'tools', calls: [{ id: 'c1', name, args }] });
+const callThenDone =
+  (name: string, args: object) =>
+  (req: LoopbackIncoming): LoopbackReply =>
+    hasToolResults(req.body) ? text('done') : call(name, args);
+
+const TOML = (url: string, extra = '') => `
+default_agent = "main"
+[providers.fake]
+type = "openai-compatible"
+base_url = "${url}"
+model = "fake-model"
+temperature = 0.9
+[risk_profiles.trusted]
+delegation_policy = { mode = "allow" }
+[runtime_profiles.agentic]
+agentic = true
+[agents.main]
+provider = "fake"
+risk_profile = "trusted"
+system_prompt = "You are main."
+${extra}
+`;
+
+const agentFile = (name: string, frontmatter: string): AgentFileText => ({
+  file: `/p/.arbor/agents/${name}.md`,
+  text: `---\n${frontmatter}\n---\nYou are ${name}.\n`,
+  scope: 'project',
+});
+
+async function fixture(opts: {
+  toml?: string;
+  files: AgentFileText[];
+  agents: Record<string, (req: LoopbackIncoming) => LoopbackReply>;
+  answerModel?: (m: string) => string;
+}): Promise<Fx> {
+  const byAgent = new Map<string, LoopbackIncoming[]>();
+  const server = await startLoopbackModel({
+    dialect: 'openai',
+    answerModel: opts.answerModel,
+    respond: (req) => {
+      const alias = agentOf(req.body);
+      byAgent.set(alias, [...(byAgent.get(alias) ?? []), req]);
+      const r = opts.agents[alias];
+      return r ? r(req) : { kind: 'status', status: 500, body: JSON.stringify({ error: { message: `no script for ${alias}` } }) };
+    },
+  });
+  const home = mkdtempSync(join(tmpdir(), 'arbor-agentmodel-'));
+  const loaded = loadConfigFromTexts([{ file: join(home, 'config.toml'), text: TOML(server.url, opts.toml) }], ENV, opts.files);
+  const trace: TraceEvent[] = [];
+  const runtime = createRuntime({
+    config: loaded.config,
+    cwd: home,
+    interactive: false,
+    env: ENV,
+    extraTools: extraToolsFor(loaded.config, home),
+    extraServices: extraServicesFor(loaded.config, home),
+    sinks: { trace: (e) => trace.push(e) },
+  });
+  return {
+    server,
+    runtime,
+    trace,
+    requestsOf: (alias) => byAgent.get(alias) ?? [],
+    async cleanup() {
+      await runtime.dispose();
+      await server.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+const toolNames = (req: LoopbackIncoming): string[] => ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string).sort();
+const runOf = (runtime: Runtime, alias: string) => Object.values(runtime.store.getState().runs).find((r) => r.alias === alias)!;
+
+describe("a child's model is the one its definition names", () => {
+  it('a delegate target with model and temperature in its agent file: both are in its request; the caller keeps the provider’s', async () => {
+    fx = await fixture({
+      toml: 'delegates = ["reviewer"]',
+      files: [agentFile('reviewer', 'description: reviews\nmodel: big-model\ntemperature: 0.3\nrisk_profile: trusted')],
+      agents: { main: callThenDone('delegate', { agent: 'reviewer', prompt: 'check' }), reviewer: () => text('LGTM') },
+    });
+    await fx.runtime.startTurn('go');
+    const [child] = fx.requestsOf('reviewer');
+    expect(child.body.model).toBe('big-model');
+    expect(child.body.temperature).toBe(0.3);
+    for (const req of fx.requestsOf('main')) {
+      expect(req.body.model).toBe('fake-model');
+      expect(req.body.temperature).toBe(0.9);
+    }
+    const item = fx.runtime.store.getState().transcript.find((i) => i.kind === 'tool' && i.name === 'delegate');
+    expect(item?.kind === 'tool' && item.result).toBe("[Agent 'reviewer' (openai-compatible/big-model)]\nLGTM");
+    expect(runOf(fx.runtime, 'reviewer').model).toBe('openai-compatible/big-model');
+  });
+
+  it('an agentic delegate target (it runs a loop of its own) uses its model too', async () => {
+    fx = await fixture({
+      toml: 'delegates = ["worker"]',
+      files: [agentFile('worker', 'model: worker-model\nrisk_profile: trusted\nruntime_profile: agentic')],
+      agents: { main: callThenDone('delegate', { agent: 'worker', prompt: 'work' }), worker: () => text('worked') },
+    });
+    await fx.runtime.startTurn('go');
+    expect(fx.requestsOf('worker').map((r) => r.body.model)).toEqual(['worker-model']);
+  });
+
+  it('the root agent from a file (picked as --agent does) uses its model, and so does its spawn_subagent child', async () => {
+    let spawned = 0;
+    // The child shares the root's system prompt; its first user message is its task.
+    const server = await startLoopbackModel({
+      dialect: 'openai',
+      respond: (req) => {
+        const firstUser = (req.body.messages as any[]).find((m) => m.role === 'user')?.content;
+        if (firstUser === 'sub task') return text('sub done');
+        if (hasToolResults(req.body)) return text('all done');
+        spawned++;
+        return call('spawn_subagent', { prompt: 'sub task' });
+      },
+    });
+    const home = mkdtempSync(join(tmpdir(), 'arbor-agentmodel-'));
+    const loaded = withRootAgent(
+      loadConfigFromTexts([{ file: join(home, 'c.toml'), text: TOML(server.url) }], ENV, [agentFile('lead', 'model: lead-model')]),
+      'lead',
+    );
+    const runtime = createRuntime({ config: loaded.config, cwd: home, interactive: false, env: ENV });
+    fx = {
+      server,
+      runtime,
+      trace: [],
+      requestsOf: () => [],
+      async cleanup() {
+        await runtime.dispose();
+        await server.close();
+        rmSync(home, { recursive: true, force: true });
+      },
+    };
+    expect(runtime.info.providerLabel).toBe('openai-compatible/lead-model');
+    await runtime.startTurn('go');
+    expect(spawned).toBe(1);
+    const models = server.requests.map((r) => r.body.model);
+    expect(models.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(models)).toEqual(new Set(['lead-model']));
+    expect(Object.values(runtime.store.getState().runs).find((r) => r.kind === 'subagent')?.model).toBe('openai-compatible/lead-model');
+  });
+});
+
+describe('the model that answered is shown, from the provider’s reply', () => {
+  it('a server that answers as a dated version: run.model (card, /agents row) and the trace say so', async () => {
+    fx = await fixture({
+      toml: 'delegates = ["reviewer"]',
+      files: [agentFile('reviewer', 'model: big-model\nrisk_profile: trusted')],
+      agents: { main: callThenDone('delegate', { agent: 'reviewer', prompt: 'check' }), reviewer: () => text('ok') },
+      answerModel: (m) => `${m}-2025-06-01`,
+    });
+    await fx.runtime.startTurn('go');
+    expect(fx.requestsOf('reviewer')[0].body.model).toBe('big-model');
+    const child = runOf(fx.runtime, 'reviewer');
+    expect(child.model).toBe('openai-compatible/big-model-2025-06-01');
+    expect(runOf(fx.runtime, 'main').model).toBe('openai-compatible/fake-model-2025-06-01');
+    const started = fx.trace.find((e) => e.event === 'run_started' && e.agent_alias === 'reviewer');
+    const finished = fx.trace.find((e) => e.event === 'run_finished' && e.agent_alias === 'reviewer');
+    // Configured at the start, answered at the end.
+    expect(started?.model).toBe('openai-compatible/big-model');
+    expect(finished?.model).toBe('openai-compatible/big-model-2025-06-01');
+    expect(fx.trace.find((e) => e.event === 'run_finished' && e.agent_alias === 'main')?.model).toBe(
+      'openai-compatible/fake-model-2025-06-01',
+    );
+  });
+
+  it('a model id with control characters reaches the store neutralised', async () => {
+    fx = await fixture({ files: [], agents: { main: () => text('hi') }, answerModel: () => 'evil\u001b[2Jmodel' });
+    await fx.runtime.startTurn('go');
+    expect(runOf(fx.runtime, 'main').model).toBe('openai-compatible/evil␛[2Jmodel');
+  });
+});
+
+describe('tools: the agent’s allow-list narrows within its risk profile', () => {
+  it('globs pick the tools the model is offered; a name the profile excludes stays out', async () => {
+    fx = await fixture({
+      toml: 'delegates = ["reader"]\n[risk_profiles.noread]\nexcluded_tools = ["read_file"]\n',
+      files: [agentFile('reader', 'tools: [read_file, "list_*", "write_*"]\nrisk_profile: noread\nruntime_profile: agentic')],
+      agents: { main: callThenDone('delegate', { agent: 'reader', prompt: 'look' }), reader: () => text('looked') },
+    });
+    await fx.runtime.startTurn('go');
+    expect(toolNames(fx.requestsOf('reader')[0])).toEqual(['list_files', 'write_file']);
+  });
+
+  it('the root’s own list narrows its tools, and a bounded delegate never gets a tool its caller lacks', async () => {
+    fx = await fixture({
+      toml: 'tools = ["delegate", "list_files"]\ndelegates = ["helper"]\n',
+      files: [agentFile('helper', 'runtime_profile: agentic')],
+      agents: { main: callThenDone('delegate', { agent: 'helper', prompt: 'help' }), helper: () => text('helped') },
+    });
+    await fx.runtime.startTurn('go');
+    expect(toolNames(fx.requestsOf('main')[0])).toEqual(['delegate', 'list_files']);
+    expect(toolNames(fx.requestsOf('helper')[0])).toEqual(['list_files']);
+  });
+
+  it('an empty list leaves no tools', async () => {
+    fx = await fixture({ toml: 'tools = []', files: [], agents: { main: () => text('no tools') } });
+    await fx.runtime.startTurn('go');
+    expect(fx.server.requests[0].body.tools ?? []).toEqual([]);
+  });
+});
