@@ -211,10 +211,10 @@ function childLines(v: CardView, run: Run): Line[] {
       { text: t('transcript:live.tools', { count: run.toolsCompleted }), dim: true },
       SEP,
       { text: t('transcript:details.tokens', { in: formatTokens(run.tokensIn), out: formatTokens(run.tokensOut) }), dim: true },
-      SEP,
-      { text: formatCost(run.costUsd), dim: true },
       run.model ? SEP : undefined,
       run.model ? { text: run.model, dim: true } : undefined,
+      SEP,
+      { text: formatCost(run.costUsd), dim: true },
     ),
   );
   const tool = currentTool(run);
