@@ -24,6 +24,8 @@ export type CliCommand =
       yes: boolean;
       /** Headless text output without neutralising control characters. */
       raw: boolean;
+      /** Headless: wait for a provider's rate or quota limit to lift instead of failing. */
+      waitOnQuota?: boolean;
       /** `--agent <alias>`: the agent the user talks to, instead of default_agent. */
       agent?: string;
     };
@@ -47,6 +49,7 @@ export function parseCli(argv: string[]): CliCommand {
         output: { type: 'string', short: 'o' },
         yes: { type: 'boolean', short: 'y' },
         raw: { type: 'boolean' },
+        'wait-on-quota': { type: 'boolean' },
         agent: { type: 'string' },
       },
     });
@@ -88,6 +91,7 @@ export function parseCli(argv: string[]): CliCommand {
   if (values.output && values.print === undefined) throw new UsageError(t('cli:outputNeedsPrint'));
   if (values.yes && values.print === undefined) throw new UsageError(t('cli:yesNeedsPrint'));
   if (values.raw && values.print === undefined) throw new UsageError(t('cli:rawNeedsPrint'));
+  if (values['wait-on-quota'] && values.print === undefined) throw new UsageError(t('cli:waitOnQuotaNeedsPrint'));
   if (values.raw && output === 'json') throw new UsageError(t('cli:rawNeedsText'));
   if (values.print !== undefined && values.print.trim() === '') throw new UsageError(t('cli:emptyPrompt'));
   if (values.continue && values.resume) throw new UsageError(t('cli:continueAndResume'));
@@ -100,6 +104,7 @@ export function parseCli(argv: string[]): CliCommand {
     output,
     yes: values.yes ?? false,
     raw: values.raw ?? false,
+    waitOnQuota: values['wait-on-quota'] ?? false,
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
   };
 }

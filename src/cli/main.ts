@@ -295,6 +295,7 @@ function openChat(
     sessionId: recorder.id,
     interactive: !headless,
     autoYes: cmd.yes,
+    waitOnQuota: !headless || (cmd.waitOnQuota ?? false),
     autoDetectedFrom: loaded.autoDetectedFrom,
     configWarnings: warnings,
     restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,

@@ -127,6 +127,9 @@ export const KEY_COMMANDS = {
   // the approval prompt
   'approval.allow_once': { keys: ['y'] },
   'approval.allow_session': { keys: ['a'] },
+  // a child's ask: allow for this child, for the whole tree this turn
+  'approval.allow_child': { keys: ['c'] },
+  'approval.allow_tree': { keys: ['t'] },
   'approval.deny': { keys: ['n', 'esc'] },
   'approval.up': { keys: ['up'], alsoKeys: ['k'] },
   'approval.down': { keys: ['down'], alsoKeys: ['j'] },

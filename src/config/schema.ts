@@ -28,6 +28,8 @@ import { knownList } from './errors.js';
 export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'offline'] as const;
 export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as const;
 export const DELEGATE_MODES = ['bounded', 'independent'] as const;
+/** What happens to a child's tool call that would ask: strictest first (subagentApprovals.ts). */
+export const SUBAGENT_APPROVALS = ['deny', 'ask', 'allow'] as const;
 const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const positive = { min: 0, minExclusive: true };
@@ -97,6 +99,8 @@ const riskProfileSchema = table({
   max_cost_per_day_cents: number({ min: 0 }).default(0),
   // A table without a mode keeps the default.
   delegation_policy: table({ mode: oneOf(['allow', 'forbidden']).default('forbidden') }).default(() => ({ mode: 'forbidden' as const })),
+  /** Narrows [delegation] subagent_approvals for children under this profile; absent = no narrowing. */
+  subagent_approvals: oneOf(SUBAGENT_APPROVALS).optional(),
 });
 
 const runtimeProfileSchema = table({
@@ -143,6 +147,15 @@ const delegationSchema = table({
   /** More children than this from one model turn asks the operator first; absent or 0 = never. */
   confirm_fanout_over: integer({ min: 0, max: 1000 }).optional(),
   runaway: runawaySchema.default(() => ({ on_trip: 'pause_tree' as const })),
+  /** Absent: subagent_auto_approve decides (true = "allow", else "deny"); see subagentApprovals.ts. */
+  subagent_approvals: oneOf(SUBAGENT_APPROVALS).optional(),
+}).check((ctx) => {
+  // subagent_auto_approve = true is the older spelling of "allow": both set and disagreeing is refused.
+  const d = ctx.value;
+  if (d.subagent_auto_approve && d.subagent_approvals !== undefined && d.subagent_approvals !== 'allow') {
+    const message = t('config:errors.subagentApprovalsConflict', { value: quote(d.subagent_approvals) });
+    ctx.issues.push({ code: 'custom', input: d.subagent_approvals, path: ['subagent_approvals'], message });
+  }
 });
 
 /** The names other entries may refer to, read from the merged tables before parsing. */

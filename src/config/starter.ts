@@ -142,6 +142,7 @@ max_concurrent = ${d.max_concurrent}                 # children running at once;
 max_children_per_agent = ${d.max_children_per_agent}         # live children per parent run; more are refused
 archive_after_minutes = ${d.archive_after_minutes}         # finished runs leave the live list this long after ending
 subagent_auto_approve = ${d.subagent_auto_approve}      # children have no operator: calls needing approval are denied
+# subagent_approvals = "ask"       # "deny" (default) | "ask": the operator answers children's asks | "allow" (= subagent_auto_approve = true)
 run_timeout_secs = ${d.run_timeout_secs}               # per child; 0 = none; paused time does not count
 # max_child_tokens = 200_000       # per child and its subtree; also per agent ([agents.<alias>]), the smaller wins
 # max_child_cost_cents = 50        # per child and its subtree (needs the provider's pricing)

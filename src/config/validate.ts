@@ -10,6 +10,7 @@ import { DEFAULT_PROFILE, OFFLINE_MODEL, defaultRiskProfile, defaultRuntimeProfi
 import { configFileSchema, type ConfigFile } from './schema.js';
 import { Problems } from './problems.js';
 import { validateAgents } from './validateAgents.js';
+import { checkProfileSubagentApprovals } from './subagentApprovals.js';
 
 export { Problems } from './problems.js';
 
@@ -50,6 +51,7 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
   const runtime_profiles: Record<string, RuntimeProfile> = { [DEFAULT_PROFILE]: defaultRuntimeProfile(DEFAULT_PROFILE) };
   for (const [name, p] of Object.entries(file.runtime_profiles)) runtime_profiles[name] = runtimeProfileNamed(name, p);
 
+  checkProfileSubagentApprovals(problems, file.delegation, file.risk_profiles);
   const ui: UiConfig = { language: file.ui.language ?? defaultUi(env).language };
   const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles });
 

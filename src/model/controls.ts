@@ -8,9 +8,13 @@ export interface PendingApproval {
   tool: string;
   args: unknown;
   createdAt: number;
+  /** A child's ask ([delegation] subagent_approvals = "ask"): answered with allow once, for
+   * this child, for the whole tree this turn, or deny. */
+  isChild?: boolean;
 }
 
-export type ApprovalAnswer = 'allow_once' | 'allow_session' | 'deny';
+/** allow_session: the root's prompt; allow_child / allow_tree: a child's (per tool name). */
+export type ApprovalAnswer = 'allow_once' | 'allow_session' | 'allow_child' | 'allow_tree' | 'deny';
 
 export interface RunawayState {
   tripped: boolean;

@@ -66,7 +66,7 @@ export interface Run {
   error?: string;
   /** Position in the concurrency queue (1-based) while queued. */
   queuePosition?: number;
-  /** Milliseconds spent paused so far (timeouts do not count it). */
+  /** Milliseconds spent paused, or waiting for the operator to answer an ask, so far (timeouts do not count it). */
   pausedMs: number;
   pausedAt?: number;
   /** Background task id when kind === 'background'. */

@@ -4,10 +4,11 @@ import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONPar
 import { t } from '../i18n/index.js';
 import { neutralize } from '../text/untrusted.js';
 import { ProviderError, type ProviderErrorKind } from './types.js';
-import { ArborProviderError, configError, type ErrorContext } from './providerError.js';
+import { ArborProviderError, configError, QuotaError, withReset, type ErrorContext } from './providerError.js';
 import { knownSecrets, scrubSecretLike } from '../persistence/redact.js';
+import { isExhaustedInBand, isQuotaExhausted, parseLimitReset, type LimitReset } from './rateLimits.js';
 
-export { ArborProviderError, abortedError, configError, type ErrorContext } from './providerError.js';
+export { ArborProviderError, abortedError, configError, isQuotaError, QuotaError, type ErrorContext } from './providerError.js';
 
 /** Removes this provider's secrets, every other known one, and anything shaped like a key or
  * bearer token: the one scrubber the session and trace logs use too. */
@@ -105,7 +106,8 @@ function fromStatus(status: number, err: APICallError, ctx: ErrorContext, stream
     ctx,
     said !== undefined ? cleanReason(said, ctx) : reason,
     said !== undefined,
-    parseRetryAfter(err.responseHeaders),
+    parseLimitReset(err.responseHeaders),
+    isQuotaExhausted(status, err.responseBody),
   );
 }
 
@@ -120,11 +122,25 @@ function fromHttpStatus(
   ctx: ErrorContext,
   reason: string,
   fromBody: boolean,
-  retryAfter: number | undefined,
+  limit: LimitReset | undefined,
+  exhausted = false,
 ): ArborProviderError {
+  const retryAfter = limit === undefined ? undefined : Math.min(limit.waitMs, RETRY_AFTER_CAP_MS);
   const make = (kind: ProviderErrorKind, detail: string, retryable = false) =>
-    new ArborProviderError(ctx, { kind, detail, retryable, status, retryAfterMs: retryable ? retryAfter : undefined });
+    new ArborProviderError(ctx, {
+      kind,
+      detail,
+      retryable,
+      status,
+      retryAfterMs: retryable ? retryAfter : undefined,
+      resetAt: retryable ? limit?.resetAt : undefined,
+    });
   const withSaid = (detail: string) => (fromBody && reason ? t('providers:error.serverSaid', { detail, reason }) : detail);
+  // A used-up quota or plan: retrying in a moment cannot help; the runtime may wait for it.
+  if (exhausted) {
+    const detail = withReset(withSaid(t('providers:error.quotaExhausted', { status })), limit?.resetAt);
+    return new QuotaError(ctx, { reason: 'exhausted', detail, status, resetAt: limit?.resetAt });
+  }
   if (status === 401) {
     return make(
       'auth',
@@ -150,7 +166,11 @@ function fromHttpStatus(
 function fromInBand(err: Record<string, unknown>, ctx: ErrorContext): ArborProviderError {
   const reason = cleanReason(String(err.message ?? JSON.stringify(err)), ctx);
   const status = statusFromCode(err.code) ?? statusFromCode(err.status);
-  if (status !== undefined) return fromHttpStatus(status, ctx, reason, err.message !== undefined, undefined);
+  if (status !== undefined) return fromHttpStatus(status, ctx, reason, err.message !== undefined, undefined, isExhaustedInBand(err));
+  if (isExhaustedInBand(err)) {
+    const detail = t('providers:error.serverSaid', { detail: t('providers:error.quotaExhausted', { status: 429 }), reason });
+    return new QuotaError(ctx, { reason: 'exhausted', detail, status: 429 });
+  }
   const type = String(err.type ?? err.code ?? '');
   if (/auth/i.test(type)) return fromAuthLike(ctx);
   if (/rate_limit/i.test(type))

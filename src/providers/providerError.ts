@@ -2,6 +2,7 @@
 // from errors.ts (which imports the SDK's error classes) so the offline model and the retry
 // wrapper load without the SDK: startup stays fast when no remote provider is used.
 import { t } from '../i18n/index.js';
+import { clockTime, waitText } from '../model/quota.js';
 import { ProviderError, type ProviderErrorKind, type ProviderType } from './types.js';
 
 /** Everything an error message may mention about the provider it came from. */
@@ -24,10 +25,12 @@ export interface ErrorContext {
 export class ArborProviderError extends ProviderError {
   readonly detail: string;
   readonly retryAfterMs?: number;
+  /** When the limit a 429 hit lifts (epoch ms), uncapped, from its headers (rateLimits.ts). */
+  readonly resetAt?: number;
 
   constructor(
     ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>,
-    opts: { kind: ProviderErrorKind; detail: string; retryable?: boolean; status?: number; retryAfterMs?: number },
+    opts: { kind: ProviderErrorKind; detail: string; retryable?: boolean; status?: number; retryAfterMs?: number; resetAt?: number },
   ) {
     super({
       kind: opts.kind,
@@ -39,6 +42,7 @@ export class ArborProviderError extends ProviderError {
     });
     this.detail = opts.detail;
     this.retryAfterMs = opts.retryAfterMs;
+    this.resetAt = opts.resetAt;
     // A stack would only ever reach a log; the message is the whole story.
     this.stack = `${this.name}: ${this.message}`;
   }
@@ -50,4 +54,31 @@ export function abortedError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 
 
 export function configError(ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>, detail: string): ArborProviderError {
   return new ArborProviderError(ctx, { kind: 'config', detail });
+}
+
+/** A rate limit that lifts later than the retry budget waits, or a used-up quota or plan.
+ * Never retried by the wrapper: the runtime may hold the run until `resetAt` and make the
+ * same call again (runtime/quotaPause.ts), or, when nothing can wait, fail it. */
+export class QuotaError extends ArborProviderError {
+  readonly reason: 'rate_limit' | 'exhausted';
+  readonly label: string;
+
+  constructor(
+    ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>,
+    opts: { reason: 'rate_limit' | 'exhausted'; detail: string; status?: number; resetAt?: number },
+  ) {
+    super(ctx, { kind: 'rate_limit', detail: opts.detail, status: opts.status, resetAt: opts.resetAt });
+    this.reason = opts.reason;
+    this.label = ctx.label;
+  }
+}
+
+export function isQuotaError(err: unknown): err is QuotaError {
+  return err instanceof QuotaError;
+}
+
+/** `detail`, and when the limit lifts if that is known. */
+export function withReset(detail: string, resetAt: number | undefined, now = Date.now()): string {
+  if (resetAt === undefined) return detail;
+  return t('providers:error.resetsAt', { detail, clock: clockTime(resetAt), wait: waitText(resetAt - now) });
 }

@@ -6,7 +6,7 @@
 // (2..maxAttempts), `maxAttempts` counts the first one too, `reason` is the failure without
 // the provider prefix (the UI already says which provider it is).
 import { t } from '../i18n/index.js';
-import { abortedError, ArborProviderError } from './providerError.js';
+import { abortedError, ArborProviderError, isQuotaError, QuotaError, withReset } from './providerError.js';
 import { ProviderError, type CompletionRequest, type ModelProvider, type StreamEvent } from './types.js';
 import { providerLabel } from './label.js';
 
@@ -17,7 +17,11 @@ export const MAX_DELAY_MS = 30_000;
 export interface RetryOptions {
   maxRetries?: number;
   baseDelayMs?: number;
-  /** Read for ARBOR_RETRY_BASE_MS and ARBOR_RETRY_MAX when the options above are absent. */
+  /** The longest wait for a rate limit to lift that the wrapper sits through itself; a
+   * later reset is a QuotaError for the runtime to wait on (default MAX_DELAY_MS). */
+  maxWaitMs?: number;
+  /** Read for ARBOR_RETRY_BASE_MS, ARBOR_RETRY_MAX and ARBOR_RETRY_MAX_WAIT_MS when the
+   * options above are absent. */
   env?: NodeJS.ProcessEnv;
   /** 0..1; jitter source, replaceable for tests. */
   random?: () => number;
@@ -58,6 +62,7 @@ export function abortableSleep(ms: number, signal: AbortSignal, onAbort: () => E
 export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelProvider {
   const maxRetries = opts.maxRetries ?? envNumber(opts.env, 'ARBOR_RETRY_MAX') ?? DEFAULT_MAX_RETRIES;
   const baseMs = opts.baseDelayMs ?? envNumber(opts.env, 'ARBOR_RETRY_BASE_MS') ?? DEFAULT_BASE_DELAY_MS;
+  const maxWaitMs = opts.maxWaitMs ?? envNumber(opts.env, 'ARBOR_RETRY_MAX_WAIT_MS') ?? MAX_DELAY_MS;
   const random = opts.random ?? Math.random;
   const ctx = { providerName: inner.name, model: inner.model, label: providerLabel(inner) };
   const maxAttempts = Math.floor(maxRetries) + 1;
@@ -71,6 +76,19 @@ export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelP
         });
 
   const detailOf = (err: ProviderError): string => (err instanceof ArborProviderError ? err.detail : err.message);
+
+  /** A rate limit that lifts later than the wrapper waits: handed on as a QuotaError. */
+  const overRetryBudget = (err: ProviderError): QuotaError | undefined => {
+    if (err.kind !== 'rate_limit' || !(err instanceof ArborProviderError) || err.resetAt === undefined) return undefined;
+    const now = Date.now();
+    if (err.resetAt - now <= maxWaitMs) return undefined;
+    return new QuotaError(ctx, {
+      reason: 'rate_limit',
+      detail: withReset(err.detail, err.resetAt, now),
+      status: err.status,
+      resetAt: err.resetAt,
+    });
+  };
 
   async function* stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
     for (let attempt = 1; ; attempt++) {
@@ -86,11 +104,17 @@ export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelP
       } catch (raw) {
         if (req.signal.aborted) throw raw instanceof ProviderError && raw.kind === 'aborted' ? raw : abortedError(ctx);
         const err = asProviderError(raw);
+        if (yielded && isQuotaError(err)) {
+          // Something was shown already: no one may make this call again, not even later.
+          throw new ArborProviderError(ctx, { kind: err.kind, detail: detailOf(err), status: err.status });
+        }
         if (!err.retryable) throw err;
         if (yielded) {
           // Something was shown already; the caller must not retry this on its own either.
           throw new ArborProviderError(ctx, { kind: err.kind, detail: detailOf(err), status: err.status });
         }
+        const overBudget = overRetryBudget(err);
+        if (overBudget) throw overBudget;
         if (attempt >= maxAttempts) {
           if (attempt === 1) throw err;
           throw new ArborProviderError(ctx, {

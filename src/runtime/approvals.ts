@@ -1,18 +1,24 @@
 // Who decides whether a tool call that needs approval may run.
 // - interactive root: the operator, through a pending approval the UI answers;
 // - headless root: nobody, so deny unless --yes;
-// - any child: nobody (a child never reads the terminal), so deny unless
-//   [delegation] subagent_auto_approve = true.
+// - a child: [delegation] subagent_approvals (narrowed by its binding risk profiles):
+//   "deny" (default: a child never reads the terminal), "allow" (alias
+//   subagent_auto_approve = true), or "ask": queued for the operator like the root's asks,
+//   answered allow once / for this child / for the whole tree this turn / deny; headless,
+//   as for the root (deny unless --yes).
 // A call needs no decision only when the caller's profile AND every bounded ceiling above
 // it auto-approve it: a bounded target cannot approve what its caller would have asked for.
+// Pending asks form one queue (controls.approvals, oldest first). A run that is stopped
+// while it waits loses its ask: it leaves the queue and nothing is answered for it.
 import { randomUUID } from 'node:crypto';
+import { effectiveSubagentApprovals, type SubagentApprovals } from '../config/subagentApprovals.js';
 import { neutralizeDeep } from '../text/untrusted.js';
-import { childApprovalDecision } from '../tools/approvalPolicy.js';
+import { CHILD_APPROVAL_DENIED, CHILD_APPROVAL_DENIED_BY_PROFILE } from '../tools/approvalPolicy.js';
 import { combinedApprovalRequirement } from '../tools/authority.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
-import type { ApprovalAnswer } from './types.js';
+import { isTerminal, type ApprovalAnswer } from './types.js';
 
 export type ApprovalDecision = { allowed: true } | { allowed: false; error: string };
 
@@ -20,6 +26,8 @@ export const OPERATOR_DENIED = (tool: string) =>
   `The operator denied this call to '${tool}'. Do not retry it; continue without it or ask the user.`;
 export const HEADLESS_DENIED = (tool: string) =>
   `Tool '${tool}' requires operator approval, but arbor runs headless (-p) with no operator; the call was denied. Re-run with --yes to allow such calls.`;
+/** The run was stopped while its ask waited: no answer was given (the loop reports the abort). */
+export const ASK_WITHDRAWN = 'aborted';
 
 export interface ApprovalRequest {
   runId: string;
@@ -34,38 +42,103 @@ export interface ApprovalRequest {
   signal: AbortSignal;
 }
 
+export interface ApprovalBrokerOptions {
+  interactive: boolean;
+  autoYes: boolean;
+  /** [delegation] subagent_approvals, alias resolved (config/subagentApprovals.ts). */
+  subagentApprovals: () => SubagentApprovals;
+  /** A run starts (true) or stops (false) waiting for an answer. The supervisor stops its
+   * active-time clock meanwhile and keeps its status; without it the broker sets the status. */
+  onWaiting?(runId: string, waiting: boolean): void;
+}
+
+interface Waiting {
+  req: ApprovalRequest;
+  /** undefined: withdrawn (the run stopped). */
+  finish(answer: ApprovalAnswer | undefined): void;
+}
+
 export class ApprovalBroker {
   private sessionAllowed = new Set<string>();
-  private pending = new Map<string, (answer: ApprovalAnswer) => void>();
+  /** "allow for this child": run id → tool names. */
+  private childAllowed = new Map<string, Set<string>>();
+  /** "allow for the whole tree this turn": root run id → tool names; gone when that root ends. */
+  private treeAllowed = new Map<string, Set<string>>();
+  private pending = new Map<string, Waiting>();
 
   constructor(
     private readonly store: RuntimeStore,
-    private readonly opts: { interactive: boolean; autoYes: boolean; subagentAutoApprove: () => boolean },
+    private readonly opts: ApprovalBrokerOptions,
   ) {}
 
   async decide(req: ApprovalRequest): Promise<ApprovalDecision> {
-    const requirement = combinedApprovalRequirement(req.tool, [req.risk, ...(req.ceilings ?? [])]);
-    if (req.isChild) return childApprovalDecision(requirement, this.opts.subagentAutoApprove(), req.tool.name);
+    const profiles = [req.risk, ...(req.ceilings ?? [])];
+    const requirement = combinedApprovalRequirement(req.tool, profiles);
     if (requirement === 'auto') return { allowed: true };
-    // always_ask means every call asks, even after "allow for this session".
-    const alwaysAsk = req.risk.always_ask.includes(req.tool.name);
-    if (!alwaysAsk && this.sessionAllowed.has(req.tool.name)) return { allowed: true };
-    if (!this.opts.interactive) return this.opts.autoYes ? { allowed: true } : { allowed: false, error: HEADLESS_DENIED(req.tool.name) };
+    const name = req.tool.name;
+    // always_ask means every call asks, even after an "allow for ..." answer.
+    const alwaysAsk = profiles.some((p) => p.always_ask.includes(name));
+    if (req.isChild) {
+      const { mode, narrowedBy } = effectiveSubagentApprovals(this.opts.subagentApprovals(), profiles);
+      if (mode === 'allow') return { allowed: true };
+      if (mode === 'deny') {
+        return { allowed: false, error: narrowedBy ? CHILD_APPROVAL_DENIED_BY_PROFILE(name, narrowedBy) : CHILD_APPROVAL_DENIED(name) };
+      }
+      if (!alwaysAsk && this.granted(req.runId, name)) return { allowed: true };
+    } else if (!alwaysAsk && (this.sessionAllowed.has(name) || this.granted(req.runId, name))) return { allowed: true };
+    if (!this.opts.interactive) return this.opts.autoYes ? { allowed: true } : { allowed: false, error: HEADLESS_DENIED(name) };
     const answer = await this.ask(req);
-    if (answer === 'allow_session') {
-      this.sessionAllowed.add(req.tool.name);
-      return { allowed: true };
-    }
-    if (answer === 'allow_once') return { allowed: true };
-    return { allowed: false, error: OPERATOR_DENIED(req.tool.name) };
+    if (answer === undefined) return { allowed: false, error: ASK_WITHDRAWN };
+    if (answer === 'deny') return { allowed: false, error: OPERATOR_DENIED(name) };
+    if (answer !== 'allow_once') this.grant(req, answer);
+    return { allowed: true };
   }
 
   answer(approvalId: string, answer: ApprovalAnswer): void {
-    const resolve = this.pending.get(approvalId);
-    if (resolve) resolve(answer);
+    this.pending.get(approvalId)?.finish(answer);
   }
 
-  private ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+  /** Whether an earlier "allow for this child / the tree" covers `tool` for this run. */
+  private granted(runId: string, tool: string): boolean {
+    this.prune();
+    const run = this.store.getState().runs[runId];
+    if (this.childAllowed.get(runId)?.has(tool)) return true;
+    return run !== undefined && (this.treeAllowed.get(run.rootRunId)?.has(tool) ?? false);
+  }
+
+  /** Grants die with their run (a child) or their turn (the tree's root). */
+  private prune(): void {
+    const runs = this.store.getState().runs;
+    for (const map of [this.childAllowed, this.treeAllowed]) {
+      for (const id of map.keys()) {
+        const run = runs[id];
+        if (!run || isTerminal(run.status)) map.delete(id);
+      }
+    }
+  }
+
+  private grant(req: ApprovalRequest, answer: ApprovalAnswer): void {
+    const name = req.tool.name;
+    const add = (map: Map<string, Set<string>>, key: string) => {
+      const set = map.get(key) ?? new Set<string>();
+      set.add(name);
+      map.set(key, set);
+    };
+    const run = this.store.getState().runs[req.runId];
+    if (answer === 'allow_session') this.sessionAllowed.add(name);
+    else if (answer === 'allow_child') add(this.childAllowed, req.runId);
+    else if (answer === 'allow_tree' && run) add(this.treeAllowed, run.rootRunId);
+    // Other asks already waiting that this answer covers need no second answer.
+    for (const w of [...this.pending.values()]) {
+      if (w.req.tool.name !== name) continue;
+      const theirs = [w.req.risk, ...(w.req.ceilings ?? [])];
+      if (theirs.some((p) => p.always_ask.includes(name))) continue;
+      const covered = w.req.isChild ? this.granted(w.req.runId, name) : this.sessionAllowed.has(name) || this.granted(w.req.runId, name);
+      if (covered) w.finish('allow_once');
+    }
+  }
+
+  private ask(req: ApprovalRequest): Promise<ApprovalAnswer | undefined> {
     const id = randomUUID();
     this.store.setState((s) => ({
       controls: {
@@ -73,22 +146,37 @@ export class ApprovalBroker {
         // Arguments are model text: shown neutralised (text/untrusted.ts), run as sent.
         approvals: [
           ...s.controls.approvals,
-          { id, runId: req.runId, callId: req.callId, tool: req.tool.name, args: neutralizeDeep(req.args), createdAt: Date.now() },
+          {
+            id,
+            runId: req.runId,
+            callId: req.callId,
+            tool: req.tool.name,
+            args: neutralizeDeep(req.args),
+            createdAt: Date.now(),
+            ...(req.isChild ? { isChild: true } : {}),
+          },
         ],
       },
     }));
-    setRunStatus(this.store, req.runId, 'awaiting_approval');
-    return new Promise<ApprovalAnswer>((resolve) => {
-      const finish = (answer: ApprovalAnswer) => {
-        this.pending.delete(id);
+    this.waiting(req.runId, true);
+    return new Promise<ApprovalAnswer | undefined>((resolve) => {
+      const finish = (answer: ApprovalAnswer | undefined) => {
+        if (!this.pending.delete(id)) return;
         req.signal.removeEventListener('abort', onAbort);
         this.store.setState((s) => ({ controls: { ...s.controls, approvals: s.controls.approvals.filter((a) => a.id !== id) } }));
-        if (this.store.getState().runs[req.runId]?.status === 'awaiting_approval') setRunStatus(this.store, req.runId, 'running');
+        this.waiting(req.runId, false);
         resolve(answer);
       };
-      const onAbort = () => finish('deny');
-      this.pending.set(id, finish);
-      req.signal.addEventListener('abort', onAbort, { once: true });
+      const onAbort = () => finish(undefined);
+      this.pending.set(id, { req, finish });
+      if (req.signal.aborted) onAbort();
+      else req.signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  private waiting(runId: string, waiting: boolean): void {
+    if (this.opts.onWaiting) return this.opts.onWaiting(runId, waiting);
+    if (waiting) setRunStatus(this.store, runId, 'awaiting_approval');
+    else if (this.store.getState().runs[runId]?.status === 'awaiting_approval') setRunStatus(this.store, runId, 'running');
   }
 }

@@ -5,6 +5,8 @@
 
 interface Waiter {
   runId: string;
+  /** Goes ahead of ordinary waiters, behind earlier priority ones. */
+  priority: boolean;
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -44,6 +46,7 @@ export class ConcurrencyLane {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         runId,
+        priority,
         resolve: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -55,7 +58,8 @@ export class ConcurrencyLane {
         reject(new Error('aborted while queued'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (priority) this.queue.unshift(waiter);
+      const firstOrdinary = priority ? this.queue.findIndex((w) => !w.priority) : -1;
+      if (firstOrdinary >= 0) this.queue.splice(firstOrdinary, 0, waiter);
       else this.queue.push(waiter);
       this.report();
       this.pump();

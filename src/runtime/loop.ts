@@ -15,6 +15,8 @@ import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.
 import { FANOUT_DECLINED } from './fanoutDeclined.js';
 import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
+import type { QuotaWaiter } from './quotaPause.js';
+import { callWithQuotaWait } from './quotaWait.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
 import type { ToolTranscriptItem, TranscriptItem } from './types.js';
 
@@ -69,6 +71,8 @@ export interface LoopSpec {
   hooks: LoopHooks;
   /** Model calls allowed in this turn (max_tool_iterations, or 1 for a non-agentic target). */
   maxIterations: number;
+  /** Holds the run while its provider's rate or quota limit lasts (runtime/quotaPause.ts). */
+  quota?: QuotaWaiter;
   /** Large fan-outs wait for the operator (runtime/fanout.ts): the ids of calls declined. */
   reviewFanout?(calls: readonly ToolCallRequest[]): Promise<ReadonlySet<string>>;
 }
@@ -130,7 +134,11 @@ export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
         throw new BudgetExhaustedError(budgetExhaustedMessage(spec.budget.budget.limit));
       }
     }
-    const { text, calls } = await modelStep(spec, toolsAllowed);
+    const { text, calls } = await callWithQuotaWait(
+      spec,
+      () => new RunAbortedError(),
+      () => modelStep(spec, toolsAllowed),
+    );
     if (calls.length === 0 && spec.hasSteering?.() && iteration < spec.maxIterations) continue;
     if (calls.length === 0 || !toolsAllowed) return { text };
     await stepBoundary(spec, false);
@@ -354,7 +362,11 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
     isChild: spec.isChild,
     signal: spec.signal,
   });
+  // Stopped while its ask waited: nothing was answered, so the item does not say denied.
+  if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
   if (!decision.allowed) return finish('denied', { success: false, output: '', error: decision.error });
+  // Answered while the run was paused: the call runs once the run is resumed.
+  if (spec.gate.paused) await spec.gate.wait(spec.signal);
   if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
 
   const startedAt = Date.now();

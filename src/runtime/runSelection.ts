@@ -22,6 +22,19 @@ export function runLabel(s: RuntimeState, runId: string): string {
   return runLabels(s).get(runId) ?? runId.slice(0, 8);
 }
 
+/** A run's place in its tree, root first: ["main", "researcher#2", "researcher#3"]. */
+export function runPath(s: RuntimeState, runId: string): string[] {
+  const labels = runLabels(s);
+  const out: string[] = [];
+  for (let id: string | undefined = runId; id !== undefined && out.length < 64;) {
+    const run: Run | undefined = s.runs[id];
+    if (!run) break;
+    out.unshift(run.kind === 'root' ? run.alias : (labels.get(id) ?? run.shortId));
+    id = run.parentRunId;
+  }
+  return out;
+}
+
 /** Child runs in list order: active first (newest first), then those that finished within
  * `archiveAfterMinutes` of now (newest first). Archiving counts from when a run ENDED. */
 export function listedRuns(s: RuntimeState, archiveAfterMinutes: number, now = Date.now()): Run[] {

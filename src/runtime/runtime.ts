@@ -14,12 +14,14 @@ import { arborHome } from '../config/paths.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { ApprovalBroker } from './approvals.js';
+import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
+import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
@@ -48,6 +50,9 @@ export interface CreateRuntimeOptions {
   interactive: boolean;
   /** Headless --yes: allow calls that would ask. */
   autoYes?: boolean;
+  /** Runs wait for a provider's rate or quota limit to lift instead of failing (default:
+   * `interactive`; headless with --wait-on-quota). */
+  waitOnQuota?: boolean;
   autoDetectedFrom?: string;
   configWarnings?: string[];
   sinks?: RuntimeSinks;
@@ -105,7 +110,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const approvals = new ApprovalBroker(store, {
     interactive: opts.interactive,
     autoYes: opts.autoYes ?? false,
-    subagentAutoApprove: () => config.delegation.subagent_auto_approve,
+    subagentApprovals: () => configuredSubagentApprovals(config.delegation),
+    // The supervisor is built below; asks only come once a turn runs.
+    onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
   });
 
   const fanout = new FanoutBroker(store, {
@@ -156,6 +163,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
   };
 
+  const quota = new QuotaTracker({
+    canWait: opts.waitOnQuota ?? opts.interactive,
+    operator: opts.interactive,
+    notice: (level, text) => notice(level, text),
+    // How soon a limit with no reset time is tried again (tests shorten it).
+    probeMs: Number((opts.env ?? process.env).ARBOR_QUOTA_PROBE_MS) || undefined,
+  });
   const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
   const supervisor = new Supervisor({
     store,
@@ -182,8 +196,10 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     extraServices: opts.extraServices,
     notice: (level, text) => notice(level, text),
+    quota,
     fanout,
   });
+  quota.attach(supervisor);
 
   // One action/cost tracker per agent for the whole session: a child shares its parent's.
   const trackers = new Map<string, ActionTracker>();
@@ -372,6 +388,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     resolveRunaway: (choice) => guard.resolve(choice),
     async shutdown(settleMs: number) {
       guard.dispose();
+      quota.dispose();
       supervisor.stopAll('cancelled');
       const deadline = Date.now() + settleMs;
       const settled = () => !supervisor.hasLiveHandles && store.getState().activeRootRunId === undefined;
@@ -381,6 +398,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     async dispose() {
       guard.dispose();
+      quota.dispose();
       for (const id of supervisor.handledRunIds()) supervisor.stop(id, 'cancelled');
       flushSinks();
     },

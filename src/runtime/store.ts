@@ -75,15 +75,17 @@ export function patchRun(store: RuntimeStore, runId: string, patch: Partial<Run>
 function withStatus(run: Run, status: RunStatus, extra: Partial<Run>, now: number): Run {
   const next: Run = { ...run, ...extra, status };
   if (status === 'running' && run.startedAt === undefined) next.startedAt = now;
-  if (status === 'paused' && run.status !== 'paused') next.pausedAt = now;
-  if (run.status === 'paused' && status !== 'paused' && run.pausedAt !== undefined) {
+  // Waiting for the operator's answer stops the active-time clock as a pause does.
+  const held = (st: RunStatus) => st === 'paused' || st === 'awaiting_approval';
+  if (held(status) && !held(run.status)) next.pausedAt = now;
+  if (held(run.status) && !held(status) && run.pausedAt !== undefined) {
     next.pausedMs = run.pausedMs + (now - run.pausedAt);
     next.pausedAt = undefined;
   }
   if (isTerminal(status)) {
     next.endedAt = now;
     next.queuePosition = undefined;
-    if (run.status === 'paused' && run.pausedAt !== undefined) {
+    if (held(run.status) && run.pausedAt !== undefined) {
       next.pausedMs = run.pausedMs + (now - run.pausedAt);
       next.pausedAt = undefined;
     }

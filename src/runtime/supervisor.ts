@@ -15,6 +15,7 @@ import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
+import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
 import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
@@ -340,6 +341,7 @@ export class Supervisor implements SupervisorCore {
       hasSteering: () => handle.steering.length > 0,
       hooks: this.loopHooks,
       maxIterations: opts.maxIterations,
+      quota: this.deps.quota,
       reviewFanout: fanoutReviewFor(this.deps.fanout, opts.run, opts.caller, opts.tools, handle),
     });
     return result.text;
@@ -465,7 +467,8 @@ export class Supervisor implements SupervisorCore {
     h.timer?.pause();
     const run = this.store.getState().runs[runId];
     if (!run || run.status === 'paused') return;
-    const holdsNow = run.startedAt === undefined || h.gate.held;
+    // A run waiting for the operator's answer is not moving either (askWait.ts).
+    const holdsNow = run.startedAt === undefined || h.gate.held || (h.asking ?? 0) > 0;
     setRunStatus(this.store, runId, holdsNow ? 'paused' : 'pausing');
   }
 
@@ -508,11 +511,17 @@ export class Supervisor implements SupervisorCore {
       if (!h) continue;
       h.gate.resume();
       const cur = this.store.getState().runs[r.id];
+      const asking = (h.asking ?? 0) > 0;
       if (cur?.status === 'paused' || cur?.status === 'pausing')
-        setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : 'running');
-      if (cur?.startedAt !== undefined) h.timer?.resume();
+        setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : asking ? 'awaiting_approval' : 'running');
+      if (cur?.startedAt !== undefined && !asking) h.timer?.resume();
     }
     return targets.length;
+  }
+
+  /** The run's ask started or stopped waiting for the operator (runtime/approvals.ts). */
+  setAsking(runId: string, waiting: boolean): void {
+    applyAskWait(this.store, this.handles.get(runId), runId, waiting);
   }
 
   steer(runId: string, message: string): boolean {

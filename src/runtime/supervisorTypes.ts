@@ -14,6 +14,7 @@ import type { FanoutBroker } from './fanout.js';
 import type { LoopHooks } from './loop.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
+import type { QuotaWaiter } from './quotaPause.js';
 import type { ApprovalBroker } from './approvals.js';
 import type { RuntimeStore } from './store.js';
 import type { Run, RunKind } from './types.js';
@@ -37,6 +38,8 @@ export interface RunHandle {
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */
   detach?: () => void;
+  /** Asks of this run waiting for the operator (its timer stands still while > 0). */
+  asking?: number;
 }
 
 export interface ResolvedProvider {
@@ -60,6 +63,8 @@ export interface SupervisorDeps {
   onChildEnded?(run: Run): void;
   /** A line in the chat transcript (and the session file), e.g. a background task ending. */
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
+  /** Holds runs while their provider's rate or quota limit lasts. */
+  quota?: QuotaWaiter;
   /** Asks the operator before a large fan-out ([delegation] confirm_fanout_over). */
   fanout?: FanoutBroker;
   /** More services for tools (the delegate service), built per tree budget. */

@@ -3,6 +3,7 @@
 // are re-exported here for the runtime's own convenience. RuntimeState holds live objects
 // (RunTranscripts) and stays in the runtime.
 import type { Controls, SessionTotals } from '../model/controls.js';
+import type { QuotaPause } from '../model/quota.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { RunTranscripts } from './runTranscripts.js';
@@ -10,6 +11,7 @@ import type { RunTranscripts } from './runTranscripts.js';
 export * from '../model/run.js';
 export * from '../model/transcript.js';
 export * from '../model/controls.js';
+export * from '../model/quota.js';
 
 export interface RuntimeState {
   sessionId: string;
@@ -28,4 +30,6 @@ export interface RuntimeState {
   retryNotice?: string;
   /** Why the last session save failed (file and reason), until a later save succeeds. */
   saveError?: string;
+  /** Providers whose rate or quota limit holds runs (runtime/quotaPause.ts): the banner. */
+  quotaPauses?: QuotaPause[];
 }

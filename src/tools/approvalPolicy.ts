@@ -1,9 +1,12 @@
 // Which tool calls need an operator, and what happens where there is none. A child run
 // never reads the terminal, so a call that would ask is denied there with text the child
-// model can act on — unless the operator opted in with [delegation] subagent_auto_approve.
-import type { RiskProfile } from '../config/types.js';
+// model can act on — unless the operator opted in with [delegation] subagent_approvals
+// ("ask" queues it for the operator, runtime/approvals.ts; "allow", alias
+// subagent_auto_approve = true, lets it run).
+import type { ArborConfig, RiskProfile } from '../config/types.js';
+import { configuredSubagentApprovals, effectiveSubagentApprovals, type SubagentApprovals } from '../config/subagentApprovals.js';
 import { t } from '../i18n/index.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolCaller } from './types.js';
 
 export type ApprovalRequirement = 'auto' | 'ask';
 
@@ -17,6 +20,18 @@ export function approvalRequirement(tool: Pick<Tool, 'name' | 'asksByDefault'>, 
 
 export const CHILD_APPROVAL_DENIED = (toolName: string) =>
   `Tool '${toolName}' requires operator approval, but this agent runs as a child with no operator; the call was denied. Set [delegation] subagent_auto_approve = true to allow.`;
+
+/** A risk profile narrowed [delegation] subagent_approvals to "deny" for this child. */
+export const CHILD_APPROVAL_DENIED_BY_PROFILE = (toolName: string, profile: string) =>
+  `Tool '${toolName}' requires operator approval, but risk profile '${profile}' denies such calls in child agents (subagent_approvals = "deny"); the call was denied.`;
+
+/** What children of `caller` do with calls that would ask, for the tool descriptions. */
+export function childApprovalsFor(
+  caller: Pick<ToolCaller, 'risk' | 'ceilings'>,
+  config: Pick<ArborConfig, 'delegation'>,
+): SubagentApprovals {
+  return effectiveSubagentApprovals(configuredSubagentApprovals(config.delegation), [caller.risk, ...(caller.ceilings ?? [])]).mode;
+}
 
 export type ChildApprovalDecision = { allowed: true } | { allowed: false; error: string };
 

@@ -3,6 +3,7 @@
 // parent has is reported by field name; the spawn site wraps the text in its own prefix.
 import { homedir } from 'node:os';
 import type { RiskProfile } from '../config/types.js';
+import { SUBAGENT_APPROVALS } from '../config/schema.js';
 import { isInside, resolveConfigPath } from './pathGuard.js';
 
 export type EscalationSubject = RiskProfile & { shell_timeout_secs?: number };
@@ -95,6 +96,16 @@ export function ensureNoEscalation(parent: EscalationSubject, child: EscalationS
   if (autoExtra.length > 0) return violation('auto_approve', `child auto-approves ${list(autoExtra)} which the parent does not`);
   const askDropped = missingFrom(parent.always_ask, child.always_ask);
   if (askDropped.length > 0) return violation('always_ask', `child no longer always asks for ${list(askDropped)}`);
+
+  // Absent means "whatever [delegation] says", the loosest a profile can be.
+  const approvalsRank = (v: RiskProfile['subagent_approvals']) =>
+    v === undefined ? SUBAGENT_APPROVALS.length : SUBAGENT_APPROVALS.indexOf(v);
+  if (approvalsRank(child.subagent_approvals) > approvalsRank(parent.subagent_approvals)) {
+    return violation(
+      'subagent_approvals',
+      `child ${child.subagent_approvals ? `sets '${child.subagent_approvals}'` : 'leaves it unset'}, looser than the parent's '${parent.subagent_approvals}'`,
+    );
+  }
 
   const passExtra = missingFrom(child.shell_env_passthrough ?? [], parent.shell_env_passthrough ?? []);
   if (passExtra.length > 0) {

@@ -3,6 +3,7 @@
 import type { ArborConfig } from '../config/types.js';
 import type { ToolSpec } from '../providers/types.js';
 import { z } from 'zod';
+import { childApprovalsFor } from './approvalPolicy.js';
 import { subagentServices } from './childServices.js';
 import { modelParameters, nonBlank, parseToolArgs } from './toolArgs.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
@@ -36,6 +37,13 @@ function profileAdmits(caller: ToolCaller): boolean {
   return true;
 }
 
+const CHILD_APPROVALS_TEXT = {
+  deny: 'Children have no operator: tool calls that would need approval are denied inside them.',
+  allow:
+    'Children have no operator: tool calls that would need approval are allowed inside them ([delegation] subagent_approvals = "allow").',
+  ask: "Tool calls that would need approval inside a child wait for the operator's answer, which may be a denial.",
+} as const;
+
 /** The per-child limits a child of this caller gets ([delegation] narrowed by the agent). */
 function childLimitsText(caller: ToolCaller, config: ArborConfig): string {
   const d = config.delegation;
@@ -68,8 +76,7 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
         ? `; the whole turn shares ${caller.runtime.max_execution_tree_iterations} model iterations (max_execution_tree_iterations)`
         : '') +
       '.',
-    'Children have no operator: tool calls that would need approval are denied inside them' +
-      (d.subagent_auto_approve ? ' (except that [delegation] subagent_auto_approve = true allows them).' : '.'),
+    CHILD_APPROVALS_TEXT[childApprovalsFor(caller, config)],
   ];
   return parts.join(' ');
 }

@@ -27,15 +27,17 @@ import { FeedEntryView } from './components/FeedEntryView.js';
 import { InputLine, inputLineHeight } from './components/InputLine.js';
 import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
 import { StatusBar, statusBarHeight } from './components/StatusBar.js';
+import { QuotaBanner, quotaBannerHeight } from './components/QuotaBanner.js';
 import { useChatKeys } from './hooks/useChatKeys.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { editorKey } from './input/editorKeys.js';
-import { defaultKeyBindings, helpLines, type ApprovalUi, type KeyBinding } from './keys/bindings.js';
+import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
 import { RuntimeStoreContext } from './runtimeStoreContext.js';
-import { runLabel } from '../runtime/runSelection.js';
+import { runLabel, runPath } from '../runtime/runSelection.js';
+import { useApprovalView } from './hooks/useApprovalView.js';
 import type { Pane } from './panes/types.js';
 import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
 import { StaticFeed, type FeedEntry } from './state/feed.js';
@@ -109,38 +111,32 @@ export function App(props: AppProps) {
 
   const transcript = useStore(store, (s) => s.transcript);
   const activeRoot = useStore(store, (s) => s.activeRootRunId);
-  const approval = useStore(store, (s) => s.controls.approvals[0]);
-  // The asking run as the user knows it: `main`, or a child's label (researcher#2).
+  // The ask the prompt shows (the oldest, or one chosen in /agents) and who has its keys.
+  const {
+    approval,
+    approvals,
+    view: approvalView,
+    ui: approvalUi,
+    scrollMax: approvalScrollMax,
+  } = useApprovalView(store, () => paneRef.current?.holdsApprovalKeys === true);
+  // The asking run as the user knows it: `main`, or a child's label (researcher#2), and
+  // for a child its path in the tree (main › researcher#2 › researcher#3).
   const approvalAgent = useStore(store, (s) => {
-    const a = s.controls.approvals[0];
-    const run = a ? s.runs[a.runId] : undefined;
+    const run = approval ? s.runs[approval.runId] : undefined;
     if (!run) return undefined;
     return run.parentRunId === undefined ? run.alias : runLabel(s, run.id);
   });
+  const approvalPath = useStore(store, (s) => (approval?.isChild ? runPath(s, approval.runId).join(' › ') : undefined));
+  // An open /agents pane keeps the keys until Enter on the asking row.
+  const approvalDeferred = pane?.holdsApprovalKeys === true && !(approvalView.armed && approvalView.focusId === approval?.id);
   // A large fan-out waiting for the operator ([delegation] confirm_fanout_over).
   const fanout = useStore(store, (s) => s.controls.fanouts?.[0]);
   const fanoutAgent = useStore(store, (s) => {
     const run = fanout ? s.runs[fanout.runId] : undefined;
     return run && (run.parentRunId === undefined ? run.alias : runLabel(s, run.id));
   });
-  const [approvalView, setApprovalView] = useState({ index: 0, scroll: 0 });
-  const approvalViewRef = useRef(approvalView);
-  const approvalScrollMax = useRef(0);
-  const approvalUi: ApprovalUi = useMemo(
-    () => ({
-      get: () => approvalViewRef.current,
-      set: (wanted) => {
-        const next = { ...wanted, scroll: Math.max(0, Math.min(wanted.scroll, approvalScrollMax.current)) };
-        approvalViewRef.current = next;
-        setApprovalView(next);
-      },
-    }),
-    [],
-  );
-  // A new approval starts with "allow once" highlighted and its arguments at the top.
-  const approvalId = approval?.id;
-  useEffect(() => approvalUi.set({ index: 0, scroll: 0 }), [approvalId, approvalUi]);
   const retryNotice = useStore(store, (s) => s.retryNotice);
+  const quotaRows = useStore(store, (s) => quotaBannerHeight(s.quotaPauses));
 
   const turnRunning = activeRoot !== undefined || pendingTurn;
   const turnRunningRef = useRef(turnRunning);
@@ -325,12 +321,14 @@ export function App(props: AppProps) {
   const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
-  const approvalRows = approval ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll) : 0;
+  const approvalRows = approval
+    ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll, approvalPath, approvalDeferred)
+    : 0;
   approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows) : 0;
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
   const fanoutList = Math.max(1, Math.min(10, Math.floor(rows / 3)));
   const fanoutRows = fanout ? 1 + fanoutPromptHeight(fanout, fanoutList) : 0;
-  const fixedRows = statusRows + flashRows + approvalRows + fanoutRows + LIVE_TURN_MARGIN + 1;
+  const fixedRows = statusRows + quotaRows + flashRows + approvalRows + fanoutRows + LIVE_TURN_MARGIN + 1;
   const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
   const inputRows = pane ? 1 + paneRows : 1 + inputLineHeight(input, width, inputMaxLines);
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
@@ -349,6 +347,9 @@ export function App(props: AppProps) {
                 runtime={runtime}
                 approval={approval}
                 agent={approvalAgent ?? runtime.info.agentAlias}
+                path={approvalPath}
+                position={{ n: approvals.indexOf(approval) + 1, of: approvals.length }}
+                deferred={approvalDeferred}
                 width={width}
                 maxArgLines={approvalArgRows}
                 selected={approvalView.index}
@@ -365,7 +366,7 @@ export function App(props: AppProps) {
           <Box marginTop={1} flexDirection="column">
             {pane ? (
               <PaneKeysContext.Provider value={paneKeys}>
-                {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null) })}
+                {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null), focusApproval: approvalUi.focus })}
               </PaneKeysContext.Provider>
             ) : (
               <InputLine
@@ -382,6 +383,7 @@ export function App(props: AppProps) {
               {flashText}
             </Text>
           )}
+          <QuotaBanner store={store} width={width} />
           <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
         </Box>
       </KeyTableContext.Provider>

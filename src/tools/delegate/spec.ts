@@ -6,6 +6,7 @@ import type { ToolSpec } from '../../providers/types.js';
 import type { ToolCaller } from '../types.js';
 import { delegationAllowed, reachableRoster, type RosterEntry } from './gating.js';
 import { modelParameters } from '../toolArgs.js';
+import { childApprovalsFor } from '../approvalPolicy.js';
 import { delegateParameters } from './args.js';
 import { AWAIT_DEFAULT_TIMEOUT_MS, AWAIT_MAX_TIMEOUT_MS, DELEGATE } from './strings.js';
 
@@ -14,6 +15,13 @@ function rosterText(roster: RosterEntry[]): string {
   const lines = roster.map((r) => `- ${r.alias} (${r.mode})${r.description ? `: ${r.description}` : ''}`);
   return `Alias of the target agent. Reachable agents:\n${lines.join('\n')}`;
 }
+
+const DELEGATE_APPROVALS_TEXT = {
+  deny: 'A delegated agent has no operator: its tool calls that would need approval are denied.',
+  allow:
+    'A delegated agent has no operator: its tool calls that would need approval are allowed ([delegation] subagent_approvals = "allow").',
+  ask: "A delegated agent's tool calls that would need approval wait for the operator's answer, which may be a denial.",
+} as const;
 
 function describe(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): string {
   const parts = [
@@ -28,7 +36,7 @@ function describe(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean
   parts.push(
     `You are at delegation depth ${caller.delegationDepth} of at most ${caller.delegationDepthLimit} (${hopsLeft} more hop${hopsLeft === 1 ? '' : 's'} allowed).`,
     `At most ${config.delegation.max_children_per_agent} live children per run; at most ${config.delegation.max_concurrent} children run at once (more wait in a queue).`,
-    'A delegated agent has no operator: its tool calls that would need approval are denied.',
+    DELEGATE_APPROVALS_TEXT[childApprovalsFor(caller, config)],
   );
   if (delegateOnly) {
     parts.push('Only action=delegate is available to you; return background task ids to your caller.');

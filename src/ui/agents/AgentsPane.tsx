@@ -23,6 +23,7 @@ import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
 import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
+import { asksByRun } from './asks.js';
 
 export interface AgentsPaneProps extends PaneProps {
   /** [delegation] archive_after_minutes: finished runs leave the list this long after ending. */
@@ -48,7 +49,7 @@ function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], 
   return { ...parts, body: Math.max(0, maxRows - used()) };
 }
 
-function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }: AgentsPaneProps) {
+function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, focusApproval }: AgentsPaneProps) {
   const [state, refresh] = useThrottledStore(runtime.store);
   const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
@@ -83,8 +84,19 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   if (index < 0) index = Math.min(lastIndex.current, Math.max(0, rows.length - 1));
   lastIndex.current = index;
 
+  // Runs whose ask waits for the operator (oldest ask per run): marked, and Enter answers.
+  const askOf = useMemo(() => asksByRun(state.controls.approvals), [state.controls.approvals]);
+  const selectedAsks = rows[index] !== undefined && askOf.has(rows[index].run.id);
   const hintMode: HintMode =
-    mode.kind === 'transcript' ? 'transcript' : mode.kind === 'steer' ? 'steer' : mode.kind === 'confirm' ? 'confirm' : 'list';
+    mode.kind === 'transcript'
+      ? 'transcript'
+      : mode.kind === 'steer'
+        ? 'steer'
+        : mode.kind === 'confirm'
+          ? 'confirm'
+          : selectedAsks
+            ? 'ask'
+            : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs[tripped.rootRunId] ? runLabel(state, tripped.rootRunId) : undefined;
   const parts = budget(
@@ -109,8 +121,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
 
   // Key handlers are stable (Ink resubscribes on change and could drop a key meanwhile);
   // they read the latest render through this.
-  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys });
-  latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys };
+  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval });
+  latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval };
 
   const setMode = useCallback((next: Mode) => {
     latest.current.mode = next;
@@ -188,7 +200,14 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
       } else if (is('agents.pause')) act(togglePause(rt, sel.run.id));
       else if (is('agents.kill')) act(killRun(rt, sel.run.id));
       else if (is('agents.steer')) setMode({ kind: 'steer', runId: sel.run.id });
-      else if (is('agents.open')) setMode({ kind: 'transcript', runId: sel.run.id });
+      else if (is('agents.open')) {
+        // Read now, not from the last refresh: the ask may have just been answered.
+        const ask = asksByRun(rt.store.getState().controls.approvals).get(sel.run.id);
+        if (ask && cur.focusApproval) {
+          cur.focusApproval(ask);
+          showFlash(t('agents:pane.answerAbove', { label: runLabel(rt.store.getState(), sel.run.id) }), 'warn');
+        } else setMode({ kind: 'transcript', runId: sel.run.id });
+      }
     },
     [act, setMode, showFlash, transcriptKey],
   );
@@ -210,7 +229,11 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes }:
   } else {
     const shown = rows.slice(start, start + visible);
     const lines: React.ReactNode[] = shown.map((row, i) => (
-      <LineView key={row.run.id} line={formatRow(row, width, posWidth, metrics, now)} inverse={start + i === index} />
+      <LineView
+        key={row.run.id}
+        line={formatRow(row, width, posWidth, metrics, now, askOf.has(row.run.id))}
+        inverse={start + i === index}
+      />
     ));
     // The hint fills the room under the rows while no child has appeared yet.
     if (view.totals.children === 0 || rows.length === 0) {

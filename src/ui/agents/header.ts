@@ -56,7 +56,7 @@ export function runawayLines(controls: Controls, rootLabel: string | undefined, 
   return wrapSeg(`⚠ ${text}`, width, { color: 'red', bold: true });
 }
 
-export type HintMode = 'list' | 'transcript' | 'steer' | 'confirm';
+export type HintMode = 'list' | 'ask' | 'transcript' | 'steer' | 'confirm';
 
 /** Each hint: the commands whose keys it shows (from the key table), then what they do. */
 const HINTS: Record<HintMode, [string, KeyCommand[]][]> = {
@@ -68,6 +68,18 @@ const HINTS: Record<HintMode, [string, KeyCommand[]][]> = {
     ['spawnPause', ['agents.spawn_pause']],
     ['steer', ['agents.steer']],
     ['open', ['agents.open']],
+    ['filter', ['agents.filter']],
+    ['close', ['agents.close']],
+  ],
+  // The selected row's run waits for an answer: Enter answers it instead of opening it.
+  ask: [
+    ['select', ['agents.up', 'agents.down']],
+    ['answer', ['agents.open']],
+    ['pauseResume', ['agents.pause']],
+    ['kill', ['agents.kill']],
+    ['killAll', ['agents.kill_all']],
+    ['spawnPause', ['agents.spawn_pause']],
+    ['steer', ['agents.steer']],
     ['filter', ['agents.filter']],
     ['close', ['agents.close']],
   ],

@@ -22,6 +22,8 @@ export const AGENTS_PANE_ID = 'agents';
 export function agentsPane(opts: AgentsOptions): Pane {
   return {
     id: AGENTS_PANE_ID,
+    // Enter, arrows and Esc are the pane's; Enter on an asking row hands them to the prompt.
+    holdsApprovalKeys: true,
     render: (props) => React.createElement(AgentsPane, { ...props, archiveAfterMinutes: opts.archiveAfterMinutes }),
   };
 }

@@ -61,14 +61,17 @@ function metric(id: MetricId, row: TreeRow, now: number): Seg {
   }
 }
 
+/** Marks a run whose ask waits for the operator (in place of its status glyph). */
+export const ASK_MARK = '⚑';
+
 /** The left part of a row: position, indent, status, label and kind. */
-function leftPart(row: TreeRow, posWidth: number): Line {
+function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
   const run = row.run;
   const pos = row.position !== undefined ? String(row.position) : '';
   const color = STATUS_COLORS[run.status];
   return [
     { text: `${pos.padStart(posWidth)} ${'  '.repeat(row.level)}`, dim: true },
-    { text: `${STATUS_GLYPHS[run.status]} `, color },
+    asking ? { text: `${ASK_MARK} `, color: 'yellow', bold: true } : { text: `${STATUS_GLYPHS[run.status]} `, color },
     { text: statusText(run).padEnd(STATUS_PAD), color },
     { text: ` ${row.label}`, bold: !row.context },
     { text: ` ${kindWord(run)}`, dim: true },
@@ -114,20 +117,20 @@ interface Cached {
 }
 const cache = new WeakMap<TreeRow['run'], Cached>();
 
-export function formatRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number): Line {
+export function formatRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking = false): Line {
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
   const sub = row.subtree ? `${row.subtree.tokensIn + row.subtree.tokensOut}/${row.subtree.costUsd}` : '';
-  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${sub}`;
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
-  const line = buildRow(row, width, posWidth, metrics, now);
+  const line = buildRow(row, width, posWidth, metrics, now, asking);
   cache.set(run, { key, line });
   return line;
 }
 
-function buildRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number): Line {
-  const left = leftPart(row, posWidth);
+function buildRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking: boolean): Line {
+  const left = leftPart(row, posWidth, asking);
   const right: Line = [];
   for (const m of metrics) right.push({ text: ' ' }, metric(m, row, now));
   const fullTask = row.run.task.replace(/\s+/g, ' ').trim() || '—';

@@ -1,6 +1,8 @@
-// The pending approval at the head of the queue: which run wants which tool, with what
-// arguments (all of them: PgUp/PgDn scroll long ones), and the answers as a list: ↑/↓ and
-// Enter choose (allow once is highlighted first), y / a / n answer directly, Esc denies.
+// The pending approval at the head of the queue (or the one chosen in /agents): which run
+// wants which tool — a child by its label and its path in the tree — with what arguments
+// (all of them: PgUp/PgDn scroll long ones), and the answers as a list: ↑/↓ and Enter
+// choose (allow once is highlighted first), y / a / n (a child's: y / c / t / n) answer
+// directly, Esc denies. "1 of 3" says more asks wait behind it.
 // The keys are handled by the chat's key layer (keys/bindings.ts), which is listening
 // before this prompt's first frame; the hints come from the key table.
 import React from 'react';
@@ -8,7 +10,7 @@ import { Box, Text } from 'ink';
 import type { PendingApproval } from '../../model/controls.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { t } from '../../i18n/index.js';
-import { APPROVAL_CHOICES } from '../keys/bindings.js';
+import { approvalChoices } from '../keys/bindings.js';
 import type { KeyTable } from '../keys/keyTable.js';
 import { prettyArgs } from '../text/format.js';
 import { wrapText } from '../text/width.js';
@@ -18,6 +20,12 @@ export interface ApprovalPromptProps {
   approval: PendingApproval;
   /** The asking run: `main`, or a child's label. */
   agent: string;
+  /** A child's place in the tree: `main › researcher#2 › researcher#3`. */
+  path?: string;
+  /** Its place in the queue of pending asks. */
+  position?: { n: number; of: number };
+  /** The /agents pane has the keys: only who asks for what, and how to answer (its row). */
+  deferred?: boolean;
   width: number;
   /** Most rows the arguments may take. */
   maxArgLines: number;
@@ -50,42 +58,67 @@ export function approvalMaxScroll(approval: PendingApproval, width: number, maxA
   return all <= maxArgLines ? 0 : all - Math.max(1, maxArgLines - 1);
 }
 
-export function approvalPromptHeight(approval: PendingApproval, width: number, maxArgLines: number, scroll = 0): number {
+export function approvalPromptHeight(
+  approval: PendingApproval,
+  width: number,
+  maxArgLines: number,
+  scroll = 0,
+  path?: string,
+  deferred = false,
+): number {
+  // Deferred: border (2), request line, path, hint — the pane below keeps its rows.
+  if (deferred) return 3 + (path ? 1 : 0);
   const { lines, above, below } = argWindow(approval, width, maxArgLines, scroll);
-  return CHROME_ROWS + lines.length + (above > 0 || below > 0 ? 1 : 0) + APPROVAL_CHOICES.length;
+  return CHROME_ROWS + (path ? 1 : 0) + lines.length + (above > 0 || below > 0 ? 1 : 0) + approvalChoices(approval).length;
 }
 
-export function ApprovalPrompt({ approval, agent, width, maxArgLines, selected, scroll, keys }: ApprovalPromptProps) {
+export function ApprovalPrompt(props: ApprovalPromptProps) {
+  const { approval, agent, path, position, deferred, width, maxArgLines, selected, scroll, keys } = props;
   const { lines, above, below } = argWindow(approval, width, maxArgLines, scroll);
+  const choices = approvalChoices(approval);
+  const queued = position && position.of > 1 ? ` ${t('ui:approval.queue', { n: position.n, of: position.of })}` : '';
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={width}>
       <Text wrap="truncate-end">
-        <Text color="yellow" bold>{`${t('ui:approval.title')}: `}</Text>
+        <Text color="yellow" bold>{`${t('ui:approval.title')}${queued}: `}</Text>
         <Text>{t('ui:approval.request', { agent, tool: approval.tool })}</Text>
       </Text>
-      {lines.map((line, i) => (
-        <Text key={i} dimColor>
-          {line}
+      {path && (
+        <Text wrap="truncate-end" color="cyan">
+          {t('ui:approval.path', { path })}
         </Text>
-      ))}
-      {(above > 0 || below > 0) && (
+      )}
+      {!deferred &&
+        lines.map((line, i) => (
+          <Text key={i} dimColor>
+            {line}
+          </Text>
+        ))}
+      {!deferred && (above > 0 || below > 0) && (
         <Text dimColor wrap="truncate-end">
           {t('ui:approval.scrollHint', { above, below, keys: keys.labels(['approval.scroll_up', 'approval.scroll_down']) })}
         </Text>
       )}
-      {APPROVAL_CHOICES.map((choice, i) => (
-        <Text key={choice.answer} wrap="truncate-end" inverse={i === selected}>
-          <Text>{i === selected ? '› ' : '  '}</Text>
-          <Text
-            color={choice.answer === 'deny' ? 'red' : choice.answer === 'allow_once' ? 'green' : 'cyan'}
-            bold
-          >{`[${keys.label(choice.command)}]`}</Text>
-          <Text>{` ${t(choice.label)}`}</Text>
+      {!deferred &&
+        choices.map((choice, i) => (
+          <Text key={choice.answer} wrap="truncate-end" inverse={i === selected}>
+            <Text>{i === selected ? '› ' : '  '}</Text>
+            <Text
+              color={choice.answer === 'deny' ? 'red' : choice.answer === 'allow_once' ? 'green' : 'cyan'}
+              bold
+            >{`[${keys.label(choice.command)}]`}</Text>
+            <Text>{` ${t(choice.label)}`}</Text>
+          </Text>
+        ))}
+      {deferred ? (
+        <Text color="yellow" wrap="truncate-end">
+          {t('ui:approval.heldByAgents', { open: keys.label('agents.open'), close: keys.label('agents.close') })}
         </Text>
-      ))}
-      <Text dimColor wrap="truncate-end">
-        {t('ui:approval.listHint', { move: keys.labels(['approval.up', 'approval.down']), choose: keys.label('approval.choose') })}
-      </Text>
+      ) : (
+        <Text dimColor wrap="truncate-end">
+          {t('ui:approval.listHint', { move: keys.labels(['approval.up', 'approval.down']), choose: keys.label('approval.choose') })}
+        </Text>
+      )}
     </Box>
   );
 }

@@ -48,6 +48,11 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
     return run ? (run.startedAt ?? run.createdAt) : undefined;
   });
   const waiting = useStore(store, (s) => s.controls.approvals.length > 0);
+  // The queue, once it is more than the root's one ask: children's asks, or several.
+  const asks = useStore(store, (s) => {
+    const list = s.controls.approvals;
+    return list.length > 1 || list.some((a) => a.isChild) ? list.length : 0;
+  });
   const frame = useTicker(turnRunning, SPINNER_INTERVAL_MS);
   // The first frame of a turn may come before the runtime has stamped a start time.
   const elapsed = startedAt !== undefined ? Date.now() - startedAt : 0;
@@ -76,6 +81,14 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
                 {sep}
               </>
             )}
+          </Text>
+        )}
+        {asks > 0 && (
+          <Text>
+            <Text color="yellow" bold>
+              {t('ui:status.asks', { count: asks })}
+            </Text>
+            {sep}
           </Text>
         )}
         <Text bold>{runtime.info.agentAlias}</Text>

@@ -3,7 +3,7 @@
 // features add theirs (Ctrl+O, Ctrl+T) to the list the App is given. /help lists every
 // binding's `help` lines, with the keys taken from the table.
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
-import type { ApprovalAnswer } from '../../model/controls.js';
+import type { ApprovalAnswer, PendingApproval } from '../../model/controls.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import { t } from '../../i18n/index.js';
 import type { KeyBindingInfo } from '../commands/registry.js';
@@ -24,11 +24,26 @@ export interface InputActions {
   clear(): void;
 }
 
-/** The approval prompt's own state: the highlighted answer and how far its arguments are
- * scrolled. Kept by the App, changed here. */
+/** The approval prompt's own state: the highlighted answer, how far its arguments are
+ * scrolled, and which ask it shows (`focusId`: one chosen in /agents, else the oldest).
+ * Kept by the App (hooks/useApprovalView.ts), changed here. */
+export interface ApprovalView {
+  index: number;
+  scroll: number;
+  focusId?: string;
+  /** The prompt has the keys although a pane that holds them is open (Enter on the asking row). */
+  armed?: boolean;
+}
+
 export interface ApprovalUi {
-  get(): { index: number; scroll: number };
-  set(next: { index: number; scroll: number }): void;
+  get(): ApprovalView;
+  set(next: ApprovalView): void;
+  /** The ask the prompt shows now, from the store. */
+  current(): PendingApproval | undefined;
+  /** True while an open pane keeps the keys the prompt would take (the /agents pane). */
+  deferred(): boolean;
+  /** Shows this ask in the prompt and gives the prompt the keys. */
+  focus(approvalId: string): void;
 }
 
 export interface KeyContext {
@@ -84,8 +99,23 @@ export const APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; la
   { answer: 'deny', command: 'approval.deny', label: 'ui:approval.deny' },
 ];
 
+/** A child's ask (subagent_approvals = "ask"): the session-wide grant is the root's only;
+ * a child's answer reaches as far as that child, or its whole tree for this turn. */
+export const CHILD_APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: string }[] = [
+  { answer: 'allow_once', command: 'approval.allow_once', label: 'ui:approval.allowOnce' },
+  { answer: 'allow_child', command: 'approval.allow_child', label: 'ui:approval.allowChild' },
+  { answer: 'allow_tree', command: 'approval.allow_tree', label: 'ui:approval.allowTree' },
+  { answer: 'deny', command: 'approval.deny', label: 'ui:approval.deny' },
+];
+
+export function approvalChoices(approval: Pick<PendingApproval, 'isChild'> | undefined) {
+  return approval?.isChild ? CHILD_APPROVAL_CHOICES : APPROVAL_CHOICES;
+}
+
+const ANSWER_COMMANDS = new Set<KeyCommand>([...APPROVAL_CHOICES, ...CHILD_APPROVAL_CHOICES].map((c) => c.command));
+
 const APPROVAL_COMMANDS: KeyCommand[] = [
-  ...APPROVAL_CHOICES.map((c) => c.command),
+  ...ANSWER_COMMANDS,
   'approval.up',
   'approval.down',
   'approval.choose',
@@ -102,10 +132,13 @@ const approvalKeys: KeyBinding = {
   global: true,
   match: (k, keys) => keys.which(APPROVAL_COMMANDS, k) !== undefined,
   run(ctx, k) {
-    const pending = ctx.runtime.store.getState().controls.approvals[0];
+    // The /agents pane keeps its keys until Enter on an asking row hands them over.
+    if (ctx.approvalUi.deferred()) return false;
+    const pending = ctx.approvalUi.current();
     if (!pending) return false;
     const command = ctx.keys.which(APPROVAL_COMMANDS, k)!;
     const ui = ctx.approvalUi.get();
+    const choices = approvalChoices(pending);
     const answer = (a: ApprovalAnswer) => {
       // One answer per approval, even if a key repeats before the prompt goes away.
       if (ctx.memory.answeredApproval === pending.id) return;
@@ -113,12 +146,14 @@ const approvalKeys: KeyBinding = {
       ctx.approvalUi.set({ index: 0, scroll: 0 });
       ctx.runtime.answerApproval(pending.id, a);
     };
-    const direct = APPROVAL_CHOICES.find((c) => c.command === command);
+    const direct = choices.find((c) => c.command === command);
     if (direct) return answer(direct.answer);
-    const n = APPROVAL_CHOICES.length;
+    // The other prompt's quick key (a on a child's ask, c / t on the root's): nothing.
+    if (ANSWER_COMMANDS.has(command)) return;
+    const n = choices.length;
     if (command === 'approval.up') ctx.approvalUi.set({ ...ui, index: (ui.index + n - 1) % n });
     else if (command === 'approval.down') ctx.approvalUi.set({ ...ui, index: (ui.index + 1) % n });
-    else if (command === 'approval.choose') answer(APPROVAL_CHOICES[ui.index]?.answer ?? 'allow_once');
+    else if (command === 'approval.choose') answer(choices[ui.index]?.answer ?? 'allow_once');
     else if (command === 'approval.scroll_up') ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - 5) });
     else if (command === 'approval.scroll_down') ctx.approvalUi.set({ ...ui, scroll: ui.scroll + 5 });
   },

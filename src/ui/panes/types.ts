@@ -9,9 +9,13 @@ export interface PaneProps {
   /** Rows the pane may use; the live region must stay shorter than the terminal. */
   maxRows: number;
   close(): void;
+  /** Shows this pending ask in the approval prompt and gives the prompt the keys. */
+  focusApproval?(approvalId: string): void;
 }
 
 export interface Pane {
   id: string;
   render(props: PaneProps): ReactNode;
+  /** While open, the approval prompt's keys are the pane's until it calls focusApproval. */
+  holdsApprovalKeys?: boolean;
 }

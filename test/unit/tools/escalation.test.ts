@@ -95,6 +95,21 @@ describe('ensureNoEscalation', () => {
     expect(result).toEqual({ ok: false, field: 'allowed_commands', error: "allowed_commands: child adds 'rm' not allowed by the parent" });
   });
 
+  it('subagent_approvals may only narrow: deny < ask < allow < unset', () => {
+    expect(check({ subagent_approvals: 'deny' }, { subagent_approvals: 'ask' })).toEqual({ ok: true });
+    expect(check({ subagent_approvals: 'ask' }, {})).toEqual({ ok: true });
+    expect(check({ subagent_approvals: 'allow' }, { subagent_approvals: 'ask' })).toEqual({
+      ok: false,
+      field: 'subagent_approvals',
+      error: "subagent_approvals: child sets 'allow', looser than the parent's 'ask'",
+    });
+    expect(check({}, { subagent_approvals: 'deny' })).toEqual({
+      ok: false,
+      field: 'subagent_approvals',
+      error: "subagent_approvals: child leaves it unset, looser than the parent's 'deny'",
+    });
+  });
+
   it('allows delegation_policy to narrow from allow to forbidden', () => {
     expect(check({ delegation_policy: { mode: 'forbidden' } }, { delegation_policy: { mode: 'allow' } })).toEqual({ ok: true });
   });
