@@ -24,6 +24,8 @@ export type CliCommand =
       yes: boolean;
       /** Headless text output without neutralising control characters. */
       raw: boolean;
+      /** `--model <provider>[/<model>]`: the root's model for this session (checked against the config). */
+      model?: string;
       /** Headless: wait for a provider's rate or quota limit to lift instead of failing. */
       waitOnQuota?: boolean;
       /** `--agent <alias>`: the agent the user talks to, instead of default_agent. */
@@ -49,6 +51,7 @@ export function parseCli(argv: string[]): CliCommand {
         output: { type: 'string', short: 'o' },
         yes: { type: 'boolean', short: 'y' },
         raw: { type: 'boolean' },
+        model: { type: 'string', short: 'm' },
         'wait-on-quota': { type: 'boolean' },
         agent: { type: 'string' },
       },
@@ -104,6 +107,7 @@ export function parseCli(argv: string[]): CliCommand {
     output,
     yes: values.yes ?? false,
     raw: values.raw ?? false,
+    ...(values.model !== undefined ? { model: values.model } : {}),
     waitOnQuota: values['wait-on-quota'] ?? false,
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
   };

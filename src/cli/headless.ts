@@ -20,10 +20,17 @@ type Emit = (event: Record<string, unknown>) => void;
 /** Watches the session transcript and reports what changed since the last look. */
 function transcriptWatcher(emit: Emit) {
   const textSeen = new Map<string, number>();
+  const reasoningSeen = new Map<string, number>();
   const toolState = new Map<string, string>();
   return (items: TranscriptItem[]) => {
     for (const item of items) {
       if (item.kind === 'assistant') {
+        // Reasoning is its own event, never part of the answer's text deltas.
+        const thought = reasoningSeen.get(item.id) ?? 0;
+        if (typeof item.reasoning === 'string' && item.reasoning.length > thought) {
+          emit({ type: 'reasoning', delta: item.reasoning.slice(thought) });
+          reasoningSeen.set(item.id, item.reasoning.length);
+        }
         const seen = textSeen.get(item.id) ?? 0;
         if (item.text.length > seen) {
           emit({ type: 'text', delta: item.text.slice(seen) });

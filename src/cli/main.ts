@@ -22,6 +22,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
+import { createMcpManager } from '../tools/mcpTools.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
@@ -30,6 +31,9 @@ import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { installSignalShutdown } from './shutdown.js';
 import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
 import { SessionRecorder } from './sessionRecorder.js';
+import { parseLaunchModel, restoredModel } from './launchModel.js';
+import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
+import { loadProjectContext } from '../config/projectContext.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -115,6 +119,15 @@ export async function main(argv: string[]): Promise<void> {
   for (const provider of Object.values(loaded.config.providers)) {
     if (provider.api_key_env) registerSecret(process.env[provider.api_key_env]);
   }
+  // --model names a configured provider (and maybe another model on it), or nothing starts.
+  let launchModel: ModelSelection | undefined;
+  try {
+    launchModel = cmd.model !== undefined ? parseLaunchModel(cmd.model, loaded.config) : undefined;
+  } catch (err) {
+    process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize((err as Error).message) })}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const headless = cmd.print !== undefined;
   if (!headless && !process.stdin.isTTY) {
     process.stderr.write(`${t('cli:notATty')}\n`);
@@ -144,7 +157,7 @@ export async function main(argv: string[]): Promise<void> {
   let restored = choice.kind === 'restore' ? choice.session : undefined;
 
   if (headless) {
-    const chat = openChat(loaded, home, cmd, restored, true, privacyNotice);
+    const chat = openChat(loaded, home, cmd, restored, true, privacyNotice, launchModel);
     const { runtime, warnings } = chat;
     for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
     let prompt = cmd.print!;
@@ -173,6 +186,8 @@ export async function main(argv: string[]): Promise<void> {
     { agentsCommands, agentsKeyBindings },
     { KeyTable },
     { keysCommand },
+    { contextCommand },
+    { mcpCommand },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -180,6 +195,8 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/agents/register.js'),
     import('../ui/keys/keyTable.js'),
     import('../ui/commands/keys.js'),
+    import('../ui/commands/context.js'),
+    import('../ui/commands/mcp.js'),
   ]);
   const agentsOpts = {
     archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
@@ -196,8 +213,10 @@ export async function main(argv: string[]): Promise<void> {
   // /resume leaves this chat for another session: the loop opens that one in its place.
   let notice = privacyNotice;
   for (;;) {
-    const chat = openChat(loaded, home, cmd, restored, false, notice);
+    // --model applies to the session it started; a /resume'd one keeps its own.
+    const chat = openChat(loaded, home, cmd, restored, false, notice, launchModel);
     notice = undefined;
+    launchModel = undefined;
     const { runtime, recorder } = chat;
     registerTranscriptCards();
     const stopIdleCollector = startIdleCollector(runtime.store);
@@ -218,12 +237,15 @@ export async function main(argv: string[]): Promise<void> {
       },
       onExit: () => app.unmount(),
       initialNotices: chat.warnings,
-      commands: [keysCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
+      commands: [keysCommand, contextCommand, mcpCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
       keyTable,
       saveLanguage: (lang) => writeState(home, { language: lang }),
     });
     chat.ui.close = () => app.unmount();
+    // Ink drew the first frame synchronously inside renderApp: the servers start now, in the
+    // background, and never compete with the prompt's first appearance.
+    setImmediate(() => runtime.startMcp());
     await app.waitUntilExit();
     if (chat.signals.pending) await chat.signals.pending;
     stopIdleCollector();
@@ -266,14 +288,19 @@ function openChat(
   restored: RestoredSession | undefined,
   headless: boolean,
   privacyNotice: string | undefined,
+  launchModel: ModelSelection | undefined,
 ): OpenChat {
   const agent = loaded.config.agents[loaded.config.default_agent];
   const providerConfig = loaded.config.providers[agent.provider];
+  // The session header names the model the root starts on: --model's, else the agent's own.
+  const startLabel = launchModel
+    ? providerLabel(selectionConfig(loaded.config, launchModel))
+    : providerLabel({ ...providerConfig, model: agent.model ?? providerConfig.model });
   const recorder = new SessionRecorder(
     home,
     {
       agentAlias: agent.alias,
-      providerLabel: providerLabel({ ...providerConfig, model: agent.model ?? providerConfig.model }),
+      providerLabel: startLabel,
       cwd: process.cwd(),
       ...(headless ? { headless: true } : {}),
     },
@@ -282,10 +309,17 @@ function openChat(
   const trace = new TraceLog(home);
   // Marks background tasks of dead arbors lost before the resume notices look for them.
   const extraServices = extraServicesFor(loaded.config, home);
+  // AGENTS.md from here up to the repository root, and $ARBOR_HOME's, read once per chat.
+  const projectContext = loadProjectContext({ cwd: process.cwd(), home, maxKb: loaded.config.context?.max_kb });
+  const fromSession = launchModel ? {} : restoredModel(loaded.config, restored);
   // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
-  const warnings = [...(privacyNotice ? [privacyNotice] : []), ...loaded.warnings, ...(restored ? resumeNotices(restored, home) : [])].map(
-    neutralize,
-  );
+  const warnings = [
+    ...(privacyNotice ? [privacyNotice] : []),
+    ...loaded.warnings,
+    ...projectContext.warnings,
+    ...(restored ? resumeNotices(restored, home) : []),
+    ...(fromSession.notice ? [fromSession.notice] : []),
+  ].map(neutralize);
   let runtime: Runtime | undefined;
   const zero = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   const totals = () => runtime?.store.getState().totals ?? zero;
@@ -301,10 +335,19 @@ function openChat(
     restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices,
+    // Started in the background by the runtime: the chat is usable before they are up.
+    mcp: createMcpManager(loaded.config, process.cwd()),
+    // The chat starts them once its first frame is out (below), headless at once.
+    startMcp: headless,
     arborHome: home,
     sinks: recorder.sinks(totals, trace),
+    projectContext,
+    rootModel: fromSession.selection,
   });
   const rt = runtime;
+  // --model is a switch like /model: recorded, so --resume comes back to it.
+  if (launchModel) rt.setModel?.(selectionSpec(launchModel));
+  else if (fromSession.selection) recorder.adoptModel(fromSession.selection, restored?.valid === true);
   // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
   // headless) and retried on the next write; it never ends a turn or hides an answer.
   recorder.onSaveStatus((err) => rt.reportSaveError(err?.message));

@@ -24,6 +24,7 @@ import {
   typeError,
 } from './fields.js';
 import { knownList } from './errors.js';
+import { mcpServersSchema } from './mcpSchema.js';
 
 export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'offline'] as const;
 export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as const;
@@ -80,6 +81,8 @@ const providerSchema = providerIdentity.pipe(
     first_byte_timeout_secs: number(positive).optional(),
     idle_timeout_secs: number(positive).optional(),
     pricing: pricingSchema.optional(),
+    /** Anthropic only: ask for extended thinking with this budget (the API's minimum is 1024). */
+    thinking_budget_tokens: integer({ min: 1024 }).optional(),
   }),
 );
 
@@ -99,6 +102,9 @@ const riskProfileSchema = table({
   max_cost_per_day_cents: number({ min: 0 }).default(0),
   // A table without a mode keeps the default.
   delegation_policy: table({ mode: oneOf(['allow', 'forbidden']).default('forbidden') }).default(() => ({ mode: 'forbidden' as const })),
+  /** MCP tools their server marks readOnlyHint run without asking. Absent = false (kept
+   * absent so configs without MCP read back as they always did). */
+  trust_read_only_mcp: boolean().optional(),
   /** Narrows [delegation] subagent_approvals for children under this profile; absent = no narrowing. */
   subagent_approvals: oneOf(SUBAGENT_APPROVALS).optional(),
 });
@@ -162,6 +168,8 @@ const delegationSchema = table({
 export interface ConfigNames {
   providers: string[];
   agents: string[];
+  /** `[mcp_servers.<name>]` tables (an agent's mcp_servers must name one). */
+  mcpServers?: string[];
 }
 
 /** A string entry stands for a bounded target; a table names its mode. The target must be
@@ -193,6 +201,17 @@ const agentProvider = (names: ConfigNames) =>
     ),
   );
 
+/** An agent's `mcp_servers`: each a configured `[mcp_servers.<name>]`. */
+const mcpServerNames = (names: ConfigNames) =>
+  z.array(string({ nonEmpty: true }), { error: typeError('stringList') }).check((ctx) => {
+    const known = names.mcpServers ?? [];
+    ctx.value.forEach((name, i) => {
+      if (known.includes(name)) return;
+      const message = t('config:errors.unknownMcpServer', { name: quote(name), known: knownList(known) });
+      ctx.issues.push({ code: 'custom', input: name, path: [i], message });
+    });
+  });
+
 /** Profiles are names checked against the configured ones (validateAgents.ts). */
 const agentSchema = (names: ConfigNames) =>
   table({
@@ -204,6 +223,9 @@ const agentSchema = (names: ConfigNames) =>
     delegates: z.array(delegateEntrySchema(names), { error: typeError('delegateList') }).default(() => []),
     enabled: boolean().optional(),
     description: string().optional(),
+    /** false: no project context (AGENTS.md) in this agent's system prompt. */
+    context: boolean().optional(),
+    mcp_servers: mcpServerNames(names).optional(),
     /** Overrides the provider's model (and temperature) for this agent only. */
     model: string({ nonEmpty: true }).optional(),
     temperature: number({ min: 0, max: 2 }).optional(),
@@ -212,7 +234,17 @@ const agentSchema = (names: ConfigNames) =>
     ...childLimitKeys(),
   });
 
-const uiSchema = table({ language: oneOf(SUPPORTED_LANGUAGES).optional() });
+/** Project context (AGENTS.md files, config/projectContext.ts): how much of them, in KiB;
+ * 0 turns it off. Absent: DEFAULT_CONTEXT_MAX_KB. */
+const contextSchema = table({ max_kb: integer({ min: 0, max: 1024 }).optional() });
+
+export const SHOW_REASONING = ['collapsed', 'hidden', 'expanded'] as const;
+/** What an absent `[ui] show_reasoning` means (left out of the parsed config, like language). */
+export const SHOW_REASONING_DEFAULT: (typeof SHOW_REASONING)[number] = 'collapsed';
+const uiSchema = table({
+  language: oneOf(SUPPORTED_LANGUAGES).optional(),
+  show_reasoning: oneOf(SHOW_REASONING).optional(),
+});
 
 /** One command's keys: a key name or a non-empty list of them. */
 const keyList = z
@@ -263,6 +295,8 @@ export const configFileSchema = (names: ConfigNames = { providers: [], agents: [
     delegation: delegationSchema.default(() => delegationSchema.parse({})),
     ui: uiSchema.default(() => ({})),
     keys: keysSchema.optional(),
+    context: contextSchema.optional(),
+    mcp_servers: mcpServersSchema.optional(),
     agents: namedTables(agentSchema(names)).default(() => ({})),
     default_agent: string({ nonEmpty: true }).optional(),
   });
@@ -275,7 +309,9 @@ export type RuntimeProfileFields = z.output<typeof runtimeProfileSchema>;
 export type DelegationFields = z.output<typeof delegationSchema>;
 export type RunawayFields = z.output<typeof runawaySchema>;
 export type AgentFields = z.output<ReturnType<typeof agentSchema>>;
+export type ContextFields = z.output<typeof contextSchema>;
 export type DelegateEntryFields = z.output<ReturnType<typeof delegateEntrySchema>>;
+export type { McpServerFields } from './mcpSchema.js';
 
 export const riskProfileDefaults = (): RiskProfileFields => riskProfileSchema.parse(Object.create(null));
 export const runtimeProfileDefaults = (): RuntimeProfileFields => runtimeProfileSchema.parse(Object.create(null));

@@ -5,14 +5,17 @@ import type { ProviderType } from '../model/provider.js';
 import type { KeyOverrides } from './keySpec.js';
 import type {
   AgentFields,
+  ContextFields,
   DelegateEntryFields,
   DelegationFields,
+  McpServerFields,
   PricingFields,
   ProviderFields,
   RiskProfileFields,
   RunawayFields,
   RuntimeProfileFields,
 } from './schema.js';
+import type { SHOW_REASONING } from './schema.js';
 
 // The shapes below are the schema's output (schema.ts, z.output), plus what validation adds:
 // the entry's own name, and defaults that depend on the rest of the config.
@@ -37,6 +40,10 @@ export type AgentConfig = {
   provider: string;
   description?: string;
   delegates: DelegateEntry[];
+  /** false: no project context in its system prompt (absent = true). */
+  context?: boolean;
+  /** Which `[mcp_servers]` this agent sees; absent = every enabled one. */
+  mcp_servers?: string[];
   /** The provider's model and temperature for this agent only (absent: the provider's). */
   model?: string;
   temperature?: number;
@@ -55,9 +62,16 @@ export type RunawayConfig = RunawayFields;
 export type RunawayAction = RunawayConfig['on_trip'];
 export type DelegationConfig = DelegationFields;
 
+/** One `[mcp_servers.<name>]` entry: `command` (stdio) or `url` (Streamable HTTP / SSE). */
+export type McpServerConfig = McpServerFields & { name: string };
+
 export interface UiConfig {
   language: Language;
+  /** How model reasoning is shown (absent: SHOW_REASONING_DEFAULT, "collapsed"). */
+  show_reasoning?: ShowReasoning;
 }
+
+export type ShowReasoning = (typeof SHOW_REASONING)[number];
 
 export interface ArborConfig {
   default_agent: string;
@@ -69,6 +83,10 @@ export interface ArborConfig {
   ui: UiConfig;
   /** `[keys.<group>] <command> = "key"` overrides of the key table (absent: defaults). */
   keys?: KeyOverrides;
+  /** `[context]` as written (absent: the defaults; config/projectContext.ts). */
+  context?: ContextFields;
+  /** `[mcp_servers.<name>]`; absent when none are configured. */
+  mcp_servers?: Record<string, McpServerConfig>;
 }
 
 /** Where a config came from and what the loader noticed on the way. */

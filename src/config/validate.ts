@@ -3,7 +3,7 @@
 // (schema.ts); what it cannot see — references between agents, providers and profiles and
 // the choice of the default agent — is checked in validateAgents.ts.
 import type { z } from 'zod';
-import type { ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
+import type { ArborConfig, McpServerConfig, ProviderConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
 import { semanticError } from './errors.js';
 import { isTable, type Origins, type RawTable } from './merge.js';
 import { DEFAULT_PROFILE, OFFLINE_MODEL, defaultRiskProfile, defaultRuntimeProfile, defaultUi, runtimeProfileNamed } from './defaults.js';
@@ -25,7 +25,9 @@ export function issueToConfigError(issue: z.core.$ZodIssue, origins: Origins) {
 
 function parseFile(root: RawTable, origins: Origins): ConfigFile {
   const names = (key: string) => (isTable(root[key]) ? Object.keys(root[key]) : []);
-  const parsed = configFileSchema({ providers: names('providers'), agents: names('agents') }).safeParse(root);
+  const parsed = configFileSchema({ providers: names('providers'), agents: names('agents'), mcpServers: names('mcp_servers') }).safeParse(
+    root,
+  );
   if (!parsed.success) throw issueToConfigError(parsed.error.issues[0], origins);
   return parsed.data;
 }
@@ -36,6 +38,10 @@ function providersOf(file: ConfigFile): Record<string, ProviderConfig> {
     providers[name] = { ...p, name, model: p.model ?? OFFLINE_MODEL, headers: p.headers ?? {} };
   }
   return providers;
+}
+
+function mcpServersOf(servers: NonNullable<ConfigFile['mcp_servers']>): Record<string, McpServerConfig> {
+  return Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { ...s, name }]));
 }
 
 /** Validates the merged config. Warnings (e.g. agents on unconfigured profiles) are
@@ -53,6 +59,7 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
 
   checkProfileSubagentApprovals(problems, file.delegation, file.risk_profiles);
   const ui: UiConfig = { language: file.ui.language ?? defaultUi(env).language };
+  if (file.ui.show_reasoning) ui.show_reasoning = file.ui.show_reasoning;
   const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles });
 
   return {
@@ -66,6 +73,8 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
       ui,
       // `[keys]` overrides the key table; absent (or empty), the defaults apply.
       ...(file.keys && Object.keys(file.keys).length > 0 ? { keys: file.keys } : {}),
+      ...(file.context ? { context: file.context } : {}),
+      ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcp_servers: mcpServersOf(file.mcp_servers) } : {}),
     },
     warnings: problems.warnings,
   };

@@ -44,6 +44,8 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
     enabled: raw.enabled ?? AGENT_DEFAULTS.enabled,
   };
   if (raw.description !== undefined) agent.description = raw.description;
+  if (raw.context !== undefined) agent.context = raw.context;
+  if (raw.mcp_servers !== undefined) agent.mcp_servers = [...new Set(raw.mcp_servers)];
   if (raw.model !== undefined) agent.model = raw.model;
   if (raw.temperature !== undefined) agent.temperature = raw.temperature;
   if (raw.tools !== undefined) agent.tools = raw.tools;

@@ -11,10 +11,20 @@ export interface ToolCallRequest {
   rawArgs: string;
 }
 
+/** One block of a model's reasoning as it was said, kept in the history so it can be sent
+ * back. Anthropic signs a thinking block (`signature`) or sends it encrypted
+ * (`redactedData`, no text); its API wants both back unchanged in a tool-call
+ * continuation, so the text here is never neutralised or cut. */
+export interface ReasoningBlock {
+  text: string;
+  signature?: string;
+  redactedData?: string;
+}
+
 export type ModelMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
 
 /** JSON-schema description of a tool, as the model sees it. */

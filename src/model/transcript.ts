@@ -14,6 +14,16 @@ export type TranscriptItem =
       /** True while tokens are still arriving. */
       streaming?: boolean;
       interrupted?: boolean;
+      /** What the model thought before answering (reasoning deltas), never part of `text`:
+       * neutralised like it, kept up to the same byte cap. */
+      reasoning?: string;
+      /** Tokens of reasoning: the provider's count when it gives one, else an estimate. */
+      reasoningTokens?: number;
+      /** True while reasoning is arriving and no answer text has followed it yet. */
+      thinking?: boolean;
+      /** The provider sent reasoning encrypted (Anthropic redacted_thinking): kept for the
+       * model, nothing to show. */
+      reasoningRedacted?: boolean;
     }
   | {
       id: string;

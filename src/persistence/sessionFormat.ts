@@ -25,6 +25,14 @@ export interface SessionTotalsEvent {
   costUsd: number;
 }
 
+/** The root's model switched (/model, --model): a configured provider, and another model
+ * name on it when there was one. The last one recorded is the session's. */
+export interface SessionModelEvent {
+  type: 'model';
+  provider: string;
+  model?: string;
+}
+
 export interface SessionHeader extends SessionMeta {
   type: 'session';
   version: number;
@@ -39,7 +47,8 @@ export type SessionEvent =
   | { type: 'message'; message: ModelMessage }
   | { type: 'child_item'; runId: string; item: TranscriptItem }
   | { type: 'run'; run: Run }
-  | SessionTotalsEvent;
+  | SessionTotalsEvent
+  | SessionModelEvent;
 
 export function sessionsDir(arborHome: string): string {
   return join(arborHome, 'sessions');
@@ -137,6 +146,10 @@ export function toEvent(value: unknown): SessionEvent | undefined {
       return typeof value.runId === 'string' && isItem(value.item) ? (value as unknown as SessionEvent) : undefined;
     case 'run':
       return isRun(value.run) ? (value as unknown as SessionEvent) : undefined;
+    case 'model':
+      return typeof value.provider === 'string' && value.provider !== '' && (value.model === undefined || typeof value.model === 'string')
+        ? (value as unknown as SessionEvent)
+        : undefined;
     case 'totals':
       return [value.tokensIn, value.tokensOut, value.costUsd].every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)
         ? (value as unknown as SessionEvent)

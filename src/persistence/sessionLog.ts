@@ -152,6 +152,11 @@ export class SessionLog {
     this.append({ type: 'run', run });
   }
 
+  /** The root's model switched: --resume restores the last one recorded. */
+  appendModel(selection: { provider: string; model?: string }): void {
+    this.append({ type: 'model', provider: selection.provider, ...(selection.model !== undefined ? { model: selection.model } : {}) });
+  }
+
   /** The session's cumulative tokens and cost, so listings can show them. */
   appendTotals(totals: { tokensIn: number; tokensOut: number; costUsd: number }): void {
     this.append({ type: 'totals', tokensIn: totals.tokensIn, tokensOut: totals.tokensOut, costUsd: totals.costUsd });

@@ -8,6 +8,7 @@ import type { ToolCallStatus, TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 import { hasControls, neutralize } from '../text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
+import { restoreReasoning } from './reasoningRestore.js';
 import { SESSION_FORMAT_VERSION, parseSessionText, sessionPath, sessionsDir, type SessionHeader } from './sessionFormat.js';
 
 /** What the model reads for a tool call whose result never reached the session file.
@@ -32,6 +33,9 @@ export interface RestoredSession {
   lastTurnCutOff: boolean;
   /** Ids of background tasks this session started (from the delegate results). */
   backgroundTaskIds: string[];
+  /** The root's model as last switched in this session (/model, --model); absent: never
+   * switched. Names from the file: check them against the config before use. */
+  model?: { provider: string; model?: string };
 }
 
 export interface SessionSummary {
@@ -105,7 +109,7 @@ function restoreItem(stored: TranscriptItem): TranscriptItem {
     return { ...item, status, restored: true };
   }
   if (item.kind === 'assistant' && item.streaming) {
-    const { streaming: _streaming, ...rest } = item;
+    const { streaming: _streaming, thinking: _thinking, ...rest } = item;
     return { ...rest, interrupted: true };
   }
   return item;
@@ -197,6 +201,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
   const children = new Map<string, ById<TranscriptItem>>();
   const runs = new ById<Run>();
   let totals = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+  let model: RestoredSession['model'];
 
   for (const { event } of events) {
     switch (event.type) {
@@ -210,7 +215,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
         totals = { tokensIn: event.tokensIn, tokensOut: event.tokensOut, costUsd: event.costUsd };
         break;
       case 'message':
-        messages.push(event.message);
+        messages.push(restoreReasoning(event.message));
         break;
       case 'child_item': {
         let list = children.get(event.runId);
@@ -220,6 +225,9 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
       }
       case 'run':
         runs.put(restoreRun(event.run, file.mtimeMs));
+        break;
+      case 'model':
+        model = { provider: event.provider, ...(event.model !== undefined ? { model: event.model } : {}) };
         break;
     }
   }
@@ -257,6 +265,7 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
     totals,
     lastTurnCutOff: lastTurnCutOff(items.list, repaired.length !== messages.length),
     backgroundTaskIds: backgroundTaskIds(items.list),
+    ...(model ? { model } : {}),
   };
 }
 

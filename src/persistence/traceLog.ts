@@ -19,6 +19,8 @@ export interface TraceEvent {
   tool?: string;
   status?: string;
   ms?: number;
+  /** run_started of a child: the names of the tools it was offered. */
+  tools?: string[];
   /** "<provider type>/<model>": configured at a run's start, the one that answered at its end. */
   model?: string;
 }
@@ -51,12 +53,13 @@ export class TraceLog {
   event(e: TraceEvent): void {
     if (this.closed || !EVENT_NAMES.has(e.event)) return;
     const secrets = knownSecrets();
-    const line: Record<string, string | number> = { ts: new Date().toISOString(), event: e.event };
+    const line: Record<string, string | number | string[]> = { ts: new Date().toISOString(), event: e.event };
     for (const field of STRING_FIELDS) {
       const value = e[field];
       if (typeof value === 'string') line[field] = scrubSecretLike(value, secrets);
     }
     if (typeof e.ms === 'number' && Number.isFinite(e.ms)) line.ms = Math.round(e.ms);
+    if (Array.isArray(e.tools)) line.tools = e.tools.filter((n) => typeof n === 'string').map((n) => scrubSecretLike(n, secrets));
     this.buffer.push(JSON.stringify(line));
     if (!this.timer) {
       this.timer = setTimeout(() => {

@@ -14,6 +14,7 @@ export { providerTimeouts } from '../config/defaults.js';
 import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 import { providerLabel } from './label.js';
+import { lastUserIndex, ReasoningCollector, reasoningPromptParts } from './reasoningParts.js';
 
 // The SDK prints compatibility warnings to the console, which would tear through the TUI.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
@@ -80,7 +81,8 @@ function inputFor(call: ToolCallRequest): unknown {
 export function toPrompt(messages: ModelMessage[], type: ProviderConfig['type']): LanguageModelV3Prompt {
   const out: LanguageModelV3Prompt = [];
   let leading = true;
-  for (const m of messages) {
+  const turnStart = lastUserIndex(messages);
+  for (const [index, m] of messages.entries()) {
     if (m.role !== 'system') leading = false;
     switch (m.role) {
       case 'system':
@@ -92,6 +94,8 @@ export function toPrompt(messages: ModelMessage[], type: ProviderConfig['type'])
         break;
       case 'assistant': {
         const parts: Extract<LanguageModelV3Prompt[number], { role: 'assistant' }>['content'] = [];
+        // Reasoning first: it is what the model produced first (Anthropic checks the order).
+        parts.push(...reasoningPromptParts(m, type, index > turnStart));
         if (m.content) parts.push({ type: 'text', text: m.content });
         for (const call of m.toolCalls ?? []) {
           parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: inputFor(call) });
@@ -137,6 +141,14 @@ function mapFinish(reason: string | undefined): 'stop' | 'tool_calls' | 'length'
   if (reason === 'tool-calls') return 'tool_calls';
   if (reason === 'length') return 'length';
   return 'other';
+}
+
+/** Anthropic thinks only when asked: `thinking_budget_tokens` on the provider asks. */
+function thinkingOptions(config: ProviderConfig): {
+  providerOptions?: { anthropic: { thinking: { type: 'enabled'; budgetTokens: number } } };
+} {
+  if (config.type !== 'anthropic' || !config.thinking_budget_tokens) return {};
+  return { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: config.thinking_budget_tokens } } } };
 }
 
 export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
@@ -195,6 +207,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     };
 
     const rawArgs = new Map<string, string>();
+    const reasoning = new ReasoningCollector();
     try {
       arm();
       // The provider's own doStream, not streamText: the same wire-format code, without
@@ -207,6 +220,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
         maxOutputTokens: req.maxTokens ?? config.max_tokens,
         abortSignal: controller.signal,
         includeRawChunks: false,
+        ...thinkingOptions(config),
       });
       let finished = false;
       const reader = parts.getReader();
@@ -225,6 +239,15 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
                 yield { type: 'text', delta: part.delta };
               }
               break;
+            case 'reasoning-start':
+            case 'reasoning-delta':
+            case 'reasoning-end':
+              for (const ev of reasoning.take(part)) {
+                // Shown reasoning counts as streamed: a retry would show it twice.
+                streamed = true;
+                yield ev;
+              }
+              break;
             case 'tool-input-delta':
               rawArgs.set(part.id, (rawArgs.get(part.id) ?? '') + part.delta);
               break;
@@ -235,14 +258,21 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
               yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, args: parseArgs(raw), rawArgs: raw } };
               break;
             }
-            case 'finish':
+            case 'finish': {
               finished = true;
+              yield* reasoning.flush();
+              const reasoningTokens = part.usage.outputTokens.reasoning;
               yield {
                 type: 'usage',
-                usage: { inputTokens: part.usage.inputTokens.total ?? 0, outputTokens: part.usage.outputTokens.total ?? 0 },
+                usage: {
+                  inputTokens: part.usage.inputTokens.total ?? 0,
+                  outputTokens: part.usage.outputTokens.total ?? 0,
+                  ...(reasoningTokens ? { reasoningTokens } : {}),
+                },
               };
               yield { type: 'finish', reason: mapFinish(part.finishReason.unified) };
               break;
+            }
             case 'response-metadata':
               if (part.modelId) yield { type: 'model', modelId: part.modelId };
               break;

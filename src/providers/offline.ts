@@ -21,6 +21,8 @@
 //   After delegate or runaway calls return, it summarizes their results.
 // - A child given a task with none of these phrases thinks for a moment
 //   (ARBOR_OFFLINE_CHILD_DELAY_MS, default 400 ms) and answers "Done: <task>".
+// - `think: <question>`: a few sentences of reasoning stream first (the thinking line),
+//   then the usual reply.
 //
 // It only calls tools the request offers; otherwise it says which tool is missing.
 // ARBOR_OFFLINE_DELAY_MS sets the delay per streamed word (default 15 ms; 0 = instant).
@@ -32,6 +34,7 @@ import { planReply, rememberChildPrompt, SPAWN_TOOL, DELEGATE_TOOL } from './off
 import { abortableSleep } from './retry.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent } from './types.js';
 import { providerLabel } from './label.js';
+import { offlineReasoning } from './offlineReasoning.js';
 
 export const DEFAULT_WORD_DELAY_MS = 15;
 export const DEFAULT_CHILD_DELAY_MS = 400;
@@ -77,6 +80,12 @@ export function createOfflineProvider(config: ProviderConfig, env: NodeJS.Proces
     await wait(0, req.signal);
     const plan = planReply(req.messages, req.tools, configPath);
     if (plan.childThinking) await wait(childDelay, req.signal);
+    const reasoning = offlineReasoning(req.messages);
+    for (const word of words(reasoning ?? '')) {
+      await wait(wordDelay * 4, req.signal);
+      yield { type: 'reasoning', delta: word };
+    }
+    if (reasoning) yield { type: 'reasoning_block', block: { text: reasoning } };
     for (const word of words(plan.text)) {
       await wait(wordDelay, req.signal);
       yield { type: 'text', delta: word };
@@ -98,7 +107,7 @@ export function createOfflineProvider(config: ProviderConfig, env: NodeJS.Proces
       type: 'usage',
       usage: {
         inputTokens: Math.ceil(promptChars(req.messages) / 4),
-        outputTokens: Math.ceil((plan.text.length + callChars) / 4),
+        outputTokens: Math.ceil(((reasoning?.length ?? 0) + plan.text.length + callChars) / 4),
       },
     };
     yield { type: 'finish', reason: plan.calls.length > 0 ? 'tool_calls' : 'stop' };

@@ -1,10 +1,10 @@
 // The one interface the runtime uses to talk to any model. Everything provider-specific
 // (wire formats, retries, error mapping) stays behind it. Message and tool-call shapes live
 // in src/model/messages.ts and are re-exported here.
-import type { ModelMessage, ToolCallRequest, ToolSpec } from '../model/messages.js';
+import type { ModelMessage, ReasoningBlock, ToolCallRequest, ToolSpec } from '../model/messages.js';
 import type { ProviderType } from '../model/provider.js';
 
-export type { ModelMessage, ToolCallRequest, ToolSpec } from '../model/messages.js';
+export type { ModelMessage, ReasoningBlock, ToolCallRequest, ToolSpec } from '../model/messages.js';
 export type { ProviderType } from '../model/provider.js';
 
 export interface CompletionRequest {
@@ -18,11 +18,17 @@ export interface CompletionRequest {
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** Of outputTokens, those spent reasoning, when the provider says. */
+  reasoningTokens?: number;
 }
 
 export type StreamEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_call'; call: ToolCallRequest }
+  /** Reasoning text as it streams (shown, never part of the answer). */
+  | { type: 'reasoning'; delta: string }
+  /** A finished reasoning block, whole, with what must go back to the provider. */
+  | { type: 'reasoning_block'; block: ReasoningBlock }
   | { type: 'usage'; usage: Usage }
   /** The model that answered, as the server names it in its reply (it may differ from the
    * one asked for: an alias resolved to a dated version, a gateway's routing). */

@@ -15,6 +15,7 @@ import { effectiveSubagentApprovals, type SubagentApprovals } from '../config/su
 import { neutralizeDeep } from '../text/untrusted.js';
 import { CHILD_APPROVAL_DENIED, CHILD_APPROVAL_DENIED_BY_PROFILE } from '../tools/approvalPolicy.js';
 import { combinedApprovalRequirement } from '../tools/authority.js';
+import { listNames } from '../tools/toolGlob.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
@@ -77,7 +78,7 @@ export class ApprovalBroker {
     if (requirement === 'auto') return { allowed: true };
     const name = req.tool.name;
     // always_ask means every call asks, even after an "allow for ..." answer.
-    const alwaysAsk = profiles.some((p) => p.always_ask.includes(name));
+    const alwaysAsk = profiles.some((p) => listNames(p.always_ask, name));
     if (req.isChild) {
       const { mode, narrowedBy } = effectiveSubagentApprovals(this.opts.subagentApprovals(), profiles);
       if (mode === 'allow') return { allowed: true };
@@ -132,7 +133,7 @@ export class ApprovalBroker {
     for (const w of [...this.pending.values()]) {
       if (w.req.tool.name !== name) continue;
       const theirs = [w.req.risk, ...(w.req.ceilings ?? [])];
-      if (theirs.some((p) => p.always_ask.includes(name))) continue;
+      if (theirs.some((p) => listNames(p.always_ask, name))) continue;
       const covered = w.req.isChild ? this.granted(w.req.runId, name) : this.sessionAllowed.has(name) || this.granted(w.req.runId, name);
       if (covered) w.finish('allow_once');
     }

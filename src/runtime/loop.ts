@@ -15,6 +15,7 @@ import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.
 import { FANOUT_DECLINED } from './fanoutDeclined.js';
 import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
+import { ReasoningTrace } from './reasoningTrace.js';
 import type { QuotaWaiter } from './quotaPause.js';
 import { callWithQuotaWait } from './quotaWait.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
@@ -153,6 +154,8 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
 
   const itemId = randomUUID();
   const reply = new ReplyBuffer(replyCapBytes(spec.caller.runtime));
+  const reasoning = new ReasoningTrace(replyCapBytes(spec.caller.runtime));
+  let reasoningFlushed = 0;
   let text = '';
   let flushed = 0;
   let itemAdded = false;
@@ -160,14 +163,24 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   const calls: ToolCallRequest[] = [];
   const flush = () => {
     timer = undefined;
-    if (text.length === flushed) return;
+    if (text.length === flushed && reasoning.version === reasoningFlushed) return;
     flushed = text.length;
+    reasoningFlushed = reasoning.version;
+    const thought = reasoning.fields();
     if (!itemAdded) {
       itemAdded = true;
-      appendItem(spec.store, spec.runId, { id: itemId, kind: 'assistant', runId: spec.runId, text, at: Date.now(), streaming: true });
+      appendItem(spec.store, spec.runId, {
+        id: itemId,
+        kind: 'assistant',
+        runId: spec.runId,
+        text,
+        at: Date.now(),
+        streaming: true,
+        ...thought,
+      });
     } else {
       const snapshot = text;
-      updateItem(spec.store, spec.runId, itemId, (it) => (it.kind === 'assistant' ? { ...it, text: snapshot } : it));
+      updateItem(spec.store, spec.runId, itemId, (it) => (it.kind === 'assistant' ? { ...it, text: snapshot, ...thought } : it));
     }
   };
   const finishItem = (interrupted: boolean) => {
@@ -176,7 +189,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     if (!itemAdded) return;
     // The item as the store keeps it (neutralised) is what the session file records.
     const final = updateItem(spec.store, spec.runId, itemId, (it) =>
-      it.kind === 'assistant' ? { ...it, text, streaming: false, interrupted: interrupted || undefined } : it,
+      it.kind === 'assistant' ? { ...it, text, ...reasoning.fields(true), streaming: false, interrupted: interrupted || undefined } : it,
     );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
     if (reply.truncated) {
@@ -209,12 +222,21 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
         case 'text':
           reply.append(ev.delta);
           text = reply.text;
+          reasoning.answering();
           if (!timer) timer = setTimeout(flush, TEXT_FLUSH_MS);
+          break;
+        case 'reasoning':
+          reasoning.delta(ev.delta);
+          if (!timer) timer = setTimeout(flush, TEXT_FLUSH_MS);
+          break;
+        case 'reasoning_block':
+          reasoning.block(ev.block);
           break;
         case 'tool_call':
           calls.push(ev.call);
           break;
         case 'usage': {
+          reasoning.usage(ev.usage.reasoningTokens);
           const cost = estimateCostUsd(spec.providerConfig.pricing, ev.usage);
           addUsage(spec.store, spec.runId, ev.usage.inputTokens, ev.usage.outputTokens, cost);
           if (cost > 0) spec.tracker.recordCostUsd(cost);
@@ -259,6 +281,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
     role: 'assistant',
     content: forHistory(),
     ...(calls.length && toolsAllowed ? { toolCalls: calls } : {}),
+    ...reasoning.forHistory(),
   };
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);

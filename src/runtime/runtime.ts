@@ -13,18 +13,23 @@ import { t } from '../i18n/index.js';
 import { arborHome } from '../config/paths.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
+import type { McpManager } from '../mcp/manager.js';
+import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
+import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
-import type { RuntimeApi, RuntimeInfo } from './runtimeApi.js';
+import type { ProjectContextReport, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
+import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
+import type { ProjectContext } from '../config/projectContext.js';
 import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
@@ -40,6 +45,8 @@ export interface RuntimeSinks {
   startNewSession?(): string;
   /** The trace log: its event type admits no arguments, results or prompts. */
   trace?(e: TraceEvent): void;
+  /** The user switched the root's model (/model, --model): kept for --resume. */
+  recordModel?(selection: ModelSelection): void;
 }
 
 export interface CreateRuntimeOptions {
@@ -65,8 +72,19 @@ export interface CreateRuntimeOptions {
   extraServices?: SupervisorDeps['extraServices'];
   /** Where session files live (recordedRuns); absent: $ARBOR_HOME at the time of asking. */
   arborHome?: string;
+  /** The configured MCP servers (not yet started: the runtime starts them in the
+   * background and closes them when it ends). */
+  mcp?: McpManager;
+  /** false: the caller starts the MCP servers later (Runtime.startMcp; the chat does once
+   * its first frame is drawn, so they never compete with it). Default true. */
+  startMcp?: boolean;
   /** Override provider construction (tests). */
   providerFactory?: (config: ProviderConfig) => ModelProvider;
+  /** AGENTS.md files read at launch (config/projectContext.ts): after the system prompt of
+   * every agent whose definition does not say `context = false`. */
+  projectContext?: ProjectContext;
+  /** The root's model as the restored session left it (not recorded again). */
+  rootModel?: ModelSelection;
 }
 
 export interface Runtime extends RuntimeApi {
@@ -81,6 +99,18 @@ export interface Runtime extends RuntimeApi {
    * unwind (tools killed, outcomes and task records written), then flushes the sinks.
    * Resolves to whether everything settled in time. */
   shutdown(settleMs: number): Promise<boolean>;
+  /** Starts the configured MCP servers in the background (once; a turn starts them too). */
+  startMcp(): void;
+}
+
+/** `base` with more tools (an agent's MCP tools) after it; `base` itself when none. */
+function withTools(base: ToolRegistry, more: Tool[]): ToolRegistry {
+  return more.length ? new ToolRegistry([...base.list(), ...more]) : base;
+}
+
+function contextReport(context: ProjectContext, agent: AgentConfig): ProjectContextReport {
+  const { text: _text, ...report } = context;
+  return { ...report, agentOptedOut: agent.context === false };
 }
 
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
@@ -93,15 +123,17 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
 
   const providers = new Map<string, ResolvedProvider>();
+  const buildProvider = (pc: ProviderConfig): ResolvedProvider => {
+    const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
+    return { provider, config: pc, label: providerLabel(pc) };
+  };
   const providerFor = (agent: AgentConfig): ResolvedProvider => {
     const key = agentProviderKey(agent);
     let resolved = providers.get(key);
     if (!resolved) {
       const entry = config.providers[agent.provider];
       if (!entry) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
-      const pc = agentProviderConfig(entry, agent);
-      const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
-      resolved = { provider, config: pc, label: providerLabel(pc) };
+      resolved = buildProvider(agentProviderConfig(entry, agent));
       providers.set(key, resolved);
     }
     return resolved;
@@ -179,8 +211,10 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     providerFor,
     baseTools,
     filterTools: applyPolicyToolFilter,
+    toolsFor: (alias) => withTools(baseTools, mcpRt.toolsOf(alias)),
+    agentSeesTool: (alias, name) => mcpRt.agentSees(alias, name),
     hooks,
-    trace(event, run) {
+    trace(event, run, tools) {
       sinks.trace?.({
         event,
         agent_alias: run.alias,
@@ -188,6 +222,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         run_id: run.id,
         parent_run_id: run.parentRunId,
         status: run.status,
+        ...(tools ? { tools } : {}),
         model: run.model,
       });
     },
@@ -196,6 +231,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     extraServices: opts.extraServices,
     notice: (level, text) => notice(level, text),
+    projectContext: opts.projectContext?.text,
     quota,
     fanout,
   });
@@ -217,6 +253,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
   };
+
+  const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
+  if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
     const prev = store.getState().saveError;
@@ -252,16 +291,23 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     providerLabel: mainProvider.label,
     autoDetectedFrom: opts.autoDetectedFrom,
     configWarnings: opts.configWarnings ?? [],
+    showReasoning: config.ui.show_reasoning,
   };
 
-  // /model: the provider the user's agent talks through, for this session only.
-  let rootProvider = mainAgent.provider;
+  // /model: the provider (and model) the user's agent talks through, for this session only.
+  const rootModel = new RootModel(config, mainAgent, providerFor, buildProvider);
+  const applyModel = (selection: ModelSelection): void => {
+    const resolved = rootModel.select(selection);
+    info.providerName = selection.provider;
+    info.providerLabel = resolved.label;
+    info.autoDetectedFrom = selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+  };
+  if (opts.rootModel) applyModel(opts.rootModel);
 
   async function startTurn(text: string): Promise<void> {
     if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
     const agent = supervisor.agent(alias);
-    // The agent's own model belongs to its own provider: another one (/model) uses its own.
-    const resolved = providerFor(rootProvider === agent.provider ? agent : { ...agent, provider: rootProvider, model: undefined });
+    const resolved = rootModel.resolve();
     const caller = supervisor.rootCaller(alias);
     const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
     const handle = supervisor.registerHandle(run.id);
@@ -278,13 +324,18 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const limit = caller.runtime.max_execution_tree_iterations;
     const budget = limit !== undefined ? new ExecutionBudget(limit) : undefined;
     try {
+      // MCP servers the agent sees and that are still starting are waited for (each up to
+      // its startup timeout); the model is told which ones this turn goes without.
+      const mcp = await mcpRt.prepareTurn(agent, handle.controller.signal);
       const answer = await supervisor.loopFor({
         run,
         handle,
-        agent,
+        agent: mcp.unavailable.length
+          ? { ...agent, system_prompt: `${agent.system_prompt}\n\n${MCP_SERVERS_UNAVAILABLE(mcp.unavailable)}` }
+          : agent,
         resolved,
         caller,
-        tools: applyPolicyToolFilter(baseTools, caller.risk),
+        tools: applyPolicyToolFilter(withTools(baseTools, mcp.tools), caller.risk),
         history,
         budget: budget ? { budget, role: 'root' } : undefined,
         tracker: trackerFor(alias),
@@ -371,21 +422,18 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const restored = restoreSession(opts.arborHome ?? arborHome(), store.getState().sessionId);
       return { runs: restored.runs, childItems: restored.childItems };
     },
-    models: () =>
-      Object.entries(config.providers).map(([name, pc]) => ({ provider: name, label: providerLabel(pc), current: name === rootProvider })),
-    setModel(provider) {
-      if (!config.providers[provider]) {
-        throw new Error(t('runtime:model.unknown', { name: provider, known: Object.keys(config.providers).join(', ') }));
-      }
-      const resolved = providerFor(provider === mainAgent.provider ? mainAgent : { ...mainAgent, provider, model: undefined });
-      rootProvider = provider;
-      info.providerName = provider;
-      info.providerLabel = resolved.label;
-      info.autoDetectedFrom = provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+    models: () => rootModel.choices(),
+    setModel(spec) {
+      const selection = parseModelSpec(spec, config);
+      applyModel(selection);
+      sinks.recordModel?.(selection);
       // The status bar reads info; any store change redraws it.
       store.setState({});
     },
+    ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent) } : {}),
     resolveRunaway: (choice) => guard.resolve(choice),
+    mcpRestart: (name) => mcpRt.restart(name),
+    startMcp: () => mcpRt.start(),
     async shutdown(settleMs: number) {
       guard.dispose();
       quota.dispose();
@@ -394,6 +442,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const settled = () => !supervisor.hasLiveHandles && store.getState().activeRootRunId === undefined;
       while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       flushSinks();
+      await mcpRt.close();
       return settled();
     },
     async dispose() {
@@ -401,6 +450,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       quota.dispose();
       for (const id of supervisor.handledRunIds()) supervisor.stop(id, 'cancelled');
       flushSinks();
+      await mcpRt.close();
     },
   };
 }

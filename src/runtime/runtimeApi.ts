@@ -5,6 +5,14 @@ import type { RuntimeStore } from './store.js';
 import type { ApprovalAnswer } from '../model/controls.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
+import type { ShowReasoning } from '../config/types.js';
+import type { ProjectContext } from '../config/projectContext.js';
+
+/** What /context shows: the files found, and whether the root agent reads them. */
+export interface ProjectContextReport extends Omit<ProjectContext, 'text'> {
+  /** The agent the user talks to has `context = false`. */
+  agentOptedOut: boolean;
+}
 
 export interface RuntimeInfo {
   /** Alias of the agent the user talks to. */
@@ -17,6 +25,8 @@ export interface RuntimeInfo {
   autoDetectedFrom?: string;
   /** Warnings from loading config, shown once at start. */
   configWarnings: string[];
+  /** `[ui] show_reasoning` (absent: "collapsed"). */
+  showReasoning?: ShowReasoning;
 }
 
 /** What the session file recorded: its child runs and each one's transcript. */
@@ -25,10 +35,15 @@ export interface RecordedRuns {
   childItems: Record<string, TranscriptItem[]>;
 }
 
-/** A configured provider the user's agent can be switched to (/model). */
+/** A model the user's agent can be switched to (/model); built in one place,
+ * `modelChoices()` in rootModel.ts. */
 export interface ModelChoice {
+  /** What `setModel` takes to pick it: "<provider>/<model>"; absent, the provider's name. */
+  id?: string;
   /** Config name of the provider, e.g. "local". */
   provider: string;
+  /** Another model name on the provider (absent: the provider's own). */
+  model?: string;
   /** "<provider_type>/<model>". */
   label: string;
   current: boolean;
@@ -64,9 +79,16 @@ export interface RuntimeApi {
   recordedRuns(): RecordedRuns;
   /** Every configured provider, the one the user's agent uses now marked current. */
   models?(): ModelChoice[];
-  /** Switches the user's agent to another configured provider for the rest of this
-   * session (later turns; a running one keeps its model). Throws for an unknown name. */
-  setModel?(provider: string): void;
+  /** Switches the user's agent to `<provider>` or `<provider>/<model>` (a configured
+   * provider, optionally another model name on it) for the rest of this session: later
+   * turns; a running one keeps its model; children keep their own definitions. Recorded in
+   * the session, so --resume restores it. Throws naming the configured providers. */
+  setModel?(spec: string): void;
+  /** The AGENTS.md files loaded into the system prompt at launch (/context). */
+  projectContext?(): ProjectContextReport;
+  /** Restarts a configured MCP server (`/mcp restart <name>`); its state shows in the
+   * store's mcpServers. Rejects naming the configured servers for an unknown name. */
+  mcpRestart?(name: string): Promise<void>;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

@@ -4,6 +4,7 @@
 import type { RiskProfile } from '../config/types.js';
 import type { ModelMessage } from '../model/messages.js';
 import type { ChildOutcome } from '../tools/childServices.js';
+import { narrowToAgentTools } from '../tools/agentTools.js';
 import { ensureNoEscalation } from '../tools/escalation.js';
 import { toolAllowedByProfile } from '../tools/policy.js';
 import type { ToolCallOrigin, ToolCaller } from '../tools/types.js';
@@ -62,6 +63,8 @@ export async function runSubagent(
     sessionKeyPrefix: 'subagent',
     parentSignal: ctx.signal,
     timeoutSecs: sup.deps.config.delegation.run_timeout_secs,
+    // What loopFor will offer: the agent's own allow-list applies there.
+    tools: narrowToAgentTools(tools, agent.tools).names(),
     execute: (handle, run) => {
       const history: ModelMessage[] = [{ role: 'user', content: prompt }];
       sup.recordUserItem(run.id, prompt);

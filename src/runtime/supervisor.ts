@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { AgentConfig, ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import { capToCeilings } from '../tools/authority.js';
+import { withProjectContext } from '../config/projectContext.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCallOrigin, ToolCaller, ToolServices } from '../tools/types.js';
 import { ChildBudgets, configuredLimits } from './childBudget.js';
@@ -50,6 +51,8 @@ export class Supervisor implements SupervisorCore {
   private readonly handles = new Map<string, RunHandle>();
   /** Per child run: its loop context, kept after it ends while it can be steered. */
   private readonly contexts = new LoopContexts(() => this.deps.config.delegation.archive_after_minutes * 60_000);
+  /** Each live root turn's registry (its MCP tools were fixed when the turn began). */
+  private readonly rootTools = new Map<string, ToolRegistry>();
   readonly lane: ConcurrencyLane;
   private spawnPaused = false;
   /** Per-child limits (childBudget.ts): fed by every model call's usage through loopHooks. */
@@ -114,9 +117,10 @@ export class Supervisor implements SupervisorCore {
    * child, or a child of an independent hop, is capped by what that run really has); a
    * root's is its profile's filter of the base tools. */
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
-    const recorded = this.contexts.get(runId)?.tools;
+    const recorded = this.contexts.get(runId)?.tools ?? this.rootTools.get(runId);
     if (recorded) return recorded;
-    const own = capToCeilings(this.deps.filterTools(this.deps.baseTools, caller.risk), caller);
+    const base = this.deps.toolsFor?.(caller.alias) ?? this.deps.baseTools;
+    const own = capToCeilings(this.deps.filterTools(base, caller.risk), caller);
     return narrowToAgentTools(own, this.deps.config.agents[caller.alias]?.tools);
   }
 
@@ -250,7 +254,7 @@ export class Supervisor implements SupervisorCore {
     const status = this.store.getState().runs[run.id]?.status;
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
-    this.deps.trace('run_started', this.store.getState().runs[run.id]);
+    this.deps.trace('run_started', this.store.getState().runs[run.id], spec.tools);
     handle.timer = this.budgets.timer(run.id, spec.timeoutSecs, () => this.stop(run.id, 'timed_out'));
     if (handle.timer && !handle.gate.paused) handle.timer.start();
     try {
@@ -319,13 +323,16 @@ export class Supervisor implements SupervisorCore {
     const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
+    else this.rootTools.set(opts.run.id, opts.tools);
     const result = await runLoop({
       runId: opts.run.id,
       store: this.store,
       config: this.deps.config,
       provider: opts.resolved.provider,
       providerConfig: opts.resolved.config,
-      systemPrompt: opts.agent.system_prompt,
+      // Every agent but one whose definition says `context = false`: the root, its
+      // spawn_subagent children (same definition, same context) and delegates.
+      systemPrompt: withProjectContext(opts.agent.system_prompt, opts.agent.context === false ? undefined : this.deps.projectContext),
       history: opts.history,
       tools: opts.tools,
       caller: opts.caller,
@@ -372,6 +379,7 @@ export class Supervisor implements SupervisorCore {
   /** A root turn has ended: its handle goes (children drop theirs in endChild). */
   releaseHandle(runId: string): void {
     this.handles.delete(runId);
+    this.rootTools.delete(runId);
   }
 
   steerableContext(runId: string): LoopContext | undefined {

@@ -57,8 +57,15 @@ export interface SupervisorDeps {
   /** Every tool before policy filtering (builtins, spawn_subagent, delegate). */
   baseTools: ToolRegistry;
   filterTools(registry: ToolRegistry, risk: RiskProfile): ToolRegistry;
+  /** An agent's own unfiltered tools where they differ from baseTools (its MCP servers'
+   * tools added); absent: baseTools. */
+  toolsFor?(alias: string): ToolRegistry;
+  /** Whether an agent may hold a tool at all (an MCP tool of a server its mcp_servers
+   * leave out may not); absent: every tool. */
+  agentSeesTool?(alias: string, toolName: string): boolean;
   hooks: LoopHooks;
-  trace(event: 'run_started' | 'run_finished' | 'run_failed', run: Run): void;
+  /** `tools`: the tools a child was offered (its run_started record). */
+  trace(event: 'run_started' | 'run_finished' | 'run_failed', run: Run, tools?: string[]): void;
   /** A child reached a terminal state (session log snapshot, background notices). */
   onChildEnded?(run: Run): void;
   /** A line in the chat transcript (and the session file), e.g. a background task ending. */
@@ -69,6 +76,8 @@ export interface SupervisorDeps {
   fanout?: FanoutBroker;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
+  /** Project context (AGENTS.md) for the system prompt of agents that take it. */
+  projectContext?: string;
 }
 
 export interface ChildSpec {
@@ -86,6 +95,8 @@ export interface ChildSpec {
   timeoutSecs?: number;
   /** Background task id (kind 'background'). */
   taskId?: string;
+  /** The names of the tools the child is offered (its trace record lists them). */
+  tools?: string[];
   /** Runs the child's work; gets the handle once the child holds a lane slot. */
   execute(handle: RunHandle, run: Run): Promise<string>;
 }

@@ -6,6 +6,7 @@ import type { Controls, SessionTotals } from '../model/controls.js';
 import type { QuotaPause } from '../model/quota.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
+import type { McpServerView } from '../model/mcp.js';
 import type { RunTranscripts } from './runTranscripts.js';
 
 export * from '../model/run.js';
@@ -30,6 +31,8 @@ export interface RuntimeState {
   retryNotice?: string;
   /** Why the last session save failed (file and reason), until a later save succeeds. */
   saveError?: string;
+  /** Configured MCP servers (runtime/mcpRuntime.ts); absent when there are none. */
+  mcpServers?: McpServerView[];
   /** Providers whose rate or quota limit holds runs (runtime/quotaPause.ts): the banner. */
   quotaPauses?: QuotaPause[];
 }

@@ -9,8 +9,14 @@ import { neutralize, neutralizeDeep, neutralizeMaybe } from './untrusted.js';
  * nothing changed. */
 export function neutralizeItem(item: TranscriptItem): TranscriptItem {
   switch (item.kind) {
+    case 'assistant': {
+      const text = neutralizeMaybe(item.text);
+      // Reasoning is model text too, shown as dim lines and in the viewer.
+      const reasoning = item.reasoning === undefined ? undefined : neutralizeMaybe(item.reasoning);
+      if (text === item.text && reasoning === item.reasoning) return item;
+      return reasoning === undefined ? { ...item, text } : { ...item, text, reasoning };
+    }
     case 'user':
-    case 'assistant':
     case 'notice': {
       const text = neutralizeMaybe(item.text);
       return text === item.text ? item : { ...item, text };

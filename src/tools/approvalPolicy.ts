@@ -6,15 +6,19 @@
 import type { ArborConfig, RiskProfile } from '../config/types.js';
 import { configuredSubagentApprovals, effectiveSubagentApprovals, type SubagentApprovals } from '../config/subagentApprovals.js';
 import { t } from '../i18n/index.js';
+import { listNames } from './toolGlob.js';
 import type { Tool, ToolCaller } from './types.js';
 
 export type ApprovalRequirement = 'auto' | 'ask';
 
-type ApprovalGate = Pick<RiskProfile, 'auto_approve' | 'always_ask'>;
+type ApprovalGate = Pick<RiskProfile, 'auto_approve' | 'always_ask' | 'trust_read_only_mcp'>;
 
-export function approvalRequirement(tool: Pick<Tool, 'name' | 'asksByDefault'>, risk: ApprovalGate): ApprovalRequirement {
-  if (risk.always_ask.includes(tool.name)) return 'ask';
-  if (risk.auto_approve.includes(tool.name)) return 'auto';
+/** always_ask wins, then auto_approve (names or globs); an MCP tool its server marks
+ * readOnlyHint runs unasked only where the profile trusts such hints. */
+export function approvalRequirement(tool: Pick<Tool, 'name' | 'asksByDefault' | 'readOnlyHint'>, risk: ApprovalGate): ApprovalRequirement {
+  if (listNames(risk.always_ask, tool.name)) return 'ask';
+  if (listNames(risk.auto_approve, tool.name)) return 'auto';
+  if (tool.readOnlyHint && risk.trust_read_only_mcp === true) return 'auto';
   return tool.asksByDefault ? 'ask' : 'auto';
 }
 

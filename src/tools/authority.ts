@@ -48,8 +48,8 @@ export function capToCeilings<R extends { filter(keep: (tool: Tool) => boolean):
 
 /** A call runs without asking only when every binding profile would auto-approve it. */
 export function combinedApprovalRequirement(
-  tool: Pick<Tool, 'name' | 'asksByDefault'>,
-  profiles: Array<Pick<RiskProfile, 'auto_approve' | 'always_ask'>>,
+  tool: Pick<Tool, 'name' | 'asksByDefault' | 'readOnlyHint'>,
+  profiles: Array<Pick<RiskProfile, 'auto_approve' | 'always_ask' | 'trust_read_only_mcp'>>,
 ): ApprovalRequirement {
   return profiles.every((p) => approvalRequirement(tool, p) === 'auto') ? 'auto' : 'ask';
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { childApprovalsFor } from './approvalPolicy.js';
 import { subagentServices } from './childServices.js';
 import { modelParameters, nonBlank, parseToolArgs } from './toolArgs.js';
+import { listNames } from './toolGlob.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const SPAWN_SUBAGENT = 'spawn_subagent';
@@ -32,8 +33,8 @@ export const spawnSubagentArgs = z.object(
 function profileAdmits(caller: ToolCaller): boolean {
   const risk = caller.risk;
   if (risk.deny_all_tools) return false;
-  if (risk.allowed_tools.length > 0 && !risk.allowed_tools.includes(SPAWN_SUBAGENT)) return false;
-  if (risk.excluded_tools.includes(SPAWN_SUBAGENT)) return false;
+  if (risk.allowed_tools.length > 0 && !listNames(risk.allowed_tools, SPAWN_SUBAGENT)) return false;
+  if (listNames(risk.excluded_tools, SPAWN_SUBAGENT)) return false;
   return true;
 }
 

@@ -37,6 +37,9 @@ export interface Tool {
   spec(caller: ToolCaller, config: ArborConfig): ToolSpec;
   /** Whether a call asks the operator by default (write_file, shell) or not (reads, spawns). */
   readonly asksByDefault: boolean;
+  /** MCP tools whose server marks them readOnlyHint: auto-approved where the profile sets
+   * trust_read_only_mcp (tools/approvalPolicy.ts). */
+  readonly readOnlyHint?: boolean;
   /** Exempt from the per-turn duplicate-call guard (spawn_subagent, delegate). */
   readonly duplicateExempt?: boolean;
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;

@@ -337,10 +337,10 @@ export function App(props: AppProps) {
     <RuntimeStoreContext.Provider value={props.runtime.store}>
       <KeyTableContext.Provider value={keys}>
         <Static key={staticEpoch} items={entries as FeedEntry[]}>
-          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} />}
+          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={runtime.info.showReasoning} />}
         </Static>
         <Box flexDirection="column" width={width}>
-          <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} />
+          <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} showReasoning={runtime.info.showReasoning} />
           {approval && (
             <Box marginTop={1}>
               <ApprovalPrompt

@@ -25,6 +25,7 @@ export type {
   LoopbackIncoming,
   LoopbackModel,
   LoopbackOptions,
+  LoopbackReasoning,
   LoopbackRecord,
   LoopbackReply,
   RequestOutcome,

@@ -6,10 +6,24 @@ import type { Socket } from 'node:net';
 
 export type LoopbackDialect = 'openai' | 'anthropic';
 
+/** Reasoning streamed before the reply. OpenAI dialect: `chunks` as `reasoning_content`
+ * deltas (or `reasoning`, as some gpt-oss servers send), `reasoningTokens` as
+ * completion_tokens_details.reasoning_tokens. Anthropic dialect: a `thinking` block of
+ * `chunks` closed by a `signature_delta`, and/or a `redacted_thinking` block. */
+export interface LoopbackReasoning {
+  chunks: string[];
+  field?: 'reasoning_content' | 'reasoning';
+  signature?: string;
+  redacted?: string;
+  reasoningTokens?: number;
+  /** Waited before each reasoning chunk. */
+  delayMs?: number;
+}
+
 export type LoopbackReply =
   /** Streams `chunks` as text deltas; `delayMs` is waited before EACH chunk (so a single
    * chunk with delayMs 50 answers after 50 ms). */
-  | { kind: 'text'; chunks: string[]; delayMs?: number; usage?: { input: number; output: number } }
+  | { kind: 'text'; chunks: string[]; delayMs?: number; usage?: { input: number; output: number }; reasoning?: LoopbackReasoning }
   /** Streams tool calls (arguments split into fragments); `args` as a string is sent verbatim,
    * which is how a test sends arguments that do not parse. */
   | {
@@ -17,6 +31,7 @@ export type LoopbackReply =
       calls: Array<{ id?: string; name: string; args: object | string }>;
       text?: string;
       usage?: { input: number; output: number };
+      reasoning?: LoopbackReasoning;
     }
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Streams `afterChunks` as text, then destroys the socket. With no chunks, the socket is
@@ -114,15 +129,56 @@ function openaiChunk(ex: Exchange, id: string, delta: object, finish: string | n
   };
 }
 
-function openaiUsage(ex: Exchange, id: string, usage: { input: number; output: number }): object {
+function openaiUsage(ex: Exchange, id: string, usage: { input: number; output: number }, reasoningTokens?: number): object {
   return {
     id,
     object: 'chat.completion.chunk',
     created: Math.floor(Date.now() / 1000),
     model: ex.model,
     choices: [],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    usage: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.input + usage.output,
+      ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
+    },
   };
+}
+
+/** Streams the reasoning that comes before the reply; returns the next Anthropic block index. */
+async function sendReasoning(ex: Exchange, id: string, reasoning: LoopbackReasoning | undefined): Promise<number> {
+  if (!reasoning) return 0;
+  let index = 0;
+  if (ex.dialect === 'anthropic' && reasoning.chunks.length > 0) {
+    writeEvent(ex, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } });
+    for (const chunk of reasoning.chunks) {
+      if (reasoning.delayMs) await sleep(reasoning.delayMs);
+      writeEvent(ex, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: chunk } });
+    }
+    writeEvent(ex, 'content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'signature_delta', signature: reasoning.signature ?? '' },
+    });
+    writeEvent(ex, 'content_block_stop', { type: 'content_block_stop', index });
+    index++;
+  }
+  if (ex.dialect === 'anthropic' && reasoning.redacted !== undefined) {
+    writeEvent(ex, 'content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'redacted_thinking', data: reasoning.redacted },
+    });
+    writeEvent(ex, 'content_block_stop', { type: 'content_block_stop', index });
+    index++;
+  }
+  if (ex.dialect === 'openai') {
+    for (const chunk of reasoning.chunks) {
+      if (reasoning.delayMs) await sleep(reasoning.delayMs);
+      writeEvent(ex, 'chunk', openaiChunk(ex, id, { [reasoning.field ?? 'reasoning_content']: chunk }));
+    }
+  }
+  return index;
 }
 
 // ---- Anthropic messages ----
@@ -162,11 +218,11 @@ export async function sendText(ex: Exchange, reply: Extract<LoopbackReply, { kin
   }
   startStream(ex);
   const id = nextId('chatcmpl-');
+  if (ex.dialect === 'anthropic') anthropicStart(ex, usage.input);
+  else writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: '' }));
+  const textIndex = await sendReasoning(ex, id, reply.reasoning);
   if (ex.dialect === 'anthropic') {
-    anthropicStart(ex, usage.input);
-    writeEvent(ex, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-  } else {
-    writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: '' }));
+    writeEvent(ex, 'content_block_start', { type: 'content_block_start', index: textIndex, content_block: { type: 'text', text: '' } });
   }
   for (const chunk of reply.chunks) {
     if (reply.delayMs) await sleep(reply.delayMs);
@@ -174,7 +230,7 @@ export async function sendText(ex: Exchange, reply: Extract<LoopbackReply, { kin
     if (ex.dialect === 'anthropic') {
       writeEvent(ex, 'content_block_delta', {
         type: 'content_block_delta',
-        index: 0,
+        index: textIndex,
         delta: { type: 'text_delta', text: chunk },
       });
     } else {
@@ -182,11 +238,11 @@ export async function sendText(ex: Exchange, reply: Extract<LoopbackReply, { kin
     }
   }
   if (ex.dialect === 'anthropic') {
-    writeEvent(ex, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+    writeEvent(ex, 'content_block_stop', { type: 'content_block_stop', index: textIndex });
     anthropicEnd(ex, 'end_turn', usage.output);
   } else {
     writeEvent(ex, 'chunk', openaiChunk(ex, id, {}, 'stop'));
-    writeEvent(ex, 'chunk', openaiUsage(ex, id, usage));
+    writeEvent(ex, 'chunk', openaiUsage(ex, id, usage, reply.reasoning?.reasoningTokens));
     writeEvent(ex, 'done', '[DONE]');
   }
   ex.res.end();
@@ -219,7 +275,7 @@ export async function sendTools(ex: Exchange, reply: Extract<LoopbackReply, { ki
   startStream(ex);
   if (ex.dialect === 'anthropic') {
     anthropicStart(ex, usage.input);
-    let index = 0;
+    let index = await sendReasoning(ex, '', reply.reasoning);
     if (reply.text) {
       writeEvent(ex, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       writeEvent(ex, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: reply.text } });
@@ -245,7 +301,13 @@ export async function sendTools(ex: Exchange, reply: Extract<LoopbackReply, { ki
     anthropicEnd(ex, 'tool_use', usage.output);
   } else {
     const id = nextId('chatcmpl-');
-    writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: reply.text ?? null }));
+    if (reply.reasoning) {
+      writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: null }));
+      await sendReasoning(ex, id, reply.reasoning);
+      if (reply.text) writeEvent(ex, 'chunk', openaiChunk(ex, id, { content: reply.text }));
+    } else {
+      writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: reply.text ?? null }));
+    }
     calls.forEach((call, index) => {
       writeEvent(
         ex,
@@ -259,7 +321,7 @@ export async function sendTools(ex: Exchange, reply: Extract<LoopbackReply, { ki
       }
     });
     writeEvent(ex, 'chunk', openaiChunk(ex, id, {}, 'tool_calls'));
-    writeEvent(ex, 'chunk', openaiUsage(ex, id, usage));
+    writeEvent(ex, 'chunk', openaiUsage(ex, id, usage, reply.reasoning?.reasoningTokens));
     writeEvent(ex, 'done', '[DONE]');
   }
   ex.res.end();

@@ -97,7 +97,7 @@ export class ChildPlanner {
       agent,
       resolved,
       caller,
-      tools: agentic ? (bounded ? this.boundedTools(ctx, risk) : this.independentTools(caller)) : new ToolRegistry([]),
+      tools: agentic ? (bounded ? this.boundedTools(ctx, risk, agent.alias) : this.independentTools(caller)) : new ToolRegistry([]),
       agentic,
       runtime,
       timeoutSecs: childTimeoutSecs(runtime, config.delegation.run_timeout_secs),
@@ -108,9 +108,11 @@ export class ChildPlanner {
 
   /** The caller's registry ∩ the target's tool policy. delegate survives only when the
    * target's own policy allows delegation, as a target-bound, delegate-only instance. */
-  boundedTools(ctx: ToolCallOrigin, risk: RiskProfile): ToolRegistry {
+  boundedTools(ctx: ToolCallOrigin, risk: RiskProfile, target = ''): ToolRegistry {
     const ceiling = this.callerRegistry(ctx);
-    const tools = ceiling.filter((tool) => toolAllowedByProfile(risk, tool.name)).without(DELEGATE);
+    const sees = this.supervisor.deps.agentSeesTool;
+    // An MCP tool also needs the target to see its server: the intersection of the two sets.
+    const tools = ceiling.filter((tool) => toolAllowedByProfile(risk, tool.name) && (sees?.(target, tool.name) ?? true)).without(DELEGATE);
     const granted = risk.delegation_policy.mode === 'allow' && ceiling.has(DELEGATE) && toolAllowedByProfile(risk, DELEGATE);
     return granted ? tools.with(createDelegateTool({ delegateOnly: true })) : tools;
   }
@@ -119,7 +121,8 @@ export class ChildPlanner {
    * Inside a bounded subtree the subtree's ceilings still cap it. */
   independentTools(caller: ToolCaller): ToolRegistry {
     const { deps } = this.supervisor;
-    return capToCeilings(deps.filterTools(deps.baseTools, caller.risk), caller).without(DELEGATE);
+    const base = deps.toolsFor?.(caller.alias) ?? deps.baseTools;
+    return capToCeilings(deps.filterTools(base, caller.risk), caller).without(DELEGATE);
   }
 
   /** The target's own tracker; inside a bounded subtree its actions and spend also count

@@ -2,6 +2,7 @@
 // (one, or a parallel fan-out) are bound to the launching turn; background ones are
 // detached, recorded under $ARBOR_HOME/tasks and survive the turn. Plugged into the
 // supervisor through SupervisorDeps.extraServices, under the `delegate` key.
+import { narrowToAgentTools } from '../../tools/agentTools.js';
 import { randomUUID } from 'node:crypto';
 import { t } from '../../i18n/index.js';
 import type { ModelMessage } from '../../model/messages.js';
@@ -94,6 +95,7 @@ export class DelegationService {
       sessionKeyPrefix: 'delegate',
       parentSignal: ctx.signal,
       timeoutSecs: plan.timeoutSecs,
+      tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
       execute: (handle, run) => this.execute(handle, run, plan, req.task, budget),
     });
     return {
@@ -158,6 +160,7 @@ export class DelegationService {
       // No parentSignal: the turn's cancellation does not reach it.
       timeoutSecs: plan.timeoutSecs,
       taskId: launch.taskId,
+      tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
       execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
     });
     // runChild announces the run synchronously (detached from the turn's tree, as the root

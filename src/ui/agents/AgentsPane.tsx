@@ -114,8 +114,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
 
   const transcriptRun = mode.kind === 'transcript' ? mode.runId : undefined;
   const tLines = useMemo(
-    () => (transcriptRun ? transcriptLines(runItems(state, transcriptRun), width) : []),
-    [state, transcriptRun, width],
+    () => (transcriptRun ? transcriptLines(runItems(state, transcriptRun), width, runtime.info.showReasoning) : []),
+    [state, transcriptRun, width, runtime],
   );
   const win = transcriptWindow(tLines.length, top, parts.body);
 

@@ -8,6 +8,8 @@ import { summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
 import { NOTICE_STYLE, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { wrapSeg, type Line } from './segments.js';
+import { childTranscriptReasoningLines } from '../reasoning/viewerLines.js';
+import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
 
 /** Result lines shown under a tool call; the whole result is in /subagents log. */
 const RESULT_LINES = 3;
@@ -26,14 +28,16 @@ export function runItems(s: RuntimeState, runId: string): TranscriptItem[] {
   });
 }
 
-function layout(item: TranscriptItem, width: number): Line[] {
+function layout(item: TranscriptItem, width: number, showReasoning: ShowReasoning): Line[] {
   switch (item.kind) {
     case 'user': {
       const lines = wrapSeg(item.text, width - 2, { bold: true });
       return lines.map((l, i) => [{ text: i === 0 ? '› ' : '  ', color: 'cyan', bold: true }, ...l]);
     }
     case 'assistant': {
-      const lines = wrapSeg(item.text || '…', width, {}, '  ');
+      const thought = childTranscriptReasoningLines(item, showReasoning, width);
+      const lines = [...thought, ...(item.text || !thought.length ? wrapSeg(item.text || '…', width, {}, '  ') : [])];
+      if (lines.length === 0) lines.push([]);
       if (item.streaming) lines[lines.length - 1].push({ text: ' ▍', color: 'cyan' });
       if (item.interrupted) lines.push([{ text: `  ⊘ ${t('agents:transcript.interrupted')}`, color: 'yellow' }]);
       return lines;
@@ -69,18 +73,18 @@ function layout(item: TranscriptItem, width: number): Line[] {
   }
 }
 
-const cache = new WeakMap<TranscriptItem, { width: number; lines: Line[] }>();
+const cache = new WeakMap<TranscriptItem, { width: number; reasoning: ShowReasoning; lines: Line[] }>();
 
-export function itemLines(item: TranscriptItem, width: number): Line[] {
+export function itemLines(item: TranscriptItem, width: number, showReasoning: ShowReasoning = DEFAULT_SHOW_REASONING): Line[] {
   const hit = cache.get(item);
-  if (hit && hit.width === width) return hit.lines;
-  const lines = layout(item, width).slice(0, ITEM_LINES);
-  cache.set(item, { width, lines });
+  if (hit && hit.width === width && hit.reasoning === showReasoning) return hit.lines;
+  const lines = layout(item, width, showReasoning).slice(0, ITEM_LINES);
+  cache.set(item, { width, reasoning: showReasoning, lines });
   return lines;
 }
 
-export function transcriptLines(items: TranscriptItem[], width: number): Line[] {
+export function transcriptLines(items: TranscriptItem[], width: number, showReasoning: ShowReasoning = DEFAULT_SHOW_REASONING): Line[] {
   const out: Line[] = [];
-  for (const item of items) for (const l of itemLines(item, width)) out.push(l);
+  for (const item of items) for (const l of itemLines(item, width, showReasoning)) out.push(l);
   return out;
 }

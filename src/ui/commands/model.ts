@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { t } from '../../i18n/index.js';
-import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { ModelChoice, RuntimeApi } from '../../runtime/runtimeApi.js';
 import { ListPicker, type PickerRow } from '../pickers/ListPicker.js';
 import type { CommandContext, SlashCommand } from './registry.js';
 
@@ -14,29 +14,34 @@ function describe(ctx: CommandContext): string {
     t('ui:commands.model.model', { label: info.providerLabel }),
   ];
   if (info.autoDetectedFrom) lines.push(t('ui:commands.model.autoDetected', { env: info.autoDetectedFrom }));
+  if (ctx.runtime.setModel) lines.push(t('models:switchHint'));
   return lines.join('\n');
 }
 
-function switchTo(runtime: RuntimeApi, provider: string, ctx: CommandContext): void {
+const choiceId = (c: ModelChoice): string => c.id ?? c.provider;
+
+/** `spec` is "<provider>" or "<provider>/<model>"; the runtime checks it and says what is wrong. */
+function switchTo(runtime: RuntimeApi, spec: string, ctx: CommandContext): void {
   const info = runtime.info;
-  if (provider === info.providerName) {
+  if (runtime.models?.().some((c) => c.current && choiceId(c) === spec)) {
     ctx.print(t('ui:commands.model.unchanged', { alias: info.agentAlias, name: info.providerName, label: info.providerLabel }));
     return;
   }
-  runtime.setModel?.(provider);
+  runtime.setModel?.(spec);
   ctx.print(
     t('ui:commands.model.switched', { alias: info.agentAlias, name: runtime.info.providerName, label: runtime.info.providerLabel }),
   );
 }
 
-/** /model: what the agent runs on now, and a picker of the configured providers to switch
- * to for the rest of the session. `/model <provider>` switches without the picker. */
+/** /model: what the agent runs on now, and a picker of the configured providers and models
+ * (runtime.models()) to switch to for the rest of the session. `/model <provider>[/<model>]`
+ * switches without the picker, to another model name on a provider too. */
 export const modelCommand: SlashCommand = {
   name: 'model',
   summary: 'ui:commands.model.summary',
-  usage: '/model [provider]',
+  usage: '/model [provider[/model]]',
   maxArgs: 1,
-  completeArgs: (args, _partial, { runtime }) => (args.length === 0 && runtime.models ? runtime.models().map((c) => c.provider) : []),
+  completeArgs: (args, _partial, { runtime }) => (args.length === 0 && runtime.models ? runtime.models().map(choiceId) : []),
   run(args, ctx) {
     const runtime = ctx.runtime;
     if (!runtime.models || !runtime.setModel) {
@@ -52,7 +57,8 @@ export const modelCommand: SlashCommand = {
       return;
     }
     const choices = runtime.models();
-    const rows: PickerRow[] = choices.map((c) => ({ id: c.provider, label: `${c.provider}  ${c.label}`, current: c.current }));
+    const rows: PickerRow[] = choices.map((c) => ({ id: choiceId(c), label: `${choiceId(c)}  ${c.label}`, current: c.current }));
+    const current = choices.find((c) => c.current);
     ctx.print(describe(ctx));
     ctx.openPane({
       id: MODEL_PANE_ID,
@@ -63,7 +69,7 @@ export const modelCommand: SlashCommand = {
           width: props.width,
           maxRows: props.maxRows,
           empty: t('ui:picker.noMatch'),
-          initialId: choices.find((c) => c.current)?.provider,
+          initialId: current && choiceId(current),
           onCancel: props.close,
           onPick: (id: string) => {
             props.close();

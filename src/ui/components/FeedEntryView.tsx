@@ -8,6 +8,9 @@ import { ASSISTANT_INDENT, USER_PROMPT } from '../theme.js';
 import { Markdown } from './Markdown.js';
 import { NoticeLine } from './NoticeLine.js';
 import { renderToolItem } from './renderToolItem.js';
+import { ScrollbackReasoning } from '../reasoning/ThinkingLine.js';
+import { hasReasoning } from '../reasoning/lines.js';
+import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
 
 /** Most of one reply drawn into scrollback, in characters (~800 lines at 80 columns). A
  * longer reply (up to the runtime's max_reply_kb) is kept whole and shown in the viewer;
@@ -21,7 +24,15 @@ export function drawnPart(text: string): string {
   return text.slice(0, nl > DRAWN_REPLY_CHARS / 2 ? nl : DRAWN_REPLY_CHARS);
 }
 
-export const FeedEntryView = memo(function FeedEntryView({ entry, width }: { entry: FeedEntry; width: number }) {
+export const FeedEntryView = memo(function FeedEntryView({
+  entry,
+  width,
+  showReasoning: reasoningMode = DEFAULT_SHOW_REASONING,
+}: {
+  entry: FeedEntry;
+  width: number;
+  showReasoning?: ShowReasoning;
+}) {
   if (entry.kind === 'local') {
     return (
       <Box marginTop={1}>
@@ -43,10 +54,13 @@ export const FeedEntryView = memo(function FeedEntryView({ entry, width }: { ent
         </Box>
       );
     case 'assistant': {
+      // A step that only reasoned (then called tools) has nothing to show when reasoning is not shown.
+      if (item.text === '' && !item.interrupted && (reasoningMode === 'hidden' || !hasReasoning(item))) return null;
       const drawn = drawnPart(item.text);
       return (
         <Box marginTop={1} flexDirection="column" paddingLeft={ASSISTANT_INDENT} width={width}>
-          <Markdown text={drawn} width={Math.max(8, width - ASSISTANT_INDENT)} />
+          <ScrollbackReasoning item={item} mode={reasoningMode} width={Math.max(8, width - ASSISTANT_INDENT)} />
+          {item.text !== '' && <Markdown text={drawn} width={Math.max(8, width - ASSISTANT_INDENT)} />}
           {drawn.length < item.text.length && (
             <Text dimColor>{t('ui:transcript.notDrawn', { size: formatBytes(item.text.length - drawn.length) })}</Text>
           )}

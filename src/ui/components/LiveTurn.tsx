@@ -11,6 +11,8 @@ import { tailLines, truncate, wrapText } from '../text/width.js';
 import { firstLine } from '../text/format.js';
 import { NoticeLine } from './NoticeLine.js';
 import { renderToolItem, toolItemHeight, type ToolRenderContext } from './renderToolItem.js';
+import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
+import { LiveThinkingLine, liveReasoningRows } from '../reasoning/ThinkingLine.js';
 
 export interface LiveTurnProps {
   items: readonly TranscriptItem[];
@@ -18,6 +20,8 @@ export interface LiveTurnProps {
   /** Rows this region may use, all included. */
   maxRows: number;
   turnRunning: boolean;
+  /** `[ui] show_reasoning`: the thinking line under the streaming reply. */
+  showReasoning?: ShowReasoning;
 }
 
 /** Rows the streaming reply keeps even when many cards compete for space. */
@@ -67,8 +71,9 @@ function CompactItem({ item, ctx }: { item: TranscriptItem; ctx: ToolRenderConte
 
 // Memoized: a key press re-renders the App, and the live cards (a tree's delegate cards
 // among them) need not be laid out again for it.
-export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunning }: LiveTurnProps) {
+export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunning, showReasoning }: LiveTurnProps) {
   const frame = useTicker(turnRunning && items.some((i) => i.kind === 'tool' && i.status === 'running'), SPINNER_INTERVAL_MS);
+  const reasoningMode = showReasoning ?? DEFAULT_SHOW_REASONING;
   if (items.length === 0) return null;
   const inner = Math.max(8, width - ASSISTANT_INDENT);
   const ctx: ToolRenderContext = { width: inner, frame, live: true };
@@ -94,11 +99,14 @@ export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunn
   const textRows = Math.max(1, budget - used - moreRow);
   let tail: string[] = [];
   let cut = false;
+  // The thinking line sits under the reply and takes its rows from the reply's.
+  let thinkRows = 0;
   if (streamIdx >= 0) {
     const item = items[streamIdx] as Extract<TranscriptItem, { kind: 'assistant' }>;
     const text = item.text.trimEnd();
+    thinkRows = liveReasoningRows(item, reasoningMode, inner, text ? textRows - 1 : textRows);
     if (text) {
-      const res = tailLines(text, inner, textRows);
+      const res = tailLines(text, inner, Math.max(1, textRows - thinkRows));
       cut = res.truncated;
       tail = cut ? res.lines.slice(1) : res.lines;
     }
@@ -110,11 +118,14 @@ export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunn
       {hidden > 0 && <Text dimColor>{t('ui:live.moreItems', { count: hidden })}</Text>}
       {items.map((item, i) => {
         if (i === streamIdx) {
-          if (tail.length === 0) return null;
+          if (tail.length === 0 && thinkRows === 0) return null;
           return (
             <Box key={item.id} flexDirection="column" paddingLeft={ASSISTANT_INDENT}>
               {cut && <Text dimColor>{t('ui:live.earlier')}</Text>}
-              <Text>{tail.join('\n')}</Text>
+              {tail.length > 0 && <Text>{tail.join('\n')}</Text>}
+              {thinkRows > 0 && item.kind === 'assistant' && (
+                <LiveThinkingLine item={item} mode={reasoningMode} width={inner} maxRows={thinkRows} />
+              )}
             </Box>
           );
         }

@@ -43,6 +43,7 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
   const totals = useStore(store, (s) => s.totals);
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const saveFailing = useStore(store, (s) => s.saveError !== undefined);
+  const mcpFailed = useStore(store, (s) => s.mcpServers?.filter((m) => m.status === 'failed').length ?? 0);
   const startedAt = useStore(store, (s) => {
     const run = s.activeRootRunId ? s.runs[s.activeRootRunId] : undefined;
     return run ? (run.startedAt ?? run.createdAt) : undefined;
@@ -65,6 +66,12 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
         {saveFailing && (
           <Text>
             <Text color="red">{t('ui:status.saveFailed')}</Text>
+            {sep}
+          </Text>
+        )}
+        {mcpFailed > 0 && (
+          <Text>
+            <Text color="red">{t('ui:status.mcpFailed', { count: mcpFailed })}</Text>
             {sep}
           </Text>
         )}

@@ -13,6 +13,8 @@ import { cardModel } from '../cards/model.js';
 import { firstLine, formatElapsed } from '../text/format.js';
 import { wrapText } from '../text/width.js';
 import { NOTICE_STYLE } from '../theme.js';
+import { viewerReasoningLines } from '../reasoning/viewerLines.js';
+import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
 
 export type ViewEntry =
   | { kind: 'item'; key: string; item: TranscriptItem }
@@ -26,6 +28,8 @@ export interface LayoutContext {
   frame: number;
   now: number;
   state: Pick<RuntimeState, 'runs' | 'runOrder' | 'runTranscripts'>;
+  /** `[ui] show_reasoning` (absent: collapsed). */
+  showReasoning?: ShowReasoning;
 }
 
 const USER_LINES = 4;
@@ -43,7 +47,12 @@ function clip(lines: Line[], max: number, expanded: boolean, width: number, inde
   return kept;
 }
 
-function messageLines(item: Exclude<TranscriptItem, { kind: 'tool' }>, expanded: boolean, width: number): Line[] {
+function messageLines(
+  item: Exclude<TranscriptItem, { kind: 'tool' }>,
+  expanded: boolean,
+  width: number,
+  showReasoning: ShowReasoning = DEFAULT_SHOW_REASONING,
+): Line[] {
   switch (item.kind) {
     case 'user': {
       const body = wrapText(item.text, Math.max(1, width - 2)).map((l, i): Line => [
@@ -53,9 +62,12 @@ function messageLines(item: Exclude<TranscriptItem, { kind: 'tool' }>, expanded:
       return clip(body, USER_LINES, expanded, width, 2);
     }
     case 'assistant': {
-      const body = wrapBlock(item.text.trimEnd() || '…', width, 2);
+      const thought = viewerReasoningLines(item, showReasoning, expanded, width);
+      // A step that only reasoned (then called tools) is its reasoning alone.
+      const answer = item.text.trimEnd() || (thought.length && !item.streaming ? '' : '…');
+      const body = answer ? wrapBlock(answer, width, 2) : [];
       if (item.streaming) body[body.length - 1] = fitLine([...body[body.length - 1], { text: ' ▍', color: 'cyan' }], width);
-      const lines = clip(body, ASSISTANT_LINES, expanded, width, 2);
+      const lines = [...thought, ...clip(body, ASSISTANT_LINES, expanded, width, 2)];
       if (item.interrupted) lines.push(row(width, { text: `  ⊘ ${t('transcript:viewer.interrupted')}`, color: 'yellow' }));
       return lines;
     }
@@ -101,7 +113,7 @@ export function isLiveEntry(entry: ViewEntry, ctx: LayoutContext): boolean {
 function layout(entry: ViewEntry, expanded: boolean, ctx: LayoutContext): Line[] {
   if (entry.kind === 'child') return childHeading(entry.run, entry.recorded, ctx);
   const item = entry.item;
-  if (item.kind !== 'tool') return messageLines(item, expanded, ctx.width);
+  if (item.kind !== 'tool') return messageLines(item, expanded, ctx.width, ctx.showReasoning);
   return toolLines(item, expanded, ctx);
 }
 
@@ -124,6 +136,7 @@ function toolLines(item: ToolTranscriptItem, expanded: boolean, ctx: LayoutConte
 interface Cached {
   width: number;
   lang: string;
+  reasoning: ShowReasoning | undefined;
   /** A tool card's bound runs at layout time. Entries cached here have no live child, so
    * these are final records: the card changes only if the list of them does. */
   bound: readonly Run[];
@@ -146,9 +159,10 @@ export function entryLines(entry: ViewEntry, expanded: boolean, ctx: LayoutConte
   const bound = entry.kind === 'item' && entry.item.kind === 'tool' ? boundRuns(ctx.state, entry.item) : NO_RUNS;
   const cache = expanded ? caches.expanded : caches.collapsed;
   const hit = cache.get(k);
-  if (hit && hit.width === ctx.width && hit.lang === lang && sameRuns(hit.bound, bound)) return hit.lines;
+  if (hit && hit.width === ctx.width && hit.lang === lang && hit.reasoning === ctx.showReasoning && sameRuns(hit.bound, bound))
+    return hit.lines;
   const lines = layout(entry, expanded, ctx);
-  cache.set(k, { width: ctx.width, lang, bound, lines });
+  cache.set(k, { width: ctx.width, lang, reasoning: ctx.showReasoning, bound, lines });
   return lines;
 }
 

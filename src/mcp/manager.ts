@@ -1,0 +1,104 @@
+// Every configured MCP server, one connection each, shared by the whole run tree: the
+// root and every child call the same process. Servers start in the background when the
+// manager starts (the chat does not wait); a turn waits only for the servers its agent
+// sees, each at most until its startup timeout, and goes on without the ones not ready.
+import type { McpServerConfig } from '../config/types.js';
+import type { McpServerView } from '../model/mcp.js';
+import { neutralize } from '../text/untrusted.js';
+import { McpConnection, type McpConnectionDeps } from './connection.js';
+import { mcpToolName } from './names.js';
+
+export type McpManagerDeps = Omit<McpConnectionDeps, 'changed'>;
+
+export class McpManager {
+  private readonly servers = new Map<string, McpConnection>();
+  private readonly listeners = new Set<() => void>();
+  private closed = false;
+
+  constructor(configs: McpServerConfig[], deps: McpManagerDeps) {
+    for (const config of configs) this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit() }));
+  }
+
+  /** Starts every enabled server; returns at once. */
+  startAll(): void {
+    for (const conn of this.servers.values()) if (conn.config.enabled) void conn.start();
+  }
+
+  get size(): number {
+    return this.servers.size;
+  }
+
+  names(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.servers.get(name);
+  }
+
+  /** The enabled servers an agent sees: its `mcp_servers`, or all of them when absent. */
+  serversFor(agentServers: readonly string[] | undefined): string[] {
+    const names = agentServers ?? this.names();
+    return names.filter((n) => this.servers.get(n)?.config.enabled);
+  }
+
+  /** Waits for `names` still starting (each bounded by its own startup timeout, since a
+   * start fails at that timeout) or until `signal` aborts. Returns the ones not ready. */
+  async waitFor(names: readonly string[], signal?: AbortSignal): Promise<string[]> {
+    const pending = names.map((n) => this.servers.get(n)).filter((c): c is McpConnection => c?.status === 'starting');
+    if (pending.length > 0) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        signal?.addEventListener('abort', done, { once: true });
+        void Promise.all(pending.map((c) => c.whenSettled())).then(done);
+      });
+    }
+    return names.filter((n) => this.servers.get(n)?.status !== 'ready');
+  }
+
+  /** Restarts one server (a failed one, or a live one the user wants fresh). */
+  async restart(name: string): Promise<void> {
+    const conn = this.servers.get(name);
+    if (!conn) throw new Error(`unknown MCP server '${name}' (known: ${this.names().join(', ') || 'none'})`);
+    if (this.closed) return;
+    await conn.close();
+    // arbor may have begun ending meanwhile: nothing starts after close().
+    if (this.closed) return;
+    await conn.start();
+  }
+
+  /** What /mcp and the status bar show: every string a server sent, neutralised. */
+  views(): McpServerView[] {
+    return [...this.servers.values()].map((c) => ({
+      name: c.config.name,
+      status: c.status,
+      transport: c.transport,
+      tools: c.tools.map((t) => ({
+        name: mcpToolName(c.config.name, t.name),
+        serverTool: neutralize(t.name),
+        description: neutralize(t.description),
+        readOnly: t.readOnly,
+      })),
+      ...(c.error !== undefined ? { error: neutralize(c.error) } : {}),
+    }));
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l();
+  }
+
+  /** Ends every server; safe to call twice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.servers.values()].map((c) => c.close()));
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,59 @@
+import { homedir } from 'node:os';
+import { t } from '../../i18n/index.js';
+import type { ProjectContextReport } from '../../runtime/runtimeApi.js';
+import { neutralize } from '../../text/untrusted.js';
+import type { SlashCommand } from './registry.js';
+
+/** Exact sizes: a 200-byte file is not "1 KB". */
+export function contextSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** Paths come from the disk: shown neutralised, the home folder as ~. */
+function showPath(path: string): string {
+  const home = homedir();
+  return neutralize(home && home !== '/' && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
+}
+
+export function describeContext(report: ProjectContextReport, alias: string): string {
+  if (report.maxKb <= 0) return t('context:command.off');
+  const lines: string[] = [];
+  if (report.files.length === 0) {
+    lines.push(t('context:command.none', { folders: report.searched.map(showPath).join(', ') }));
+  } else {
+    lines.push(t('context:command.title', { max: report.maxKb }));
+    for (const f of report.files) {
+      const path = f.scope === 'home' ? `${showPath(f.path)} ${t('context:command.home')}` : showPath(f.path);
+      const size = contextSize(f.size);
+      const line =
+        f.error !== undefined
+          ? t('context:command.unreadable', { path, error: neutralize(f.error) })
+          : !f.cut
+            ? t('context:command.loaded', { path, size })
+            : f.loaded === 0
+              ? t('context:command.left', { path, size })
+              : t('context:command.cut', { path, size, loaded: contextSize(f.loaded) });
+      lines.push(`  ${line}`);
+    }
+    const loaded = report.files.reduce((sum, f) => sum + f.loaded, 0);
+    lines.push(t('context:command.total', { loaded: (loaded / 1024).toFixed(1), max: report.maxKb }));
+  }
+  if (report.agentOptedOut) lines.push(t('context:command.agentOff', { alias: neutralize(alias) }));
+  return lines.join('\n');
+}
+
+/** /context: which AGENTS.md files the agent's system prompt carries, how big each is and
+ * whether the cap cut it (config/projectContext.ts found and read them at launch). */
+export const contextCommand: SlashCommand = {
+  name: 'context',
+  summary: 'context:command.summary',
+  maxArgs: 0,
+  run(_args, ctx) {
+    const report = ctx.runtime.projectContext?.();
+    if (!report) {
+      ctx.print(t('context:command.unavailable'));
+      return;
+    }
+    ctx.print(describeContext(report, ctx.runtime.info.agentAlias));
+  },
+};
