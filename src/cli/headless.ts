@@ -3,6 +3,8 @@
 import { t } from '../i18n/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { RuntimeState } from '../runtime/types.js';
+import { runLabels } from '../runtime/runSelection.js';
+import { subtreeUsage } from '../model/usage.js';
 import type { TranscriptItem } from '../model/transcript.js';
 
 export interface HeadlessOptions {
@@ -61,6 +63,36 @@ function rawAnswer(runtime: Runtime): string | undefined {
   return undefined;
 }
 
+/** Per run of this process: its own tokens and cost, its subtree's (itself and every
+ * descendant), and the model it ran on. */
+function runUsage(state: RuntimeState): Record<string, unknown>[] {
+  const sums = subtreeUsage(state.runs, state.runOrder);
+  const labels = runLabels(state);
+  return state.runOrder.flatMap((id) => {
+    const r = state.runs[id];
+    const sub = sums.get(id);
+    if (!r || !sub) return [];
+    return [
+      {
+        id: r.id,
+        label: r.kind === 'root' ? r.alias : (labels.get(r.id) ?? r.shortId),
+        kind: r.kind,
+        alias: r.alias,
+        parent_id: r.parentRunId ?? null,
+        status: r.status,
+        model: r.model,
+        tokens_in: r.tokensIn,
+        tokens_out: r.tokensOut,
+        cost_usd: r.costUsd,
+        subtree_tokens_in: sub.tokensIn,
+        subtree_tokens_out: sub.tokensOut,
+        subtree_cost_usd: sub.costUsd,
+        ...(r.limits ? { limits: r.limits } : {}),
+      },
+    ];
+  });
+}
+
 /** Runs one turn; resolves to the process exit code. */
 export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
   const json = opts.output === 'json';
@@ -103,7 +135,7 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
       output_tokens: state.totals.tokensOut,
       cost_usd: state.totals.costUsd,
     });
-    writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error });
+    writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error, runs: runUsage(state) });
   } else if (status === 'completed') {
     const answer = opts.raw ? (rawAnswer(runtime) ?? root?.result ?? '') : (root?.result ?? '');
     opts.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);

@@ -168,6 +168,12 @@ export const KEY_COMMANDS = {
   'viewer.next_match': { keys: ['n'] },
   'viewer.prev_match': { keys: ['N'] },
   'viewer.close': { keys: ['esc'], alsoKeys: ['q'] },
+  // the fan-out confirmation ([delegation] confirm_fanout_over)
+  'fanout.approve': { keys: ['enter'] },
+  'fanout.all': { keys: ['a', 'y'] },
+  'fanout.deny': { keys: ['n', 'esc'] },
+  'fanout.less': { keys: ['-'], alsoKeys: ['left', 'down'] },
+  'fanout.more': { keys: ['+'], alsoKeys: ['right', 'up', '='] },
 } as const satisfies Record<string, { keys: readonly string[]; alsoKeys?: readonly string[] }>;
 
 export type KeyCommand = keyof typeof KEY_COMMANDS;

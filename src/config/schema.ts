@@ -125,12 +125,22 @@ const runawaySchema = table({
   on_trip: oneOf(RUNAWAY_ACTIONS).default('pause_tree'),
 });
 
+/** Per-child limits (runtime/childBudget.ts): absent = none. Also per agent, narrowing. */
+const childLimitKeys = () => ({
+  max_child_tokens: integer({ min: 1 }).optional(),
+  max_child_cost_cents: number(positive).optional(),
+  max_child_seconds: number(positive).optional(),
+});
+
 const delegationSchema = table({
   max_concurrent: integer({ min: 1, max: 1000 }).default(8),
   max_children_per_agent: integer({ min: 1, max: 1000 }).default(5),
   archive_after_minutes: number({ min: 0 }).default(60),
   subagent_auto_approve: boolean().default(false),
   run_timeout_secs: number({ min: 0 }).default(0),
+  ...childLimitKeys(),
+  /** More children than this from one model turn asks the operator first; absent or 0 = never. */
+  confirm_fanout_over: integer({ min: 0, max: 1000 }).optional(),
   runaway: runawaySchema.default(() => ({ on_trip: 'pause_tree' as const })),
   /** Absent: subagent_auto_approve decides (true = "allow", else "deny"); see subagentApprovals.ts. */
   subagent_approvals: oneOf(SUBAGENT_APPROVALS).optional(),
@@ -210,6 +220,7 @@ const agentSchema = (names: ConfigNames) =>
     temperature: number({ min: 0, max: 2 }).optional(),
     /** Allow-list of tool names (globs): narrows the agent's tools within its risk profile. */
     tools: stringList().optional(),
+    ...childLimitKeys(),
   });
 
 /** Project context (AGENTS.md files, config/projectContext.ts): how much of them, in KiB;

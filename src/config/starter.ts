@@ -144,6 +144,10 @@ archive_after_minutes = ${d.archive_after_minutes}         # finished runs leave
 subagent_auto_approve = ${d.subagent_auto_approve}      # children have no operator: calls needing approval are denied
 # subagent_approvals = "ask"       # "deny" (default) | "ask": the operator answers children's asks | "allow" (= subagent_auto_approve = true)
 run_timeout_secs = ${d.run_timeout_secs}               # per child; 0 = none; paused time does not count
+# max_child_tokens = 200_000       # per child and its subtree; also per agent ([agents.<alias>]), the smaller wins
+# max_child_cost_cents = 50        # per child and its subtree (needs the provider's pricing)
+# max_child_seconds = 600          # per child, active time (paused time does not count)
+# confirm_fanout_over = 4          # ask before one model turn starts more children than this; 0 = never
 
 # The runaway guard watches each tree; omitted thresholds are off.
 # [delegation.runaway]

@@ -49,7 +49,8 @@ export type AgentConfig = {
   temperature?: number;
   /** Tool-name globs the agent may use, within its risk profile (absent: all it allows). */
   tools?: string[];
-} & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>>;
+} & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>> &
+  Pick<AgentFields, 'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds'>;
 
 export type RiskProfile = { name: string } & RiskProfileFields;
 

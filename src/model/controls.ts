@@ -31,6 +31,36 @@ export interface Controls {
   spawnPaused: boolean;
   approvals: PendingApproval[];
   runaway: RunawayState;
+  /** Fan-outs waiting for the operator ([delegation] confirm_fanout_over), oldest first. */
+  fanouts?: PendingFanout[];
+}
+
+/** One child a model turn asked to start, as the fan-out confirmation shows it. */
+export interface PlannedChild {
+  /** The tool call that would start it (a parallel delegate call starts several). */
+  callId: string;
+  tool: 'spawn_subagent' | 'delegate';
+  agent: string;
+  /** "<provider_type>/<model>", or "?" for an unknown agent. */
+  model: string;
+  task: string;
+  /** Estimated from the prompt sizes (system prompt and task). */
+  inputTokens: number;
+  /** The prompt's input cost at the model's pricing; undefined when it is not priced. */
+  costUsd?: number;
+}
+
+export interface PendingFanout {
+  id: string;
+  runId: string;
+  /** confirm_fanout_over. */
+  limit: number;
+  children: PlannedChild[];
+  /** Sum of the priced children's estimates; undefined when none is priced. */
+  estimatedUsd?: number;
+  /** Children whose model has no pricing (their cost is unknown). */
+  unpriced: number;
+  createdAt: number;
 }
 
 export interface SessionTotals {

@@ -71,4 +71,6 @@ export interface Run {
   pausedAt?: number;
   /** Background task id when kind === 'background'. */
   taskId?: string;
+  /** Per-child limits in force (max_child_tokens, ...), narrowed to the caller's remainder. */
+  limits?: Partial<Record<'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds', number>>;
 }

@@ -12,6 +12,7 @@ import type { ArborConfig } from '../config/types.js';
 import type { ApprovalBroker } from './approvals.js';
 import { replyCapBytes } from '../config/defaults.js';
 import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.js';
+import { FANOUT_DECLINED } from './fanoutDeclined.js';
 import { formatBytes, ReplyBuffer, REPLY_TRUNCATED_MARKER } from './replyBuffer.js';
 import type { PauseGate } from './pauseGate.js';
 import { ReasoningTrace } from './reasoningTrace.js';
@@ -40,6 +41,8 @@ export interface LoopHooks {
   onToolFinished?(runId: string, tool: string, success: boolean, ms: number): void;
   /** A provider retry: shown in the status bar. */
   onRetry?(runId: string, text: string | undefined): void;
+  /** A model call's usage was recorded on the run (per-child budgets count it). */
+  onUsage?(runId: string, tokensIn: number, tokensOut: number, costUsd: number): void;
 }
 
 export interface LoopSpec {
@@ -71,6 +74,8 @@ export interface LoopSpec {
   maxIterations: number;
   /** Holds the run while its provider's rate or quota limit lasts (runtime/quotaPause.ts). */
   quota?: QuotaWaiter;
+  /** Large fan-outs wait for the operator (runtime/fanout.ts): the ids of calls declined. */
+  reviewFanout?(calls: readonly ToolCallRequest[]): Promise<ReadonlySet<string>>;
 }
 
 export interface LoopResult {
@@ -235,6 +240,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
           const cost = estimateCostUsd(spec.providerConfig.pricing, ev.usage);
           addUsage(spec.store, spec.runId, ev.usage.inputTokens, ev.usage.outputTokens, cost);
           if (cost > 0) spec.tracker.recordCostUsd(cost);
+          spec.hooks.onUsage?.(spec.runId, ev.usage.inputTokens, ev.usage.outputTokens, cost);
           break;
         }
         case 'retry':
@@ -306,10 +312,11 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
   });
   // Cards of every call appear at once, in order, before any of them runs.
   for (const item of items) appendItem(spec.store, spec.runId, item);
+  const declined = spec.reviewFanout ? await spec.reviewFanout(calls) : undefined;
 
   const results: ToolResult[] = new Array(calls.length);
   const runOne = async (i: number) => {
-    results[i] = await runToolCall(spec, calls[i], items[i], seen);
+    results[i] = declined?.has(calls[i].id) ? declineCall(spec, items[i]) : await runToolCall(spec, calls[i], items[i], seen);
   };
   if (spec.caller.runtime.parallel_tools && calls.length > 1) {
     await Promise.all(calls.map((_, i) => runOne(i)));
@@ -332,6 +339,16 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
     spec.hooks.onMessage?.(spec.runId, msg);
   }
   if (spec.signal.aborted) throw new RunAbortedError();
+}
+
+/** A call the operator did not let start (fan-out confirmation). */
+function declineCall(spec: LoopSpec, item: ToolTranscriptItem): ToolResult {
+  const result: ToolResult = { success: false, output: '', error: FANOUT_DECLINED };
+  const final = updateItem(spec.store, spec.runId, item.id, (it) =>
+    it.kind === 'tool' ? { ...it, status: 'denied', result: FANOUT_DECLINED, endedAt: Date.now() } : it,
+  );
+  if (final) spec.hooks.onItemFinal?.(spec.runId, final);
+  return result;
 }
 
 async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTranscriptItem, seen: Set<string>): Promise<ToolResult> {

@@ -19,6 +19,7 @@ import { ApprovalBroker } from './approvals.js';
 import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
+import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { ProjectContextReport, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
@@ -146,6 +147,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
   });
 
+  const fanout = new FanoutBroker(store, {
+    config,
+    interactive: opts.interactive,
+    autoYes: opts.autoYes ?? false,
+    notice: (level, text) => notice(level, text),
+  });
+
   const isRoot = (runId: string) => store.getState().runs[runId]?.kind === 'root';
   const runById = (runId: string) => store.getState().runs[runId];
   const hooks: LoopHooks = {
@@ -225,6 +233,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     notice: (level, text) => notice(level, text),
     projectContext: opts.projectContext?.text,
     quota,
+    fanout,
   });
   quota.attach(supervisor);
 
@@ -374,6 +383,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     answerApproval(approvalId: string, answer: ApprovalAnswer) {
       approvals.answer(approvalId, answer);
+    },
+    answerFanout(fanoutId: string, count: number) {
+      fanout.answer(fanoutId, count);
     },
     clear() {
       history.length = 0;

@@ -60,6 +60,9 @@ export interface RuntimeApi {
    * reply is kept and marked interrupted. Background tasks survive. */
   interrupt(): void;
   answerApproval(approvalId: string, answer: ApprovalAnswer): void;
+  /** The operator's answer to a fan-out confirmation: how many of its children may start
+   * (0 denies all; the whole count approves all). */
+  answerFanout?(fanoutId: string, count: number): void;
   /** Forget the session transcript on screen and in the model's context; what follows is
    * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;

@@ -9,11 +9,12 @@ import { capToCeilings } from '../tools/authority.js';
 import { withProjectContext } from '../config/projectContext.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolCallOrigin, ToolCaller, ToolServices } from '../tools/types.js';
+import { ChildBudgets, configuredLimits } from './childBudget.js';
 import { ConcurrencyLane } from './concurrencyLane.js';
+import { fanoutReviewFor } from './fanout.js';
 import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
-import { RunAbortedError, describeLoopError, runLoop } from './loop.js';
-import { PausableTimer } from './pausableTimer.js';
+import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
@@ -54,9 +55,22 @@ export class Supervisor implements SupervisorCore {
   private readonly rootTools = new Map<string, ToolRegistry>();
   readonly lane: ConcurrencyLane;
   private spawnPaused = false;
+  /** Per-child limits (childBudget.ts): fed by every model call's usage through loopHooks. */
+  readonly budgets = new ChildBudgets({
+    run: (id) => this.store.getState().runs[id],
+    exhausted: (id, text) => this.stopForBudget(id, text),
+  });
+  private readonly loopHooks: LoopHooks;
 
   constructor(readonly deps: SupervisorDeps) {
     this.lane = new ConcurrencyLane(deps.config.delegation.max_concurrent, (positions) => this.applyQueuePositions(positions));
+    this.loopHooks = {
+      ...deps.hooks,
+      onUsage: (runId, tokensIn, tokensOut, costUsd) => {
+        deps.hooks.onUsage?.(runId, tokensIn, tokensOut, costUsd);
+        this.budgets.recordUsage(runId, tokensIn + tokensOut, costUsd);
+      },
+    };
   }
 
   get store(): RuntimeStore {
@@ -200,6 +214,7 @@ export class Supervisor implements SupervisorCore {
     const handle = this.registerHandle(id, spec.parentSignal);
     const parentHandle = this.handles.get(spec.parentRunId);
     if (parentHandle?.gate.paused) handle.gate.pause();
+    const limits = this.budgets.open(id, spec.parentRunId, configuredLimits(this.config.delegation, this.config.agents[spec.alias]));
     const run = this.createRun({
       id,
       status: handle.gate.paused ? 'paused' : 'queued',
@@ -217,6 +232,7 @@ export class Supervisor implements SupervisorCore {
       depth: detached ? 0 : (parent?.depth ?? 0) + 1,
       sessionKey: `${spec.sessionKeyPrefix}-${randomUUID()}`,
       taskId: spec.taskId,
+      limits: Object.keys(limits).length > 0 ? limits : undefined,
     });
     // Born held under a pausing parent: that parent may now be waiting only on held children.
     if (handle.gate.paused && !detached) this.settleWaitingParent(spec.parentRunId);
@@ -239,10 +255,8 @@ export class Supervisor implements SupervisorCore {
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
     this.deps.trace('run_started', this.store.getState().runs[run.id], spec.tools);
-    if (spec.timeoutSecs && spec.timeoutSecs > 0) {
-      handle.timer = new PausableTimer(spec.timeoutSecs * 1000, () => this.stop(run.id, 'timed_out'));
-      if (!handle.gate.paused) handle.timer.start();
-    }
+    handle.timer = this.budgets.timer(run.id, spec.timeoutSecs, () => this.stop(run.id, 'timed_out'));
+    if (handle.timer && !handle.gate.paused) handle.timer.start();
     try {
       const text = await spec.execute(handle, this.store.getState().runs[run.id]);
       if (handle.controller.signal.aborted) return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', text, undefined);
@@ -257,6 +271,9 @@ export class Supervisor implements SupervisorCore {
   }
 
   private endChild(runId: string, handle: RunHandle, status: TerminalStatus, text: string, error: string | undefined): ChildResult {
+    // Stopped by a per-child limit: a failure whose error names the limit (not a cancel).
+    if (handle.failText !== undefined && status === 'cancelled') [status, error] = ['failed', handle.failText];
+    this.budgets.close(runId);
     handle.timer?.clear();
     handle.detach?.();
     this.lane.release(runId);
@@ -329,9 +346,10 @@ export class Supervisor implements SupervisorCore {
       services: opts.services ?? this.servicesFor(opts.budget?.budget),
       takeSteering: () => handle.steering.splice(0),
       hasSteering: () => handle.steering.length > 0,
-      hooks: this.deps.hooks,
+      hooks: this.loopHooks,
       maxIterations: opts.maxIterations,
       quota: this.deps.quota,
+      reviewFanout: fanoutReviewFor(this.deps.fanout, opts.run, opts.caller, opts.tools, handle),
     });
     return result.text;
   }
@@ -428,6 +446,16 @@ export class Supervisor implements SupervisorCore {
       if (run && !isTerminal(run.status)) stopped += 1 + this.stop(id, reason);
     }
     return stopped;
+  }
+
+  /** A per-child limit was reached: the run and its subtree stop; the run ends failed with
+   * `text` (endChild), its descendants cancelled. */
+  private stopForBudget(runId: string, text: string): void {
+    const h = this.handles.get(runId);
+    const run = this.store.getState().runs[runId];
+    if (!h || !run || isTerminal(run.status)) return;
+    h.failText = text;
+    this.stop(runId, 'cancelled');
   }
 
   kill(runId: string, killText?: string): { killed: boolean; descendants: number } {

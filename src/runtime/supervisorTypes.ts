@@ -10,6 +10,7 @@ import type { ExtraToolServices, ToolServices } from '../tools/services.js';
 import type { ActionTracker, ToolCaller } from '../tools/types.js';
 import type { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
+import type { FanoutBroker } from './fanout.js';
 import type { LoopHooks } from './loop.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
@@ -31,6 +32,8 @@ export interface RunHandle {
   stopReason?: StopReason;
   /** Who killed it, as its error says (set with stopReason 'killed'). */
   killText?: string;
+  /** Stopped by a per-child limit (childBudget.ts): it ends failed with this error. */
+  failText?: string;
   /** Holds a lane slot (children only). */
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */
@@ -69,6 +72,8 @@ export interface SupervisorDeps {
   notice?(level: 'info' | 'warn' | 'error', text: string): void;
   /** Holds runs while their provider's rate or quota limit lasts. */
   quota?: QuotaWaiter;
+  /** Asks the operator before a large fan-out ([delegation] confirm_fanout_over). */
+  fanout?: FanoutBroker;
   /** More services for tools (the delegate service), built per tree budget. */
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
   /** Project context (AGENTS.md) for the system prompt of agents that take it. */

@@ -45,6 +45,23 @@ const CHILD_APPROVALS_TEXT = {
   ask: "Tool calls that would need approval inside a child wait for the operator's answer, which may be a denial.",
 } as const;
 
+/** The per-child limits a child of this caller gets ([delegation] narrowed by the agent). */
+function childLimitsText(caller: ToolCaller, config: ArborConfig): string {
+  const d = config.delegation;
+  const agent = config.agents?.[caller.alias];
+  const min = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+  const parts: string[] = [];
+  const tokens = min(d.max_child_tokens, agent?.max_child_tokens);
+  const cents = min(d.max_child_cost_cents, agent?.max_child_cost_cents);
+  const secs = min(d.max_child_seconds, agent?.max_child_seconds);
+  if (tokens !== undefined) parts.push(`${tokens} tokens`);
+  if (cents !== undefined) parts.push(`${cents} cents`);
+  if (secs !== undefined) parts.push(`${secs}s of active time`);
+  return parts.length
+    ? `; each child (with everything under it) may use at most ${parts.join(', ')} and is stopped when it reaches that`
+    : '';
+}
+
 function describe(caller: ToolCaller, config: ArborConfig): string {
   const d = config.delegation;
   const parts = [
@@ -55,6 +72,7 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
     'Limits: a subagent may not spawn its own subagents (depth-1 cap);' +
       ` at most ${d.max_children_per_agent} live children per run; at most ${d.max_concurrent} children run at once process-wide (more wait in a queue)` +
       (d.run_timeout_secs > 0 ? `; each child is stopped after ${d.run_timeout_secs}s of active time` : '') +
+      childLimitsText(caller, config) +
       (caller.runtime.max_execution_tree_iterations !== undefined
         ? `; the whole turn shares ${caller.runtime.max_execution_tree_iterations} model iterations (max_execution_tree_iterations)`
         : '') +

@@ -21,6 +21,8 @@ import {
   type SlashCommand,
 } from './commands/registry.js';
 import { ApprovalPrompt, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
+import { FanoutPrompt, fanoutPromptHeight } from './fanout/FanoutPrompt.js';
+import { fanoutKeyBinding } from './fanout/keys.js';
 import { FeedEntryView } from './components/FeedEntryView.js';
 import { InputLine, inputLineHeight } from './components/InputLine.js';
 import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
@@ -90,7 +92,7 @@ export function App(props: AppProps) {
   const [language, setLang] = useState<Language>(currentLanguage());
   // Commands and bindings are fixed for the life of the screen.
   const registry = useMemo(() => new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]), []);
-  const bindings = useMemo(() => [...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
+  const bindings = useMemo(() => [fanoutKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });
   const { flash: chatFlash, show: flash, clear: clearFlash } = useFlash();
@@ -127,6 +129,12 @@ export function App(props: AppProps) {
   const approvalPath = useStore(store, (s) => (approval?.isChild ? runPath(s, approval.runId).join(' › ') : undefined));
   // An open /agents pane keeps the keys until Enter on the asking row.
   const approvalDeferred = pane?.holdsApprovalKeys === true && !(approvalView.armed && approvalView.focusId === approval?.id);
+  // A large fan-out waiting for the operator ([delegation] confirm_fanout_over).
+  const fanout = useStore(store, (s) => s.controls.fanouts?.[0]);
+  const fanoutAgent = useStore(store, (s) => {
+    const run = fanout ? s.runs[fanout.runId] : undefined;
+    return run && (run.parentRunId === undefined ? run.alias : runLabel(s, run.id));
+  });
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const quotaRows = useStore(store, (s) => quotaBannerHeight(s.quotaPauses));
 
@@ -233,7 +241,11 @@ export function App(props: AppProps) {
   };
 
   // Read from the store, not from this render: keys can arrive before the next one.
-  const approvalPendingNow = useCallback(() => store.getState().controls.approvals.length > 0, [store]);
+  // A waiting fan-out confirmation holds the keyboard the same way.
+  const approvalPendingNow = useCallback(
+    () => store.getState().controls.approvals.length > 0 || (store.getState().controls.fanouts?.length ?? 0) > 0,
+    [store],
+  );
 
   const onSubmit = () => {
     if (approvalPendingNow()) return;
@@ -314,7 +326,9 @@ export function App(props: AppProps) {
     : 0;
   approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows) : 0;
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
-  const fixedRows = statusRows + quotaRows + flashRows + approvalRows + LIVE_TURN_MARGIN + 1;
+  const fanoutList = Math.max(1, Math.min(10, Math.floor(rows / 3)));
+  const fanoutRows = fanout ? 1 + fanoutPromptHeight(fanout, fanoutList) : 0;
+  const fixedRows = statusRows + quotaRows + flashRows + approvalRows + fanoutRows + LIVE_TURN_MARGIN + 1;
   const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
   const inputRows = pane ? 1 + paneRows : 1 + inputLineHeight(input, width, inputMaxLines);
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
@@ -344,13 +358,24 @@ export function App(props: AppProps) {
               />
             </Box>
           )}
+          {fanout && (
+            <Box marginTop={1}>
+              <FanoutPrompt fanout={fanout} agent={fanoutAgent ?? runtime.info.agentAlias} width={width} maxList={fanoutList} keys={keys} />
+            </Box>
+          )}
           <Box marginTop={1} flexDirection="column">
             {pane ? (
               <PaneKeysContext.Provider value={paneKeys}>
                 {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null), focusApproval: approvalUi.focus })}
               </PaneKeysContext.Provider>
             ) : (
-              <InputLine controller={input} focus={approval === undefined} width={width} maxLines={inputMaxLines} language={language} />
+              <InputLine
+                controller={input}
+                focus={approval === undefined && fanout === undefined}
+                width={width}
+                maxLines={inputMaxLines}
+                language={language}
+              />
             )}
           </Box>
           {flashText && !quitting && (

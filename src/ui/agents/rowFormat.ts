@@ -5,6 +5,7 @@
 import { currentLanguage, t } from '../../i18n/index.js';
 import { isTerminal } from '../../model/run.js';
 import { formatCost, formatTokens } from '../text/format.js';
+import { subtreeText } from '../text/usageText.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { fitLine, type Line, type Seg } from './segments.js';
 import { kindWord, STATUS_COLORS, STATUS_GLYPHS, statusText } from './status.js';
@@ -13,6 +14,8 @@ import { activeMs, compactDuration, type TreeRow } from './tree.js';
 /** The task column never shrinks below this before metrics start to drop. */
 const MIN_TASK = 12;
 const STATUS_PAD = 9;
+/** A parent row's subtree sum is shown only while the task keeps this much room. */
+const TASK_BEFORE_SUM = 24;
 
 export type MetricId = 'elapsed' | 'tool' | 'tokens' | 'iterations' | 'tools' | 'cost' | 'model';
 /** Fixed cell widths, so the columns line up. */
@@ -117,7 +120,8 @@ const cache = new WeakMap<TreeRow['run'], Cached>();
 export function formatRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking = false): Line {
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
-  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}`;
+  const sub = row.subtree ? `${row.subtree.tokensIn + row.subtree.tokensOut}/${row.subtree.costUsd}` : '';
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
   const line = buildRow(row, width, posWidth, metrics, now, asking);
@@ -129,8 +133,16 @@ function buildRow(row: TreeRow, width: number, posWidth: number, metrics: Metric
   const left = leftPart(row, posWidth, asking);
   const right: Line = [];
   for (const m of metrics) right.push({ text: ' ' }, metric(m, row, now));
+  const fullTask = row.run.task.replace(/\s+/g, ' ').trim() || '—';
+  // A parent's row ends with its whole subtree's spend (itself included), taken from the
+  // task's room while the task keeps its first TASK_BEFORE_SUM cells (or all of a short one).
+  if (row.subtree) {
+    const sum: Seg = { text: ` ${subtreeText(row.subtree)}`, color: 'magenta' };
+    const keep = Math.max(MIN_TASK, Math.min(displayWidth(fullTask), TASK_BEFORE_SUM));
+    if (width - widthOf(left) - widthOf(right) - displayWidth(sum.text) >= keep) right.push(sum);
+  }
   const taskRoom = Math.max(1, width - widthOf(left) - widthOf(right));
-  const task = truncate(row.run.task.replace(/\s+/g, ' ').trim() || '—', taskRoom);
+  const task = truncate(fullTask, taskRoom);
   const line: Line = [...left, { text: task + ' '.repeat(Math.max(0, taskRoom - displayWidth(task))), dim: row.context }, ...right];
   if (row.context) for (const seg of line) seg.dim = true;
   return fitLine(line, width);

@@ -4,6 +4,7 @@ import { t } from '../../i18n/index.js';
 import { runLabel, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import type { Run } from '../../model/run.js';
+import { subtreeUsageOf } from '../../model/usage.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatTokens, summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
@@ -54,6 +55,18 @@ function toolLine(tool: Run['lastTool']): string {
   return `${tool.name} (${state})`;
 }
 
+/** The run with everything under it: tokens, cost and how many runs. */
+function subtreeValue(s: RuntimeState, run: Run): string {
+  const sum = subtreeUsageOf(s.runs, s.runOrder, run.id);
+  return t('agents:info.subtreeValue', { in: sum.tokensIn, out: sum.tokensOut, cost: formatCost(sum.costUsd), count: sum.descendants });
+}
+
+/** The per-child limits in force, as the config names them. */
+function limitsValue(run: Run): string {
+  const entries = Object.entries(run.limits ?? {});
+  return entries.length ? entries.map(([k, v]) => `${k} = ${v}`).join(', ') : t('agents:info.noLimits');
+}
+
 export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string {
   const none = t('agents:info.none');
   const ref = (id: string | undefined) => (id && s.runs[id] ? `${runLabel(s, id)} (${id})` : (id ?? none));
@@ -81,6 +94,8 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
     ['recentTools', run.recentTools.length ? run.recentTools.map((x) => `${x.name} ${x.success ? '✓' : '✗'}`).join(', ') : none],
     ['tokens', t('agents:info.tokensValue', { in: run.tokensIn, out: run.tokensOut })],
     ['cost', formatCost(run.costUsd)],
+    ['subtree', subtreeValue(s, run)],
+    ['limits', limitsValue(run)],
     ['result', truncate(firstLine(run.result), 200) || none],
     ['error', truncate(firstLine(run.error), 200) || none],
     ['queuePosition', run.queuePosition !== undefined ? String(run.queuePosition) : none],

@@ -3,6 +3,7 @@
 import { listedRuns, runCounts, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { isTerminal, type Run } from '../../model/run.js';
+import { subtreeUsage, type Usage } from '../../model/usage.js';
 
 export type AgentsFilter = 'all' | 'running' | 'finished';
 export const FILTERS: readonly AgentsFilter[] = ['all', 'running', 'finished'];
@@ -17,6 +18,8 @@ export interface TreeRow {
   label: string;
   /** Shown only to keep a matching descendant attached to its tree (the filter excludes it). */
   context: boolean;
+  /** A parent's usage with every descendant's (set only on rows that have descendants). */
+  subtree?: Usage;
 }
 
 export interface TreeTotals {
@@ -120,6 +123,7 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
   };
   const children: Run[] = [];
   const rows: TreeRow[] = [];
+  const sums = subtreeUsage(s.runs, s.runOrder);
   const walk = (run: Run, level: number) => {
     if (!kept.get(run.id)) return;
     totals.tokens += run.tokensIn + run.tokensOut;
@@ -134,6 +138,7 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
         position: positions.get(run.id),
         label: run.kind === 'root' ? run.alias : (labels.get(run.id) ?? run.shortId),
         context: !matches(run, filter),
+        subtree: (sums.get(run.id)?.descendants ?? 0) > 0 ? sums.get(run.id) : undefined,
       });
     }
     for (const child of byParent.get(run.id) ?? []) walk(child, level + 1);

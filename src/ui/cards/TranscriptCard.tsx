@@ -7,7 +7,7 @@ import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { collapsedLines } from './cardLines.js';
 import { LinesView } from '../components/LineView.js';
-import { boundRuns, isAlive, sameRuns } from './live.js';
+import { boundRuns, callUsage, isAlive, sameRuns, sameUsage, type CallUsage } from './live.js';
 import type { CardModel } from './model.js';
 import { RuntimeStoreContext } from '../runtimeStoreContext.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
@@ -15,6 +15,7 @@ import { useThrottledStore } from '../hooks/useThrottledStore.js';
 /** Elapsed times move once a second while a child lives, even when the store is quiet. */
 const CLOCK_MS = 1000;
 const NO_RUNS: readonly Run[] = [];
+const NO_USAGE: CallUsage = { tokensIn: 0, tokensOut: 0, costUsd: 0, descendants: 0 };
 
 export interface TranscriptCardProps {
   item: ToolTranscriptItem;
@@ -27,8 +28,9 @@ export function TranscriptCard({ item, model, width, frame }: TranscriptCardProp
   const live = useContext(RuntimeStoreContext);
   const store = item.restored ? undefined : live;
   const [runs] = useThrottledStore<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), sameRuns, NO_RUNS);
+  const [usage] = useThrottledStore<RuntimeState, CallUsage>(store, (s) => callUsage(s, boundRuns(s, item)), sameUsage, NO_USAGE);
   useTicker(runs.some(isAlive), CLOCK_MS);
-  const lines = collapsedLines({ item, model, runs, width, frame, now: Date.now() });
+  const lines = collapsedLines({ item, model, runs, width, frame, now: Date.now(), usage });
   return <LinesView lines={lines} width={width} />;
 }
 
@@ -38,5 +40,6 @@ export function PrintedTranscriptCard({ item, model, width }: Omit<TranscriptCar
   const live = useContext(RuntimeStoreContext);
   const store = item.restored ? undefined : live;
   const runs = store ? boundRuns(store.getState(), item) : NO_RUNS;
-  return <LinesView lines={collapsedLines({ item, model, runs, width, frame: 0, now: Date.now() })} width={width} />;
+  const usage = store ? callUsage(store.getState(), runs) : NO_USAGE;
+  return <LinesView lines={collapsedLines({ item, model, runs, width, frame: 0, now: Date.now(), usage })} width={width} />;
 }

@@ -5,11 +5,12 @@
 import { t } from '../../i18n/index.js';
 import type { Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
-import { firstLine, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
+import { firstLine, formatCost, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
+import { subtreeText } from '../text/usageText.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { limitNote, limitText } from './limits.js';
 import { fitLine, row, wrapBlock, type Line, type Seg } from './lines.js';
-import { activeMs, currentTool, isAlive, RUN_STATUS_COLORS, runStatusText } from './live.js';
+import { activeMs, currentTool, isAlive, RUN_STATUS_COLORS, runStatusText, type CallUsage } from './live.js';
 import type { CardModel, ResponseBlock } from './model.js';
 
 export interface CardView {
@@ -22,6 +23,8 @@ export interface CardView {
   now: number;
   /** A child's own transcript, for its tool events (expanded cards). */
   childItems?: (runId: string) => readonly TranscriptItem[] | undefined;
+  /** What the call's children spent with everything under them (absent: not known). */
+  usage?: CallUsage;
 }
 
 const SEP: Seg = { text: ' · ', dim: true };
@@ -88,7 +91,15 @@ function runMetrics(run: Run, now: number, compact: boolean): Seg[] {
   if (run.toolsCompleted > 0) segs.push(SEP, { text: t('transcript:live.tools', { count: run.toolsCompleted }), dim: true });
   const tokens = run.tokensIn + run.tokensOut;
   if (tokens > 0) segs.push(SEP, { text: t('transcript:live.tokens', { n: formatTokens(tokens) }), dim: true });
+  if (run.costUsd > 0) segs.push(SEP, { text: formatCost(run.costUsd), dim: true });
   return segs;
+}
+
+/** The call's children with everything under them, when some of them have children. */
+function subtreeSegs(v: CardView): Seg[] {
+  const u = v.usage;
+  if (!u || u.descendants === 0) return [];
+  return [SEP, { text: subtreeText(u), color: 'magenta' }];
 }
 
 function blockSummary(b: ResponseBlock): string {
@@ -124,8 +135,8 @@ export function statusLine(v: CardView): Line {
   const { runs } = v;
   if (runs.length === 1) {
     const run = runs[0];
-    if (isAlive(run) || !v.model.settled) return row(v.width, lead, ...runMetrics(run, v.now, false));
-    return row(v.width, lead, ...runMetrics(run, v.now, false), SEP, ...recordedSummary(v));
+    if (isAlive(run) || !v.model.settled) return row(v.width, lead, ...runMetrics(run, v.now, false), ...subtreeSegs(v));
+    return row(v.width, lead, ...runMetrics(run, v.now, false), ...subtreeSegs(v), SEP, ...recordedSummary(v));
   }
   if (runs.length > 1) {
     const segs: Seg[] = [lead];
@@ -133,6 +144,8 @@ export function statusLine(v: CardView): Line {
       if (i > 0) segs.push({ text: ' │ ', dim: true });
       segs.push(...runMetrics(run, v.now, true));
     });
+    const u = v.usage;
+    if (u && u.tokensIn + u.tokensOut > 0) segs.push({ text: ' │ ', dim: true }, { text: subtreeText(u), color: 'magenta' });
     return row(v.width, ...segs);
   }
   return row(v.width, lead, ...recordedSummary(v));
@@ -200,6 +213,8 @@ function childLines(v: CardView, run: Run): Line[] {
       { text: t('transcript:details.tokens', { in: formatTokens(run.tokensIn), out: formatTokens(run.tokensOut) }), dim: true },
       run.model ? SEP : undefined,
       run.model ? { text: run.model, dim: true } : undefined,
+      SEP,
+      { text: formatCost(run.costUsd), dim: true },
     ),
   );
   const tool = currentTool(run);

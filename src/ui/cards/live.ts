@@ -5,6 +5,7 @@ import { t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
+import { subtreeUsage, type Usage } from '../../model/usage.js';
 
 function key(runId: string, callId: string): string {
   return `${runId}\u0000${callId}`;
@@ -59,3 +60,31 @@ export function runStatusText(run: Run): string {
 export function currentTool(run: Run): string | undefined {
   return run.lastTool && run.lastTool.finishedAt === undefined ? run.lastTool.name : undefined;
 }
+
+const sumsCache = new WeakMap<Record<string, Run>, ReturnType<typeof subtreeUsage>>();
+
+/** What a call's children spent, each with everything under it. */
+export function callUsage(s: Pick<RuntimeState, 'runs' | 'runOrder'>, runs: readonly Run[]): CallUsage {
+  const out: CallUsage = { tokensIn: 0, tokensOut: 0, costUsd: 0, descendants: 0 };
+  if (runs.length === 0) return out;
+  // Every live card reads the same snapshot: one pass over the runs serves them all.
+  let sums = sumsCache.get(s.runs);
+  if (!sums) {
+    sums = subtreeUsage(s.runs, s.runOrder);
+    sumsCache.set(s.runs, sums);
+  }
+  for (const r of runs) {
+    const u = sums.get(r.id);
+    if (!u) continue;
+    out.tokensIn += u.tokensIn;
+    out.tokensOut += u.tokensOut;
+    out.costUsd += u.costUsd;
+    out.descendants += u.descendants;
+  }
+  return out;
+}
+
+export type CallUsage = Usage & { descendants: number };
+
+export const sameUsage = (a: CallUsage, b: CallUsage): boolean =>
+  a.tokensIn === b.tokensIn && a.tokensOut === b.tokensOut && a.costUsd === b.costUsd && a.descendants === b.descendants;

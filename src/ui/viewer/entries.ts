@@ -8,7 +8,7 @@ import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.
 import { collapsedLines, expandedLines, formatClock } from '../cards/cardLines.js';
 import { genericCollapsed, genericExpanded } from '../cards/genericLines.js';
 import { fitLine, row, wrapBlock, type Line } from '../cards/lines.js';
-import { activeMs, boundRuns, isAlive, RUN_STATUS_COLORS, runStatusText, sameRuns } from '../cards/live.js';
+import { activeMs, boundRuns, callUsage, isAlive, RUN_STATUS_COLORS, runStatusText, sameRuns } from '../cards/live.js';
 import { cardModel } from '../cards/model.js';
 import { firstLine, formatElapsed } from '../text/format.js';
 import { wrapText } from '../text/width.js';
@@ -124,6 +124,7 @@ function toolLines(item: ToolTranscriptItem, expanded: boolean, ctx: LayoutConte
     item,
     model,
     runs: boundRuns(ctx.state, item),
+    usage: callUsage(ctx.state, boundRuns(ctx.state, item)),
     width: ctx.width,
     frame: ctx.frame,
     now: ctx.now,

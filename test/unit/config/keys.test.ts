@@ -27,7 +27,7 @@ describe('[keys]', () => {
   it('an unknown group is an error naming the groups', () => {
     const err = loadError(`${BASE}\n[keys.nope]\nsend = "enter"\n`);
     expect(err.keyPath).toBe('keys.nope.send');
-    expect(err.message).toMatch(/unknown key group "nope" \(known: chat, edit, approval, agents, viewer\)/);
+    expect(err.message).toMatch(/unknown key group "nope" \(known: chat, edit, approval, agents, viewer, fanout\)/);
   });
 
   it('an unparseable key is an error naming the key path and the value', () => {

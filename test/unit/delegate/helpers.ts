@@ -89,7 +89,7 @@ export async function delegateFixture(opts: {
   agents: Record<string, Responder>;
   /** Reuse a home (the restart test). */
   home?: string;
-  /** An operator answers approvals (default: headless). */
+  /** An operator answers (fan-out confirmations, approvals). */
   interactive?: boolean;
 }): Promise<DelegateFixture> {
   const { server, byAgent } = await startScriptedAgents(opts.agents);
