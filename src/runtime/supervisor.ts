@@ -16,9 +16,10 @@ import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
+import { KILLED_TEXT, RunControl } from './runControl.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
-import { addRun, appendItem, descendantsOf, endRuns, patchRun, setRunStatus, type RuntimeStore } from './store.js';
+import { addRun, appendItem, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
@@ -31,7 +32,7 @@ export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
 
 /** A killed child's error: the parent model reads it in the failed tool result. */
-export const KILLED_TEXT = 'killed by the operator';
+export { KILLED_TEXT };
 /** A kill the runaway guard made on its own (headless: no operator to ask). */
 export const GUARD_KILLED_TEXT = 'killed by the runaway guard';
 
@@ -61,9 +62,12 @@ export class Supervisor implements SupervisorCore {
     exhausted: (id, text) => this.stopForBudget(id, text),
   });
   private readonly loopHooks: LoopHooks;
+  /** Stop, pause and resume over subtrees (runControl.ts), on this supervisor's handles. */
+  private readonly control: RunControl;
 
   constructor(readonly deps: SupervisorDeps) {
-    this.lane = new ConcurrencyLane(deps.config.delegation.max_concurrent, (positions) => this.applyQueuePositions(positions));
+    this.control = new RunControl(deps.store, this.handles);
+    this.lane = new ConcurrencyLane(deps.config.delegation.max_concurrent, (positions) => this.control.applyQueuePositions(positions));
     this.loopHooks = {
       ...deps.hooks,
       onUsage: (runId, tokensIn, tokensOut, costUsd) => {
@@ -165,7 +169,7 @@ export class Supervisor implements SupervisorCore {
     // Each live child listens on its parent's signal: a fan-out of more than ten is normal
     // here, and Node's leak warning would otherwise print over the chat screen.
     setMaxListeners(0, controller.signal);
-    const handle: RunHandle = { runId, controller, gate: new PauseGate(() => this.onHeld(runId)), steering: [], laned: false };
+    const handle: RunHandle = { runId, controller, gate: new PauseGate(() => this.control.onHeld(runId)), steering: [], laned: false };
     if (parentSignal) {
       const onParentAbort = () => {
         handle.stopReason ??= 'cancelled';
@@ -185,13 +189,7 @@ export class Supervisor implements SupervisorCore {
 
   /** Live (non-terminal) children of a run. */
   liveChildren(runId: string): Run[] {
-    const s = this.store.getState();
-    const out: Run[] = [];
-    for (const id of s.runOrder) {
-      const r = s.runs[id];
-      if (r && r.parentRunId === runId && !isTerminal(r.status)) out.push(r);
-    }
-    return out;
+    return this.control.liveChildren(runId);
   }
 
   /** Refusal shared by every tool that creates runs, or undefined. */
@@ -235,7 +233,7 @@ export class Supervisor implements SupervisorCore {
       limits: Object.keys(limits).length > 0 ? limits : undefined,
     });
     // Born held under a pausing parent: that parent may now be waiting only on held children.
-    if (handle.gate.paused && !detached) this.settleWaitingParent(spec.parentRunId);
+    if (handle.gate.paused && !detached) this.control.settleWaitingParent(spec.parentRunId);
     const work = this.executeChild(spec, run, handle);
     // A parent blocked on its child does not hold a lane slot meanwhile.
     const outcome = spec.parentSignal ? await this.lane.suspendWhile(spec.parentRunId, work) : await work;
@@ -402,38 +400,10 @@ export class Supervisor implements SupervisorCore {
     this.store.setState((s) => ({ controls: { ...s.controls, spawnPaused: paused } }));
   }
 
-  /** Stops a run and every descendant. Returns the descendants that were live. */
-  /** `killText`: what a killed run's error says (who killed it); the operator by default. */
-  stop(runId: string, reason: StopReason, killText = KILLED_TEXT): number {
-    const s = this.store.getState();
-    const run = s.runs[runId];
-    if (!run) return 0;
-    const targets = [run, ...descendantsOf(s, runId)].filter((r) => !isTerminal(r.status));
-    // Mark first, deepest first, so each run's own outcome records the real reason.
-    for (const r of targets.slice().reverse()) {
-      const h = this.handles.get(r.id);
-      if (h) {
-        h.stopReason = reason;
-        if (reason === 'killed') h.killText = killText;
-      }
-    }
-    for (const r of targets.slice().reverse()) {
-      const h = this.handles.get(r.id);
-      if (h) {
-        h.gate.resume();
-        h.controller.abort();
-      } else {
-        setRunStatus(this.store, r.id, reason);
-      }
-    }
-    // A kill is final the moment it is asked for: started children read as killed now, in
-    // one store update, not each once its model stream and tools have unwound (a 200-run
-    // tree takes ~200 ms of teardown). Their own ending (endChild) then changes nothing.
-    if (reason === 'killed') {
-      const started = targets.filter((r) => r.kind !== 'root' && r.status !== 'queued' && this.handles.has(r.id)).map((r) => r.id);
-      endRuns(this.store, started, 'killed', { error: killText });
-    }
-    return targets.filter((r) => r.id !== runId).length;
+  /** Stops a run and every descendant. Returns the descendants that were live.
+   * `killText`: what a killed run's error says (who killed it); the operator by default. */
+  stop(runId: string, reason: StopReason, killText?: string): number {
+    return this.control.stop(runId, reason, killText);
   }
 
   /** Stops every live run (each stop cascades to its subtree): the session is ending. Each
@@ -465,66 +435,12 @@ export class Supervisor implements SupervisorCore {
     return { killed: true, descendants };
   }
 
-  /** Asks a run to pause. A run that has not started, or is already waiting at its gate,
-   * holds at once (`paused`); one in the middle of a step reads `pausing` until the loop
-   * reaches its next step boundary (onHeld). */
-  private pauseOne(runId: string): void {
-    const h = this.handles.get(runId);
-    if (!h) return;
-    h.gate.pause();
-    h.timer?.pause();
-    const run = this.store.getState().runs[runId];
-    if (!run || run.status === 'paused') return;
-    // A run waiting for the operator's answer is not moving either (askWait.ts).
-    const holdsNow = run.startedAt === undefined || h.gate.held || (h.asking ?? 0) > 0;
-    setRunStatus(this.store, runId, holdsNow ? 'paused' : 'pausing');
-  }
-
-  /** The loop of `runId` stopped at its gate: the pause holds. */
-  private onHeld(runId: string): void {
-    const run = this.store.getState().runs[runId];
-    if (run?.status === 'pausing' || run?.status === 'running') {
-      if (this.handles.get(runId)?.gate.paused) setRunStatus(this.store, runId, 'paused');
-    }
-    if (run?.parentRunId) this.settleWaitingParent(run.parentRunId);
-  }
-
-  /** A run whose step in flight is a wait on its children cannot move while every one of
-   * them is held: it reads `paused` too. Walks up, since that may hold its own parent. */
-  private settleWaitingParent(runId: string | undefined): void {
-    for (let id = runId; id;) {
-      const run = this.store.getState().runs[id];
-      if (run?.status !== 'pausing') return;
-      const live = this.liveChildren(id);
-      if (live.length === 0 || !live.every((c) => c.status === 'paused')) return;
-      setRunStatus(this.store, id, 'paused');
-      id = run.parentRunId;
-    }
-  }
-
   pause(runId: string): number {
-    const s = this.store.getState();
-    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
-    for (const r of targets) this.pauseOne(r.id);
-    // Deepest first, so a parent sees its children's final state.
-    for (const r of targets.slice().reverse()) this.settleWaitingParent(r.id);
-    return targets.length;
+    return this.control.pause(runId);
   }
 
   resume(runId: string): number {
-    const s = this.store.getState();
-    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
-    for (const r of targets) {
-      const h = this.handles.get(r.id);
-      if (!h) continue;
-      h.gate.resume();
-      const cur = this.store.getState().runs[r.id];
-      const asking = (h.asking ?? 0) > 0;
-      if (cur?.status === 'paused' || cur?.status === 'pausing')
-        setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : asking ? 'awaiting_approval' : 'running');
-      if (cur?.startedAt !== undefined && !asking) h.timer?.resume();
-    }
-    return targets.length;
+    return this.control.resume(runId);
   }
 
   /** The run's ask started or stopped waiting for the operator (runtime/approvals.ts). */
@@ -542,27 +458,5 @@ export class Supervisor implements SupervisorCore {
 
   continueFinished(runId: string, message: string): Promise<ChildResult | undefined> {
     return continueFinished(this, runId, message);
-  }
-
-  private applyQueuePositions(positions: Map<string, number>): void {
-    this.store.setState((s) => {
-      let changed = false;
-      const runs = { ...s.runs };
-      for (const [id, pos] of positions) {
-        const r = runs[id];
-        if (r && r.queuePosition !== pos) {
-          runs[id] = { ...r, queuePosition: pos };
-          changed = true;
-        }
-      }
-      for (const id of s.runOrder) {
-        const r = runs[id];
-        if (r && r.queuePosition !== undefined && !positions.has(id)) {
-          runs[id] = { ...r, queuePosition: undefined };
-          changed = true;
-        }
-      }
-      return changed ? { runs } : s;
-    });
   }
 }

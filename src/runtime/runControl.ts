@@ -1,0 +1,146 @@
+// Stop, pause and resume over a subtree of runs, and the statuses those leave: the
+// supervisor's control side, kept apart from creating and running children. It works on
+// the supervisor's handles (it never creates or drops one) and the store.
+import { descendantsOf, endRuns, setRunStatus, type RuntimeStore } from './store.js';
+import type { RunHandle, StopReason } from './supervisorTypes.js';
+import { isTerminal, type Run } from './types.js';
+
+export const KILLED_TEXT = 'killed by the operator';
+
+export class RunControl {
+  constructor(
+    private readonly store: RuntimeStore,
+    private readonly handles: ReadonlyMap<string, RunHandle>,
+  ) {}
+
+  /** Live (non-terminal) children of a run. */
+  liveChildren(runId: string): Run[] {
+    const s = this.store.getState();
+    const out: Run[] = [];
+    for (const id of s.runOrder) {
+      const r = s.runs[id];
+      if (r && r.parentRunId === runId && !isTerminal(r.status)) out.push(r);
+    }
+    return out;
+  }
+
+  /** Stops a run and every descendant. Returns the descendants that were live.
+   * `killText`: what a killed run's error says (who killed it); the operator by default. */
+  stop(runId: string, reason: StopReason, killText = KILLED_TEXT): number {
+    const s = this.store.getState();
+    const run = s.runs[runId];
+    if (!run) return 0;
+    const targets = [run, ...descendantsOf(s, runId)].filter((r) => !isTerminal(r.status));
+    // Mark first, deepest first, so each run's own outcome records the real reason.
+    for (const r of targets.slice().reverse()) {
+      const h = this.handles.get(r.id);
+      if (h) {
+        h.stopReason = reason;
+        if (reason === 'killed') h.killText = killText;
+      }
+    }
+    for (const r of targets.slice().reverse()) {
+      const h = this.handles.get(r.id);
+      if (h) {
+        h.gate.resume();
+        h.controller.abort();
+      } else {
+        setRunStatus(this.store, r.id, reason);
+      }
+    }
+    // A kill is final the moment it is asked for: started children read as killed now, in
+    // one store update, not each once its model stream and tools have unwound (a 200-run
+    // tree takes ~200 ms of teardown). Their own ending (endChild) then changes nothing.
+    if (reason === 'killed') {
+      const started = targets.filter((r) => r.kind !== 'root' && r.status !== 'queued' && this.handles.has(r.id)).map((r) => r.id);
+      endRuns(this.store, started, 'killed', { error: killText });
+    }
+    return targets.filter((r) => r.id !== runId).length;
+  }
+
+  /** Asks a run to pause. A run that has not started, or is already waiting at its gate,
+   * holds at once (`paused`); one in the middle of a step reads `pausing` until the loop
+   * reaches its next step boundary (onHeld). */
+  private pauseOne(runId: string): void {
+    const h = this.handles.get(runId);
+    if (!h) return;
+    h.gate.pause();
+    h.timer?.pause();
+    const run = this.store.getState().runs[runId];
+    if (!run || run.status === 'paused') return;
+    // A run waiting for the operator's answer is not moving either (askWait.ts).
+    const holdsNow = run.startedAt === undefined || h.gate.held || (h.asking ?? 0) > 0;
+    setRunStatus(this.store, runId, holdsNow ? 'paused' : 'pausing');
+  }
+
+  /** The loop of `runId` stopped at its gate: the pause holds. */
+  onHeld(runId: string): void {
+    const run = this.store.getState().runs[runId];
+    if (run?.status === 'pausing' || run?.status === 'running') {
+      if (this.handles.get(runId)?.gate.paused) setRunStatus(this.store, runId, 'paused');
+    }
+    if (run?.parentRunId) this.settleWaitingParent(run.parentRunId);
+  }
+
+  /** A run whose step in flight is a wait on its children cannot move while every one of
+   * them is held: it reads `paused` too. Walks up, since that may hold its own parent. */
+  settleWaitingParent(runId: string | undefined): void {
+    for (let id = runId; id;) {
+      const run = this.store.getState().runs[id];
+      if (run?.status !== 'pausing') return;
+      const live = this.liveChildren(id);
+      if (live.length === 0 || !live.every((c) => c.status === 'paused')) return;
+      setRunStatus(this.store, id, 'paused');
+      id = run.parentRunId;
+    }
+  }
+
+  pause(runId: string): number {
+    const s = this.store.getState();
+    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    for (const r of targets) this.pauseOne(r.id);
+    // Deepest first, so a parent sees its children's final state.
+    for (const r of targets.slice().reverse()) this.settleWaitingParent(r.id);
+    return targets.length;
+  }
+
+  resume(runId: string): number {
+    const s = this.store.getState();
+    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    for (const r of targets) {
+      const h = this.handles.get(r.id);
+      if (!h) continue;
+      h.gate.resume();
+      const cur = this.store.getState().runs[r.id];
+      const asking = (h.asking ?? 0) > 0;
+      if (cur?.status === 'paused' || cur?.status === 'pausing')
+        setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : asking ? 'awaiting_approval' : 'running');
+      if (cur?.startedAt !== undefined && !asking) h.timer?.resume();
+    }
+    return targets.length;
+  }
+
+  /** The lane's queue positions onto the queued runs (cleared for runs no longer queued),
+   * in one store update, none when nothing changed. */
+  applyQueuePositions(positions: Map<string, number>): void {
+    this.store.setState((s) => {
+      let changed = false;
+      const runs = { ...s.runs };
+      for (const [id, pos] of positions) {
+        const r = runs[id];
+        if (r && r.queuePosition !== pos) {
+          runs[id] = { ...r, queuePosition: pos };
+          changed = true;
+        }
+      }
+      for (const id of s.runOrder) {
+        const r = runs[id];
+        if (r && r.queuePosition !== undefined && !positions.has(id)) {
+          runs[id] = { ...r, queuePosition: undefined };
+          changed = true;
+        }
+      }
+      return changed ? { runs } : s;
+    });
+  }
+}
