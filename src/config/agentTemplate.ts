@@ -26,6 +26,10 @@ description: Describe what ${name} does and when to hand it work.
 # Tool names it may use (globs allowed, e.g. "mcp__fs__*"); narrows what its risk profile
 # allows, never widens it. Left out: every tool the profile allows.
 # tools: [read_file, list_files]
+# Which [mcp_servers.<name>] it sees (left out: every enabled one).
+# mcp_servers: [fs]
+# false: no project context (AGENTS.md files) in its system prompt.
+# context: false
 # The [risk_profiles.<name>] and [runtime_profiles.<name>] it runs under ("default").
 # risk_profile: default
 # runtime_profile: default

@@ -308,7 +308,18 @@ describe('arbor agents new <name>', () => {
     expect(l.warnings).toEqual([]);
     expect(l.config.agents.scout.description).toBe('Describe what scout does and when to hand it work.');
     expect(l.config.agents.scout.system_prompt).toMatch(/^You are scout\./);
-    for (const key of ['provider', 'model', 'temperature', 'tools', 'risk_profile', 'runtime_profile', 'delegates', 'enabled']) {
+    for (const key of [
+      'provider',
+      'model',
+      'temperature',
+      'tools',
+      'mcp_servers',
+      'context',
+      'risk_profile',
+      'runtime_profile',
+      'delegates',
+      'enabled',
+    ]) {
       expect(agentTemplate('scout')).toContain(`# ${key}:`);
     }
   });
