@@ -16,7 +16,7 @@ export const TOOL_RUN_MARKER = 'ARBOR_TOOL_RUN';
 const DEFAULT_KEY_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
 
 export interface ToolEnvOptions {
-  config: Pick<ArborConfig, 'providers'>;
+  config: Pick<ArborConfig, 'providers'> & Partial<Pick<ArborConfig, 'mcp_servers'>>;
   /** Profiles whose shell_env_passthrough must all name a secret variable to keep it. */
   profiles: Array<Pick<RiskProfile, 'shell_env_passthrough'>>;
   /** More secret variable names (e.g. an MCP server's bearer variable). */
@@ -25,12 +25,15 @@ export interface ToolEnvOptions {
   base?: NodeJS.ProcessEnv;
 }
 
-/** Names of every variable treated as secret in `base`: each provider's api_key_env, the
- * auto-detected key variables, the extra names, and any name ending in _KEY/_TOKEN/_SECRET. */
+/** Names of every variable treated as secret in `base`: each provider's api_key_env, each
+ * MCP server's bearer_token_env (whatever it is called: a shell must not read a server's
+ * token either), the auto-detected key variables, the extra names, and any name ending in
+ * _KEY/_TOKEN/_SECRET. */
 export function secretEnvNames(opts: Pick<ToolEnvOptions, 'config' | 'extraSecretNames' | 'base'>): Set<string> {
   const base = opts.base ?? process.env;
   const names = new Set<string>([...DEFAULT_KEY_VARS, ...ENV_PROVIDERS.map((p) => p.envVar), ...(opts.extraSecretNames ?? [])]);
   for (const provider of Object.values(opts.config.providers ?? {})) if (provider.api_key_env) names.add(provider.api_key_env);
+  for (const server of Object.values(opts.config.mcp_servers ?? {})) if (server.bearer_token_env) names.add(server.bearer_token_env);
   for (const name of Object.keys(base)) if (SECRET_ENV_NAME.test(name)) names.add(name);
   return names;
 }

@@ -17,6 +17,7 @@ const SECRETS: Record<string, string> = {
   MY_PROVIDER_CRED: 'named-by-api-key-env-3', // no secret-looking suffix: only the config names it
   GITHUB_TOKEN: 'ghp-secret-value-4',
   DEPLOY_SECRET: 'deploy-secret-value-5',
+  FS_AUTH: 'mcp-bearer-value-6', // no secret-looking suffix: only the MCP entry names it
 };
 const PLAIN = { ARBOR_TEST_PLAIN: 'plain-value-ok' };
 
@@ -42,6 +43,7 @@ afterEach(() => {
 const withProviders = {
   ...config,
   providers: { mine: { name: 'mine', type: 'openai-compatible', model: 'm', headers: {}, api_key_env: 'MY_PROVIDER_CRED' } },
+  mcp_servers: { fs: { name: 'fs', url: 'http://127.0.0.1:9/mcp', bearer_token_env: 'FS_AUTH' } },
 } as unknown as ArborConfig;
 
 function ctx(passthrough: string[] = [], ceilingPassthrough?: string[]): ToolContext {
