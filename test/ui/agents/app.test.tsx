@@ -1,43 +1,15 @@
 // The pane and commands wired into the real App through its extension points, the way
 // the CLI mounts them.
-import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { App } from '../../../src/ui/App.js';
-import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
-import { addTestRun, KEYS, plain, RecordingRuntime, sleep, waitFor } from './fixtures.js';
+import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => {
   cleanup();
   setLanguage('en');
 });
-
-async function mountApp(rt: RecordingRuntime) {
-  const opts = { archiveAfterMinutes: 60 };
-  const app = render(
-    <App
-      runtime={rt}
-      sessions={{ list: () => [], currentId: 'x' }}
-      onExit={() => {}}
-      commands={agentsCommands(opts)}
-      keyBindings={agentsKeyBindings(opts)}
-    />,
-  );
-  await sleep(30);
-  return {
-    frame: () => plain(app.lastFrame()),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
-    /** Writes without waiting: keys that land before React renders again. */
-    burst(...data: string[]) {
-      for (const d of data) app.stdin.write(d);
-    },
-  };
-}
 
 describe('/agents and Ctrl+T in the chat', () => {
   it('/agents opens the pane in place of the input; Esc closes it; Ctrl+T opens and closes it', async () => {

@@ -2,15 +2,12 @@
 // offers allow once / for this child / for the whole tree / deny; several asks show as a
 // queue (count in the status bar, "1 of 2" in the prompt, a mark on each asking row in
 // /agents); in the pane the keys stay the pane's until Enter on an asking row.
-import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { App } from '../../../src/ui/App.js';
-import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import type { ApprovalAnswer, PendingApproval } from '../../../src/model/controls.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
-import { addTestRun, KEYS, plain, RecordingRuntime, sleep, waitFor } from './fixtures.js';
+import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => {
@@ -39,27 +36,6 @@ class AskingRuntime extends RecordingRuntime {
     setRunStatus(this.store, runId, 'awaiting_approval');
     return a;
   }
-}
-
-async function mountApp(rt: RecordingRuntime) {
-  const opts = { archiveAfterMinutes: 60 };
-  const app = render(
-    <App
-      runtime={rt}
-      sessions={{ list: () => [], currentId: 'x' }}
-      onExit={() => {}}
-      commands={agentsCommands(opts)}
-      keyBindings={agentsKeyBindings(opts)}
-    />,
-  );
-  await sleep(30);
-  return {
-    frame: () => plain(app.lastFrame()),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
-  };
 }
 
 function tree(rt: AskingRuntime) {

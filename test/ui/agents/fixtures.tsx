@@ -7,6 +7,8 @@ import { addRun, appendItem, createRuntimeStore, descendantsOf, setRunStatus, ty
 import type { RuntimeApi, RuntimeInfo } from '../../../src/runtime/runtimeApi.js';
 import { isTerminal, type Run, type RunKind, type RunStatus } from '../../../src/runtime/types.js';
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
+import { App } from '../../../src/ui/App.js';
+import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import { sleep, waitFor } from '../harness.js';
 
 export type Call = [string, ...unknown[]];
@@ -199,6 +201,32 @@ export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?
     },
     get closed() {
       return closed;
+    },
+  };
+}
+
+/** The real App with the /agents pane and commands mounted the way the CLI mounts them. */
+export async function mountApp(rt: RecordingRuntime) {
+  const opts = { archiveAfterMinutes: 60 };
+  const app = render(
+    <App
+      runtime={rt}
+      sessions={{ list: () => [], currentId: 'x' }}
+      onExit={() => {}}
+      commands={agentsCommands(opts)}
+      keyBindings={agentsKeyBindings(opts)}
+    />,
+  );
+  await sleep(30);
+  return {
+    frame: () => plain(app.lastFrame()),
+    async press(data: string) {
+      app.stdin.write(data);
+      await sleep(40);
+    },
+    /** Writes without waiting: keys that land before React renders again. */
+    burst(...data: string[]) {
+      for (const d of data) app.stdin.write(d);
     },
   };
 }
