@@ -160,19 +160,19 @@ function card(i, at, syncEnvelope) {
 function addCards(store, from, to, at, syncEnvelope) {
   const s = store.getState();
   const items = [];
-  const runs = { ...s.runs };
+  const newRuns = [];
   const runOrder = [...s.runOrder];
   let runTranscripts = s.runTranscripts;
   for (let i = from; i < to; i++) {
     const c = card(i, at, syncEnvelope);
     items.push(c.item);
     if (c.run) {
-      runs[c.run.id] = c.run;
+      newRuns.push([c.run.id, c.run]);
       runOrder.push(c.run.id);
       runTranscripts = runTranscripts.with(c.run.id, c.transcript);
     }
   }
-  store.setState({ transcript: [...s.transcript, ...items], runs, runOrder, runTranscripts });
+  store.setState({ transcript: [...s.transcript, ...items], runs: s.runs.withMany(newRuns), runOrder, runTranscripts });
 }
 
 async function measure(mode) {
@@ -185,7 +185,7 @@ async function measure(mode) {
   ]);
   const store = createRuntimeStore('bench-session');
   const at = Date.now() - 3_600_000;
-  store.setState({ runs: { [ROOT]: rootRun(at) }, runOrder: [ROOT] });
+  store.setState((s) => ({ runs: s.runs.with(ROOT, rootRun(at)), runOrder: [ROOT] }));
   // A resumed session arrives whole before the chat starts; a live one grows turn by turn.
   if (mode === 'resumed') addCards(store, 0, CARDS, at, syncEnvelope);
   const runtime = {

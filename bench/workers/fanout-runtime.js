@@ -51,7 +51,7 @@ async function turn({ url, children }) {
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
     const state = runtime.store.getState();
-    const runs = Object.values(state.runs);
+    const runs = state.runs.values();
     const root = runs.find((r) => r.kind === 'root');
     const kids = runs.filter((r) => r.kind === 'subagent');
     const statusCounts = {};

@@ -69,7 +69,7 @@ function runUsage(state: RuntimeState): Record<string, unknown>[] {
   const sums = subtreeUsage(state.runs, state.runOrder);
   const labels = runLabels(state);
   return state.runOrder.flatMap((id) => {
-    const r = state.runs[id];
+    const r = state.runs.get(id);
     const sub = sums.get(id);
     if (!r || !sub) return [];
     return [
@@ -125,7 +125,7 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
   watch(state.transcript);
   const root = [...state.runOrder]
     .reverse()
-    .map((id) => state.runs[id])
+    .map((id) => state.runs.get(id))
     .find((r) => r?.kind === 'root');
   const status = root?.status ?? 'failed';
   if (json) {

@@ -73,7 +73,7 @@ export function startIdleCollector(store: StoreApi<RuntimeState>, opts: IdleColl
     const s = store.getState();
     if (s.activeRootRunId !== undefined) return;
     for (const id of s.runOrder) {
-      const run = s.runs[id];
+      const run = s.runs.get(id);
       if (run && !isTerminal(run.status)) return;
     }
     if (collecting || heapUsed() - baseline < growth) return;

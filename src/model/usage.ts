@@ -3,6 +3,11 @@
 // all sum the same way.
 import type { Run } from './run.js';
 
+/** Runs by id: the store's run table, or anything else that looks runs up. */
+export interface RunLookup {
+  get(id: string): Run | undefined;
+}
+
 export interface Usage {
   tokensIn: number;
   tokensOut: number;
@@ -11,16 +16,16 @@ export interface Usage {
 
 /** Each run's subtree usage (itself and its descendants, by parentRunId), for every run in
  * `runs`, in one pass bottom-up. `descendants` counts the runs under each one. */
-export function subtreeUsage(runs: Record<string, Run>, order: readonly string[]): Map<string, Usage & { descendants: number }> {
+export function subtreeUsage(runs: RunLookup, order: readonly string[]): Map<string, Usage & { descendants: number }> {
   const out = new Map<string, Usage & { descendants: number }>();
   for (const id of order) {
-    const r = runs[id];
+    const r = runs.get(id);
     if (r) out.set(id, { tokensIn: r.tokensIn, tokensOut: r.tokensOut, costUsd: r.costUsd, descendants: 0 });
   }
   // Children are created after their parents, so walking creation order backwards adds each
   // finished subtree to its parent before the parent is added to its own.
   for (let i = order.length - 1; i >= 0; i--) {
-    const r = runs[order[i]];
+    const r = runs.get(order[i]);
     const own = r && out.get(r.id);
     const parent = r?.parentRunId !== undefined ? out.get(r.parentRunId) : undefined;
     if (!own || !parent) continue;
@@ -33,6 +38,6 @@ export function subtreeUsage(runs: Record<string, Run>, order: readonly string[]
 }
 
 /** One run's subtree usage. */
-export function subtreeUsageOf(runs: Record<string, Run>, order: readonly string[], runId: string): Usage & { descendants: number } {
+export function subtreeUsageOf(runs: RunLookup, order: readonly string[], runId: string): Usage & { descendants: number } {
   return subtreeUsage(runs, order).get(runId) ?? { tokensIn: 0, tokensOut: 0, costUsd: 0, descendants: 0 };
 }

@@ -102,7 +102,7 @@ export class ApprovalBroker {
   /** Whether an earlier "allow for this child / the tree" covers `tool` for this run. */
   private granted(runId: string, tool: string): boolean {
     this.prune();
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId);
     if (this.childAllowed.get(runId)?.has(tool)) return true;
     return run !== undefined && (this.treeAllowed.get(run.rootRunId)?.has(tool) ?? false);
   }
@@ -112,7 +112,7 @@ export class ApprovalBroker {
     const runs = this.store.getState().runs;
     for (const map of [this.childAllowed, this.treeAllowed]) {
       for (const id of map.keys()) {
-        const run = runs[id];
+        const run = runs.get(id);
         if (!run || isTerminal(run.status)) map.delete(id);
       }
     }
@@ -125,7 +125,7 @@ export class ApprovalBroker {
       set.add(name);
       map.set(key, set);
     };
-    const run = this.store.getState().runs[req.runId];
+    const run = this.store.getState().runs.get(req.runId);
     if (answer === 'allow_session') this.sessionAllowed.add(name);
     else if (answer === 'allow_child') add(this.childAllowed, req.runId);
     else if (answer === 'allow_tree' && run) add(this.treeAllowed, run.rootRunId);
@@ -178,6 +178,6 @@ export class ApprovalBroker {
   private waiting(runId: string, waiting: boolean): void {
     if (this.opts.onWaiting) return this.opts.onWaiting(runId, waiting);
     if (waiting) setRunStatus(this.store, runId, 'awaiting_approval');
-    else if (this.store.getState().runs[runId]?.status === 'awaiting_approval') setRunStatus(this.store, runId, 'running');
+    else if (this.store.getState().runs.get(runId)?.status === 'awaiting_approval') setRunStatus(this.store, runId, 'running');
   }
 }

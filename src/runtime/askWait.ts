@@ -7,7 +7,7 @@ import { setRunStatus, type RuntimeStore } from './store.js';
 import type { RunHandle } from './supervisorTypes.js';
 
 export function applyAskWait(store: RuntimeStore, handle: RunHandle | undefined, runId: string, waiting: boolean): void {
-  const status = store.getState().runs[runId]?.status;
+  const status = store.getState().runs.get(runId)?.status;
   if (!handle) {
     // No handle (a run being torn down): only the status, as the broker would.
     if (waiting) setRunStatus(store, runId, 'awaiting_approval');

@@ -132,14 +132,14 @@ export class FanoutBroker {
       createdAt: Date.now(),
     };
     this.store.setState((s) => ({ controls: { ...s.controls, fanouts: [...(s.controls.fanouts ?? []), entry] } }));
-    const before = this.store.getState().runs[req.runId]?.status;
+    const before = this.store.getState().runs.get(req.runId)?.status;
     if (before === 'running') setRunStatus(this.store, req.runId, 'awaiting_approval');
     return new Promise<number>((resolve) => {
       const finish = (count: number) => {
         this.pending.delete(id);
         req.signal.removeEventListener('abort', onAbort);
         this.store.setState((s) => ({ controls: { ...s.controls, fanouts: (s.controls.fanouts ?? []).filter((f) => f.id !== id) } }));
-        if (this.store.getState().runs[req.runId]?.status === 'awaiting_approval') setRunStatus(this.store, req.runId, 'running');
+        if (this.store.getState().runs.get(req.runId)?.status === 'awaiting_approval') setRunStatus(this.store, req.runId, 'running');
         resolve(Math.max(0, Math.min(children.length, Math.floor(count))));
       };
       // A run stopped while its question waits: nothing starts.

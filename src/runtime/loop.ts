@@ -1,6 +1,7 @@
 // The agent loop: one agent's turn. Model call (streamed) → tool calls (in order, or
 // concurrently with parallel_tools) → repeat, until a final answer or a limit.
 // At every step boundary it honours its AbortSignal and its pause gate.
+import { startInGroups } from './batchedStart.js';
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
@@ -292,7 +293,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
  * provider's reply names it (the configured one until a reply says otherwise). */
 function noteAnsweringModel(spec: LoopSpec, modelId: string): void {
   const model = `${spec.providerConfig.type}/${modelId.slice(0, 200)}`;
-  if (spec.store.getState().runs[spec.runId]?.model !== model) patchRun(spec.store, spec.runId, { model });
+  if (spec.store.getState().runs.get(spec.runId)?.model !== model) patchRun(spec.store, spec.runId, { model });
 }
 
 async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<void> {
@@ -319,7 +320,7 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
     results[i] = declined?.has(calls[i].id) ? declineCall(spec, items[i]) : await runToolCall(spec, calls[i], items[i], seen);
   };
   if (spec.caller.runtime.parallel_tools && calls.length > 1) {
-    await Promise.all(calls.map((_, i) => runOne(i)));
+    await startInGroups(calls.length, runOne);
   } else {
     for (let i = 0; i < calls.length; i++) {
       if (i > 0) await stepBoundary(spec, false);

@@ -12,6 +12,10 @@ interface Kept {
 
 export class LoopContexts {
   private readonly byRun = new Map<string, Kept>();
+  /** Ended runs in the order they ended, so pruning looks only at the oldest ones instead
+   * of every kept context at each end (that scan made a 1,000-child turn quadratic). */
+  private readonly endOrder: { runId: string; endedAt: number }[] = [];
+  private endHead = 0;
 
   /** `keepMs()`: how long a finished run stays listed (read at each use: the config's). */
   constructor(private readonly keepMs: () => number) {}
@@ -27,7 +31,10 @@ export class LoopContexts {
 
   ended(runId: string, now = Date.now()): void {
     const kept = this.byRun.get(runId);
-    if (kept) kept.endedAt = now;
+    if (kept) {
+      kept.endedAt = now;
+      this.endOrder.push({ runId, endedAt: now });
+    }
     this.prune(now);
   }
 
@@ -43,8 +50,19 @@ export class LoopContexts {
 
   private prune(now: number): void {
     const keepMs = this.keepMs();
-    for (const [id, kept] of this.byRun) {
-      if (kept.endedAt !== undefined && now - kept.endedAt >= keepMs) this.byRun.delete(id);
+    while (this.endHead < this.endOrder.length) {
+      const { runId, endedAt } = this.endOrder[this.endHead];
+      const kept = this.byRun.get(runId);
+      // A run steered again (set anew) or ended again since this entry is not this entry's.
+      if (kept && kept.endedAt === endedAt) {
+        if (now - endedAt < keepMs) break;
+        this.byRun.delete(runId);
+      }
+      this.endHead++;
+    }
+    if (this.endHead > 1024 && this.endHead * 2 > this.endOrder.length) {
+      this.endOrder.splice(0, this.endHead);
+      this.endHead = 0;
     }
   }
 }

@@ -221,8 +221,8 @@ export class QuotaTracker implements QuotaWaiter {
    * children of its own waiting on it, so such a pause was asked for from outside. */
   private treePaused(runId: string): boolean {
     const runs = this.control!.store.getState().runs;
-    for (let id = runs[runId]?.parentRunId; id; id = runs[id]?.parentRunId) {
-      const status = runs[id]?.status;
+    for (let id = runs.get(runId)?.parentRunId; id; id = runs.get(id)?.parentRunId) {
+      const status = runs.get(id)?.status;
       if (status === 'paused' || status === 'pausing') return true;
     }
     return false;

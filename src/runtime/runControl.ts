@@ -1,25 +1,39 @@
 // Stop, pause and resume over a subtree of runs, and the statuses those leave: the
 // supervisor's control side, kept apart from creating and running children. It works on
 // the supervisor's handles (it never creates or drops one) and the store.
-import { descendantsOf, endRuns, setRunStatus, type RuntimeStore } from './store.js';
+import { descendantsOf, endRuns, liveSubtree, setRunStatus, type RuntimeStore } from './store.js';
+import { ChildIndex } from './childIndex.js';
 import type { RunHandle, StopReason } from './supervisorTypes.js';
 import { isTerminal, type Run } from './types.js';
 
 export const KILLED_TEXT = 'killed by the operator';
 
 export class RunControl {
+  /** The runs the last applyQueuePositions gave a position: the only ones it may have to clear. */
+  private queuedOnce = new Set<string>();
+  private readonly children = new ChildIndex();
+
   constructor(
     private readonly store: RuntimeStore,
     private readonly handles: ReadonlyMap<string, RunHandle>,
   ) {}
 
+  /** How many children of the run have not ended. */
+  liveChildCount(runId: string): number {
+    const s = this.store.getState();
+    return this.children.liveCount(s.runOrder, s.runs, runId, (id) => {
+      const r = s.runs.get(id);
+      return r !== undefined && !isTerminal(r.status);
+    });
+  }
+
   /** Live (non-terminal) children of a run. */
   liveChildren(runId: string): Run[] {
     const s = this.store.getState();
     const out: Run[] = [];
-    for (const id of s.runOrder) {
-      const r = s.runs[id];
-      if (r && r.parentRunId === runId && !isTerminal(r.status)) out.push(r);
+    for (const id of this.children.of(s.runOrder, s.runs, runId)) {
+      const r = s.runs.get(id);
+      if (r && !isTerminal(r.status)) out.push(r);
     }
     return out;
   }
@@ -28,7 +42,7 @@ export class RunControl {
    * `killText`: what a killed run's error says (who killed it); the operator by default. */
   stop(runId: string, reason: StopReason, killText = KILLED_TEXT): number {
     const s = this.store.getState();
-    const run = s.runs[runId];
+    const run = s.runs.get(runId);
     if (!run) return 0;
     const targets = [run, ...descendantsOf(s, runId)].filter((r) => !isTerminal(r.status));
     // Mark first, deepest first, so each run's own outcome records the real reason.
@@ -66,7 +80,7 @@ export class RunControl {
     if (!h) return;
     h.gate.pause();
     h.timer?.pause();
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId);
     if (!run || run.status === 'paused') return;
     // A run waiting for the operator's answer is not moving either (askWait.ts).
     const holdsNow = run.startedAt === undefined || h.gate.held || (h.asking ?? 0) > 0;
@@ -75,7 +89,7 @@ export class RunControl {
 
   /** The loop of `runId` stopped at its gate: the pause holds. */
   onHeld(runId: string): void {
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId);
     if (run?.status === 'pausing' || run?.status === 'running') {
       if (this.handles.get(runId)?.gate.paused) setRunStatus(this.store, runId, 'paused');
     }
@@ -86,7 +100,7 @@ export class RunControl {
    * them is held: it reads `paused` too. Walks up, since that may hold its own parent. */
   settleWaitingParent(runId: string | undefined): void {
     for (let id = runId; id;) {
-      const run = this.store.getState().runs[id];
+      const run = this.store.getState().runs.get(id);
       if (run?.status !== 'pausing') return;
       const live = this.liveChildren(id);
       if (live.length === 0 || !live.every((c) => c.status === 'paused')) return;
@@ -97,7 +111,7 @@ export class RunControl {
 
   pause(runId: string): number {
     const s = this.store.getState();
-    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    const targets = liveSubtree(s, runId);
     for (const r of targets) this.pauseOne(r.id);
     // Deepest first, so a parent sees its children's final state.
     for (const r of targets.slice().reverse()) this.settleWaitingParent(r.id);
@@ -106,12 +120,12 @@ export class RunControl {
 
   resume(runId: string): number {
     const s = this.store.getState();
-    const targets = [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    const targets = liveSubtree(s, runId);
     for (const r of targets) {
       const h = this.handles.get(r.id);
       if (!h) continue;
       h.gate.resume();
-      const cur = this.store.getState().runs[r.id];
+      const cur = this.store.getState().runs.get(r.id);
       const asking = (h.asking ?? 0) > 0;
       if (cur?.status === 'paused' || cur?.status === 'pausing')
         setRunStatus(this.store, r.id, cur.startedAt === undefined ? 'queued' : asking ? 'awaiting_approval' : 'running');
@@ -124,23 +138,17 @@ export class RunControl {
    * in one store update, none when nothing changed. */
   applyQueuePositions(positions: Map<string, number>): void {
     this.store.setState((s) => {
-      let changed = false;
-      const runs = { ...s.runs };
+      const changed: [string, Run][] = [];
       for (const [id, pos] of positions) {
-        const r = runs[id];
-        if (r && r.queuePosition !== pos) {
-          runs[id] = { ...r, queuePosition: pos };
-          changed = true;
-        }
+        const r = s.runs.get(id);
+        if (r && r.queuePosition !== pos) changed.push([id, { ...r, queuePosition: pos }]);
       }
-      for (const id of s.runOrder) {
-        const r = runs[id];
-        if (r && r.queuePosition !== undefined && !positions.has(id)) {
-          runs[id] = { ...r, queuePosition: undefined };
-          changed = true;
-        }
+      for (const id of this.queuedOnce) {
+        const r = s.runs.get(id);
+        if (r && r.queuePosition !== undefined && !positions.has(id)) changed.push([id, { ...r, queuePosition: undefined }]);
       }
-      return changed ? { runs } : s;
+      this.queuedOnce = new Set(positions.keys());
+      return changed.length > 0 ? { runs: s.runs.withMany(changed) } : s;
     });
   }
 }

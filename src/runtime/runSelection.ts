@@ -7,7 +7,7 @@ export function runLabels(s: RuntimeState): Map<string, string> {
   const counts = new Map<string, number>();
   const labels = new Map<string, string>();
   for (const id of s.runOrder) {
-    const run = s.runs[id];
+    const run = s.runs.get(id);
     if (!run || run.kind === 'root') continue;
     const n = (counts.get(run.alias) ?? 0) + 1;
     counts.set(run.alias, n);
@@ -17,7 +17,7 @@ export function runLabels(s: RuntimeState): Map<string, string> {
 }
 
 export function runLabel(s: RuntimeState, runId: string): string {
-  const run = s.runs[runId];
+  const run = s.runs.get(runId);
   if (run?.kind === 'root') return `${run.alias} (turn)`;
   return runLabels(s).get(runId) ?? runId.slice(0, 8);
 }
@@ -27,7 +27,7 @@ export function runPath(s: RuntimeState, runId: string): string[] {
   const labels = runLabels(s);
   const out: string[] = [];
   for (let id: string | undefined = runId; id !== undefined && out.length < 64;) {
-    const run: Run | undefined = s.runs[id];
+    const run: Run | undefined = s.runs.get(id);
     if (!run) break;
     out.unshift(run.kind === 'root' ? run.alias : (labels.get(id) ?? run.shortId));
     id = run.parentRunId;
@@ -42,7 +42,7 @@ export function listedRuns(s: RuntimeState, archiveAfterMinutes: number, now = D
   const finished: Run[] = [];
   const archiveMs = archiveAfterMinutes * 60_000;
   for (let i = s.runOrder.length - 1; i >= 0; i--) {
-    const run = s.runs[s.runOrder[i]];
+    const run = s.runs.get(s.runOrder[i]);
     if (!run || run.kind === 'root') continue;
     if (!isTerminal(run.status)) active.push(run);
     else if (run.endedAt !== undefined && now - run.endedAt <= archiveMs) finished.push(run);

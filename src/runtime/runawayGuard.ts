@@ -19,7 +19,7 @@ export interface TreeMeasure {
 export function measureTree(s: RuntimeState, rootRunId: string, now = Date.now()): TreeMeasure {
   const m: TreeMeasure = { size: 0, spawnsLastMinute: 0, tokens: 0, costCents: 0, live: 0 };
   for (const id of s.runOrder) {
-    const r = s.runs[id];
+    const r = s.runs.get(id);
     if (!r || r.rootRunId !== rootRunId) continue;
     m.size++;
     m.tokens += r.tokensIn + r.tokensOut;
@@ -113,7 +113,7 @@ export class RunawayGuard {
     if (s.controls.runaway.tripped) return;
     const roots = new Set<string>();
     for (const id of s.runOrder) {
-      const r = s.runs[id];
+      const r = s.runs.get(id);
       if (r && !isTerminal(r.status)) roots.add(r.rootRunId);
     }
     for (const rootRunId of roots) {
@@ -163,7 +163,7 @@ export class RunawayGuard {
     const s = this.sup.store.getState();
     let n = 0;
     for (const id of s.runOrder) {
-      const r: Run | undefined = s.runs[id];
+      const r: Run | undefined = s.runs.get(id);
       if (r && r.rootRunId === rootRunId && r.kind !== 'root' && !isTerminal(r.status) && r.parentRunId === rootRunId) {
         n += 1 + this.sup.kill(r.id, killText).descendants;
       }

@@ -154,8 +154,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     notice: (level, text) => notice(level, text),
   });
 
-  const isRoot = (runId: string) => store.getState().runs[runId]?.kind === 'root';
-  const runById = (runId: string) => store.getState().runs[runId];
+  const isRoot = (runId: string) => store.getState().runs.get(runId)?.kind === 'root';
+  const runById = (runId: string) => store.getState().runs.get(runId);
   const hooks: LoopHooks = {
     onItemFinal(runId, item) {
       if (isRoot(runId)) sinks.appendItem?.(item);
@@ -354,7 +354,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         notice('error', message);
       }
     } finally {
-      const finished = store.getState().runs[run.id];
+      const finished = store.getState().runs.get(run.id);
       sinks.trace?.({
         event: finished?.status === 'completed' ? 'run_finished' : 'run_failed',
         agent_alias: alias,

@@ -8,6 +8,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { neutralize } from '../text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
+import { BucketedMap } from '../model/bucketedMap.js';
 import { RunTranscripts } from './runTranscripts.js';
 import {
   isTerminal,
@@ -34,7 +35,7 @@ export function initialControls(): Controls {
 export function createRuntimeStore(sessionId: string): RuntimeStore {
   return createStore<RuntimeState>(() => ({
     sessionId,
-    runs: {},
+    runs: BucketedMap.empty<Run>(),
     runOrder: [],
     transcript: [],
     runTranscripts: RunTranscripts.empty,
@@ -58,16 +59,16 @@ export function cutToolName(name: string): string {
 
 export function addRun(store: RuntimeStore, untrusted: Run): void {
   const run = neutralizeRunFields(untrusted);
-  store.setState((s) => ({ runs: { ...s.runs, [run.id]: run }, runOrder: [...s.runOrder, run.id] }));
+  store.setState((s) => ({ runs: s.runs.with(run.id, run), runOrder: [...s.runOrder, run.id] }));
 }
 
 /** Progress updates only touch an existing run, and never a finished one. */
 export function patchRun(store: RuntimeStore, runId: string, patch: Partial<Run> | ((run: Run) => Partial<Run>)): void {
   store.setState((s) => {
-    const run = s.runs[runId];
+    const run = s.runs.get(runId);
     if (!run || isTerminal(run.status)) return s;
     const p = neutralizeRunFields(typeof patch === 'function' ? patch(run) : patch);
-    return { runs: { ...s.runs, [runId]: { ...run, ...p } } };
+    return { runs: s.runs.with(runId, { ...run, ...p }) };
   });
 }
 
@@ -98,10 +99,10 @@ export function setRunStatus(store: RuntimeStore, runId: string, status: RunStat
   const extra = neutralizeRunFields(untrusted);
   let changed = false;
   store.setState((s) => {
-    const run = s.runs[runId];
+    const run = s.runs.get(runId);
     if (!run || isTerminal(run.status)) return s;
     changed = true;
-    return { runs: { ...s.runs, [runId]: withStatus(run, status, extra, Date.now()) } };
+    return { runs: s.runs.with(runId, withStatus(run, status, extra, Date.now())) };
   });
   return changed;
 }
@@ -112,14 +113,13 @@ export function endRuns(store: RuntimeStore, runIds: readonly string[], status: 
   const extra = neutralizeRunFields(untrusted);
   store.setState((s) => {
     const now = Date.now();
-    let runs: Record<string, Run> | undefined;
+    const ended: [string, Run][] = [];
     for (const id of runIds) {
-      const run = s.runs[id];
+      const run = s.runs.get(id);
       if (!run || isTerminal(run.status)) continue;
-      runs ??= { ...s.runs };
-      runs[id] = withStatus(run, status, extra, now);
+      ended.push([id, withStatus(run, status, extra, now)]);
     }
-    return runs ? { runs } : s;
+    return ended.length > 0 ? { runs: s.runs.withMany(ended) } : s;
   });
 }
 
@@ -140,12 +140,9 @@ export function toolFinished(store: RuntimeStore, runId: string, name: string, s
 
 export function addUsage(store: RuntimeStore, runId: string, tokensIn: number, tokensOut: number, costUsd: number): void {
   store.setState((s) => {
-    const run = s.runs[runId];
+    const run = s.runs.get(runId);
     const runs = run
-      ? {
-          ...s.runs,
-          [runId]: { ...run, tokensIn: run.tokensIn + tokensIn, tokensOut: run.tokensOut + tokensOut, costUsd: run.costUsd + costUsd },
-        }
+      ? s.runs.with(runId, { ...run, tokensIn: run.tokensIn + tokensIn, tokensOut: run.tokensOut + tokensOut, costUsd: run.costUsd + costUsd })
       : s.runs;
     return {
       runs,
@@ -202,24 +199,30 @@ export function setRetryNotice(store: RuntimeStore, text: string | undefined): v
 }
 
 function isRootRun(s: RuntimeState, runId: string): boolean {
-  const run = s.runs[runId];
+  const run = s.runs.get(runId);
   return !run || run.kind === 'root';
 }
 
 // ---- selectors (pure; safe for React) ----
+
+/** The run and its descendants that have not ended, the run first. */
+export function liveSubtree(s: RuntimeState, runId: string): Run[] {
+  const run = s.runs.get(runId);
+  return [...(run ? [run] : []), ...descendantsOf(s, runId)].filter((r) => !isTerminal(r.status));
+}
 
 export function descendantsOf(s: RuntimeState, runId: string): Run[] {
   const out: Run[] = [];
   const stack = [runId];
   const byParent = new Map<string, string[]>();
   for (const id of s.runOrder) {
-    const p = s.runs[id]?.parentRunId;
+    const p = s.runs.get(id)?.parentRunId;
     if (p) byParent.set(p, [...(byParent.get(p) ?? []), id]);
   }
   while (stack.length) {
     const cur = stack.pop()!;
     for (const child of byParent.get(cur) ?? []) {
-      out.push(s.runs[child]);
+      out.push(s.runs.get(child)!);
       stack.push(child);
     }
   }

@@ -89,7 +89,7 @@ export async function runSubagent(
 /** Steering a finished child starts a new turn in that child's own history, as a new run
  * under the same parent (terminal states are final, so the old run is not reopened). */
 export async function continueFinished(sup: SupervisorCore, runId: string, message: string): Promise<ChildResult | undefined> {
-  const old = sup.store.getState().runs[runId];
+  const old = sup.store.getState().runs.get(runId);
   const ctx = sup.steerableContext(runId);
   if (!old || !ctx || !isTerminal(old.status)) return undefined;
   return sup.runChild({

@@ -58,7 +58,7 @@ export class Supervisor implements SupervisorCore {
   private spawnPaused = false;
   /** Per-child limits (childBudget.ts): fed by every model call's usage through loopHooks. */
   readonly budgets = new ChildBudgets({
-    run: (id) => this.store.getState().runs[id],
+    run: (id) => this.store.getState().runs.get(id),
     exhausted: (id, text) => this.stopForBudget(id, text),
   });
   private readonly loopHooks: LoopHooks;
@@ -132,6 +132,9 @@ export class Supervisor implements SupervisorCore {
 
   /** Called synchronously after each run is announced (the runaway guard checks here, so
    * it trips before the next child of a parallel batch is created). */
+  /** Children holding a handle, by parent run: an upper bound of each run's live children. */
+  private readonly handlesByParent = new Map<string, number>();
+
   private readonly runCreatedListeners = new Set<(run: Run) => void>();
 
   /** Subscribes to run creation; returns the unsubscribe. */
@@ -192,11 +195,23 @@ export class Supervisor implements SupervisorCore {
     return this.control.liveChildren(runId);
   }
 
+  liveChildCount(runId: string): number {
+    return this.control.liveChildCount(runId);
+  }
+
+  /** False when the run certainly has fewer than `atLeast` live children: every live child
+   * holds a handle until it ends, so the handle count bounds the live count from above and
+   * the exact count (a walk over the children) is needed only near a limit. */
+  mayHaveLiveChildren(runId: string, atLeast: number): boolean {
+    return (this.handlesByParent.get(runId) ?? 0) >= atLeast;
+  }
+
   /** Refusal shared by every tool that creates runs, or undefined. */
   spawnRefusal(parentRunId: string): string | undefined {
     if (this.spawnPaused) return SPAWN_PAUSED_REFUSAL;
     const limit = this.deps.config.delegation.max_children_per_agent;
-    const live = this.liveChildren(parentRunId).length;
+    if (!this.mayHaveLiveChildren(parentRunId, limit)) return undefined;
+    const live = this.control.liveChildCount(parentRunId);
     if (live >= limit) return childrenLimitRefusal(limit, live);
     return undefined;
   }
@@ -204,12 +219,13 @@ export class Supervisor implements SupervisorCore {
   /** Announces the child (queued, visible at once), waits for a lane slot, runs it and
    * records its outcome. Never throws: the outcome says what happened. */
   async runChild(spec: ChildSpec): Promise<ChildResult> {
-    const parent = this.store.getState().runs[spec.parentRunId];
+    const parent = this.store.getState().runs.get(spec.parentRunId);
     // The handle exists before the run is announced, so a pause or kill issued the moment
     // the child appears (by the user or the runaway guard) reaches it.
     const id = randomUUID();
     const detached = spec.kind === 'background';
     const handle = this.registerHandle(id, spec.parentSignal);
+    this.handlesByParent.set(spec.parentRunId, (this.handlesByParent.get(spec.parentRunId) ?? 0) + 1);
     const parentHandle = this.handles.get(spec.parentRunId);
     if (parentHandle?.gate.paused) handle.gate.pause();
     const limits = this.budgets.open(id, spec.parentRunId, configuredLimits(this.config.delegation, this.config.agents[spec.alias]));
@@ -249,14 +265,14 @@ export class Supervisor implements SupervisorCore {
     }
     if (handle.controller.signal.aborted)
       return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped before it started');
-    const status = this.store.getState().runs[run.id]?.status;
+    const status = this.store.getState().runs.get(run.id)?.status;
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
-    this.deps.trace('run_started', this.store.getState().runs[run.id], spec.tools);
+    this.deps.trace('run_started', this.store.getState().runs.get(run.id)!, spec.tools);
     handle.timer = this.budgets.timer(run.id, spec.timeoutSecs, () => this.stop(run.id, 'timed_out'));
     if (handle.timer && !handle.gate.paused) handle.timer.start();
     try {
-      const text = await spec.execute(handle, this.store.getState().runs[run.id]);
+      const text = await spec.execute(handle, this.store.getState().runs.get(run.id)!);
       if (handle.controller.signal.aborted) return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', text, undefined);
       return this.endChild(run.id, handle, 'completed', text, undefined);
     } catch (err) {
@@ -285,10 +301,10 @@ export class Supervisor implements SupervisorCore {
             ? (error ?? 'cancelled: the turn was stopped')
             : error;
     setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : { error: reasonText });
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId)!;
     this.deps.trace(status === 'completed' ? 'run_finished' : 'run_failed', run);
     this.deps.onChildEnded?.(run);
-    this.handles.delete(runId);
+    if (this.handles.delete(runId) && run.parentRunId !== undefined) this.dropParentCount(run.parentRunId);
     this.contexts.ended(runId);
     return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run };
   }
@@ -364,6 +380,12 @@ export class Supervisor implements SupervisorCore {
 
   // ---- handles and kept contexts ----
 
+  private dropParentCount(parentRunId: string): void {
+    const n = (this.handlesByParent.get(parentRunId) ?? 0) - 1;
+    if (n > 0) this.handlesByParent.set(parentRunId, n);
+    else this.handlesByParent.delete(parentRunId);
+  }
+
   /** Ids of runs that hold a handle (live, or still unwinding). */
   handledRunIds(): string[] {
     return [...this.handles.keys()];
@@ -412,7 +434,7 @@ export class Supervisor implements SupervisorCore {
   stopAll(reason: StopReason): number {
     let stopped = 0;
     for (const id of [...this.handles.keys()]) {
-      const run = this.store.getState().runs[id];
+      const run = this.store.getState().runs.get(id);
       if (run && !isTerminal(run.status)) stopped += 1 + this.stop(id, reason);
     }
     return stopped;
@@ -422,14 +444,14 @@ export class Supervisor implements SupervisorCore {
    * `text` (endChild), its descendants cancelled. */
   private stopForBudget(runId: string, text: string): void {
     const h = this.handles.get(runId);
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId);
     if (!h || !run || isTerminal(run.status)) return;
     h.failText = text;
     this.stop(runId, 'cancelled');
   }
 
   kill(runId: string, killText?: string): { killed: boolean; descendants: number } {
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId);
     if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
     const descendants = this.stop(runId, 'killed', killText);
     return { killed: true, descendants };
@@ -450,7 +472,7 @@ export class Supervisor implements SupervisorCore {
 
   steer(runId: string, message: string): boolean {
     const h = this.handles.get(runId);
-    const run = this.store.getState().runs[runId];
+    const run = this.store.getState().runs.get(runId);
     if (!h || !run || isTerminal(run.status)) return false;
     h.steering.push(message);
     return true;

@@ -134,7 +134,8 @@ export interface SupervisorCore {
   riskProfile(name: string): RiskProfile | undefined;
   runtimeProfile(name: string): RuntimeProfile;
   registryOf(runId: string, caller: ToolCaller): ToolRegistry;
-  liveChildren(runId: string): Run[];
+  liveChildCount(runId: string): number;
+  mayHaveLiveChildren(runId: string, atLeast: number): boolean;
   spawnRefusal(parentRunId: string): string | undefined;
   runChild(spec: ChildSpec): Promise<ChildResult>;
   recordUserItem(runId: string, text: string): void;

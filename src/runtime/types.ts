@@ -7,7 +7,11 @@ import type { QuotaPause } from '../model/quota.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { McpServerView } from '../model/mcp.js';
+import type { BucketedMap } from '../model/bucketedMap.js';
 import type { RunTranscripts } from './runTranscripts.js';
+
+/** Every run of the session by id. */
+export type RunTable = BucketedMap<Run>;
 
 export * from '../model/run.js';
 export * from '../model/transcript.js';
@@ -16,7 +20,9 @@ export * from '../model/quota.js';
 
 export interface RuntimeState {
   sessionId: string;
-  runs: Record<string, Run>;
+  /** Every run by id (`.get(id)`, `.values()` in creation order): an immutable table
+   * whose update copies one bucket, not every run (model/bucketedMap.ts). */
+  runs: RunTable;
   /** Run ids in creation order. */
   runOrder: string[];
   /** The session's chat items (root turns only; children keep their own). */

@@ -21,10 +21,27 @@ export function parseToolArgs<S extends z.ZodType>(schema: S, raw: unknown, erro
 /** The JSON Schema sent to the model for an argument object. Unknown keys are ignored when
  * parsing, but the model is told not to send any (additionalProperties: false). */
 export function modelParameters(schema: z.ZodType): Record<string, unknown> {
+  // Built once per schema: every model call of every run describes its tools, and
+  // generating the JSON Schema each time was a visible share of a large fan-out's CPU.
+  const cached = parametersCache.get(schema);
+  if (cached) return cached;
   // io 'input': a field with a default is optional to the caller and shows its default.
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>;
   delete json.$schema;
-  return { ...json, additionalProperties: false };
+  const parameters = deepFreeze({ ...json, additionalProperties: false });
+  parametersCache.set(schema, parameters);
+  return parameters;
+}
+
+const parametersCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** Shared between callers, so nobody may change it in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 export const INVALID_ARGS = (tool: string, problem: string, usage: string) =>

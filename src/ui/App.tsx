@@ -122,7 +122,7 @@ export function App(props: AppProps) {
   // The asking run as the user knows it: `main`, or a child's label (researcher#2), and
   // for a child its path in the tree (main › researcher#2 › researcher#3).
   const approvalAgent = useStore(store, (s) => {
-    const run = approval ? s.runs[approval.runId] : undefined;
+    const run = approval ? s.runs.get(approval.runId) : undefined;
     if (!run) return undefined;
     return run.parentRunId === undefined ? run.alias : runLabel(s, run.id);
   });
@@ -132,7 +132,7 @@ export function App(props: AppProps) {
   // A large fan-out waiting for the operator ([delegation] confirm_fanout_over).
   const fanout = useStore(store, (s) => s.controls.fanouts?.[0]);
   const fanoutAgent = useStore(store, (s) => {
-    const run = fanout ? s.runs[fanout.runId] : undefined;
+    const run = fanout ? s.runs.get(fanout.runId) : undefined;
     return run && (run.parentRunId === undefined ? run.alias : runLabel(s, run.id));
   });
   const retryNotice = useStore(store, (s) => s.retryNotice);

@@ -55,7 +55,7 @@ describe('App: a turn', () => {
     await app.type('go');
     await app.press(ENTER);
     const runId = app.runtime.runId!;
-    app.runtime.store.setState((s) => ({ runs: { ...s.runs, [runId]: { ...s.runs[runId], startedAt: Date.now() - 65_000 } } }));
+    app.runtime.store.setState((s) => ({ runs: s.runs.with(runId, { ...s.runs.get(runId)!, startedAt: Date.now() - 65_000 }) }));
     await waitFor(() => expect(app.frame()).toContain('working 1m 05s'));
   });
 

@@ -46,8 +46,10 @@ export class DelegationService {
     const shared = this.supervisor.spawnRefusal(ctx.runId);
     if (shared) return shared;
     // Detached background tasks still count against the run that launched them.
-    const live = this.supervisor.liveChildren(ctx.runId).length + this.tasks.launchedBy(ctx.runId);
     const limit = this.supervisor.config.delegation.max_children_per_agent;
+    const launched = this.tasks.launchedBy(ctx.runId);
+    if (!this.supervisor.mayHaveLiveChildren(ctx.runId, limit - launched - count + 1)) return undefined;
+    const live = this.supervisor.liveChildCount(ctx.runId) + launched;
     return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
   }
 
@@ -166,7 +168,7 @@ export class DelegationService {
     // runChild announces the run synchronously (detached from the turn's tree, as the root
     // of its own), so the newest run is this one.
     const s = supervisor.store.getState();
-    const newest = s.runs[s.runOrder[s.runOrder.length - 1]];
+    const newest = s.runs.get(s.runOrder[s.runOrder.length - 1]);
     if (newest && newest.kind === 'background' && newest.parentToolCallId === ctx.toolCallId) runId = newest.id;
     this.tasks.adopt(launch, runId, ctx.runId, outcome);
     return { taskId: launch.taskId };

@@ -112,15 +112,15 @@ export class BackgroundTasks {
   async track<T>(launch: BackgroundLaunch, runId: string, work: () => Promise<T>): Promise<T> {
     const { store } = this.supervisor;
     const write = (extra: TaskPatch = {}) => {
-      const run = store.getState().runs[runId];
+      const run = store.getState().runs.get(runId);
       if (!run) return;
       const now = Date.now();
       this.safeUpdate(launch.taskId, { heartbeat_at: iso(now), progress: progressOf(run, launch.timeoutSecs, now), ...extra });
     };
     write({ started_at: iso(Date.now()) });
     const unsubscribe = store.subscribe((s, prev) => {
-      const r = s.runs[runId];
-      const p = prev.runs[runId];
+      const r = s.runs.get(runId);
+      const p = prev.runs.get(runId);
       if (r && p && (r.iterations !== p.iterations || r.toolsCompleted !== p.toolsCompleted || r.lastTool !== p.lastTool)) write();
     });
     const heartbeat = setInterval(() => {

@@ -1,6 +1,7 @@
 // The schema the model reads. The `agent` description lists exactly the reachable roster,
 // and only when the caller's policy allows delegation; the tool description states the
 // caller's real limits (depth left, timeouts, await cap) from config.
+import type { z } from 'zod';
 import type { ArborConfig } from '../../config/types.js';
 import type { ToolSpec } from '../../providers/types.js';
 import type { ToolCaller } from '../types.js';
@@ -56,8 +57,20 @@ export function delegateSpec(caller: ToolCaller, config: ArborConfig, delegateOn
     name: DELEGATE,
     description: describe(caller, config, delegateOnly),
     // The roster is per caller, so only the agent field's description is filled in here.
-    parameters: modelParameters(
-      delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() }),
-    ),
+    parameters: parametersFor(agentDescription),
   };
+}
+
+// One schema per roster text, so modelParameters' cache serves every call of every run
+// that sees the same roster (a fan-out's children all do).
+const schemaByRoster = new Map<string, z.ZodType>();
+
+function parametersFor(agentDescription: string): Record<string, unknown> {
+  let schema = schemaByRoster.get(agentDescription);
+  if (!schema) {
+    schema = delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() });
+    if (schemaByRoster.size >= 64) schemaByRoster.clear();
+    schemaByRoster.set(agentDescription, schema);
+  }
+  return modelParameters(schema);
 }

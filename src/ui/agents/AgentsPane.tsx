@@ -69,7 +69,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const lastIndex = useRef(0);
 
   // Elapsed times move while anything is live, even when the store is quiet.
-  const liveNow = useMemo(() => Object.values(state.runs).some((r) => r.endedAt === undefined), [state.runs]);
+  const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
   const tick = useTicker(liveNow, 1000);
   const view = useMemo(() => buildTree(state, archiveAfterMinutes, filter, Date.now()), [state, archiveAfterMinutes, filter, tick]);
   const rows = view.rows;
@@ -98,7 +98,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
             ? 'ask'
             : 'list';
   const tripped = state.controls.runaway;
-  const bannerRoot = tripped.rootRunId && state.runs[tripped.rootRunId] ? runLabel(state, tripped.rootRunId) : undefined;
+  const bannerRoot = tripped.rootRunId && state.runs.get(tripped.rootRunId) ? runLabel(state, tripped.rootRunId) : undefined;
   const parts = budget(
     maxRows,
     headerLines({ totals: view.totals, spawnPaused: state.controls.spawnPaused, filter, selected: index, count: rows.length, width }),

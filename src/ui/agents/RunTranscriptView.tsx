@@ -42,7 +42,7 @@ export interface RunTranscriptViewProps {
 }
 
 export function RunTranscriptView({ state, runId, lines, win, width }: RunTranscriptViewProps) {
-  const run = state.runs[runId];
+  const run = state.runs.get(runId);
   const shown = lines.slice(win.first, win.first + win.body);
   const title: Line = run
     ? [

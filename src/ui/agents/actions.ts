@@ -29,7 +29,7 @@ function isTrippedRoot(s: RuntimeState, runId: string): boolean {
 
 /** Why nothing happened to a run that is gone or already finished, or undefined. */
 function notLive(s: RuntimeState, runId: string): ActionResult | undefined {
-  const run = s.runs[runId];
+  const run = s.runs.get(runId);
   if (!run) return warn(t('agents:actions.gone', { id: runId.slice(0, 8) }));
   if (isTerminal(run.status))
     return warn(t('agents:actions.alreadyFinished', { label: runLabel(s, runId), status: statusWord(run.status) }));
@@ -85,7 +85,7 @@ export function resumeRun(runtime: RuntimeApi, runId: string): ActionResult {
 /** Space in the pane: resume what is paused (or the tripped root), pause the rest. */
 export function togglePause(runtime: RuntimeApi, runId: string): ActionResult {
   const s = runtime.store.getState();
-  const status = s.runs[runId]?.status;
+  const status = s.runs.get(runId)?.status;
   // A pause that has not held yet (pausing…) is undone by the same key.
   if (isTrippedRoot(s, runId) || status === 'paused' || status === 'pausing') return resumeRun(runtime, runId);
   return pauseRun(runtime, runId);
@@ -111,7 +111,7 @@ export function setSpawning(runtime: RuntimeApi, paused: boolean): ActionResult 
  * runs were live and are now killed. */
 export function killAll(runtime: RuntimeApi, childrenOnly: boolean): number {
   const before = runtime.store.getState();
-  const count = Object.values(before.runs).filter((r) => !isTerminal(r.status) && !(childrenOnly && r.kind === 'root')).length;
+  const count = before.runs.values().filter((r) => !isTerminal(r.status) && !(childrenOnly && r.kind === 'root')).length;
   if (before.controls.runaway.tripped) runtime.resolveRunaway('kill');
   for (const run of topLiveRuns(runtime.store.getState(), childrenOnly)) runtime.kill(run.id);
   return count;

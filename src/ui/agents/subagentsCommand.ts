@@ -95,7 +95,7 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
         case 'info': {
           if (rest.length > 1) return ctx.print(t('agents:sub.usageInfo'), 'error');
           const run = resolve(ctx, archive, rest[0], 'info');
-          if (run) ctx.print(formatInfo(runtime.store.getState(), runtime.store.getState().runs[run.id] ?? run));
+          if (run) ctx.print(formatInfo(runtime.store.getState(), runtime.store.getState().runs.get(run.id) ?? run));
           return;
         }
         case 'send': {

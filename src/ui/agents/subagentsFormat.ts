@@ -69,7 +69,7 @@ function limitsValue(run: Run): string {
 
 export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string {
   const none = t('agents:info.none');
-  const ref = (id: string | undefined) => (id && s.runs[id] ? `${runLabel(s, id)} (${id})` : (id ?? none));
+  const ref = (id: string | undefined) => (id && s.runs.get(id) ? `${runLabel(s, id)} (${id})` : (id ?? none));
   const pausedNow = run.pausedAt !== undefined && run.endedAt === undefined ? now - run.pausedAt : 0;
   const fields: Array<[string, string]> = [
     ['id', run.id],

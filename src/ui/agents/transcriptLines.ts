@@ -18,7 +18,7 @@ const ITEM_LINES = 400;
 
 /** A child's items are its own transcript; a root turn's are the session items it made. */
 export function runItems(s: RuntimeState, runId: string): TranscriptItem[] {
-  const run = s.runs[runId];
+  const run = s.runs.get(runId);
   if (!run) return [];
   if (run.kind !== 'root') return s.runTranscripts.get(runId) ?? [];
   const end = run.endedAt ?? Number.POSITIVE_INFINITY;

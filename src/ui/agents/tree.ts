@@ -77,10 +77,10 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
   const byParent = new Map<string, Run[]>();
   const roots: Run[] = [];
   for (const id of s.runOrder) {
-    const run = s.runs[id];
+    const run = s.runs.get(id);
     if (!run) continue;
     // A run whose parent is gone from the store still deserves a row: show it as a root.
-    if (run.parentRunId && s.runs[run.parentRunId]) {
+    if (run.parentRunId && s.runs.get(run.parentRunId)) {
       const list = byParent.get(run.parentRunId);
       if (list) list.push(run);
       else byParent.set(run.parentRunId, [run]);
@@ -163,10 +163,10 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
 export function topLiveRuns(s: RuntimeState, childrenOnly: boolean): Run[] {
   const out: Run[] = [];
   for (const id of s.runOrder) {
-    const run = s.runs[id];
+    const run = s.runs.get(id);
     if (!run || isTerminal(run.status)) continue;
     if (childrenOnly && run.kind === 'root') continue;
-    const parent = run.parentRunId ? s.runs[run.parentRunId] : undefined;
+    const parent = run.parentRunId ? s.runs.get(run.parentRunId) : undefined;
     const parentCounts = parent && !isTerminal(parent.status) && !(childrenOnly && parent.kind === 'root');
     if (!parentCounts) out.push(run);
   }

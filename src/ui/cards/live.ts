@@ -11,7 +11,7 @@ function key(runId: string, callId: string): string {
   return `${runId}\u0000${callId}`;
 }
 
-const indexCache = new WeakMap<Record<string, Run>, Map<string, Run[]>>();
+const indexCache = new WeakMap<RuntimeState['runs'], Map<string, Run[]>>();
 
 /** Child runs by (parent run, parent tool call), built once per store snapshot. */
 export function runIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): Map<string, Run[]> {
@@ -19,7 +19,7 @@ export function runIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): Map<string
   if (hit) return hit;
   const index = new Map<string, Run[]>();
   for (const id of s.runOrder) {
-    const run = s.runs[id];
+    const run = s.runs.get(id);
     if (!run || run.parentToolCallId === undefined || run.parentRunId === undefined) continue;
     const k = key(run.parentRunId, run.parentToolCallId);
     const list = index.get(k);
@@ -61,7 +61,7 @@ export function currentTool(run: Run): string | undefined {
   return run.lastTool && run.lastTool.finishedAt === undefined ? run.lastTool.name : undefined;
 }
 
-const sumsCache = new WeakMap<Record<string, Run>, ReturnType<typeof subtreeUsage>>();
+const sumsCache = new WeakMap<RuntimeState['runs'], ReturnType<typeof subtreeUsage>>();
 
 /** What a call's children spent, each with everything under it. */
 export function callUsage(s: Pick<RuntimeState, 'runs' | 'runOrder'>, runs: readonly Run[]): CallUsage {

@@ -45,7 +45,7 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
   const saveFailing = useStore(store, (s) => s.saveError !== undefined);
   const mcpFailed = useStore(store, (s) => s.mcpServers?.filter((m) => m.status === 'failed').length ?? 0);
   const startedAt = useStore(store, (s) => {
-    const run = s.activeRootRunId ? s.runs[s.activeRootRunId] : undefined;
+    const run = s.activeRootRunId ? s.runs.get(s.activeRootRunId) : undefined;
     return run ? (run.startedAt ?? run.createdAt) : undefined;
   });
   const waiting = useStore(store, (s) => s.controls.approvals.length > 0);

@@ -51,7 +51,7 @@ export function childEntries(source: ChildSource, state: Pick<RuntimeState, 'run
   const out: ViewEntry[] = [];
   if (source.kind === 'live') {
     for (const id of source.runIds) {
-      const run = state.runs[id];
+      const run = state.runs.get(id);
       if (!run) continue;
       out.push({ kind: 'child', key: `child:${id}`, run, recorded: false });
       out.push(...itemEntries(state.runTranscripts.get(id) ?? []));
@@ -67,5 +67,5 @@ export function childEntries(source: ChildSource, state: Pick<RuntimeState, 'run
 
 /** The aliases a child view is about, for its title. */
 export function childNames(source: ChildSource, state: Pick<RuntimeState, 'runs'>): string[] {
-  return source.kind === 'live' ? source.runIds.map((id) => state.runs[id]?.alias ?? id.slice(0, 8)) : source.runs.map((r) => r.alias);
+  return source.kind === 'live' ? source.runIds.map((id) => state.runs.get(id)?.alias ?? id.slice(0, 8)) : source.runs.map((r) => r.alias);
 }

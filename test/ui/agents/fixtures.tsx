@@ -24,7 +24,7 @@ export class RecordingRuntime implements RuntimeApi {
   }
   private live(runId: string): Run[] {
     const s = this.store.getState();
-    return [s.runs[runId], ...descendantsOf(s, runId)].filter((r) => r && !isTerminal(r.status));
+    return [s.runs.get(runId), ...descendantsOf(s, runId)].filter((r): r is Run => r !== undefined && !isTerminal(r.status));
   }
 
   async startTurn(text: string): Promise<void> {
@@ -106,7 +106,7 @@ export interface RunSpec {
  * hex-like so id-prefix resolution can be tested. */
 export function addTestRun(rt: RecordingRuntime, spec: RunSpec = {}): Run {
   const s = rt.store.getState();
-  const parent = spec.parent ? s.runs[spec.parent] : undefined;
+  const parent = spec.parent ? s.runs.get(spec.parent) : undefined;
   const n = ++seq;
   const id = spec.id ?? `${n.toString(16).padStart(4, '0')}beef-0000-4000-8000-${String(n).padStart(12, '0')}`;
   const kind = spec.kind ?? (parent ? 'subagent' : 'root');
@@ -138,7 +138,7 @@ export function addTestRun(rt: RecordingRuntime, spec: RunSpec = {}): Run {
     if (status !== 'running') setRunStatus(rt.store, id, 'running');
     setRunStatus(rt.store, id, status);
   }
-  return rt.store.getState().runs[id];
+  return rt.store.getState().runs.get(id)!;
 }
 
 export function say(rt: RecordingRuntime, runId: string, kind: 'user' | 'assistant', text: string): void {

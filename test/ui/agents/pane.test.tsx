@@ -153,7 +153,7 @@ describe('/agents pane rendering', () => {
     const old = addTestRun(rt, { parent: root.id, alias: 'old', status: 'completed' });
     addTestRun(rt, { parent: root.id, alias: 'fresh', status: 'completed' });
     setRunStatus(rt.store, root.id, 'completed');
-    rt.store.setState((s) => ({ runs: { ...s.runs, [old.id]: { ...s.runs[old.id], endedAt: Date.now() - 11 * 60_000 } } }));
+    rt.store.setState((s) => ({ runs: s.runs.with(old.id, { ...s.runs.get(old.id)!, endedAt: Date.now() - 11 * 60_000 }) }));
     const plainTurn = addTestRun(rt, { task: 'just chatting' });
     setRunStatus(rt.store, plainTurn.id, 'completed');
     const pane = await mountPane(rt, { archiveAfterMinutes: 10 });
@@ -247,7 +247,7 @@ describe('/agents pane keys', () => {
     ).toEqual([root.id, bg.id].sort());
     await waitFor(() => expect(pane.frame()).toContain('killed 6 runs'));
     const s = rt.store.getState();
-    expect(Object.values(s.runs).filter((r) => r.endedAt === undefined)).toEqual([]);
+    expect(s.runs.values().filter((r) => r.endedAt === undefined)).toEqual([]);
   });
 
   it('f cycles the filter all → running → finished', async () => {

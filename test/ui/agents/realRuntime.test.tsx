@@ -29,7 +29,7 @@ describe('against the real runtime', () => {
     });
     const runtime = fx.runtime;
     const turn = runtime.startTurn('fan out');
-    const children = () => Object.values(runtime.store.getState().runs).filter((r) => r.kind === 'subagent');
+    const children = () => runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent');
     await waitFor(() => expect(children().filter((r) => r.status === 'running')).toHaveLength(3), 5000);
 
     const pane = await mountPane(runtime, { width: 120, maxRows: 16 });
@@ -52,7 +52,7 @@ describe('against the real runtime', () => {
     expect(printed).toEqual(['Killed 2 live subagents (descendants included).']);
     await turn;
     expect(children().every((r) => r.status === 'killed')).toBe(true);
-    expect(runtime.store.getState().runs[runtime.store.getState().runOrder[0]].status).toBe('completed');
+    expect(runtime.store.getState().runs.get(runtime.store.getState().runOrder[0])!.status).toBe('completed');
     await waitFor(() => expect(pane.frame()).toContain('3 finished'));
   });
 });

@@ -83,10 +83,10 @@ describe('subtree roll-up', () => {
 
   it('/subagents info shows the subtree and the limits in force', () => {
     const { rt, a, b } = tree();
-    const info = formatInfo(rt.store.getState(), rt.store.getState().runs[a.id]);
+    const info = formatInfo(rt.store.getState(), rt.store.getState().runs.get(a.id)!);
     expect(info).toContain('subtree (with children): 3100 in / 550 out · $0.3100 · 2 runs below');
     expect(info).toContain('child limits: max_child_tokens = 5000');
-    const other = formatInfo(rt.store.getState(), rt.store.getState().runs[b.id]);
+    const other = formatInfo(rt.store.getState(), rt.store.getState().runs.get(b.id)!);
     expect(other).toContain('subtree (with children): 7 in / 3 out · $0.0030 · 0 runs below');
     expect(other).toContain('child limits: none');
   });

@@ -65,7 +65,7 @@ describe('/subagents list', () => {
   it('bare /subagents lists active first (newest first), then finished, each on short lines', async () => {
     const { rt, r2 } = session();
     addUsage(rt.store, r2.id, 1000, 234, 0.02);
-    rt.store.setState((s) => ({ runs: { ...s.runs, [r2.id]: { ...s.runs[r2.id], startedAt: Date.now() - 312_000 } } }));
+    rt.store.setState((s) => ({ runs: s.runs.with(r2.id, { ...s.runs.get(r2.id)!, startedAt: Date.now() - 312_000 }) }));
     const h = harness(rt);
     const text = await h.out('/subagents');
     expect(await h.out('/subagents list')).toBe(text);
@@ -116,7 +116,7 @@ describe('/subagents kill', () => {
     const h = harness(rt);
     expect(await h.out('/subagents kill researcher#2')).toBe('killed researcher#2 (+1 descendants)');
     expect(rt.callsOf('kill')).toEqual([[r2.id]]);
-    expect(rt.store.getState().runs[w.id].status).toBe('killed');
+    expect(rt.store.getState().runs.get(w.id)!.status).toBe('killed');
     expect(await h.out('/subagents kill researcher#1')).toBe('researcher#1 has already finished (completed).');
   });
 
@@ -125,8 +125,8 @@ describe('/subagents kill', () => {
     const h = harness(rt);
     expect(await h.out('/subagents kill all')).toBe('Killed 3 live subagents (descendants included).');
     const s = rt.store.getState();
-    expect(Object.values(s.runs).filter((r) => r.kind !== 'root' && r.endedAt === undefined)).toEqual([]);
-    expect(s.runs[root.id].status).toBe('running');
+    expect(s.runs.values().filter((r) => r.kind !== 'root' && r.endedAt === undefined)).toEqual([]);
+    expect(s.runs.get(root.id)!.status).toBe('running');
     expect(await h.out('/subagents kill all')).toBe('No live subagents to kill.');
     expect((await h.run('/subagents kill'))[0]).toEqual({ text: 'Usage: /subagents kill <id|#|all>', level: 'error' });
   });
@@ -139,7 +139,7 @@ describe('/subagents kill', () => {
     await h.run('/subagents kill all');
     expect(rt.callsOf('resolveRunaway')).toEqual([['kill']]);
     expect(rt.store.getState().controls.runaway.tripped).toBe(false);
-    expect(rt.store.getState().runs[root.id].status).toBe('running');
+    expect(rt.store.getState().runs.get(root.id)!.status).toBe('running');
   });
 });
 
@@ -191,7 +191,7 @@ describe('/subagents info', () => {
     toolStarted(rt.store, r1.id, 'x');
     const h = harness(rt);
     const text = await h.out('/subagents info researcher#1');
-    const r = rt.store.getState().runs[r1.id];
+    const r = rt.store.getState().runs.get(r1.id)!;
     for (const line of [
       `id: ${r1.id}`,
       'label: researcher#1',

@@ -304,7 +304,7 @@ describe('live binding', () => {
     expect(out).toMatch(/✓ spawn_subagent/);
     expect(out).toContain('completed');
     expect(out).toContain('There are 12 files.');
-    expect(drawn(expandedLines(view(done, { runs: [store.getState().runs['child-0001']] })))).toMatch(
+    expect(drawn(expandedLines(view(done, { runs: [store.getState().runs.get('child-0001')!] })))).toMatch(
       /child main · run child-00 · completed[\s\S]*started \d\d:\d\d:\d\d · ended \d\d:\d\d:\d\d/,
     );
   });

@@ -97,7 +97,7 @@ describe('launch', () => {
     expect(running.progress!.recent_tools.map((t) => t.name)).toEqual(['list_files']);
 
     // Detached: its own root, no parent run, linked to the launching call by id only.
-    const run = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'background')!;
+    const run = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'background')!;
     expect(run).toMatchObject({ alias: 'worker', parentRunId: undefined, rootRunId: run.id, taskId: id, parentToolCallId: 'bg' });
 
     release();
@@ -216,7 +216,7 @@ describe('task management actions', () => {
     expect(again.result).toBe(`Task '${id}' already finished with status 'cancelled'; nothing to cancel.`);
     const rec = new TaskStore(fx.home).get(id)!;
     expect(rec).toMatchObject({ status: 'cancelled', error: 'cancelled with cancel_task' });
-    const run = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'background')!;
+    const run = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'background')!;
     expect(run.status).toBe('cancelled');
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice');
     expect(notice && notice.kind === 'notice' && notice.level).toBe('warn');
@@ -244,7 +244,7 @@ describe('other ways a background task ends', () => {
     await fx.runtime.startTurn('go');
     await until(() => fx!.requestsOf('worker').length === 2, 5000, 'both workers asked');
     const [killed, shut] = delegateResults(fx.runtime).map((i) => taskIdIn(i.result!));
-    const runOf = (id: string) => Object.values(fx!.runtime.store.getState().runs).find((r) => r.taskId === id)!;
+    const runOf = (id: string) => fx!.runtime.store.getState().runs.values().find((r) => r.taskId === id)!;
     const store = new TaskStore(fx.home);
 
     expect(fx.runtime.kill(runOf(killed).id).killed).toBe(true);
@@ -395,7 +395,7 @@ describe('stopping the turn', () => {
     fx.runtime.interrupt();
     await turn;
 
-    const runs = Object.values(fx.runtime.store.getState().runs);
+    const runs = fx.runtime.store.getState().runs.values();
     const fgRun = runs.find((r) => r.alias === 'fg')!;
     const bgRun = runs.find((r) => r.kind === 'background')!;
     expect(fgRun.status).toBe('cancelled');
@@ -407,7 +407,7 @@ describe('stopping the turn', () => {
     const store = new TaskStore(fx.home);
     await until(() => store.get(id)?.status === 'completed', 5000, 'background completed');
     expect(store.get(id)!.output).toBe('background result');
-    expect(fx.runtime.store.getState().runs[bgRun.id].status).toBe('completed');
+    expect(fx.runtime.store.getState().runs.get(bgRun.id)!.status).toBe('completed');
   });
 
   it('reaches foreground and parallel children at every depth', async () => {
@@ -426,7 +426,7 @@ describe('stopping the turn', () => {
     await until(() => fx!.requestsOf('x').length === 1 && fx!.requestsOf('y').length === 1, 5000, 'grandchildren asked');
     fx.runtime.interrupt();
     await turn;
-    const runs = Object.values(fx.runtime.store.getState().runs);
+    const runs = fx.runtime.store.getState().runs.values();
     expect(runs.map((r) => `${r.alias}:${r.status}`).sort()).toEqual(['lead:cancelled', 'main:cancelled', 'x:cancelled', 'y:cancelled']);
     for (const rec of fx.server.requests) expect(await rec.ended).not.toBe('pending');
   });

@@ -74,7 +74,7 @@ describe('asks across delegate hops', () => {
     await until(() => f.runtime.store.getState().controls.approvals.length === 1);
     const ask = f.runtime.store.getState().controls.approvals[0];
     expect(ask).toMatchObject({ tool: 'shell', isChild: true, args: { command: 'touch ran-leaf' } });
-    expect(f.runtime.store.getState().runs[ask.runId].alias).toBe('leaf');
+    expect(f.runtime.store.getState().runs.get(ask.runId)!.alias).toBe('leaf');
     f.runtime.answerApproval(ask.id, 'deny');
     await turn;
     expect(ran(f, 'leaf')).toBe(false);

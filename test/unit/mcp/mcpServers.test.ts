@@ -261,7 +261,7 @@ ${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
     expect(systemText(req)).toContain(MCP_SERVERS_UNAVAILABLE(['bad']));
     expect(toolNames(req)).toContain('mcp__ev__echo');
     const s = fx.runtime.store.getState();
-    expect(s.runs[s.runOrder[0]].status).toBe('completed');
+    expect(s.runs.get(s.runOrder[0])!.status).toBe('completed');
     expect(s.transcript.some((i) => i.kind === 'notice' && i.text.includes('bad'))).toBe(true);
   }, 60_000);
 
@@ -332,7 +332,7 @@ ${agentToml('main')}`,
     });
     const turn = fx.runtime.startTurn('go');
     await until(
-      () => Object.values(fx!.runtime.store.getState().runs).some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'),
+      () => fx!.runtime.store.getState().runs.values().some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'),
       20_000,
       'child calling the server',
     );

@@ -80,7 +80,7 @@ describe('a turn on a full disk', () => {
     diskFull = true;
     await rt.startTurn('hello');
     const s = rt.store.getState();
-    const root = Object.values(s.runs).find((r) => r.kind === 'root')!;
+    const root = s.runs.values().find((r) => r.kind === 'root')!;
     expect(root).toMatchObject({ status: 'completed', result: 'the answer' });
     expect(s.saveError).toMatch(/Could not write session file .*ENOSPC/);
     const warnings = s.transcript.filter((i) => i.kind === 'notice' && i.level === 'warn');

@@ -30,7 +30,7 @@ function spawnOnce(child: () => LoopbackReply) {
 }
 
 function childRun(f: Fixture) {
-  return Object.values(f.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
+  return f.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
 }
 
 function parentToolResult(f: Fixture): string {
@@ -68,7 +68,7 @@ describe('per-child limits through the runtime', () => {
     const message = 'child budget exhausted: max_child_tokens = 2000, used 2417; the child was stopped';
     expect(child).toMatchObject({ status: 'failed', error: message, limits: { max_child_tokens: 2000 } });
     expect(parentToolResult(fx)).toBe(`subagent run failed: ${message}`);
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
     expect(root).toMatchObject({ status: 'completed', result: 'parent done' });
   });
 
@@ -126,7 +126,7 @@ describe('per-child limits through the runtime', () => {
       respond: spawnOnce(() => text('slow child', 200)),
     });
     const unsubscribe = fx.runtime.store.subscribe((s) => {
-      const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+      const child = s.runs.values().find((r) => r.kind === 'subagent');
       if (child && child.status === 'queued') fx!.runtime.pause(child.id);
     });
     const turn = fx.runtime.startTurn('go');
@@ -160,7 +160,7 @@ describe('per-child limits through the runtime', () => {
       },
     });
     await dfx.runtime.startTurn('go');
-    const runs = Object.values(dfx.runtime.store.getState().runs);
+    const runs = dfx.runtime.store.getState().runs.values();
     const worker = runs.find((r) => r.kind === 'delegate')!;
     const sub = runs.find((r) => r.kind === 'subagent')!;
     expect(worker.limits).toEqual({ max_child_tokens: 1000 });

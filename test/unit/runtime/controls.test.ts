@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
-const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind !== 'root');
 
 describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
@@ -81,7 +81,7 @@ describe('pause and resume', () => {
     });
     // Pause the child as soon as it exists: it must not make its first model call.
     const unsub = fx.runtime.store.subscribe((s) => {
-      const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+      const child = s.runs.values().find((r) => r.kind === 'subagent');
       if (child && child.status === 'queued' && !s.controls.spawnPaused) fx!.runtime.pause(child.id);
     });
     const turn = fx.runtime.startTurn('go');
@@ -93,7 +93,7 @@ describe('pause and resume', () => {
     fx.runtime.resume(child.id);
     await turn;
     expect(childCalls).toBe(2);
-    const run = fx.runtime.store.getState().runs[child.id];
+    const run = fx.runtime.store.getState().runs.get(child.id);
     expect(run).toMatchObject({ status: 'completed', iterations: 2, toolsCompleted: 1 });
   });
 
@@ -107,7 +107,7 @@ describe('pause and resume', () => {
       },
     });
     const unsub = fx.runtime.store.subscribe((s) => {
-      const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+      const child = s.runs.values().find((r) => r.kind === 'subagent');
       if (child && child.status === 'queued') fx!.runtime.pause(child.id);
     });
     const turn = fx.runtime.startTurn('go');
@@ -115,10 +115,10 @@ describe('pause and resume', () => {
     unsub();
     await new Promise((r) => setTimeout(r, 1500)); // longer than the timeout, but paused
     const child = children(fx)[0];
-    expect(fx.runtime.store.getState().runs[child.id].status).toBe('paused');
+    expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('paused');
     fx.runtime.resume(child.id);
     await turn;
-    expect(fx.runtime.store.getState().runs[child.id].status).toBe('completed');
+    expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('completed');
   });
 
   it('a child that runs past run_timeout_secs ends timed_out and the parent continues', async () => {
@@ -186,7 +186,7 @@ describe('steer', () => {
     );
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice' && i.text.includes('follow-up'))!;
     expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#1: follow-up saw 2 user messages/);
-    expect(fx.runtime.store.getState().runs[child.id].status).toBe('completed'); // terminal stays final
+    expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('completed'); // terminal stays final
   });
 });
 
@@ -219,7 +219,7 @@ describe('runaway guard', () => {
       const banner = state.transcript.find((i) => i.kind === 'notice' && i.text.startsWith('Runaway guard'));
       expect(banner && banner.kind === 'notice' && banner.text).toContain(threshold);
       await until(() =>
-        Object.values(fx!.runtime.store.getState().runs)
+        fx!.runtime.store.getState().runs.values()
           .filter((r) => r.status !== 'completed')
           .every((r) => r.status === 'paused'),
       );
@@ -238,7 +238,7 @@ describe('runaway guard', () => {
         fx.runtime.resolveRunaway('resume');
       }
       await turn;
-      expect(Object.values(fx.runtime.store.getState().runs).every((r) => r.status === 'completed')).toBe(true);
+      expect(fx.runtime.store.getState().runs.values().every((r) => r.status === 'completed')).toBe(true);
     });
   }
 
@@ -271,7 +271,7 @@ describe('runaway guard', () => {
     // job 0's usage arrives at the end of its stream, while it is still live: it is killed too.
     expect(kids.map((r) => r.status)).toEqual(['killed', 'killed', 'killed']);
     expect(state.controls.runaway.measured).toBeGreaterThan(1);
-    expect(Object.values(state.runs).find((r) => r.kind === 'root')!.status).toBe('completed');
+    expect(state.runs.values().find((r) => r.kind === 'root')!.status).toBe('completed');
     expect(state.controls.spawnPaused).toBe(true); // held until the user answers
     fx.runtime.resolveRunaway('kill');
     expect(fx.runtime.store.getState().controls.spawnPaused).toBe(false);
@@ -374,7 +374,7 @@ describe('runaway guard without an operator (headless)', () => {
     expect(Date.now() - started).toBeLessThan(2500);
     const state = fx.runtime.store.getState();
     expect(children(fx).every((r) => r.status === 'killed')).toBe(true);
-    expect(Object.values(state.runs).find((r) => r.kind === 'root')!.status).toBe('completed');
+    expect(state.runs.values().find((r) => r.kind === 'root')!.status).toBe('completed');
     expect(state.transcript.some((i) => i.kind === 'notice' && i.text.startsWith('No operator to answer the runaway guard'))).toBe(true);
     expect(state.controls.runaway.tripped).toBe(false);
   });

@@ -55,7 +55,7 @@ function results(f: Fixture): Record<string, string> {
   return Object.fromEntries(toolMessages(last).map((m) => [m.tool_call_id, m.content]));
 }
 
-const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind === 'subagent');
+const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent');
 
 describe('fan-out confirmation', () => {
   it('shows the planned children with their model and a cost estimate, and approving all starts them all', async () => {
@@ -90,7 +90,7 @@ describe('fan-out confirmation', () => {
     const cards = s.transcript.filter((i) => i.kind === 'tool');
     expect(cards.map((c) => (c.kind === 'tool' ? c.status : ''))).toEqual(['ok', 'ok', 'denied', 'denied']);
     expect(s.transcript.some((i) => i.kind === 'notice' && i.text.includes('2 of 4 children started'))).toBe(true);
-    expect(Object.values(s.runs).find((x) => x.kind === 'root')).toMatchObject({ status: 'completed', result: 'parent done' });
+    expect(s.runs.values().find((x) => x.kind === 'root')).toMatchObject({ status: 'completed', result: 'parent done' });
   });
 
   it('denying starts none; every call reads declined and the parent continues', async () => {
@@ -99,7 +99,7 @@ describe('fan-out confirmation', () => {
     await fx.runtime.startTurn('go');
     expect(children(fx)).toHaveLength(0);
     expect(results(fx)).toEqual({ c1: FANOUT_DECLINED, c2: FANOUT_DECLINED, c3: FANOUT_DECLINED, c4: FANOUT_DECLINED });
-    expect(Object.values(fx.runtime.store.getState().runs).find((x) => x.kind === 'root')?.result).toBe('parent done');
+    expect(fx.runtime.store.getState().runs.values().find((x) => x.kind === 'root')?.result).toBe('parent done');
   });
 
   it('at or under the threshold nothing is asked', async () => {
@@ -181,7 +181,7 @@ describe('fan-out confirmation inside a child', () => {
       }
     });
     await dfx.runtime.startTurn('go');
-    const runs = Object.values(dfx.runtime.store.getState().runs);
+    const runs = dfx.runtime.store.getState().runs.values();
     const worker = runs.find((r) => r.kind === 'delegate')!;
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ runId: worker.id, limit: 2 });

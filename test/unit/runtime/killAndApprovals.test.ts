@@ -30,17 +30,17 @@ describe('kill cascades from parent to child', () => {
     const turn = fx.runtime.startTurn('go');
     await until(() => fx!.server.requests.some((r) => firstUserText(r.body) === 'slow child'));
     const s = fx.runtime.store.getState();
-    const root = Object.values(s.runs).find((r) => r.kind === 'root')!;
+    const root = s.runs.values().find((r) => r.kind === 'root')!;
     const result = fx.runtime.kill(root.id);
     expect(result).toEqual({ killed: true, descendants: 1 });
     // The child reads as killed at once, before its stream has unwound.
-    const childNow = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
+    const childNow = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
     expect(childNow).toMatchObject({ status: 'killed', error: 'killed by the operator' });
     expect(childNow.endedAt).toBeDefined();
     await turn;
     const childReq = fx.server.requests.find((r) => firstUserText(r.body) === 'slow child')!;
     await expect(childReq.ended).resolves.toBe('client_closed');
-    const runs = Object.values(fx.runtime.store.getState().runs);
+    const runs = fx.runtime.store.getState().runs.values();
     expect(runs.find((r) => r.kind === 'root')!.status).toBe('killed');
     expect(runs.find((r) => r.kind === 'subagent')!.status).toBe('killed');
   });
@@ -62,7 +62,7 @@ describe('kill cascades from parent to child', () => {
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(alive(pid)).toBe(true);
-    const child = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
+    const child = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
     expect(fx.runtime.kill(child.id)).toEqual({ killed: true, descendants: 0 });
     await turn;
     // PID 1 here can take ~1.5 s to reap a killed process, so poll generously.
@@ -71,8 +71,8 @@ describe('kill cascades from parent to child', () => {
     const last = fx.server.requests.at(-1)!.body;
     expect(toolMessages(last)[0].content).toBe('subagent run failed: killed by the operator');
     const runs = fx.runtime.store.getState().runs;
-    expect(runs[child.id].status).toBe('killed');
-    expect(Object.values(runs).find((r) => r.kind === 'root')!.status).toBe('completed');
+    expect(runs.get(child.id)!.status).toBe('killed');
+    expect(runs.values().find((r) => r.kind === 'root')!.status).toBe('completed');
   });
 
   it('interrupting the turn cancels the child and keeps the partial reply', async () => {
@@ -87,7 +87,7 @@ describe('kill cascades from parent to child', () => {
     await until(() => fx!.server.requests.length >= 2);
     fx.runtime.interrupt();
     await turn;
-    const runs = Object.values(fx.runtime.store.getState().runs);
+    const runs = fx.runtime.store.getState().runs.values();
     expect(runs.find((r) => r.kind === 'root')!.status).toBe('cancelled');
     expect(runs.find((r) => r.kind === 'subagent')!.status).toBe('cancelled');
     // the next turn's request is well-formed: the interrupted call got a result
@@ -97,7 +97,7 @@ describe('kill cascades from parent to child', () => {
     expect(assistantCall.tool_calls[0].id).toBe('x');
     expect(toolMessages(body)).toEqual([{ tool_call_id: 'x', content: expect.stringMatching(/.+/) }]);
     expect(
-      Object.values(fx.runtime.store.getState().runs)
+      fx.runtime.store.getState().runs.values()
         .filter((r) => r.kind === 'root')
         .at(-1)!.status,
     ).toBe('completed');
@@ -118,7 +118,7 @@ describe('approvals at the root (interactive operator)', () => {
     await until(() => fx!.runtime.store.getState().controls.approvals.length === 1);
     const first = fx.runtime.store.getState().controls.approvals[0];
     expect(first.tool).toBe('write_file');
-    const root = Object.values(fx.runtime.store.getState().runs)[0];
+    const root = fx.runtime.store.getState().runs.values()[0];
     expect(root.status).toBe('awaiting_approval');
     fx.runtime.answerApproval(first.id, 'allow_once');
     await until(() => fx!.runtime.store.getState().controls.approvals.some((a) => a.id !== first.id));

@@ -12,13 +12,13 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const childOf = (f: Fixture) => Object.values(f.runtime.store.getState().runs).find((r) => r.kind === 'subagent');
+const childOf = (f: Fixture) => f.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent');
 
 /** Every status the first child passes through, in order, without repeats. */
 function recordChildStatuses(f: Fixture): RunStatus[] {
   const seen: RunStatus[] = [];
   f.runtime.store.subscribe((s) => {
-    const child = Object.values(s.runs).find((r) => r.kind === 'subagent');
+    const child = s.runs.values().find((r) => r.kind === 'subagent');
     if (child && seen.at(-1) !== child.status) seen.push(child.status);
   });
   return seen;
@@ -46,24 +46,24 @@ describe('pausing… until the pause holds', () => {
     // The worker's first model call is in flight (the server holds it for 600 ms).
     await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
     // Pause the whole tree: neither run has stopped yet.
     fx.runtime.pause(root.id);
-    expect(fx.runtime.store.getState().runs[child.id].status).toBe('pausing');
-    expect(fx.runtime.store.getState().runs[root.id].status).toBe('pausing');
+    expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('pausing');
+    expect(fx.runtime.store.getState().runs.get(root.id)!.status).toBe('pausing');
 
-    await until(() => fx!.runtime.store.getState().runs[child.id].status === 'paused', 5000, 'the pause to hold');
+    await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'paused', 5000, 'the pause to hold');
     // It held at the boundary before its tool call: the tool did not run.
-    expect(fx.runtime.store.getState().runs[child.id].toolsCompleted).toBe(0);
+    expect(fx.runtime.store.getState().runs.get(child.id)!.toolsCompleted).toBe(0);
     // The root's step in flight is a wait on that child alone: it is held too.
-    expect(fx.runtime.store.getState().runs[root.id].status).toBe('paused');
+    expect(fx.runtime.store.getState().runs.get(root.id)!.status).toBe('paused');
     await new Promise((r) => setTimeout(r, 200));
     expect(workerCalls).toBe(1);
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'paused']);
 
     fx.runtime.resume(root.id);
     await turn;
-    expect(fx.runtime.store.getState().runs[child.id]).toMatchObject({ status: 'completed', toolsCompleted: 1 });
+    expect(fx.runtime.store.getState().runs.get(child.id)).toMatchObject({ status: 'completed', toolsCompleted: 1 });
     expect(statuses.slice(-2)).toEqual(['running', 'completed']);
   });
 
@@ -81,10 +81,10 @@ describe('pausing… until the pause holds', () => {
     await until(() => fx!.server.requests.some((r) => firstUserText(r.body) === 'worker') && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
     fx.runtime.pause(child.id);
-    await until(() => fx!.runtime.store.getState().runs[child.id].status === 'completed', 5000, 'the child to finish');
+    await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'completed', 5000, 'the child to finish');
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'completed']);
     expect(statuses).not.toContain('paused');
-    fx.runtime.resume(Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!.id);
+    fx.runtime.resume(fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!.id);
     await turn;
   });
 
@@ -103,14 +103,14 @@ describe('pausing… until the pause holds', () => {
       runtime: { interactive: true },
     });
     const turn = fx.runtime.startTurn('go');
-    const queued = () => Object.values(fx!.runtime.store.getState().runs).find((r) => r.kind === 'subagent' && r.status === 'queued');
+    const queued = () => fx!.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent' && r.status === 'queued');
     await until(() => queued() !== undefined);
     const q = queued()!;
     fx.runtime.pause(q.id);
-    expect(fx.runtime.store.getState().runs[q.id].status).toBe('paused');
+    expect(fx.runtime.store.getState().runs.get(q.id)!.status).toBe('paused');
     fx.runtime.resume(q.id);
     await turn;
-    expect(fx.runtime.store.getState().runs[q.id].status).toBe('completed');
+    expect(fx.runtime.store.getState().runs.get(q.id)!.status).toBe('completed');
   });
 });
 
@@ -160,7 +160,7 @@ describe('the runaway guard re-arms after an answer', () => {
     expect(runaway()).toMatchObject({ limit: 6, measured: 7 });
     fx.runtime.resolveRunaway('resume');
     await turn;
-    const runs = Object.values(fx.runtime.store.getState().runs);
+    const runs = fx.runtime.store.getState().runs.values();
     expect(runs).toHaveLength(7);
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
   });

@@ -36,7 +36,7 @@ const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX_WAIT_MS: '200', ARBOR_QU
 const WAITING = { interactive: false, waitOnQuota: true, env: ENV };
 const HEADLESS = { interactive: false, waitOnQuota: false, env: ENV };
 
-const children = (f: Fixture) => Object.values(f.runtime.store.getState().runs).filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind !== 'root');
 const notices = (rt: Runtime) => rt.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
 const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
   kind: 'status',
@@ -49,7 +49,7 @@ const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
 function statusLog(rt: Runtime): Map<string, RunStatus[]> {
   const log = new Map<string, RunStatus[]>();
   rt.store.subscribe((s) => {
-    for (const r of Object.values(s.runs) as Run[]) {
+    for (const r of s.runs.values() as Run[]) {
       const seen = log.get(r.id) ?? [];
       if (seen[seen.length - 1] !== r.status) log.set(r.id, [...seen, r.status]);
     }
@@ -180,7 +180,7 @@ describe.each(variants)('children held on a rate limit ($name)', ({ dialect, hea
     expect(afterReset).toEqual(['job 1', 'job 2', 'job 3']);
     expect(maxInFlight).toBe(2);
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
     expect(root.status).toBe('completed');
     expect(root.result).toBe('all done: did job 1 | did job 2 | did job 3');
     const said = notices(fx.runtime);
@@ -202,7 +202,7 @@ describe('one run held on a rate limit', () => {
     const started = Date.now();
     await fx.runtime.startTurn('hi');
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    const root = Object.values(fx.runtime.store.getState().runs)[0];
+    const root = fx.runtime.store.getState().runs.values()[0];
     expect([root.status, root.result, root.iterations]).toEqual(['completed', 'hello after the reset', 1]);
     expect(log.get(root.id)).toEqual(['queued', 'running', 'pausing', 'paused', 'running', 'completed']);
     expect(fx.server.requests).toHaveLength(2);
@@ -245,7 +245,7 @@ describe('one run held on a rate limit', () => {
     expect(Math.abs(pause.resetAt - reset)).toBeLessThan(1000);
     await turn;
     expect(Date.now()).toBeGreaterThanOrEqual(reset - 50);
-    const root = Object.values(rt.store.getState().runs)[0];
+    const root = rt.store.getState().runs.values()[0];
     expect([root.status, root.result]).toEqual(['completed', 'claude is back']);
   });
 
@@ -261,7 +261,7 @@ describe('one run held on a rate limit', () => {
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 1, 5000, 'the banner');
     expect(fx.runtime.store.getState().quotaPauses![0]).toMatchObject({ reason: 'exhausted', resetKnown: false });
     await turn;
-    expect(Object.values(fx.runtime.store.getState().runs)[0].result).toBe('credit added');
+    expect(fx.runtime.store.getState().runs.values()[0].result).toBe('credit added');
     expect(notices(fx.runtime).some((n) => n.includes('with no reset time given: its runs are paused and try again at'))).toBe(true);
   });
 });
@@ -298,7 +298,7 @@ describe('the operator acts earlier', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!)[0]?.status === 'paused', 5000, 'held child');
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
     fx.runtime.pause(root.id);
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
     await new Promise((r) => setTimeout(r, 300));
@@ -321,7 +321,7 @@ describe('the operator acts earlier', () => {
     await turn;
     expect(children(fx)[0].status).toBe('killed');
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
     expect(root.result).toBe('root saw: subagent run failed: killed by the operator');
   });
 });
@@ -342,7 +342,7 @@ describe('headless without --wait-on-quota', () => {
     expect(child.error).toMatch(
       /^provider "fake" \(openai-compatible\/fake-model\): rate limited \(429\): slow down — the limit resets at \d\d:\d\d:\d\d \(in (1m 0s|59s)\)$/,
     );
-    expect(Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!.result).toBe('root continued');
+    expect(fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!.result).toBe('root continued');
     expect(notices(fx.runtime)).toContain(
       "warn: A provider's rate or quota limit outlasts arbor's retries; a headless run fails on it. Run arbor -p with --wait-on-quota to wait for the reset instead.",
     );
@@ -352,7 +352,7 @@ describe('headless without --wait-on-quota', () => {
   it('the root run fails at once', async () => {
     fx = await makeFixture({ runtime: HEADLESS, respond: () => rateLimited({ 'x-ratelimit-reset-requests': '1m30s' }) });
     await fx.runtime.startTurn('hi');
-    const root = Object.values(fx.runtime.store.getState().runs)[0];
+    const root = fx.runtime.store.getState().runs.values()[0];
     expect(root.status).toBe('failed');
     expect(root.error).toMatch(/the limit resets at \d\d:\d\d:\d\d \(in 1m (29|30)s\)$/);
     expect(fx.server.requests).toHaveLength(1);

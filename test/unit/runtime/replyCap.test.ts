@@ -53,7 +53,7 @@ describe('a reply over max_reply_kb', () => {
     expect(last.role).toBe('assistant');
     expect(last.content.length).toBeLessThan(64 * 1024 + 200);
     expect(last.content).toContain('[arbor: reply truncated here; 65536 of 307200 bytes kept]');
-    const root = Object.values(state.runs).find((r) => r.kind === 'root')!;
+    const root = state.runs.values().find((r) => r.kind === 'root')!;
     expect(root.status).toBe('completed');
     expect(root.result?.length).toBe(64 * 1024);
   });

@@ -104,7 +104,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     });
     await fx.runtime.startTurn('please delegate');
     const s = fx.runtime.store.getState();
-    const child = Object.values(s.runs).find((r) => r.kind === 'subagent')!;
+    const child = s.runs.values().find((r) => r.kind === 'subagent')!;
     expect(child).toMatchObject({ status: 'completed', parentToolCallId: 'call_1', depth: 1, alias: 'main', result: 'child answer' });
     expect(child.sessionKey).toMatch(/^subagent-[0-9a-f-]{36}$/);
     // the child's request held only its own prompt: no parent history
@@ -145,7 +145,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     await fx.runtime.startTurn('go');
     const childSecond = fx.server.requests.find((r) => firstUserText(r.body) === 'nested' && toolMessages(r.body).length)!;
     expect(toolMessages(childSecond.body)[0].content).toBe(DEPTH_CAP_REFUSAL);
-    expect(Object.values(fx.runtime.store.getState().runs).filter((r) => r.kind === 'subagent')).toHaveLength(1);
+    expect(fx.runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent')).toHaveLength(1);
   });
 
   it('parallel spawns return each result to its own call; identical prompts both run', async () => {
@@ -169,7 +169,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
       { tool_call_id: 'b', content: 'answer for part B' },
       { tool_call_id: 'c', content: 'answer for part B' },
     ]);
-    const children = Object.values(fx.runtime.store.getState().runs).filter((r) => r.kind === 'subagent');
+    const children = fx.runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent');
     expect(children.map((c) => c.parentToolCallId).sort()).toEqual(['a', 'b', 'c']);
   });
 
@@ -209,7 +209,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     const childSecond = fx.server.requests.find((r) => firstUserText(r.body) === 'write it' && toolMessages(r.body).length)!;
     expect(toolMessages(childSecond.body)[0].content).toMatch(/write_file.*no operator|operator.*write_file/i);
     expect(existsSync(join(fx.workdir, 'x.txt'))).toBe(false);
-    const child = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'subagent')!;
+    const child = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
     expect(
       fx.runtime.store
         .getState()

@@ -57,7 +57,7 @@ describe('untrusted text entering the store', () => {
     expect(reply && reply.kind === 'assistant' && reply.text).toBe('Hi ␛]52;c;cHduZWQ=␇ there ␛]0;title␇␛[2A␛[2J done');
     const tool = state.transcript.find((i) => i.kind === 'tool' && i.status === 'ok');
     expect(tool && tool.kind === 'tool' && tool.result).toContain('␛]2;file title␛\\');
-    const root = Object.values(state.runs).find((r) => r.kind === 'root')!;
+    const root = state.runs.values().find((r) => r.kind === 'root')!;
     expect(root.result).not.toMatch(ACTIVE);
     // The model reads the file as it is, and its own reply as it wrote it.
     const second = fx.server.requests[1].body;
@@ -70,7 +70,7 @@ describe('untrusted text entering the store', () => {
     fx = await makeFixture({ respond: () => ({ kind: 'status', status: 400, body: evil }) });
     await fx.runtime.startTurn('go');
     const state = fx.runtime.store.getState();
-    const root = Object.values(state.runs).find((r) => r.kind === 'root')!;
+    const root = state.runs.values().find((r) => r.kind === 'root')!;
     expect(root.status).toBe('failed');
     expect(root.error).toContain('␛]0;owned␇');
     const notice = state.transcript.find((i) => i.kind === 'notice');
@@ -92,7 +92,7 @@ describe('a child run', () => {
     });
     await fx.runtime.startTurn('go');
     const state = fx.runtime.store.getState();
-    const child = Object.values(state.runs).find((r) => r.kind === 'subagent')!;
+    const child = state.runs.values().find((r) => r.kind === 'subagent')!;
     expect(child.status).toBe('completed');
     expect(child.task).toContain('␛]2;task-title␇');
     expect(child.result).toContain('child says Hi ␛]52;c;cHduZWQ=␇');
