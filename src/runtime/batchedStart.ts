@@ -12,9 +12,17 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 export async function startInGroups(count: number, start: (index: number) => Promise<void>, group = START_GROUP): Promise<void> {
   const running: Promise<void>[] = [];
+  let failed: { error: unknown } | undefined;
   for (let i = 0; i < count; i++) {
     if (i > 0 && i % group === 0) await nextTurn();
-    running.push(start(i));
+    // Handled at once: a call that fails while later groups are still starting must not be
+    // an unhandled rejection. The first failure is rethrown once every call has settled.
+    running.push(
+      start(i).catch((error: unknown) => {
+        failed ??= { error };
+      }),
+    );
   }
   await Promise.all(running);
+  if (failed) throw failed.error;
 }
