@@ -43,13 +43,26 @@ async function turn({ url, children }) {
   try {
     const loaded = loadConfigFromTexts([{ text: configText(url, children), file: join(workdir, 'config.toml') }], env);
     const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env });
-    // Garbage from an earlier repeat is not this turn's cost.
+    // Garbage from an earlier repeat is not this turn's cost (twice, around a turn of the
+    // event loop, so what the last repeat's closed sockets and timers held goes too).
     globalThis.gc?.();
+    await new Promise((r) => setImmediate(r));
+    globalThis.gc?.();
+    // When the root's tool calls reach the runtime whole (their cards appear): the moment the
+    // first child could start. The provider's own parse of the reply comes before it.
+    let toolCallsAt;
+    const unsubscribe = runtime.store.subscribe((s) => {
+      if (toolCallsAt === undefined && s.transcript.some((i) => i.kind === 'tool')) toolCallsAt = now();
+    });
     const startAt = now();
     const cpu0 = process.cpuUsage();
+    const heap0 = process.memoryUsage().heapUsed;
     await runtime.startTurn(ROOT_PROMPT);
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
+    unsubscribe();
+    globalThis.gc?.();
+    const heapAfter = process.memoryUsage().heapUsed;
     const state = runtime.store.getState();
     const runs = state.runs.values();
     const root = runs.find((r) => r.kind === 'root');
@@ -68,6 +81,8 @@ async function turn({ url, children }) {
       children: kids.length,
       statusCounts,
       rssBytes: process.memoryUsage().rss,
+      heapGrowthBytes: heapAfter - heap0,
+      toolCallsAt,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });
