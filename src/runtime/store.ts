@@ -142,7 +142,12 @@ export function addUsage(store: RuntimeStore, runId: string, tokensIn: number, t
   store.setState((s) => {
     const run = s.runs.get(runId);
     const runs = run
-      ? s.runs.with(runId, { ...run, tokensIn: run.tokensIn + tokensIn, tokensOut: run.tokensOut + tokensOut, costUsd: run.costUsd + costUsd })
+      ? s.runs.with(runId, {
+          ...run,
+          tokensIn: run.tokensIn + tokensIn,
+          tokensOut: run.tokensOut + tokensOut,
+          costUsd: run.costUsd + costUsd,
+        })
       : s.runs;
     return {
       runs,

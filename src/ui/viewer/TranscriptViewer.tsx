@@ -69,7 +69,12 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
 
   const view = ui.current.stack[ui.current.stack.length - 1];
   const liveNow = useMemo(
-    () => state.activeRootRunId !== undefined || state.runOrder.some((id) => { const r = state.runs.get(id); return r !== undefined && isAlive(r); }),
+    () =>
+      state.activeRootRunId !== undefined ||
+      state.runOrder.some((id) => {
+        const r = state.runs.get(id);
+        return r !== undefined && isAlive(r);
+      }),
     [state.activeRootRunId, state.runOrder, state.runs],
   );
   const frame = useTicker(liveNow, LIVE_TICK_MS);

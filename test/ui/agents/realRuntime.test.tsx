@@ -29,7 +29,11 @@ describe('against the real runtime', () => {
     });
     const runtime = fx.runtime;
     const turn = runtime.startTurn('fan out');
-    const children = () => runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent');
+    const children = () =>
+      runtime.store
+        .getState()
+        .runs.values()
+        .filter((r) => r.kind === 'subagent');
     await waitFor(() => expect(children().filter((r) => r.status === 'running')).toHaveLength(3), 5000);
 
     const pane = await mountPane(runtime, { width: 120, maxRows: 16 });

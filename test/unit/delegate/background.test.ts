@@ -97,7 +97,10 @@ describe('launch', () => {
     expect(running.progress!.recent_tools.map((t) => t.name)).toEqual(['list_files']);
 
     // Detached: its own root, no parent run, linked to the launching call by id only.
-    const run = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'background')!;
+    const run = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'background')!;
     expect(run).toMatchObject({ alias: 'worker', parentRunId: undefined, rootRunId: run.id, taskId: id, parentToolCallId: 'bg' });
 
     release();
@@ -216,7 +219,10 @@ describe('task management actions', () => {
     expect(again.result).toBe(`Task '${id}' already finished with status 'cancelled'; nothing to cancel.`);
     const rec = new TaskStore(fx.home).get(id)!;
     expect(rec).toMatchObject({ status: 'cancelled', error: 'cancelled with cancel_task' });
-    const run = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'background')!;
+    const run = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'background')!;
     expect(run.status).toBe('cancelled');
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice');
     expect(notice && notice.kind === 'notice' && notice.level).toBe('warn');
@@ -244,7 +250,11 @@ describe('other ways a background task ends', () => {
     await fx.runtime.startTurn('go');
     await until(() => fx!.requestsOf('worker').length === 2, 5000, 'both workers asked');
     const [killed, shut] = delegateResults(fx.runtime).map((i) => taskIdIn(i.result!));
-    const runOf = (id: string) => fx!.runtime.store.getState().runs.values().find((r) => r.taskId === id)!;
+    const runOf = (id: string) =>
+      fx!.runtime.store
+        .getState()
+        .runs.values()
+        .find((r) => r.taskId === id)!;
     const store = new TaskStore(fx.home);
 
     expect(fx.runtime.kill(runOf(killed).id).killed).toBe(true);

@@ -68,7 +68,10 @@ describe('synchronous delegation', () => {
     );
     expect(firstUser(fx!.requestsOf('r')[0])).toBe('[Context]\nThe file is big.\n\n[Task]\nSummarize it.');
     // The child's own transcript starts with the same message.
-    const child = fx!.runtime.store.getState().runs.values().find((r) => r.alias === 'r')!;
+    const child = fx!.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.alias === 'r')!;
     const first = fx!.runtime.store.getState().runTranscripts.get(child.id)![0];
     expect(first.kind === 'user' && first.text).toBe('[Context]\nThe file is big.\n\n[Task]\nSummarize it.');
   });
@@ -88,7 +91,10 @@ describe('synchronous delegation', () => {
     expect(item.status).toBe('error');
     expect(item.result!.startsWith("Agent 'r' failed: ")).toBe(true);
     expect(item.result!.length).toBeGreaterThan("Agent 'r' failed: ".length);
-    const run = fx!.runtime.store.getState().runs.values().find((r) => r.alias === 'r')!;
+    const run = fx!.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.alias === 'r')!;
     expect(run.status).toBe('failed');
     expect(item.result).toBe(`Agent 'r' failed: ${run.error}`);
   });
@@ -101,7 +107,10 @@ ${trusted('main')}${trusted('slow', 'runtime_profile = "quick"')}`;
     const item = await delegateOnce(config, { agent: 'slow', prompt: 'p' }, { slow: () => ({ kind: 'hang' }) });
     expect(item.result).toBe("Agent 'slow' timed out after 0.3s");
     expect(item.result).toBe(agentTimedOut('slow', 0.3));
-    const run = fx!.runtime.store.getState().runs.values().find((r) => r.alias === 'slow')!;
+    const run = fx!.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.alias === 'slow')!;
     expect(run.status).toBe('timed_out');
     // The hung request was abandoned, not left open.
     const hung = fx!.server.requests.find((r) => agentOf(r.body) === 'slow')!;
@@ -128,7 +137,10 @@ describe('parallel fan-out', () => {
       { parallel: ['good', 'bad', 'slowgood'], prompt: 'same task' },
       { good: () => text('fine'), bad: fail500, slowgood: () => text('late but fine', 150) },
     );
-    const badRun = fx!.runtime.store.getState().runs.values().find((r) => r.alias === 'bad')!;
+    const badRun = fx!.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.alias === 'bad')!;
     expect(item.status).toBe('ok');
     expect(item.result).toBe(
       '[Parallel delegation: 3 agents]\n\n' +
@@ -138,7 +150,10 @@ describe('parallel fan-out', () => {
     );
     // Every target got the same prompt, and they ran at the same time.
     for (const a of ['good', 'bad', 'slowgood']) expect(firstUser(fx!.requestsOf(a)[0])).toBe('same task');
-    const runs = fx!.runtime.store.getState().runs.values().filter((r) => r.kind === 'delegate');
+    const runs = fx!.runtime.store
+      .getState()
+      .runs.values()
+      .filter((r) => r.kind === 'delegate');
     expect(runs).toHaveLength(3);
     const slow = runs.find((r) => r.alias === 'slowgood')!;
     const good = runs.find((r) => r.alias === 'good')!;

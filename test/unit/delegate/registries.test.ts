@@ -105,8 +105,14 @@ ${agent('bystander', 'risk_profile = "trusted"')}
     expect(results[0]).toBe(delegateOnlyRefusal('list_results'));
     // helper is a cross-profile explicit entry of lead: reachable from lead though not from main.
     expect(results[1]).toBe("[Agent 'helper' (openai-compatible/fake-model)]\nhelped");
-    const helperRun = fx.runtime.store.getState().runs.values().find((r) => r.alias === 'helper')!;
-    const leadRun = fx.runtime.store.getState().runs.values().find((r) => r.alias === 'lead')!;
+    const helperRun = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.alias === 'helper')!;
+    const leadRun = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.alias === 'lead')!;
     expect(helperRun.parentRunId).toBe(leadRun.id);
     expect(helperRun.depth).toBe(2);
   });

@@ -332,7 +332,11 @@ ${agentToml('main')}`,
     });
     const turn = fx.runtime.startTurn('go');
     await until(
-      () => fx!.runtime.store.getState().runs.values().some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'),
+      () =>
+        fx!.runtime.store
+          .getState()
+          .runs.values()
+          .some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'),
       20_000,
       'child calling the server',
     );

@@ -114,7 +114,11 @@ async function fixture(opts: {
 }
 
 const toolNames = (req: LoopbackIncoming): string[] => ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string).sort();
-const runOf = (runtime: Runtime, alias: string) => runtime.store.getState().runs.values().find((r) => r.alias === alias)!;
+const runOf = (runtime: Runtime, alias: string) =>
+  runtime.store
+    .getState()
+    .runs.values()
+    .find((r) => r.alias === alias)!;
 
 describe("a child's model is the one its definition names", () => {
   it('a delegate target with model and temperature in its agent file: both are in its request; the caller keeps the provider’s', async () => {
@@ -182,7 +186,12 @@ describe("a child's model is the one its definition names", () => {
     const models = server.requests.map((r) => r.body.model);
     expect(models.length).toBeGreaterThanOrEqual(3);
     expect(new Set(models)).toEqual(new Set(['lead-model']));
-    expect(runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')?.model).toBe('openai-compatible/lead-model');
+    expect(
+      runtime.store
+        .getState()
+        .runs.values()
+        .find((r) => r.kind === 'subagent')?.model,
+    ).toBe('openai-compatible/lead-model');
   });
 });
 

@@ -46,7 +46,11 @@ function script(turns: Record<string, string[][]>, slow: string[] = []) {
 
 const asks = (): PendingApproval[] => fx!.runtime.store.getState().controls.approvals;
 const run = (id: string): Run => fx!.runtime.store.getState().runs.get(id)!;
-const children = (): Run[] => fx!.runtime.store.getState().runs.values().filter((r) => r.kind !== 'root');
+const children = (): Run[] =>
+  fx!.runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => r.kind !== 'root');
 const wrote = (file: string) => existsSync(join(fx!.workdir, file));
 /** What the child that wrote (or tried) `file` read back for that call. */
 function childResult(file: string): string | undefined {
@@ -75,7 +79,12 @@ describe('children that ask the operator', () => {
     expect(run(first.runId).status).toBe('awaiting_approval');
     expect(run(second.runId).status).toBe('awaiting_approval');
     // The root waits on its children; it is not asking anything itself.
-    expect(fx!.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!.status).toBe('running');
+    expect(
+      fx!.runtime.store
+        .getState()
+        .runs.values()
+        .find((r) => r.kind === 'root')!.status,
+    ).toBe('running');
     fx!.runtime.answerApproval(second.id, 'deny');
     await until(() => asks().length === 1);
     expect(asks()[0].id).toBe(first.id);

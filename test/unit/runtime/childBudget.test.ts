@@ -30,7 +30,10 @@ function spawnOnce(child: () => LoopbackReply) {
 }
 
 function childRun(f: Fixture) {
-  return f.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
+  return f.runtime.store
+    .getState()
+    .runs.values()
+    .find((r) => r.kind === 'subagent')!;
 }
 
 function parentToolResult(f: Fixture): string {
@@ -68,7 +71,10 @@ describe('per-child limits through the runtime', () => {
     const message = 'child budget exhausted: max_child_tokens = 2000, used 2417; the child was stopped';
     expect(child).toMatchObject({ status: 'failed', error: message, limits: { max_child_tokens: 2000 } });
     expect(parentToolResult(fx)).toBe(`subagent run failed: ${message}`);
-    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     expect(root).toMatchObject({ status: 'completed', result: 'parent done' });
   });
 

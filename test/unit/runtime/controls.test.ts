@@ -12,7 +12,11 @@ afterEach(async () => {
 });
 
 const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
-const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind !== 'root');
+const children = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => r.kind !== 'root');
 
 describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
@@ -219,7 +223,9 @@ describe('runaway guard', () => {
       const banner = state.transcript.find((i) => i.kind === 'notice' && i.text.startsWith('Runaway guard'));
       expect(banner && banner.kind === 'notice' && banner.text).toContain(threshold);
       await until(() =>
-        fx!.runtime.store.getState().runs.values()
+        fx!.runtime.store
+          .getState()
+          .runs.values()
           .filter((r) => r.status !== 'completed')
           .every((r) => r.status === 'paused'),
       );
@@ -238,7 +244,12 @@ describe('runaway guard', () => {
         fx.runtime.resolveRunaway('resume');
       }
       await turn;
-      expect(fx.runtime.store.getState().runs.values().every((r) => r.status === 'completed')).toBe(true);
+      expect(
+        fx.runtime.store
+          .getState()
+          .runs.values()
+          .every((r) => r.status === 'completed'),
+      ).toBe(true);
     });
   }
 

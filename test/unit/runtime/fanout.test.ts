@@ -55,7 +55,11 @@ function results(f: Fixture): Record<string, string> {
   return Object.fromEntries(toolMessages(last).map((m) => [m.tool_call_id, m.content]));
 }
 
-const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent');
+const children = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => r.kind === 'subagent');
 
 describe('fan-out confirmation', () => {
   it('shows the planned children with their model and a cost estimate, and approving all starts them all', async () => {
@@ -99,7 +103,12 @@ describe('fan-out confirmation', () => {
     await fx.runtime.startTurn('go');
     expect(children(fx)).toHaveLength(0);
     expect(results(fx)).toEqual({ c1: FANOUT_DECLINED, c2: FANOUT_DECLINED, c3: FANOUT_DECLINED, c4: FANOUT_DECLINED });
-    expect(fx.runtime.store.getState().runs.values().find((x) => x.kind === 'root')?.result).toBe('parent done');
+    expect(
+      fx.runtime.store
+        .getState()
+        .runs.values()
+        .find((x) => x.kind === 'root')?.result,
+    ).toBe('parent done');
   });
 
   it('at or under the threshold nothing is asked', async () => {

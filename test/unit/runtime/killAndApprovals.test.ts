@@ -34,7 +34,10 @@ describe('kill cascades from parent to child', () => {
     const result = fx.runtime.kill(root.id);
     expect(result).toEqual({ killed: true, descendants: 1 });
     // The child reads as killed at once, before its stream has unwound.
-    const childNow = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
+    const childNow = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'subagent')!;
     expect(childNow).toMatchObject({ status: 'killed', error: 'killed by the operator' });
     expect(childNow.endedAt).toBeDefined();
     await turn;
@@ -62,7 +65,10 @@ describe('kill cascades from parent to child', () => {
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(alive(pid)).toBe(true);
-    const child = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
+    const child = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'subagent')!;
     expect(fx.runtime.kill(child.id)).toEqual({ killed: true, descendants: 0 });
     await turn;
     // PID 1 here can take ~1.5 s to reap a killed process, so poll generously.
@@ -97,7 +103,9 @@ describe('kill cascades from parent to child', () => {
     expect(assistantCall.tool_calls[0].id).toBe('x');
     expect(toolMessages(body)).toEqual([{ tool_call_id: 'x', content: expect.stringMatching(/.+/) }]);
     expect(
-      fx.runtime.store.getState().runs.values()
+      fx.runtime.store
+        .getState()
+        .runs.values()
         .filter((r) => r.kind === 'root')
         .at(-1)!.status,
     ).toBe('completed');

@@ -12,7 +12,11 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const childOf = (f: Fixture) => f.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent');
+const childOf = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .find((r) => r.kind === 'subagent');
 
 /** Every status the first child passes through, in order, without repeats. */
 function recordChildStatuses(f: Fixture): RunStatus[] {
@@ -46,7 +50,10 @@ describe('pausing… until the pause holds', () => {
     // The worker's first model call is in flight (the server holds it for 600 ms).
     await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
-    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     // Pause the whole tree: neither run has stopped yet.
     fx.runtime.pause(root.id);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('pausing');
@@ -84,7 +91,12 @@ describe('pausing… until the pause holds', () => {
     await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'completed', 5000, 'the child to finish');
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'completed']);
     expect(statuses).not.toContain('paused');
-    fx.runtime.resume(fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!.id);
+    fx.runtime.resume(
+      fx.runtime.store
+        .getState()
+        .runs.values()
+        .find((r) => r.kind === 'root')!.id,
+    );
     await turn;
   });
 
@@ -103,7 +115,11 @@ describe('pausing… until the pause holds', () => {
       runtime: { interactive: true },
     });
     const turn = fx.runtime.startTurn('go');
-    const queued = () => fx!.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent' && r.status === 'queued');
+    const queued = () =>
+      fx!.runtime.store
+        .getState()
+        .runs.values()
+        .find((r) => r.kind === 'subagent' && r.status === 'queued');
     await until(() => queued() !== undefined);
     const q = queued()!;
     fx.runtime.pause(q.id);

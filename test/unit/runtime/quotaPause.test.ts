@@ -36,7 +36,11 @@ const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX_WAIT_MS: '200', ARBOR_QU
 const WAITING = { interactive: false, waitOnQuota: true, env: ENV };
 const HEADLESS = { interactive: false, waitOnQuota: false, env: ENV };
 
-const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind !== 'root');
+const children = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => r.kind !== 'root');
 const notices = (rt: Runtime) => rt.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
 const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
   kind: 'status',
@@ -180,7 +184,10 @@ describe.each(variants)('children held on a rate limit ($name)', ({ dialect, hea
     expect(afterReset).toEqual(['job 1', 'job 2', 'job 3']);
     expect(maxInFlight).toBe(2);
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     expect(root.status).toBe('completed');
     expect(root.result).toBe('all done: did job 1 | did job 2 | did job 3');
     const said = notices(fx.runtime);
@@ -298,7 +305,10 @@ describe('the operator acts earlier', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!)[0]?.status === 'paused', 5000, 'held child');
-    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     fx.runtime.pause(root.id);
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
     await new Promise((r) => setTimeout(r, 300));
@@ -321,7 +331,10 @@ describe('the operator acts earlier', () => {
     await turn;
     expect(children(fx)[0].status).toBe('killed');
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     expect(root.result).toBe('root saw: subagent run failed: killed by the operator');
   });
 });
@@ -342,7 +355,12 @@ describe('headless without --wait-on-quota', () => {
     expect(child.error).toMatch(
       /^provider "fake" \(openai-compatible\/fake-model\): rate limited \(429\): slow down — the limit resets at \d\d:\d\d:\d\d \(in (1m 0s|59s)\)$/,
     );
-    expect(fx.runtime.store.getState().runs.values().find((r) => r.kind === 'root')!.result).toBe('root continued');
+    expect(
+      fx.runtime.store
+        .getState()
+        .runs.values()
+        .find((r) => r.kind === 'root')!.result,
+    ).toBe('root continued');
     expect(notices(fx.runtime)).toContain(
       "warn: A provider's rate or quota limit outlasts arbor's retries; a headless run fails on it. Run arbor -p with --wait-on-quota to wait for the reset instead.",
     );

@@ -141,7 +141,10 @@ describe('setModel through the runtime (loopback model)', () => {
     const models = fx.server.requests.map((r) => [firstUserText(r.body), r.body.model]);
     expect(models).toContainEqual(['child task', 'fake-model']);
     expect(models.filter(([who]) => who !== 'child task').every(([, m]) => m === 'other-model')).toBe(true);
-    const root = fx.runtime.store.getState().runs.values().filter((r) => r.kind === 'root');
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .filter((r) => r.kind === 'root');
     expect(root.at(-1)!.model).toBe('openai-compatible/other-model');
 
     // Back to the provider's own model.

@@ -145,7 +145,12 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     await fx.runtime.startTurn('go');
     const childSecond = fx.server.requests.find((r) => firstUserText(r.body) === 'nested' && toolMessages(r.body).length)!;
     expect(toolMessages(childSecond.body)[0].content).toBe(DEPTH_CAP_REFUSAL);
-    expect(fx.runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent')).toHaveLength(1);
+    expect(
+      fx.runtime.store
+        .getState()
+        .runs.values()
+        .filter((r) => r.kind === 'subagent'),
+    ).toHaveLength(1);
   });
 
   it('parallel spawns return each result to its own call; identical prompts both run', async () => {
@@ -169,7 +174,10 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
       { tool_call_id: 'b', content: 'answer for part B' },
       { tool_call_id: 'c', content: 'answer for part B' },
     ]);
-    const children = fx.runtime.store.getState().runs.values().filter((r) => r.kind === 'subagent');
+    const children = fx.runtime.store
+      .getState()
+      .runs.values()
+      .filter((r) => r.kind === 'subagent');
     expect(children.map((c) => c.parentToolCallId).sort()).toEqual(['a', 'b', 'c']);
   });
 
@@ -209,7 +217,10 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     const childSecond = fx.server.requests.find((r) => firstUserText(r.body) === 'write it' && toolMessages(r.body).length)!;
     expect(toolMessages(childSecond.body)[0].content).toMatch(/write_file.*no operator|operator.*write_file/i);
     expect(existsSync(join(fx.workdir, 'x.txt'))).toBe(false);
-    const child = fx.runtime.store.getState().runs.values().find((r) => r.kind === 'subagent')!;
+    const child = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'subagent')!;
     expect(
       fx.runtime.store
         .getState()

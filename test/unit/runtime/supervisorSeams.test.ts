@@ -12,7 +12,11 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const children = (f: Fixture) => f.runtime.store.getState().runs.values().filter((r) => r.kind !== 'root');
+const children = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => r.kind !== 'root');
 
 /** A root turn that spawns `n` subagents, each answering at once. */
 const spawner =

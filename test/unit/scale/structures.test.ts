@@ -59,10 +59,7 @@ describe('ChildIndex', () => {
   });
 
   it('counts live children, skipping for good the ones that ended first', () => {
-    const runs = new Map([
-      ['p', run('p')],
-      ...['c1', 'c2', 'c3', 'c4'].map((id) => [id, run(id, 'p')] as const),
-    ]);
+    const runs = new Map([['p', run('p')], ...['c1', 'c2', 'c3', 'c4'].map((id) => [id, run(id, 'p')] as const)]);
     const lookup = { get: (id: string) => runs.get(id) as never };
     const order = ['p', 'c1', 'c2', 'c3', 'c4'];
     const ended = new Set<string>();
