@@ -162,6 +162,23 @@ describe('folder trust', () => {
     await term.waitForText('not trusted, not applied', 10000);
     expect(existsSync(repo.marker)).toBe(false);
     expect(existsSync(join(repo.h.home, 'trust.json'))).toBe(false);
+
+    // /trust shows the state and what they would do; /trust yes records it for next time.
+    await send(term, '/trust');
+    await term.waitForText('are not trusted', 10000);
+    await term.waitForText('This session did not apply them', 10000);
+    await send(term, '/trust yes');
+    await term.waitForText('Its settings apply from the next start', 10000);
+    expect(statSync(join(repo.h.home, 'trust.json')).mode & 0o777).toBe(0o600);
+    // Not in this session: nothing of theirs started.
+    expect(existsSync(repo.marker)).toBe(false);
+    await send(term, '/quit');
+    await term.waitForExit(15000);
+    const next = await trustPrompt(repo);
+    await next.waitForText(READY, START_TIMEOUT);
+    expect(next.scrollback()).not.toContain('Trust this folder');
+    await send(next, '/trust revoke');
+    await next.waitForText('is no longer trusted', 10000);
   });
 
   it('chat: trusting applies what was listed, is remembered, and a changed file asks again', { timeout: PTY_TEST_TIMEOUT * 3 }, async (ctx) => {
