@@ -71,7 +71,14 @@ export async function main(argv: string[]): Promise<void> {
   if (cmd.kind === 'doctor') {
     const { runDoctor } = await import('./doctor/runDoctor.js');
     // The doctor sends each provider a request: a folder's providers only once it is trusted.
-    const trust = await decideProjectTrust({ cwd: process.cwd(), env: process.env, home: arborHome(), trustFlag: false });
+    let trust: Awaited<ReturnType<typeof decideProjectTrust>>;
+    try {
+      trust = await decideProjectTrust({ cwd: process.cwd(), env: process.env, home: arborHome(), trustFlag: false });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      // Unreadable project settings: checked without them, the problem said among the warnings.
+      trust = { layers: { mode: 'exclude' }, notices: [formatConfigError(err)] };
+    }
     process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout, project: trust.layers, projectNotices: trust.notices });
     return;
   }
