@@ -34,7 +34,7 @@ import { SessionRecorder } from './sessionRecorder.js';
 import { parseLaunchModel, restoredModel } from './launchModel.js';
 import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import { loadProjectContext } from '../config/projectContext.js';
-import { chatTrust, decideProjectTrust, trustCommand } from './projectTrust.js';
+import { chatTrust, decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -71,14 +71,7 @@ export async function main(argv: string[]): Promise<void> {
   if (cmd.kind === 'doctor') {
     const { runDoctor } = await import('./doctor/runDoctor.js');
     // The doctor sends each provider a request: a folder's providers only once it is trusted.
-    let trust: Awaited<ReturnType<typeof decideProjectTrust>>;
-    try {
-      trust = await decideProjectTrust({ cwd: process.cwd(), env: process.env, home: arborHome(), trustFlag: false });
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      // Unreadable project settings: checked without them, the problem said among the warnings.
-      trust = { layers: { mode: 'exclude' }, notices: [formatConfigError(err)] };
-    }
+    const trust = await doctorTrust(process.cwd(), process.env, arborHome());
     process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout, project: trust.layers, projectNotices: trust.notices });
     return;
   }
@@ -106,13 +99,7 @@ export async function main(argv: string[]): Promise<void> {
 
   if (cmd.kind === 'trust') {
     if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
-    try {
-      process.exitCode = trustCommand({ ...cmd, cwd: process.cwd(), env: process.env, home: arborHome() }, process.stdout, process.stderr);
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
-      process.exitCode = 2;
-    }
+    process.exitCode = runTrustCommand({ ...cmd, cwd: process.cwd(), env: process.env, home: arborHome() });
     return;
   }
 
@@ -130,7 +117,7 @@ export async function main(argv: string[]): Promise<void> {
     });
     if (trust.quit) return;
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath, project: trust.layers });
-    if (trust.state) loaded = { ...loaded, projectTrust: trust.state, warnings: [...trust.notices, ...loaded.warnings] };
+    loaded = withTrust(loaded, trust);
     if (cmd.agent !== undefined) loaded = withRootAgent(loaded, cmd.agent);
   } catch (err) {
     if (err instanceof RootAgentError) {

@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { t } from '../i18n/index.js';
 import { readProjectSettings, type ProjectSettings } from '../config/projectSettings.js';
 import { trustActionLines } from '../config/trustText.js';
-import type { ProjectLayers } from '../config/load.js';
+import { formatConfigError, type ProjectLayers } from '../config/load.js';
+import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { recordTrust, revokeTrust, trustRecord } from '../persistence/trustFile.js';
 import type { ProjectTrustState } from '../runtime/runtimeApi.js';
 import { neutralize } from '../text/untrusted.js';
@@ -66,6 +67,33 @@ export async function decideProjectTrust(opts: {
   }
   const warning = [t('trust:headless.ignored', { folder }), ...lines.map((l) => `  - ${l}`)].join('\n');
   return { layers: { mode: 'exclude' }, state: 'untrusted', settings, notices: [warning] };
+}
+
+/** The loaded config marked with the decision, its notices first among the warnings. */
+export function withTrust(loaded: LoadedConfig, trust: TrustOutcome): LoadedConfig {
+  return trust.state ? { ...loaded, projectTrust: trust.state, warnings: [...trust.notices, ...loaded.warnings] } : loaded;
+}
+
+/** The doctor's decision (never a prompt): unreadable project settings are left out, the
+ * problem said among its warnings. */
+export async function doctorTrust(cwd: string, env: NodeJS.ProcessEnv, home: string): Promise<TrustOutcome> {
+  try {
+    return await decideProjectTrust({ cwd, env, home, trustFlag: false });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { layers: { mode: 'exclude' }, notices: [formatConfigError(err)] };
+  }
+}
+
+/** `arbor trust` on the process's streams; a bad agents folder is a config error (exit 2). */
+export function runTrustCommand(opts: { path?: string; revoke: boolean; cwd: string; env: NodeJS.ProcessEnv; home: string }): number {
+  try {
+    return trustCommand(opts, process.stdout, process.stderr);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
+    return 2;
+  }
 }
 
 /** `arbor trust [path]` / `arbor trust --revoke [path]`: prints what it did; the exit code. */
