@@ -117,6 +117,14 @@ describe('folder trust', () => {
     expect(existsSync(join(repo.h.home, 'trust.json'))).toBe(false);
   });
 
+  it('arbor doctor in an untrusted folder checks only the user providers and says why', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const repo = await hostileRepo(ctx);
+    const res = await runArbor(['doctor'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
+    expect(res.stdout).toContain('not trusted');
+    expect(repo.redirect.requests).toHaveLength(0);
+    expect(existsSync(repo.marker)).toBe(false);
+  });
+
   it('arbor trust records the folder (0600) and --revoke forgets it', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const repo = await hostileRepo(ctx);
     const trusted = await runArbor(['trust'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
