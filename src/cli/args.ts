@@ -12,6 +12,8 @@ export type CliCommand =
   | { kind: 'doctor'; configPath?: string }
   /** `arbor agents new <name>`: a commented agent-file template in ./.arbor/agents. */
   | { kind: 'agentsNew'; name: string }
+  /** `arbor trust [--revoke] [path]`: trust (or forget) a folder's .arbor settings. */
+  | { kind: 'trust'; path?: string; revoke: boolean }
   | {
       kind: 'chat';
       configPath?: string;
@@ -30,6 +32,8 @@ export type CliCommand =
       waitOnQuota?: boolean;
       /** `--agent <alias>`: the agent the user talks to, instead of default_agent. */
       agent?: string;
+      /** `--trust-project`: apply this folder's .arbor settings for this run without asking. */
+      trustProject?: boolean;
     };
 
 export function parseCli(argv: string[]): CliCommand {
@@ -54,6 +58,8 @@ export function parseCli(argv: string[]): CliCommand {
         model: { type: 'string', short: 'm' },
         'wait-on-quota': { type: 'boolean' },
         agent: { type: 'string' },
+        'trust-project': { type: 'boolean' },
+        revoke: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -86,6 +92,11 @@ export function parseCli(argv: string[]): CliCommand {
     if (rest[1] !== 'new' || rest.length !== 3) throw new UsageError(t('agentFiles:new.usage'));
     return { kind: 'agentsNew', name: rest[2] };
   }
+  if (rest[0] === 'trust') {
+    if (rest.length > 2) throw new UsageError(t('trust:cli.usage'));
+    return { kind: 'trust', ...(rest[1] !== undefined ? { path: rest[1] } : {}), revoke: values.revoke ?? false };
+  }
+  if (values.revoke) throw new UsageError(t('trust:cli.usage'));
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
   if (values.agent !== undefined && values.agent.trim() === '') throw new UsageError(t('agentFiles:cli.emptyAgent'));
 
@@ -110,5 +121,6 @@ export function parseCli(argv: string[]): CliCommand {
     ...(values.model !== undefined ? { model: values.model } : {}),
     waitOnQuota: values['wait-on-quota'] ?? false,
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
+    ...(values['trust-project'] ? { trustProject: true } : {}),
   };
 }

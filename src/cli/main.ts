@@ -34,6 +34,7 @@ import { SessionRecorder } from './sessionRecorder.js';
 import { parseLaunchModel, restoredModel } from './launchModel.js';
 import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import { loadProjectContext } from '../config/projectContext.js';
+import { chatTrust, decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -69,7 +70,9 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (cmd.kind === 'doctor') {
     const { runDoctor } = await import('./doctor/runDoctor.js');
-    process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout });
+    // The doctor sends each provider a request: a folder's providers only once it is trusted.
+    const trust = await doctorTrust(process.cwd(), process.env, arborHome());
+    process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout, project: trust.layers, projectNotices: trust.notices });
     return;
   }
   if (cmd.kind === 'agentsNew') {
@@ -94,9 +97,27 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
+  if (cmd.kind === 'trust') {
+    if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
+    process.exitCode = runTrustCommand({ ...cmd, cwd: process.cwd(), env: process.env, home: arborHome() });
+    return;
+  }
+
   let loaded: LoadedConfig;
   try {
-    loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
+    // Before any config applies: whether this folder's own .arbor settings may (a prompt in
+    // the chat, before Ink mounts the app; headless only when trusted or --trust-project).
+    const asking = cmd.print === undefined && process.stdin.isTTY === true;
+    const trust = await decideProjectTrust({
+      cwd: process.cwd(),
+      env: process.env,
+      home: arborHome(),
+      trustFlag: cmd.trustProject === true,
+      ...(asking ? { ask: askTrustScreen } : {}),
+    });
+    if (trust.quit) return;
+    loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath, project: trust.layers });
+    loaded = withTrust(loaded, trust);
     if (cmd.agent !== undefined) loaded = withRootAgent(loaded, cmd.agent);
   } catch (err) {
     if (err instanceof RootAgentError) {
@@ -188,6 +209,7 @@ export async function main(argv: string[]): Promise<void> {
     { keysCommand },
     { contextCommand },
     { mcpCommand },
+    { trustCommand: trustSlashCommand },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -197,6 +219,7 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/commands/keys.js'),
     import('../ui/commands/context.js'),
     import('../ui/commands/mcp.js'),
+    import('../ui/commands/trust.js'),
   ]);
   const agentsOpts = {
     archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
@@ -237,7 +260,14 @@ export async function main(argv: string[]): Promise<void> {
       },
       onExit: () => app.unmount(),
       initialNotices: chat.warnings,
-      commands: [keysCommand, contextCommand, mcpCommand, ...viewerCommands(), ...agentsCommands(agentsOpts)],
+      commands: [
+        keysCommand,
+        contextCommand,
+        mcpCommand,
+        trustSlashCommand(chatTrust({ cwd: process.cwd(), env: process.env, home, applied: loaded.projectTrust })),
+        ...viewerCommands(),
+        ...agentsCommands(agentsOpts),
+      ],
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
       keyTable,
       saveLanguage: (lang) => writeState(home, { language: lang }),
@@ -343,6 +373,7 @@ function openChat(
     sinks: recorder.sinks(totals, trace),
     projectContext,
     rootModel: fromSession.selection,
+    ...(loaded.projectTrust ? { projectTrust: loaded.projectTrust } : {}),
   });
   const rt = runtime;
   // --model is a switch like /model: recorded, so --resume comes back to it.
@@ -383,6 +414,12 @@ function openChat(
       signals.uninstall();
     },
   };
+}
+
+/** The trust prompt, before the chat (and anything of the folder's) starts. */
+async function askTrustScreen(folder: string, lines: string[]): Promise<'trust' | 'skip' | 'quit'> {
+  const { askTrust } = await import('../ui/trust/askTrust.js');
+  return askTrust(folder, lines);
 }
 
 /** The session picker for `--resume` with no id, before the chat starts. */

@@ -5,15 +5,20 @@
 // here, with the same checks. This file reads and parses them, orders them (built-in < user
 // files < project files < TOML tables) and puts the file, line and field back into the
 // errors and warnings the schema raises against them.
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { t } from '../i18n/index.js';
 import { ConfigError } from './configError.js';
 import { describeValue, fileError, formatKeyPath, quote, type KeyPath } from './errors.js';
 import { isTable, type Layer, type RawTable } from './merge.js';
 import { arborHome } from './paths.js';
 import { findUnknownKeys } from './schema.js';
+import { readSmallFile, UnreadableFile } from './safeRead.js';
+
+/** An agent file is a prompt and a few keys: anything bigger is not one (and a 10 MB
+ * description or prompt would ride along in every request). */
+export const AGENT_FILE_MAX_BYTES = 256 * 1024;
 
 export type AgentFileScope = 'user' | 'project';
 
@@ -52,29 +57,61 @@ function sameDir(a: string, b: string): boolean {
   }
 }
 
-/** Every `*.md` file of both directories, in name order per directory; a directory reached
- * twice (the working directory is the home) is read once, as the project's. */
-export function readAgentFiles(cwd: string, env: NodeJS.ProcessEnv = process.env): AgentFileText[] {
+/** Reads one agent file; a FIFO, device, directory or oversized file is skipped with a
+ * warning naming it (`warnings`), any other failure is a ConfigError naming it. */
+export function readAgentFile(file: string, scope: AgentFileScope, warnings: string[]): AgentFileText | undefined {
+  try {
+    return { file, text: readSmallFile(file, AGENT_FILE_MAX_BYTES), scope };
+  } catch (err) {
+    if (err instanceof UnreadableFile && err.code === 'TOOBIG') {
+      warnings.push(t('agentFiles:warnings.tooBig', { file, size: formatBytes(err.size ?? 0), max: formatBytes(AGENT_FILE_MAX_BYTES) }));
+      return undefined;
+    }
+    if (err instanceof UnreadableFile && (err.code === 'ENOTREG' || err.code === 'EISDIR')) {
+      warnings.push(t('agentFiles:warnings.notAFile', { file }));
+      return undefined;
+    }
+    const reason = err instanceof UnreadableFile ? err.code : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+    throw fileError(t('config:errors.readFailed', { reason }), file);
+  }
+}
+
+/** Sizes as a person reads them: 256 KB, 10 MB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+/** The `*.md` names of one agents folder, in name order. */
+export function agentFileNames(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
+      .map((e) => e.name)
+      .sort();
+  } catch (err) {
+    throw fileError(t('agentFiles:errors.readDirFailed', { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message }), dir);
+  }
+}
+
+/** Every `*.md` file of both directories (or of `scopes`), in name order per directory; a
+ * directory reached twice (the working directory is the home) is read once, as the
+ * project's. Files that are not agent files at all are skipped with a warning in `warnings`. */
+export function readAgentFiles(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warnings: string[] = [],
+  scopes: readonly AgentFileScope[] = ['user', 'project'],
+): AgentFileText[] {
   const dirs = agentFileDirs(cwd, env).filter((d) => existsSync(d.dir));
   const out: AgentFileText[] = [];
   dirs.forEach(({ scope, dir }, i) => {
     if (dirs.slice(i + 1).some((later) => sameDir(dir, later.dir))) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.name.endsWith('.md') && (e.isFile() || e.isSymbolicLink()))
-        .map((e) => e.name)
-        .sort();
-    } catch (err) {
-      throw fileError(t('agentFiles:errors.readDirFailed', { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message }), dir);
-    }
-    for (const name of names) {
-      const file = join(dir, name);
-      try {
-        out.push({ file, text: readFileSync(file, 'utf8'), scope });
-      } catch (err) {
-        throw fileError(t('config:errors.readFailed', { reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message }), file);
-      }
+    if (!scopes.includes(scope)) return;
+    for (const name of agentFileNames(dir)) {
+      const read = readAgentFile(join(dir, name), scope, warnings);
+      if (read) out.push(read);
     }
   });
   return out;
@@ -131,6 +168,26 @@ function locator(doc: Document, counter: LineCounter) {
   };
 }
 
+/** The frontmatter as plain values. yaml refuses aliases that expand past its limit (an
+ * alias bomb) with a bare ReferenceError: reported like any bad agent file, at the first
+ * alias. */
+function frontmatterValue(doc: Document, counter: LineCounter, file: string): unknown {
+  try {
+    return doc.toJS();
+  } catch (err) {
+    if (!(err instanceof ReferenceError)) throw err;
+    let offset: number | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        offset = node.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    const pos = offset !== undefined ? counter.linePos(offset) : { line: 0, col: 1 };
+    throw syntaxError(t('agentFiles:errors.aliasBomb', { problem: err.message }), file, pos.line + 1, pos.col);
+  }
+}
+
 /** Parses one agent file into its agent table. Throws a ConfigError with the file (and the
  * line and column for YAML syntax) when it is not an agent file at all. */
 export function parseAgentFile({ file, text, scope }: AgentFileText): AgentFileDef {
@@ -151,7 +208,7 @@ export function parseAgentFile({ file, text, scope }: AgentFileText): AgentFileD
     throw new ConfigError({ message: `${where}: ${field}: ${problem}`, file, line: at?.line, column: at?.col, keyPath: field });
   };
 
-  const data: unknown = doc.contents === null ? {} : doc.toJS();
+  const data: unknown = doc.contents === null ? {} : frontmatterValue(doc, counter, file);
   if (!isTable(data) || (doc.contents !== null && !isMap(doc.contents))) {
     throw syntaxError(t('agentFiles:errors.notMapping', { got: describeValue(data) }), file, 2, 1);
   }

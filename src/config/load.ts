@@ -12,6 +12,8 @@ import { findUnknownKeys } from './schema.js';
 import { validateConfig } from './validate.js';
 import { detectProviderFromEnv, starterLayer } from './defaults.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
+import { neutralize } from '../text/untrusted.js';
+import { capDescriptions, inertTable } from './inert.js';
 import {
   agentFileLayers,
   parseAgentFile,
@@ -62,8 +64,11 @@ export function loadConfigFromTexts(
   env: NodeJS.ProcessEnv = process.env,
   agentFiles: readonly AgentFileText[] = [],
 ): LoadedConfig {
-  const parsed: Layer[] = layers.map(({ file, text }) => ({ file, data: parseConfigText(text, file) }));
-  const defs = agentFiles.map(parseAgentFile);
+  const parsed: Layer[] = layers.map(({ file, text }) => ({ file, data: inertTable(parseConfigText(text, file)) }));
+  const defs = agentFiles.map(parseAgentFile).map((def) => {
+    const name = neutralize(def.name);
+    return { ...def, name, table: inertTable(def.table, ['agents', name]) };
+  });
 
   const warnings = new Set<string>();
   for (const layer of parsed) {
@@ -104,6 +109,7 @@ export function loadConfigFromTexts(
 
   const agentSources: Record<string, string | undefined> = {};
   for (const alias of Object.keys(config.agents)) agentSources[alias] = origins.fileFor(['agents', alias]);
+  for (const w of capDescriptions(config, agentSources)) warnings.add(w);
   const loaded: LoadedConfig = {
     config,
     sources: [...files.kept.map((d) => d.file), ...layers.map((l) => l.file)],
@@ -131,11 +137,17 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
+/** Which of the project's settings (`./.arbor/config.toml`, `./.arbor/agents/*.md`) a load
+ * uses. Absent: read them from disk (tests, tools that trust the folder). `exclude`: none of
+ * them (an untrusted folder). `texts`: exactly these, as the trust decision read and hashed
+ * them, so what was trusted is what is applied. */
+export type ProjectLayers = { mode: 'exclude' } | { mode: 'texts'; config?: ConfigLayerText; agentFiles: AgentFileText[]; warnings: string[] };
+
 /** The config files that apply, lowest precedence first; the same file reached twice
  * (e.g. cwd is the home directory) is read once, at its highest place. */
-export function configFiles(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string }): string[] {
+export function configFiles(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string; withProject?: boolean }): string[] {
   const env = opts.env ?? process.env;
-  const files = [userConfigPath(env), projectConfigPath(opts.cwd)].filter((f) => existsSync(f));
+  const files = [userConfigPath(env), ...(opts.withProject === false ? [] : [projectConfigPath(opts.cwd)])].filter((f) => existsSync(f));
   if (opts.explicitPath !== undefined) {
     const explicit = resolve(opts.cwd, opts.explicitPath);
     if (!existsSync(explicit)) throw fileError(t('config:errors.fileNotFound'), explicit);
@@ -145,7 +157,26 @@ export function configFiles(opts: { cwd: string; env?: NodeJS.ProcessEnv; explic
 }
 
 /** Loads the layered config. Throws ConfigError (see formatConfigError) on any problem. */
-export function loadConfig(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string }): LoadedConfig {
+export function loadConfig(opts: { cwd: string; env?: NodeJS.ProcessEnv; explicitPath?: string; project?: ProjectLayers }): LoadedConfig {
   const env = opts.env ?? process.env;
-  return loadConfigFromTexts(configFiles({ ...opts, env }).map(readLayer), env, readAgentFiles(opts.cwd, env));
+  const readWarnings: string[] = [];
+  let layers: ConfigLayerText[];
+  let agentFiles: AgentFileText[];
+  if (opts.project === undefined) {
+    layers = configFiles({ ...opts, env }).map(readLayer);
+    agentFiles = readAgentFiles(opts.cwd, env, readWarnings);
+  } else {
+    // The user's own files from disk; the project's as decided (or none).
+    layers = configFiles({ ...opts, env, withProject: false }).map(readLayer);
+    agentFiles = readAgentFiles(opts.cwd, env, readWarnings, ['user']);
+    if (opts.project.mode === 'texts') {
+      const { config, agentFiles: projectAgents, warnings } = opts.project;
+      // Below an explicit --config file, as configFiles orders them.
+      if (config) layers.splice(opts.explicitPath !== undefined ? layers.length - 1 : layers.length, 0, config);
+      agentFiles.push(...projectAgents);
+      readWarnings.push(...warnings);
+    }
+  }
+  const loaded = loadConfigFromTexts(layers, env, agentFiles);
+  return readWarnings.length ? { ...loaded, warnings: [...readWarnings, ...loaded.warnings] } : loaded;
 }

@@ -101,6 +101,9 @@ export interface LoadedConfig {
   autoDetectedFrom?: string;
   /** Where each agent was defined: a config or agent file path; absent for built-in ones. */
   agentSources?: Record<string, string | undefined>;
+  /** The folder's own .arbor settings were trusted and applied, or left out (absent: it
+   * has none). Set by the CLI's trust decision (cli/projectTrust.ts). */
+  projectTrust?: 'trusted' | 'untrusted';
 }
 
 export { ConfigError } from './configError.js';

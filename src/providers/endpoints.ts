@@ -3,15 +3,10 @@
 // whether it is there.
 import type { ProviderConfig } from '../config/types.js';
 
-export const DEFAULT_KEY_ENV: Partial<Record<ProviderConfig['type'], string>> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-};
+// Kept in config (the trust prompt names where a project's provider would send a key).
+import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from '../config/providerDefaults.js';
 
-export const DEFAULT_BASE_URL: Partial<Record<ProviderConfig['type'], string>> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-};
+export { DEFAULT_BASE_URL, DEFAULT_KEY_ENV };
 
 /** The env var a provider's key is read from: api_key_env, else the type's usual one. */
 export function keyEnvVar(config: Pick<ProviderConfig, 'type' | 'api_key_env'>): string | undefined {

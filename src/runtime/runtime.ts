@@ -21,7 +21,7 @@ import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
-import type { ProjectContextReport, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
+import type { ProjectContextReport, ProjectTrustState, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
@@ -85,6 +85,8 @@ export interface CreateRuntimeOptions {
   projectContext?: ProjectContext;
   /** The root's model as the restored session left it (not recorded again). */
   rootModel?: ModelSelection;
+  /** Whether the folder's own .arbor settings were trusted and applied (absent: it has none). */
+  projectTrust?: ProjectTrustState;
 }
 
 export interface Runtime extends RuntimeApi {
@@ -108,9 +110,9 @@ function withTools(base: ToolRegistry, more: Tool[]): ToolRegistry {
   return more.length ? new ToolRegistry([...base.list(), ...more]) : base;
 }
 
-function contextReport(context: ProjectContext, agent: AgentConfig): ProjectContextReport {
+function contextReport(context: ProjectContext, agent: AgentConfig, projectTrust?: ProjectTrustState): ProjectContextReport {
   const { text: _text, ...report } = context;
-  return { ...report, agentOptedOut: agent.context === false };
+  return { ...report, agentOptedOut: agent.context === false, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function createRuntime(opts: CreateRuntimeOptions): Runtime {
@@ -291,6 +293,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     providerLabel: mainProvider.label,
     autoDetectedFrom: opts.autoDetectedFrom,
     configWarnings: opts.configWarnings ?? [],
+    ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
     showReasoning: config.ui.show_reasoning,
   };
 
@@ -430,7 +433,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       // The status bar reads info; any store change redraws it.
       store.setState({});
     },
-    ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent) } : {}),
+    ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent, opts.projectTrust) } : {}),
     resolveRunaway: (choice) => guard.resolve(choice),
     mcpRestart: (name) => mcpRt.restart(name),
     startMcp: () => mcpRt.start(),

@@ -12,7 +12,12 @@ import type { ProjectContext } from '../config/projectContext.js';
 export interface ProjectContextReport extends Omit<ProjectContext, 'text'> {
   /** The agent the user talks to has `context = false`. */
   agentOptedOut: boolean;
+  /** Whether the folder's .arbor settings were trusted (absent: it has none). */
+  projectTrust?: ProjectTrustState;
 }
+
+/** The folder's own .arbor settings: applied (trusted) or left out (untrusted). */
+export type ProjectTrustState = 'trusted' | 'untrusted';
 
 export interface RuntimeInfo {
   /** Alias of the agent the user talks to. */
@@ -25,6 +30,8 @@ export interface RuntimeInfo {
   autoDetectedFrom?: string;
   /** Warnings from loading config, shown once at start. */
   configWarnings: string[];
+  /** The folder's .arbor settings were trusted or left out (absent: it has none). */
+  projectTrust?: ProjectTrustState;
   /** `[ui] show_reasoning` (absent: "collapsed"). */
   showReasoning?: ShowReasoning;
 }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackModel } from '../support/loopbackModel.js';
 import { baseEnv, startTerminal, type Term } from '../support/terminal.js';
+import { trustFolderForTest } from '../support/trustFolder.js';
 import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
 import { repoRoot } from '../support/paths.js';
 import { READY, send, START_TIMEOUT } from './sandbox.js';
@@ -64,6 +65,8 @@ function runInstalled(
   cwd: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
+    // The folder's .arbor is the test's own: trusted first, as runArbor does.
+    trustFolderForTest(cwd, baseEnv(env));
     const child = spawn(installedBin, args, { cwd, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

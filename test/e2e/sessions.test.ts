@@ -353,6 +353,9 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     const m = await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
     const { spawn } = await import('node:child_process');
     const [{ arborBin }, { baseEnv }] = await Promise.all([import('../support/paths.js'), import('../support/terminal.js')]);
+    const { trustFolderForTest } = await import('../support/trustFolder.js');
+    // Spawned directly: the harness's trust of the test's own .arbor is done here.
+    trustFolderForTest(sb.h.dir, baseEnv(sb.h.env));
     const child = spawn(process.execPath, [arborBin, '-p', 'talk'], {
       cwd: sb.h.dir,
       env: baseEnv(sb.h.env),

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { arborBin } from '../support/paths.js';
+import { trustFolderForTest } from '../support/trustFolder.js';
 import { baseEnv, disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
@@ -169,6 +170,8 @@ describe.runIf(process.platform === 'linux')('signals headless', () => {
         const pidFile = join(sb.h.dir, 'shell.pid');
         await sb.withModel(sleeperModel(pidFile, seconds));
         const prompt = `headless sleeper ${signal.toLowerCase()}`;
+        // Spawned directly: the harness's trust of the test's own .arbor is done here.
+        trustFolderForTest(sb.h.dir, baseEnv(sb.h.env));
         const child = spawn(process.execPath, [arborBin, '-p', prompt, '--yes'], {
           cwd: sb.h.dir,
           env: baseEnv(sb.h.env),

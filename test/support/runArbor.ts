@@ -2,6 +2,7 @@
 import { spawn as spawnChild } from 'node:child_process';
 import { arborBin } from './paths.js';
 import { baseEnv } from './terminal.js';
+import { trustFolderForTest } from './trustFolder.js';
 
 export interface RunResult {
   code: number | null;
@@ -14,8 +15,10 @@ export interface RunResult {
  * process must keep answering while arbor runs. */
 export function runArbor(
   args: string[],
-  opts: { env?: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string>; cwd?: string; input?: string; timeoutMs?: number; trustProject?: boolean } = {},
 ): Promise<RunResult> {
+  // The test wrote the folder's .arbor settings: trusted first unless the test says not.
+  if (opts.trustProject !== false) trustFolderForTest(opts.cwd ?? process.cwd(), baseEnv(opts.env));
   return new Promise((resolveRun, reject) => {
     const child = spawnChild(process.execPath, [arborBin, ...args], {
       cwd: opts.cwd ?? process.cwd(),

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import * as pty from '@lydell/node-pty';
 import xtermHeadless from '@xterm/headless';
 import { arborBin } from './paths.js';
+import { trustFolderForTest } from './trustFolder.js';
 
 const { Terminal } = xtermHeadless;
 type XTerm = InstanceType<typeof Terminal>;
@@ -131,6 +132,9 @@ export interface StartOptions {
   scrollback?: number;
   /** Program to run; defaults to this node running bin/arbor.js (then `args` follow it). */
   command?: string;
+  /** false: leave the folder's .arbor settings untrusted (default: the harness trusts
+   * them first, trustFolder.ts). */
+  trustProject?: boolean;
 }
 
 const live = new Set<Term>();
@@ -163,6 +167,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
   const file = opts.command ?? process.execPath;
   const args = opts.command ? (opts.args ?? []) : [arborBin, ...(opts.args ?? [])];
   const env = baseEnv({ TERM: 'xterm-256color', ...(opts.env ?? {}) });
+  if (opts.trustProject !== false) trustFolderForTest(opts.cwd ?? process.cwd(), env);
 
   const xterm = new Terminal({ cols, rows, allowProposedApi: true, scrollback: opts.scrollback ?? 5000 });
   const watchers = new Set<Watcher>();

@@ -1,5 +1,5 @@
 // `arbor doctor`: one line per check, then a verdict; exit code 0 when every check holds.
-import { loadConfig } from '../../config/load.js';
+import { loadConfig, type ProjectLayers } from '../../config/load.js';
 import { arborHome } from '../../config/paths.js';
 import { formatConfigError } from '../../config/errors.js';
 import { OFFLINE_MODEL, OFFLINE_PROVIDER } from '../../config/defaults.js';
@@ -15,16 +15,20 @@ export interface DoctorOptions {
   out: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** The folder's .arbor settings as the trust decision allows (cli/projectTrust.ts). */
+  project?: ProjectLayers;
+  /** Said among the config warnings (e.g. the folder is not trusted). */
+  projectNotices?: string[];
 }
 
 function configCheck(opts: DoctorOptions, env: NodeJS.ProcessEnv): { line: CheckLine; loaded?: LoadedConfig; warnings: CheckLine[] } {
   const label = t('doctor:config.label');
   try {
-    const loaded = loadConfig({ cwd: opts.cwd ?? process.cwd(), env, explicitPath: opts.configPath });
+    const loaded = loadConfig({ cwd: opts.cwd ?? process.cwd(), env, explicitPath: opts.configPath, project: opts.project });
     const detail = loaded.sources.length
       ? t('doctor:config.valid', { files: loaded.sources.join(', ') })
       : t('doctor:config.validDefaults');
-    const warnings = loaded.warnings.map((w): CheckLine => ({ status: 'info', label: t('doctor:config.warningLabel'), detail: w }));
+    const warnings = [...(opts.projectNotices ?? []), ...loaded.warnings].map((w): CheckLine => ({ status: 'info', label: t('doctor:config.warningLabel'), detail: w }));
     return { line: { status: 'ok', label, detail }, loaded, warnings };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

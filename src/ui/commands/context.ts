@@ -16,7 +16,9 @@ function showPath(path: string): string {
 }
 
 export function describeContext(report: ProjectContextReport, alias: string): string {
-  if (report.maxKb <= 0) return t('context:command.off');
+  // Whether .arbor/ applied: said even with project context off.
+  const trust = report.projectTrust ? [t(`trust:context.${report.projectTrust}`)] : [];
+  if (report.maxKb <= 0) return [t('context:command.off'), ...trust].join('\n');
   const lines: string[] = [];
   if (report.files.length === 0) {
     lines.push(t('context:command.none', { folders: report.searched.map(showPath).join(', ') }));
@@ -39,6 +41,7 @@ export function describeContext(report: ProjectContextReport, alias: string): st
     lines.push(t('context:command.total', { loaded: (loaded / 1024).toFixed(1), max: report.maxKb }));
   }
   if (report.agentOptedOut) lines.push(t('context:command.agentOff', { alias: neutralize(alias) }));
+  lines.push(...trust);
   return lines.join('\n');
 }
 

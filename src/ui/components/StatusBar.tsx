@@ -75,6 +75,12 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
             {sep}
           </Text>
         )}
+        {runtime.info.projectTrust === 'untrusted' && (
+          <Text>
+            <Text color="yellow">{t('trust:status.untrusted')}</Text>
+            {sep}
+          </Text>
+        )}
         {turnRunning && (
           <Text>
             <Text color="cyan">{spinnerFrame(frame)} </Text>
