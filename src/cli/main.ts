@@ -72,7 +72,12 @@ export async function main(argv: string[]): Promise<void> {
     const { runDoctor } = await import('./doctor/runDoctor.js');
     // The doctor sends each provider a request: a folder's providers only once it is trusted.
     const trust = await doctorTrust(process.cwd(), process.env, arborHome());
-    process.exitCode = await runDoctor({ configPath: cmd.configPath, out: process.stdout, project: trust.layers, projectNotices: trust.notices });
+    process.exitCode = await runDoctor({
+      configPath: cmd.configPath,
+      out: process.stdout,
+      project: trust.layers,
+      projectNotices: trust.notices,
+    });
     return;
   }
   if (cmd.kind === 'agentsNew') {

@@ -97,7 +97,11 @@ export function runTrustCommand(opts: { path?: string; revoke: boolean; cwd: str
 }
 
 /** `arbor trust [path]` / `arbor trust --revoke [path]`: prints what it did; the exit code. */
-export function trustCommand(opts: { path?: string; revoke: boolean; cwd: string; env: NodeJS.ProcessEnv; home: string }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): number {
+export function trustCommand(
+  opts: { path?: string; revoke: boolean; cwd: string; env: NodeJS.ProcessEnv; home: string },
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): number {
   const target = resolve(opts.cwd, opts.path ?? '.');
   let isDir: boolean;
   try {

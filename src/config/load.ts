@@ -141,7 +141,8 @@ function sameFile(a: string, b: string): boolean {
  * uses. Absent: read them from disk (tests, tools that trust the folder). `exclude`: none of
  * them (an untrusted folder). `texts`: exactly these, as the trust decision read and hashed
  * them, so what was trusted is what is applied. */
-export type ProjectLayers = { mode: 'exclude' } | { mode: 'texts'; config?: ConfigLayerText; agentFiles: AgentFileText[]; warnings: string[] };
+export type ProjectLayers =
+  { mode: 'exclude' } | { mode: 'texts'; config?: ConfigLayerText; agentFiles: AgentFileText[]; warnings: string[] };
 
 /** The config files that apply, lowest precedence first; the same file reached twice
  * (e.g. cwd is the home directory) is read once, at its highest place. */

@@ -112,7 +112,8 @@ function configActions(data: RawTable, user: Map<string, RawTable>): TrustAction
       const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
       out.push({ kind: 'mcpCommand', server, command, args });
     }
-    if (url !== undefined) out.push({ kind: 'mcpUrl', server, url, ...(str(entry.bearer_token_env) ? { tokenEnv: str(entry.bearer_token_env) } : {}) });
+    if (url !== undefined)
+      out.push({ kind: 'mcpUrl', server, url, ...(str(entry.bearer_token_env) ? { tokenEnv: str(entry.bearer_token_env) } : {}) });
   }
   out.push(...providerActions(data, user));
   const other = Object.keys(data).filter((k) => k !== 'mcp_servers' && k !== 'providers');

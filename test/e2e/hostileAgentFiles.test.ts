@@ -37,7 +37,10 @@ describe('escapes in agent files', () => {
     const sb = sandbox(ctx);
     await sb.withModel(reply);
     const agents = agentsDir(sb.h.dir);
-    writeFileSync(join(agents, 'evil.md'), `---\nname: "${EVIL_NAME_YAML}"\nprovider: fake\nmodel: "m\\e]0;title\\a"\ndescription: "d\\e[2J"\n---\nYou help.\n`);
+    writeFileSync(
+      join(agents, 'evil.md'),
+      `---\nname: "${EVIL_NAME_YAML}"\nprovider: fake\nmodel: "m\\e]0;title\\a"\ndescription: "d\\e[2J"\n---\nYou help.\n`,
+    );
     const cfg = join(sb.h.dir, '.arbor', 'config.toml');
     const { readFileSync } = await import('node:fs');
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('default_agent = "main"', `default_agent = "${EVIL_NAME_TOML}"`));
@@ -93,7 +96,9 @@ describe('huge descriptions', () => {
     appendFileSync(cfg, '\n[agents.huge]\nprovider = "fake"\ndescription = "the small one"\n');
     const res = await sb.arbor(['-p', 'hi']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain(`${join(agents, 'wordy.md')}: the description of agent "wordy" is 200000 characters; only the first 1000 are used`);
+    expect(res.stderr).toContain(
+      `${join(agents, 'wordy.md')}: the description of agent "wordy" is 200000 characters; only the first 1000 are used`,
+    );
     const size = Buffer.byteLength(JSON.stringify(model.requests[0].body));
     expect(size).toBeLessThan(40_000);
 
@@ -110,7 +115,14 @@ describe('YAML alias bomb', () => {
     const sb = sandbox(ctx);
     await sb.withModel(reply);
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (const [prev, next] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f'], ['f', 'g']]) {
+    for (const [prev, next] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+      ['d', 'e'],
+      ['e', 'f'],
+      ['f', 'g'],
+    ]) {
       levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
     const file = join(agentsDir(sb.h.dir), 'bomb.md');

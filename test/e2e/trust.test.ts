@@ -89,18 +89,24 @@ async function ask(term: Term): Promise<void> {
 }
 
 describe('folder trust', () => {
-  it('headless: untrusted settings are ignored with a warning naming the command and the redirect', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const repo = await hostileRepo(ctx);
-    const res = await runArbor(['-p', 'hi'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
-    expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain('answer from a model');
-    expect(res.stderr).toContain('not trusted');
-    expect(res.stderr).toContain(`runs MCP server build: sh -c "touch ${repo.marker}"`);
-    expect(res.stderr).toContain(`CHANGES your provider fake (base_url): requests go to ${repo.redirect.url}, sending the key in FAKE_API_KEY`);
-    expect(repo.redirect.requests).toHaveLength(0);
-    expect(repo.user.requests.length).toBeGreaterThan(0);
-    expect(existsSync(repo.marker)).toBe(false);
-  });
+  it(
+    'headless: untrusted settings are ignored with a warning naming the command and the redirect',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const repo = await hostileRepo(ctx);
+      const res = await runArbor(['-p', 'hi'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain('answer from a model');
+      expect(res.stderr).toContain('not trusted');
+      expect(res.stderr).toContain(`runs MCP server build: sh -c "touch ${repo.marker}"`);
+      expect(res.stderr).toContain(
+        `CHANGES your provider fake (base_url): requests go to ${repo.redirect.url}, sending the key in FAKE_API_KEY`,
+      );
+      expect(repo.redirect.requests).toHaveLength(0);
+      expect(repo.user.requests.length).toBeGreaterThan(0);
+      expect(existsSync(repo.marker)).toBe(false);
+    },
+  );
 
   it('headless: --trust-project applies them for this run only', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const repo = await hostileRepo(ctx);
@@ -148,73 +154,81 @@ describe('folder trust', () => {
     expect(repo.redirect.requests.length).toBe(before);
   });
 
-  it('chat: the prompt lists the command and the redirect before anything runs; declining starts without them', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const repo = await hostileRepo(ctx);
-    const term = await trustPrompt(repo);
-    await waitForPrompt(term);
-    const screen = term.screen();
-    expect(screen).toContain(`runs MCP server build: sh -c "touch ${repo.marker}"`);
-    expect(screen).toContain('CHANGES your provider fake (base_url)');
-    expect(screen).toContain(repo.redirect.url);
-    expect(screen).toContain('FAKE_API_KEY');
-    expect(existsSync(repo.marker)).toBe(false);
-    expect(repo.redirect.requests).toHaveLength(0);
-    // The selection starts on "Start without them".
-    term.press('enter');
-    await term.waitForText(READY, START_TIMEOUT);
-    await term.waitForText('.arbor not trusted', START_TIMEOUT);
-    await ask(term);
-    expect(repo.user.requests.length).toBeGreaterThan(0);
-    expect(repo.redirect.requests).toHaveLength(0);
-    await send(term, '/context');
-    await term.waitForText('not trusted, not applied', 10000);
-    expect(existsSync(repo.marker)).toBe(false);
-    expect(existsSync(join(repo.h.home, 'trust.json'))).toBe(false);
+  it(
+    'chat: the prompt lists the command and the redirect before anything runs; declining starts without them',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const repo = await hostileRepo(ctx);
+      const term = await trustPrompt(repo);
+      await waitForPrompt(term);
+      const screen = term.screen();
+      expect(screen).toContain(`runs MCP server build: sh -c "touch ${repo.marker}"`);
+      expect(screen).toContain('CHANGES your provider fake (base_url)');
+      expect(screen).toContain(repo.redirect.url);
+      expect(screen).toContain('FAKE_API_KEY');
+      expect(existsSync(repo.marker)).toBe(false);
+      expect(repo.redirect.requests).toHaveLength(0);
+      // The selection starts on "Start without them".
+      term.press('enter');
+      await term.waitForText(READY, START_TIMEOUT);
+      await term.waitForText('.arbor not trusted', START_TIMEOUT);
+      await ask(term);
+      expect(repo.user.requests.length).toBeGreaterThan(0);
+      expect(repo.redirect.requests).toHaveLength(0);
+      await send(term, '/context');
+      await term.waitForText('not trusted, not applied', 10000);
+      expect(existsSync(repo.marker)).toBe(false);
+      expect(existsSync(join(repo.h.home, 'trust.json'))).toBe(false);
 
-    // /trust shows the state and what they would do; /trust yes records it for next time.
-    await send(term, '/trust');
-    await term.waitForText('are not trusted', 10000);
-    await term.waitForText('This session did not apply them', 10000);
-    await send(term, '/trust yes');
-    await term.waitForText('Its settings apply from the next start', 10000);
-    expect(statSync(join(repo.h.home, 'trust.json')).mode & 0o777).toBe(0o600);
-    // Not in this session: nothing of theirs started.
-    expect(existsSync(repo.marker)).toBe(false);
-    await send(term, '/quit');
-    await term.waitForExit(15000);
-    const next = await trustPrompt(repo);
-    await next.waitForText(READY, START_TIMEOUT);
-    expect(next.scrollback()).not.toContain('Trust this folder');
-    await send(next, '/trust revoke');
-    await next.waitForText('is no longer trusted', 10000);
-  });
+      // /trust shows the state and what they would do; /trust yes records it for next time.
+      await send(term, '/trust');
+      await term.waitForText('are not trusted', 10000);
+      await term.waitForText('This session did not apply them', 10000);
+      await send(term, '/trust yes');
+      await term.waitForText('Its settings apply from the next start', 10000);
+      expect(statSync(join(repo.h.home, 'trust.json')).mode & 0o777).toBe(0o600);
+      // Not in this session: nothing of theirs started.
+      expect(existsSync(repo.marker)).toBe(false);
+      await send(term, '/quit');
+      await term.waitForExit(15000);
+      const next = await trustPrompt(repo);
+      await next.waitForText(READY, START_TIMEOUT);
+      expect(next.scrollback()).not.toContain('Trust this folder');
+      await send(next, '/trust revoke');
+      await next.waitForText('is no longer trusted', 10000);
+    },
+  );
 
-  it('chat: trusting applies what was listed, is remembered, and a changed file asks again', { timeout: PTY_TEST_TIMEOUT * 3 }, async (ctx) => {
-    const repo = await hostileRepo(ctx);
-    const first = await trustPrompt(repo);
-    await waitForPrompt(first);
-    first.press('up');
-    first.press('enter');
-    await first.waitForText(READY, START_TIMEOUT);
-    await ask(first);
-    expect(repo.redirect.requests.length).toBeGreaterThan(0);
-    expect(repo.user.requests).toHaveLength(0);
-    await until(() => existsSync(repo.marker), 'the trusted MCP server ran');
-    await send(first, '/context');
-    await first.waitForText('trusted (applied)', 10000);
-    await send(first, '/quit');
-    await first.waitForExit(15000);
+  it(
+    'chat: trusting applies what was listed, is remembered, and a changed file asks again',
+    { timeout: PTY_TEST_TIMEOUT * 3 },
+    async (ctx) => {
+      const repo = await hostileRepo(ctx);
+      const first = await trustPrompt(repo);
+      await waitForPrompt(first);
+      first.press('up');
+      first.press('enter');
+      await first.waitForText(READY, START_TIMEOUT);
+      await ask(first);
+      expect(repo.redirect.requests.length).toBeGreaterThan(0);
+      expect(repo.user.requests).toHaveLength(0);
+      await until(() => existsSync(repo.marker), 'the trusted MCP server ran');
+      await send(first, '/context');
+      await first.waitForText('trusted (applied)', 10000);
+      await send(first, '/quit');
+      await first.waitForExit(15000);
 
-    // Remembered: the next start goes straight to the chat.
-    const second = await trustPrompt(repo);
-    await second.waitForText(READY, START_TIMEOUT);
-    expect(second.scrollback()).not.toContain('Trust this folder');
-    await second.dispose();
+      // Remembered: the next start goes straight to the chat.
+      const second = await trustPrompt(repo);
+      await second.waitForText(READY, START_TIMEOUT);
+      expect(second.scrollback()).not.toContain('Trust this folder');
+      await second.dispose();
 
-    // A changed file is a new question.
-    appendFileSync(join(repo.h.dir, '.arbor', 'config.toml'), '\n[mcp_servers.other]\ncommand = "sh"\nargs = ["-c", "exit 0"]\n');
-    const third = await trustPrompt(repo);
-    await waitForPrompt(third);
-    expect(third.screen()).toContain('runs MCP server other: sh -c "exit 0"');
-  });
+      // A changed file is a new question.
+      appendFileSync(join(repo.h.dir, '.arbor', 'config.toml'), '\n[mcp_servers.other]\ncommand = "sh"\nargs = ["-c", "exit 0"]\n');
+      const third = await trustPrompt(repo);
+      await waitForPrompt(third);
+      expect(third.screen()).toContain('runs MCP server other: sh -c "exit 0"');
+    },
+  );
 });

@@ -28,7 +28,11 @@ function configCheck(opts: DoctorOptions, env: NodeJS.ProcessEnv): { line: Check
     const detail = loaded.sources.length
       ? t('doctor:config.valid', { files: loaded.sources.join(', ') })
       : t('doctor:config.validDefaults');
-    const warnings = [...(opts.projectNotices ?? []), ...loaded.warnings].map((w): CheckLine => ({ status: 'info', label: t('doctor:config.warningLabel'), detail: w }));
+    const warnings = [...(opts.projectNotices ?? []), ...loaded.warnings].map((w): CheckLine => ({
+      status: 'info',
+      label: t('doctor:config.warningLabel'),
+      detail: w,
+    }));
     return { line: { status: 'ok', label, detail }, loaded, warnings };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

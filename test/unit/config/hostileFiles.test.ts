@@ -84,13 +84,22 @@ describe('YAML alias bomb', () => {
     const w = world();
     const file = join(w.agents, 'bomb.md');
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (const [prev, next] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f'], ['f', 'g']]) {
+    for (const [prev, next] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+      ['d', 'e'],
+      ['e', 'f'],
+      ['f', 'g'],
+    ]) {
       levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
     writeFileSync(file, agentFile(levels.join('\n')));
     const err = configErrorOf(() => loadConfig({ cwd: w.cwd, env: w.env }));
     // The first alias: line 3 of the file (`b: &b [*a,…`), column 8.
-    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:8: the frontmatter's aliases expand too far`));
+    expect(err.message).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:8: the frontmatter's aliases expand too far`),
+    );
   });
 });
 
@@ -100,9 +109,20 @@ describe('escapes in names, models and descriptions', () => {
     const name = 'evil\u001b]0;pwned\u0007\u001b]52;c;ZWNobyBwd25lZA==\u0007\u009b31m';
     writeFileSync(
       join(w.agents, 'evil.md'),
-      agentFile(`name: "${name.replace(/\u001b/g, '\\e').replace(/\u0007/g, '\\a').replace(/\u009b/g, '\\x9b')}"\nprovider: local\nmodel: "m\\e]0;title\\a"\ndescription: "d\\e[2J"`),
+      agentFile(
+        `name: "${name
+          .replace(/\u001b/g, '\\e')
+          .replace(/\u0007/g, '\\a')
+          .replace(/\u009b/g, '\\x9b')}"\nprovider: local\nmodel: "m\\e]0;title\\a"\ndescription: "d\\e[2J"`,
+      ),
     );
-    writeFileSync(join(w.cwd, '.arbor', 'config.toml'), `default_agent = "${name.replace(/\u001b/g, '\\u001b').replace(/\u0007/g, '\\u0007').replace(/\u009b/g, '\\u009b')}"\n`);
+    writeFileSync(
+      join(w.cwd, '.arbor', 'config.toml'),
+      `default_agent = "${name
+        .replace(/\u001b/g, '\\u001b')
+        .replace(/\u0007/g, '\\u0007')
+        .replace(/\u009b/g, '\\u009b')}"\n`,
+    );
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });
     const root = loaded.config.agents[loaded.config.default_agent];
     expect(root).toBeDefined();
@@ -149,10 +169,15 @@ describe('a folder’s settings as the trust prompt sees them', () => {
     expect(readProjectSettings(w.cwd, w.env)!.hash).toBe(first);
     // The user later defines a provider of that name (with a key): the same project file
     // now redirects the user's own provider, and must be asked about again.
-    writeFileSync(join(w.env.ARBOR_HOME!, 'config.toml'), `${BASE}\n[providers.other]\ntype = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key_env = "MY_KEY"\n`);
+    writeFileSync(
+      join(w.env.ARBOR_HOME!, 'config.toml'),
+      `${BASE}\n[providers.other]\ntype = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key_env = "MY_KEY"\n`,
+    );
     const second = readProjectSettings(w.cwd, w.env)!;
     expect(second.hash).not.toBe(first);
-    expect(trustActionLines(second.actions)[0]).toBe('CHANGES your provider other (type, base_url): requests go to http://evil.example/v1, sending the key in MY_KEY');
+    expect(trustActionLines(second.actions)[0]).toBe(
+      'CHANGES your provider other (type, base_url): requests go to http://evil.example/v1, sending the key in MY_KEY',
+    );
     writeFileSync(join(w.agents, 'new.md'), agentFile('provider: local'));
     expect(readProjectSettings(w.cwd, w.env)!.hash).not.toBe(second.hash);
   });
