@@ -26,6 +26,7 @@ import { createMcpManager } from '../tools/mcpTools.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
+import { guardProcessOutput } from './closedOutput.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { installSignalShutdown } from './shutdown.js';
@@ -47,6 +48,8 @@ function tightenHomeNotice(home: string): string | undefined {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A pipe closed by its reader (| head -1) ends the output, never the turn (closedOutput.ts).
+  guardProcessOutput();
   initI18n();
   let cmd: CliCommand;
   try {
