@@ -2,7 +2,8 @@
 // stdout; diagnostics to stderr. With --output json, one JSON event per line on stdout.
 import { t } from '../i18n/index.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { RuntimeState } from '../runtime/types.js';
+import type { Run, RuntimeState } from '../runtime/types.js';
+import { backgroundTasksSettled, runningBackgroundTasks } from '../runtime/store.js';
 import { runLabels } from '../runtime/runSelection.js';
 import { subtreeUsage } from '../model/usage.js';
 import type { TranscriptItem } from '../model/transcript.js';
@@ -109,9 +110,11 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
   // The turn's own "Interrupted." notice is left out: a headless turn is interrupted only
   // by a signal, and the shutdown's one line (cli/shutdown.ts) says so.
   const interruptedNotice = t('runtime:interrupted');
+  // While background tasks are waited for, their (info) end notices are what stderr shows.
+  let showInfo = false;
   const diag: Emit = (e) => {
     if (e.type === 'tool_result') stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
-    else if (e.type === 'notice' && e.level !== 'info' && e.text !== interruptedNotice) stderr.write(`${e.text}\n`);
+    else if (e.type === 'notice' && (showInfo || e.level !== 'info') && e.text !== interruptedNotice) stderr.write(`${e.text}\n`);
   };
   const before = { ...runtime.store.getState().totals };
   const watch = transcriptWatcher(json ? writeJson : diag, runtime.store.getState().transcript);
@@ -126,17 +129,28 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
   });
   // SIGINT / SIGTERM / SIGHUP are handled by cli/shutdown.ts: it stops the turn, which
   // ends here as cancelled, and owns the exit.
+  let root: Run | undefined;
   try {
     await runtime.startTurn(prompt);
+    root = lastRoot(runtime.store.getState());
+    // Text output: the answer first, so a reader sees it while background tasks finish.
+    if (!json && root?.status === 'completed') {
+      const answer = opts.raw ? (rawAnswer(runtime) ?? root.result ?? '') : (root.result ?? '');
+      stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
+    }
+    // A background task started by this turn is waited for, never cut off by the exit
+    // (README, Headless): its record ends with its real outcome and its notice is printed.
+    const running = runningBackgroundTasks(runtime.store.getState()).length;
+    if (running > 0 && root?.status === 'completed') {
+      stderr.write(`${t('cli:waitingForBackground', { count: running })}\n`);
+      showInfo = true;
+      await backgroundTasksSettled(runtime.store);
+    }
   } finally {
     unsubscribe();
   }
   const state = runtime.store.getState();
   watch(state.transcript);
-  const root = [...state.runOrder]
-    .reverse()
-    .map((id) => state.runs[id])
-    .find((r) => r?.kind === 'root');
   const status = root?.status ?? 'failed';
   if (json) {
     // This turn's spend: a resumed session's totals start where it was saved.
@@ -147,11 +161,15 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
       cost_usd: state.totals.costUsd - before.costUsd,
     });
     writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error, runs: runUsage(state) });
-  } else if (status === 'completed') {
-    const answer = opts.raw ? (rawAnswer(runtime) ?? root?.result ?? '') : (root?.result ?? '');
-    stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (status === 'completed') return 0;
   if (status === 'cancelled' || status === 'killed') return 130;
   return 1;
+}
+
+function lastRoot(state: RuntimeState): Run | undefined {
+  return [...state.runOrder]
+    .reverse()
+    .map((id) => state.runs[id])
+    .find((r) => r?.kind === 'root');
 }

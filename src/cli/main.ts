@@ -27,6 +27,7 @@ import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { guardProcessOutput } from './closedOutput.js';
+import { markBackgroundLost } from './backgroundExit.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { installSignalShutdown } from './shutdown.js';
@@ -251,6 +252,8 @@ export async function main(argv: string[]): Promise<void> {
     setImmediate(() => runtime.startMcp());
     await app.waitUntilExit();
     if (chat.signals.pending) await chat.signals.pending;
+    // The user was asked and quit anyway (or is leaving for another session).
+    markBackgroundLost(runtime, home);
     stopIdleCollector();
     await chat.cleanup();
     if (resumeNext !== undefined) {
