@@ -151,7 +151,8 @@ export async function main(argv: string[]): Promise<void> {
     choice = await chooseSession(cmd, home, process.cwd(), headless ? undefined : (h) => pickSessionScreen(h));
   } catch (err) {
     process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
-    process.exitCode = 1;
+    // An id or prefix that names no session (or several) is a usage error, like any bad argument.
+    process.exitCode = 2;
     return;
   }
   if (choice.kind === 'cancelled') {

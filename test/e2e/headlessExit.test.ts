@@ -113,3 +113,20 @@ describe.concurrent('headless background tasks and resumes', { timeout: PROCESS_
     expect(plain.stderr).not.toContain('tool spawn_subagent');
   });
 });
+
+describe.concurrent('exit codes', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('an unknown or ambiguous --resume id is a usage error: exit 2, naming the problem', async (ctx) => {
+    const sb = sandbox(ctx);
+    const unknown = await sb.arbor(['--resume', 'nosuchsession', '-p', 'hi']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('cannot resume');
+    expect((await sb.arbor(['-p', 'one'])).code).toBe(0);
+    expect((await sb.arbor(['-p', 'two'])).code).toBe(0);
+    // Both ids start with the year: the prefix names two sessions.
+    const ambiguous = await sb.arbor(['--resume', '2', '-p', 'hi']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('cannot resume');
+    expect(ambiguous.stderr).not.toMatch(STACK);
+  });
+});
+
