@@ -130,3 +130,23 @@ describe.concurrent('exit codes', { timeout: PROCESS_TEST_TIMEOUT }, () => {
   });
 });
 
+describe.concurrent('the documented -p and --resume orders', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('-p --resume "…", --resume -p "…" and --resume <id> -p "…" all continue a session; -p alone names <prompt>', async (ctx) => {
+    const sb = sandbox(ctx);
+    expect((await sb.arbor(['-p', 'first words'])).code).toBe(0);
+    const [id] = sessionIds(sb);
+    for (const args of [
+      ['-p', '--resume', 'readme order'],
+      ['--resume', '-p', 'flag first'],
+      ['--resume', id, '-p', 'by id'],
+    ]) {
+      const r = await sb.arbor(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain(`You said: "${args[args.length - 1]}"`);
+    }
+    expect(sessionIds(sb)).toEqual([id]);
+    const bare = await sb.arbor(['-p']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("'-p, --print <prompt>' argument missing");
+  });
+});
