@@ -151,8 +151,9 @@ export async function main(argv: string[]): Promise<void> {
     choice = await chooseSession(cmd, home, process.cwd(), headless ? undefined : (h) => pickSessionScreen(h));
   } catch (err) {
     process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
-    // An id or prefix that names no session (or several) is a usage error, like any bad argument.
-    process.exitCode = 2;
+    // A --resume id or prefix that names no session (or several) is a usage error, like any
+    // bad argument; -c with nothing to continue in this directory stays a failure (1).
+    process.exitCode = cmd.continueLast ? 1 : 2;
     return;
   }
   if (choice.kind === 'cancelled') {
