@@ -2,6 +2,7 @@
 // of --resume and turn every mistake into a UsageError (exit code 2).
 import { parseArgs } from 'node:util';
 import { t } from '../i18n/index.js';
+import { nameMissingValue, printPromptFirst } from './argOrder.js';
 
 export class UsageError extends Error {}
 
@@ -40,7 +41,7 @@ export function parseCli(argv: string[]): CliCommand {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: printPromptFirst(argv),
       allowPositionals: true,
       strict: true,
       tokens: true,
@@ -63,7 +64,7 @@ export function parseCli(argv: string[]): CliCommand {
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+    throw new UsageError(nameMissingValue((err as Error).message.replace(/\. To specify a positional argument.*$/s, '.')));
   }
   const { values, tokens } = parsed;
   if (values.help) return { kind: 'help' };

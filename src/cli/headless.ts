@@ -2,10 +2,12 @@
 // stdout; diagnostics to stderr. With --output json, one JSON event per line on stdout.
 import { t } from '../i18n/index.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { RuntimeState } from '../runtime/types.js';
+import type { Run, RuntimeState } from '../runtime/types.js';
+import { backgroundTasksSettled, runningBackgroundTasks } from '../runtime/store.js';
 import { runLabels } from '../runtime/runSelection.js';
 import { subtreeUsage } from '../model/usage.js';
 import type { TranscriptItem } from '../model/transcript.js';
+import { guardOutput } from './closedOutput.js';
 
 export interface HeadlessOptions {
   output: 'text' | 'json';
@@ -17,12 +19,14 @@ export interface HeadlessOptions {
 
 type Emit = (event: Record<string, unknown>) => void;
 
-/** Watches the session transcript and reports what changed since the last look. */
-function transcriptWatcher(emit: Emit) {
+/** Watches the session transcript and reports what changed since the last look. `before`
+ * (a resumed session's transcript) counts as seen: only the new turn is reported. */
+function transcriptWatcher(out: Emit, before: TranscriptItem[]) {
+  let emit: Emit = () => {};
   const textSeen = new Map<string, number>();
   const reasoningSeen = new Map<string, number>();
   const toolState = new Map<string, string>();
-  return (items: TranscriptItem[]) => {
+  const watch = (items: TranscriptItem[]) => {
     for (const item of items) {
       if (item.kind === 'assistant') {
         // Reasoning is its own event, never part of the answer's text deltas.
@@ -51,6 +55,9 @@ function transcriptWatcher(emit: Emit) {
       }
     }
   };
+  watch(before);
+  emit = out;
+  return watch;
 }
 
 /** The final answer as the model sent it: the last assistant message of the history (the
@@ -96,51 +103,73 @@ function runUsage(state: RuntimeState): Record<string, unknown>[] {
 /** Runs one turn; resolves to the process exit code. */
 export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
   const json = opts.output === 'json';
-  const writeJson: Emit = (e) => opts.stdout.write(`${JSON.stringify(e)}\n`);
+  // A reader that closes its end (| head -1) stops the output, never the turn.
+  const stdout = guardOutput(opts.stdout);
+  const stderr = guardOutput(opts.stderr);
+  const writeJson: Emit = (e) => stdout.write(`${JSON.stringify(e)}\n`);
   // The turn's own "Interrupted." notice is left out: a headless turn is interrupted only
   // by a signal, and the shutdown's one line (cli/shutdown.ts) says so.
   const interruptedNotice = t('runtime:interrupted');
+  // While background tasks are waited for, their (info) end notices are what stderr shows.
+  let showInfo = false;
   const diag: Emit = (e) => {
-    if (e.type === 'tool_result') opts.stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
-    else if (e.type === 'notice' && e.level !== 'info' && e.text !== interruptedNotice) opts.stderr.write(`${e.text}\n`);
+    if (e.type === 'tool_result') stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
+    else if (e.type === 'notice' && (showInfo || e.level !== 'info') && e.text !== interruptedNotice) stderr.write(`${e.text}\n`);
   };
-  const watch = transcriptWatcher(json ? writeJson : diag);
+  const before = { ...runtime.store.getState().totals };
+  const watch = transcriptWatcher(json ? writeJson : diag, runtime.store.getState().transcript);
   let lastRetry: string | undefined;
   const unsubscribe = runtime.store.subscribe((s: RuntimeState) => {
     watch(s.transcript);
     if (s.retryNotice && s.retryNotice !== lastRetry) {
       lastRetry = s.retryNotice;
       if (json) writeJson({ type: 'retry', text: s.retryNotice });
-      else opts.stderr.write(`${s.retryNotice}\n`);
+      else stderr.write(`${s.retryNotice}\n`);
     }
   });
   // SIGINT / SIGTERM / SIGHUP are handled by cli/shutdown.ts: it stops the turn, which
   // ends here as cancelled, and owns the exit.
+  let root: Run | undefined;
   try {
     await runtime.startTurn(prompt);
+    root = lastRoot(runtime.store.getState());
+    // Text output: the answer first, so a reader sees it while background tasks finish.
+    if (!json && root?.status === 'completed') {
+      const answer = opts.raw ? (rawAnswer(runtime) ?? root.result ?? '') : (root.result ?? '');
+      stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
+    }
+    // A background task started by this turn is waited for, never cut off by the exit
+    // (README, Headless): its record ends with its real outcome and its notice is printed.
+    const running = runningBackgroundTasks(runtime.store.getState()).length;
+    if (running > 0 && root?.status === 'completed') {
+      stderr.write(`${t('cli:waitingForBackground', { count: running })}\n`);
+      showInfo = true;
+      await backgroundTasksSettled(runtime.store);
+    }
   } finally {
     unsubscribe();
   }
   const state = runtime.store.getState();
   watch(state.transcript);
-  const root = [...state.runOrder]
-    .reverse()
-    .map((id) => state.runs.get(id))
-    .find((r) => r?.kind === 'root');
   const status = root?.status ?? 'failed';
   if (json) {
+    // This turn's spend: a resumed session's totals start where it was saved.
     writeJson({
       type: 'usage',
-      input_tokens: state.totals.tokensIn,
-      output_tokens: state.totals.tokensOut,
-      cost_usd: state.totals.costUsd,
+      input_tokens: state.totals.tokensIn - before.tokensIn,
+      output_tokens: state.totals.tokensOut - before.tokensOut,
+      cost_usd: state.totals.costUsd - before.costUsd,
     });
     writeJson({ type: 'final', status, text: root?.result ?? '', error: root?.error, runs: runUsage(state) });
-  } else if (status === 'completed') {
-    const answer = opts.raw ? (rawAnswer(runtime) ?? root?.result ?? '') : (root?.result ?? '');
-    opts.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (status === 'completed') return 0;
   if (status === 'cancelled' || status === 'killed') return 130;
   return 1;
+}
+
+function lastRoot(state: RuntimeState): Run | undefined {
+  return [...state.runOrder]
+    .reverse()
+    .map((id) => state.runs.get(id))
+    .find((r) => r?.kind === 'root');
 }

@@ -26,6 +26,8 @@ import { createMcpManager } from '../tools/mcpTools.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
+import { guardProcessOutput } from './closedOutput.js';
+import { markBackgroundLost } from './backgroundExit.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { installSignalShutdown } from './shutdown.js';
@@ -48,6 +50,8 @@ function tightenHomeNotice(home: string): string | undefined {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A pipe closed by its reader (| head -1) ends the output, never the turn (closedOutput.ts).
+  guardProcessOutput();
   initI18n();
   let cmd: CliCommand;
   try {
@@ -173,7 +177,9 @@ export async function main(argv: string[]): Promise<void> {
     choice = await chooseSession(cmd, home, process.cwd(), headless ? undefined : (h) => pickSessionScreen(h));
   } catch (err) {
     process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
-    process.exitCode = 1;
+    // A --resume id or prefix that names no session (or several) is a usage error, like any
+    // bad argument; -c with nothing to continue in this directory stays a failure (1).
+    process.exitCode = cmd.continueLast ? 1 : 2;
     return;
   }
   if (choice.kind === 'cancelled') {
@@ -283,6 +289,8 @@ export async function main(argv: string[]): Promise<void> {
     setImmediate(() => runtime.startMcp());
     await app.waitUntilExit();
     if (chat.signals.pending) await chat.signals.pending;
+    // The user was asked and quit anyway (or is leaving for another session).
+    markBackgroundLost(runtime, home);
     stopIdleCollector();
     await chat.cleanup();
     if (resumeNext !== undefined) {

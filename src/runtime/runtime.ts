@@ -105,6 +105,19 @@ export interface Runtime extends RuntimeApi {
   startMcp(): void;
 }
 
+/** Upper bound on dispose's wait for stopped runs to unwind (the shell's kill grace is 2 s). */
+const DISPOSE_SETTLE_MS = 3000;
+
+/** `sinks` whose every call does nothing once `ended()` says so. */
+function endableSinks(sinks: RuntimeSinks, ended: () => boolean): RuntimeSinks {
+  const out: Record<string, unknown> = {};
+  for (const [key, fn] of Object.entries(sinks)) {
+    out[key] =
+      typeof fn === 'function' ? (...args: unknown[]) => (ended() ? undefined : (fn as (...a: unknown[]) => unknown)(...args)) : fn;
+  }
+  return out as RuntimeSinks;
+}
+
 /** `base` with more tools (an agent's MCP tools) after it; `base` itself when none. */
 function withTools(base: ToolRegistry, more: Tool[]): ToolRegistry {
   return more.length ? new ToolRegistry([...base.list(), ...more]) : base;
@@ -119,7 +132,10 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const config = opts.config;
   let sessionId = opts.sessionId ?? randomUUID();
   const store: RuntimeStore = createRuntimeStore(sessionId);
-  const sinks = opts.sinks ?? {};
+  // Once disposed the session file is closed: a run still unwinding past the settle bound
+  // writes nothing more (and cannot crash on the closed file).
+  let ended = false;
+  const sinks = endableSinks(opts.sinks ?? {}, () => ended);
   const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
   if (opts.restored?.items.length) store.setState({ transcript: [...opts.restored.items] });
   if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
@@ -452,7 +468,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       guard.dispose();
       quota.dispose();
       for (const id of supervisor.handledRunIds()) supervisor.stop(id, 'cancelled');
+      // Stopped runs (a background task too) write their outcome and task record before
+      // the session closes.
+      const deadline = Date.now() + DISPOSE_SETTLE_MS;
+      while (supervisor.hasLiveHandles && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setImmediate(r));
       flushSinks();
+      ended = true;
       await mcpRt.close();
     },
   };

@@ -233,3 +233,27 @@ export function descendantsOf(s: RuntimeState, runId: string): Run[] {
   }
   return out;
 }
+
+/** Background delegate tasks of this process still running: what quitting would abandon. */
+export function runningBackgroundTasks(s: RuntimeState): Run[] {
+  const out: Run[] = [];
+  for (const id of s.runOrder) {
+    const run = s.runs.get(id);
+    if (run && run.kind === 'background' && run.taskId !== undefined && !isTerminal(run.status)) out.push(run);
+  }
+  return out;
+}
+
+/** Resolves once no background task of this process is running and what follows a run's
+ * end in the same tick (its task record, its notice: promise callbacks) has happened. */
+export async function backgroundTasksSettled(store: RuntimeStore): Promise<void> {
+  await new Promise<void>((resolve) => {
+    if (runningBackgroundTasks(store.getState()).length === 0) return resolve();
+    const unsubscribe = store.subscribe((s) => {
+      if (runningBackgroundTasks(s).length > 0) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}

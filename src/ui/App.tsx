@@ -39,6 +39,8 @@ import { RuntimeStoreContext } from './runtimeStoreContext.js';
 import { runLabel, runPath } from '../runtime/runSelection.js';
 import { useApprovalView } from './hooks/useApprovalView.js';
 import type { Pane } from './panes/types.js';
+import { QUIT_PANE_ID, quitQuestionPane } from './quit/QuitQuestion.js';
+import { runningBackgroundTasks } from '../runtime/store.js';
 import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
 import { StaticFeed, type FeedEntry } from './state/feed.js';
 import type { NoticeLevel } from './theme.js';
@@ -180,6 +182,11 @@ export function App(props: AppProps) {
     queueMicrotask(() => onExitRef.current());
   }, []);
 
+  // Quitting with background tasks running asks first (ui/quit/QuitQuestion.tsx); from the
+  // question itself, a quit key quits anyway.
+  const requestExitRef = useRef<() => void>(exit);
+  const requestExit = useCallback(() => requestExitRef.current(), []);
+
   const reprintScrollback = useCallback(() => {
     write(CLEAR_SCREEN);
     setStaticEpoch((e) => e + 1);
@@ -199,6 +206,13 @@ export function App(props: AppProps) {
     },
     [paneKeys, write, reprintScrollback],
   );
+
+  requestExitRef.current = () => {
+    if (exited.current) return;
+    if (paneRef.current?.id === QUIT_PANE_ID || runningBackgroundTasks(store.getState()).length === 0) return exit();
+    clearFlash();
+    setPane(quitQuestionPane(runtime, keys, exit));
+  };
 
   const clearScreen = useCallback(() => {
     feed.reset();
@@ -228,7 +242,7 @@ export function App(props: AppProps) {
     runtime,
     print,
     sessions,
-    exit,
+    exit: requestExit,
     setLanguage: changeLanguage,
     saveLanguage,
     clearScreen,
@@ -295,7 +309,7 @@ export function App(props: AppProps) {
       },
       input,
       approvalUi,
-      exit,
+      exit: requestExit,
       flash,
       clearFlash,
       openPane: setPane,

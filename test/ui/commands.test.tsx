@@ -100,6 +100,17 @@ describe('slash commands', () => {
     expect(frame).toContain('Resume one with: arbor --resume <id>');
   });
 
+  it('/sessions <prefix> matching nothing says so, not that there are none (en and es)', async () => {
+    const sessions = [{ id: 'old1', createdAt: '2024-01-01T10:00:00Z', firstUserMessage: 'bread', items: 4 }];
+    const app = await run('/sessions nosuch', { sessions });
+    await waitFor(() => expect(app.frame()).toContain('No saved session id starts with "nosuch"; /sessions lists them all.'));
+    expect(app.frame()).not.toContain('No saved sessions yet.');
+    cleanup();
+    setLanguage('es');
+    const es = await run('/sessions nosuch', { sessions });
+    await waitFor(() => expect(es.frame()).toContain('Ningún id de sesión guardada empieza por "nosuch"'));
+  });
+
   it('/sessions with none saved says so', async () => {
     const app = await run('/sessions');
     await waitFor(() => expect(app.frame()).toContain('No saved sessions yet.'));

@@ -8,6 +8,7 @@ import {
   TERMINAL_TASK_STATUSES,
   type TaskPatch,
   type TaskProgress,
+  type TaskRecord,
   type TaskStore,
   type TaskToolCall,
   type TaskView,
@@ -185,14 +186,16 @@ export class BackgroundTasks {
         };
     }
     const now = Date.now();
-    this.safeUpdate(task.taskId, {
+    const stored = this.safeUpdate(task.taskId, {
       ...patch,
       finished_at: iso(now),
       heartbeat_at: iso(now),
       ...(run ? { progress: progressOf(run, launch.timeoutSecs, now) } : {}),
     });
-    this.notice(task, outcome, run, patch.status === 'completed' ? (patch.output ?? '') : (patch.error ?? ''));
     for (const wake of [...this.wakers]) wake();
+    // Already settled otherwise (marked lost as the chat quit): the record has the last word.
+    if (stored && stored.status !== patch.status) return;
+    this.notice(task, outcome, run, patch.status === 'completed' ? (patch.output ?? '') : (patch.error ?? ''));
   }
 
   private notice(task: LiveTask, outcome: ChildOutcome, run: Run | undefined, body: string): void {
@@ -238,11 +241,12 @@ export class BackgroundTasks {
     this.post(item);
   }
 
-  private safeUpdate(taskId: string, patch: TaskPatch): void {
+  private safeUpdate(taskId: string, patch: TaskPatch): TaskRecord | undefined {
     try {
-      this.store.update(taskId, patch);
+      return this.store.update(taskId, patch);
     } catch (err) {
       this.noteWriteFailure(taskId, err);
+      return undefined;
     }
   }
 

@@ -24,7 +24,9 @@ export const sessionsCommand: SlashCommand = {
     const prefix = args[0]?.toLowerCase();
     const all = newestFirst(ctx.sessions.list()).filter((s) => !prefix || s.id.toLowerCase().startsWith(prefix));
     if (all.length === 0) {
-      ctx.print(t('ui:commands.sessions.none'));
+      // A prefix that matches nothing is not the same as having no sessions.
+      const saved = prefix !== undefined && ctx.sessions.list().length > 0;
+      ctx.print(saved ? t('ui:commands.sessions.noMatch', { prefix: args[0] }) : t('ui:commands.sessions.none'));
       return;
     }
     const lines = [t('ui:commands.sessions.title')];

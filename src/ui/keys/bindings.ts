@@ -2,6 +2,7 @@
 // which says which keys trigger it; the first binding that handles a key wins. Later
 // features add theirs (Ctrl+O, Ctrl+T) to the list the App is given. /help lists every
 // binding's `help` lines, with the keys taken from the table.
+import { QUIT_PANE_ID } from '../quit/paneId.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import type { ApprovalAnswer, PendingApproval } from '../../model/controls.js';
 import type { KeyCommand } from '../../config/keySpec.js';
@@ -176,6 +177,11 @@ const ctrlC: KeyBinding = {
   command: 'chat.cancel',
   global: true,
   run(ctx) {
+    // Asked whether to quit with background tasks running: this press quits anyway.
+    if (ctx.openPaneId() === QUIT_PANE_ID) {
+      ctx.exit();
+      return;
+    }
     if (ctx.turnRunning) {
       ctx.memory.lastCtrlC = undefined;
       ctx.runtime.interrupt();
