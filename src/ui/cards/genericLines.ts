@@ -10,7 +10,7 @@ import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { callStatusWord, formatClock } from './cardLines.js';
 import { limitNote, limitText } from './limits.js';
 import { fitLine, row, wrapBlock, type Line } from './lines.js';
-import { reachedRetentionCap } from './parse.js';
+import { reachedRetentionCap } from './cardArgs.js';
 
 function outcome(item: ToolTranscriptItem): string {
   const first = resultPreview(item.result);
