@@ -8,6 +8,8 @@ import { runLabels } from '../runtime/runSelection.js';
 import { subtreeUsage } from '../model/usage.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import { guardOutput } from './closedOutput.js';
+import type { ToolDisplay } from '../model/toolDisplay.js';
+import { diffCounts } from '../text/diff.js';
 
 export interface HeadlessOptions {
   output: 'text' | 'json';
@@ -44,7 +46,15 @@ function transcriptWatcher(out: Emit, before: TranscriptItem[]) {
         const prev = toolState.get(item.id);
         if (prev === undefined) emit({ type: 'tool_call', call_id: item.callId, name: item.name, args: item.args ?? item.rawArgs });
         if (prev !== item.status && item.status !== 'running' && item.status !== 'pending_approval') {
-          emit({ type: 'tool_result', call_id: item.callId, name: item.name, status: item.status, result: item.result ?? '' });
+          emit({
+            type: 'tool_result',
+            call_id: item.callId,
+            name: item.name,
+            status: item.status,
+            result: item.result ?? '',
+            // What the result means, as data (model/toolDisplay.ts); absent when the call never ran.
+            ...(item.display ? { display: item.display } : {}),
+          });
         }
         toolState.set(item.id, item.status);
       } else if (item.kind === 'notice') {
@@ -113,8 +123,12 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
   // While background tasks are waited for, their (info) end notices are what stderr shows.
   let showInfo = false;
   const diag: Emit = (e) => {
-    if (e.type === 'tool_result') stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
-    else if (e.type === 'notice' && (showInfo || e.level !== 'info') && e.text !== interruptedNotice) stderr.write(`${e.text}\n`);
+    if (e.type === 'tool_result') {
+      stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
+      // A file change also reads as its path and counts: "write_file src/a.ts +12 −3".
+      const d = e.display as ToolDisplay | undefined;
+      if (d?.kind === 'diff') stderr.write(`${e.name} ${d.path} ${diffCounts(d)}\n`);
+    } else if (e.type === 'notice' && (showInfo || e.level !== 'info') && e.text !== interruptedNotice) stderr.write(`${e.text}\n`);
   };
   const before = { ...runtime.store.getState().totals };
   const watch = transcriptWatcher(json ? writeJson : diag, runtime.store.getState().transcript);

@@ -26,8 +26,11 @@ export function neutralizeItem(item: TranscriptItem): TranscriptItem {
       const rawArgs = neutralizeMaybe(item.rawArgs);
       const args = neutralizeDeep(item.args);
       const result = item.result === undefined ? undefined : neutralizeMaybe(item.result);
-      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result) return item;
-      return { ...item, name, rawArgs, args, result };
+      // Paths, commands, answers and diff lines in the display are outside text too.
+      const display = item.display === undefined ? undefined : neutralizeDeep(item.display);
+      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result && display === item.display)
+        return item;
+      return display === undefined ? { ...item, name, rawArgs, args, result } : { ...item, name, rawArgs, args, result, display };
     }
     default:
       return item;

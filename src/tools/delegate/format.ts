@@ -1,6 +1,7 @@
 // From runtime outcomes to the text the model reads: the sync envelope, failures, the
 // parallel blocks and the await_sessions JSON.
 import { t } from '../../i18n/index.js';
+import type { DelegateTargetDisplay } from '../../model/toolDisplay.js';
 import type { AwaitReport, DelegateRunOutcome } from './services.js';
 import { AWAIT_PENDING, agentFailed, agentTimedOut, parallelBlock, parallelHeader, syncEnvelope } from './strings.js';
 
@@ -9,21 +10,43 @@ export interface Rendered {
   text: string;
 }
 
+/** One target's outcome as the model reads it and as the card shows it. */
+export interface RenderedTarget extends Rendered {
+  entry: DelegateTargetDisplay;
+}
+
+export interface RenderedCall extends Rendered {
+  entries: DelegateTargetDisplay[];
+}
+
 /** An empty final answer is a failure, never a silent success. */
 export function invalidSemanticCompletion(target: string): string {
   return t('delegate:errors.invalidSemanticCompletion', { agent_name: target });
 }
 
-export function renderOutcome(target: string, outcome: DelegateRunOutcome): Rendered {
-  if (outcome.status === 'completed') {
-    if (outcome.text.trim() === '') return { success: false, text: invalidSemanticCompletion(target) };
-    return { success: true, text: syncEnvelope(target, outcome.label, outcome.agentic, outcome.text) };
-  }
-  if (outcome.status === 'timed_out' && outcome.timeoutSecs) return { success: false, text: agentTimedOut(target, outcome.timeoutSecs) };
-  return { success: false, text: agentFailed(target, outcome.error ?? outcome.status) };
+function failure(target: string, text: string): RenderedTarget {
+  return { success: false, text, entry: { target, success: false, error: text } };
 }
 
-export function renderParallel(targets: string[], outcomes: DelegateRunOutcome[]): Rendered {
+export function renderOutcome(target: string, outcome: DelegateRunOutcome): RenderedTarget {
+  if (outcome.status === 'completed') {
+    if (outcome.text.trim() === '') return failure(target, invalidSemanticCompletion(target));
+    return {
+      success: true,
+      text: syncEnvelope(target, outcome.label, outcome.agentic, outcome.text),
+      entry: { target, success: true, label: outcome.label, agentic: outcome.agentic, answer: outcome.text },
+    };
+  }
+  if (outcome.status === 'timed_out' && outcome.timeoutSecs) return failure(target, agentTimedOut(target, outcome.timeoutSecs));
+  return failure(target, agentFailed(target, outcome.error ?? outcome.status));
+}
+
+export function renderSingle(target: string, outcome: DelegateRunOutcome): RenderedCall {
+  const r = renderOutcome(target, outcome);
+  return { success: r.success, text: r.text, entries: [r.entry] };
+}
+
+export function renderParallel(targets: string[], outcomes: DelegateRunOutcome[]): RenderedCall {
   const blocks = targets.map((target, i) => {
     const r = renderOutcome(target, outcomes[i]);
     return { ...r, block: parallelBlock(target, r.success, r.text) };
@@ -31,6 +54,7 @@ export function renderParallel(targets: string[], outcomes: DelegateRunOutcome[]
   return {
     success: blocks.some((b) => b.success),
     text: parallelHeader(targets.length) + blocks.map((b) => b.block).join('\n\n'),
+    entries: blocks.map((b) => b.entry),
   };
 }
 
