@@ -414,9 +414,15 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const label = runLabel(store.getState(), runId);
       void supervisor.continueFinished(runId, message).then((outcome) => {
         if (!outcome) return;
+        // The continuation is a new run with a number of its own; the old number keeps
+        // naming the run that finished, so the notice names both.
+        const next = runLabel(store.getState(), outcome.run.id);
         if (outcome.status === 'completed')
-          notice('info', t('runtime:steer.answer', { label, text: outcome.text || t('runtime:steer.empty') }));
-        else notice('error', t('runtime:steer.failed', { label, error: outcome.error ?? outcome.status }));
+          notice(
+            'info',
+            t('runtime:numbers.continuedAnswer', { label: next, from: label, text: outcome.text || t('runtime:steer.empty') }),
+          );
+        else notice('error', t('runtime:numbers.continuedFailed', { label: next, from: label, error: outcome.error ?? outcome.status }));
       });
       return 'continued';
     },

@@ -67,5 +67,7 @@ export function childEntries(source: ChildSource, state: Pick<RuntimeState, 'run
 
 /** The aliases a child view is about, for its title. */
 export function childNames(source: ChildSource, state: Pick<RuntimeState, 'runs'>): string[] {
-  return source.kind === 'live' ? source.runIds.map((id) => (state.runs[id] ? runName(state.runs[id]) : id.slice(0, 8))) : source.runs.map((r) => runName(r));
+  return source.kind === 'live'
+    ? source.runIds.map((id) => (state.runs[id] ? runName(state.runs[id]) : id.slice(0, 8)))
+    : source.runs.map((r) => runName(r));
 }

@@ -185,8 +185,12 @@ describe('steer', () => {
       fx!.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('follow-up saw 2 user messages')),
     );
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice' && i.text.includes('follow-up'))!;
-    expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#1: follow-up saw 2 user messages/);
+    // The continuation is a new run with the next number; #1 still means the run that finished.
+    expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#2 \(continues main#1\): follow-up saw 2 user messages/);
     expect(fx.runtime.store.getState().runs[child.id].status).toBe('completed'); // terminal stays final
+    const s = fx.runtime.store.getState();
+    expect(resolveRunRef(s, listedRuns(s, 60), '1')).toMatchObject({ ok: true, run: { id: child.id, task: 'worker' } });
+    expect(resolveRunRef(s, listedRuns(s, 60), '#2')).toMatchObject({ ok: true, run: { number: 2, task: 'and then?' } });
   });
 });
 
