@@ -375,7 +375,7 @@ function openChat(
     waitOnQuota: !headless || (cmd.waitOnQuota ?? false),
     autoDetectedFrom: loaded.autoDetectedFrom,
     configWarnings: warnings,
-    restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals } : undefined,
+    restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals, runs: restored.runs } : undefined,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices,
     // Started in the background by the runtime: the chat is usable before they are up.

@@ -44,6 +44,10 @@ export interface Run {
   rootRunId: string;
   depth: number;
   alias: string;
+  /** The child's number in its session (1, 2, …), given once at creation in creation order
+   * and saved with the run, so `#3` and `researcher#3` name the same run for the whole
+   * session, however many runs start later. Root turns have none. */
+  number?: number;
   kind: RunKind;
   status: RunStatus;
   task: string;
@@ -73,4 +77,10 @@ export interface Run {
   taskId?: string;
   /** Per-child limits in force (max_child_tokens, ...), narrowed to the caller's remainder. */
   limits?: Partial<Record<'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds', number>>;
+}
+
+/** How a run is named on screen and in commands: "researcher#3" for a child (its session
+ * number), the alias alone for a root turn or a child recorded before runs had numbers. */
+export function runName(run: Pick<Run, 'alias' | 'kind' | 'number'>): string {
+  return run.kind !== 'root' && run.number !== undefined ? `${run.alias}#${run.number}` : run.alias;
 }

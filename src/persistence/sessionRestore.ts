@@ -120,6 +120,8 @@ function restoreItem(stored: TranscriptItem): TranscriptItem {
 
 function restoreRun(stored: Run, lastWriteMs: number): Run {
   const run = neutralizeRunFields(stored);
+  // A number that is not a positive integer is not one arbor wrote: the run goes unnumbered.
+  if (run.number !== undefined && !(Number.isSafeInteger(run.number) && run.number > 0)) delete run.number;
   if (isTerminal(run.status)) return run;
   const restored: Run = {
     ...run,

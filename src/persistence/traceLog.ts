@@ -16,6 +16,8 @@ export interface TraceEvent {
   session_key: string;
   run_id: string;
   parent_run_id?: string;
+  /** A child's session number (the 3 of researcher#3), as the screen names it. */
+  run_number?: number;
   tool?: string;
   status?: string;
   ms?: number;
@@ -59,6 +61,7 @@ export class TraceLog {
       if (typeof value === 'string') line[field] = scrubSecretLike(value, secrets);
     }
     if (typeof e.ms === 'number' && Number.isFinite(e.ms)) line.ms = Math.round(e.ms);
+    if (typeof e.run_number === 'number' && Number.isSafeInteger(e.run_number)) line.run_number = e.run_number;
     if (Array.isArray(e.tools)) line.tools = e.tools.filter((n) => typeof n === 'string').map((n) => scrubSecretLike(n, secrets));
     this.buffer.push(JSON.stringify(line));
     if (!this.timer) {

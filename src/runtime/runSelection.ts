@@ -1,25 +1,24 @@
 // How runs are listed and named for people: the order /subagents and the /agents pane use,
-// stable labels ("researcher#2"), and resolving what a user typed (last, #, id prefix, label).
-import { isTerminal, type Run, type RuntimeState } from './types.js';
+// stable labels ("researcher#2", the number is the run's for the whole session), and
+// resolving what a user typed (last, a number, id prefix, label).
+import { t } from '../i18n/index.js';
+import { isTerminal, runName, type Run, type RuntimeState } from './types.js';
 
-/** "<alias>#<n>": n counts this alias's child runs in the session, from 1. */
+/** "<alias>#<n>" for every child: n is its session number (Run.number), which never moves. */
 export function runLabels(s: RuntimeState): Map<string, string> {
-  const counts = new Map<string, number>();
   const labels = new Map<string, string>();
   for (const id of s.runOrder) {
     const run = s.runs.get(id);
     if (!run || run.kind === 'root') continue;
-    const n = (counts.get(run.alias) ?? 0) + 1;
-    counts.set(run.alias, n);
-    labels.set(id, `${run.alias}#${n}`);
+    labels.set(id, run.number !== undefined ? runName(run) : run.shortId);
   }
   return labels;
 }
 
 export function runLabel(s: RuntimeState, runId: string): string {
   const run = s.runs.get(runId);
-  if (run?.kind === 'root') return `${run.alias} (turn)`;
-  return runLabels(s).get(runId) ?? runId.slice(0, 8);
+  if (run?.kind === 'root') return t('agents:numbers.turnLabel', { alias: run.alias });
+  return run?.number !== undefined ? runName(run) : runId.slice(0, 8);
 }
 
 /** A run's place in its tree, root first: ["main", "researcher#2", "researcher#3"]. */
@@ -53,8 +52,10 @@ export function listedRuns(s: RuntimeState, archiveAfterMinutes: number, now = D
 export type RunRefResult =
   { ok: true; run: Run } | { ok: false; reason: 'empty' | 'unknown' | 'ambiguous'; ref: string; candidates: string[] };
 
-/** Resolves what a user typed: `last`; a number (1-based position in `list`); a run-id
- * prefix; a label (exact, then prefix). */
+/** Resolves what a user typed: `last` (the newest child); a number or `#n` (the run's
+ * session number, the n of researcher#n: it names that run whatever started since); a
+ * run-id prefix; a label (exact, then prefix). Numbers and exact labels reach any child of
+ * the session; prefixes only those in `list`. */
 export function resolveRunRef(s: RuntimeState, list: Run[], ref: string): RunRefResult {
   const r = ref.trim().replace(/^#(?=\d+$)/, '');
   if (!r) return { ok: false, reason: 'empty', ref, candidates: [] };
@@ -64,8 +65,13 @@ export function resolveRunRef(s: RuntimeState, list: Run[], ref: string): RunRef
     return newest ? { ok: true, run: newest } : { ok: false, reason: 'unknown', ref, candidates: [] };
   }
   if (/^\d+$/.test(r)) {
-    const run = list[Number(r) - 1];
+    const run = byNumber(s, Number(r));
     return run ? { ok: true, run } : { ok: false, reason: 'unknown', ref, candidates: [] };
+  }
+  const numbered = /^(.+)#(\d+)$/.exec(r);
+  if (numbered) {
+    const run = byNumber(s, Number(numbered[2]));
+    if (run && run.alias.toLowerCase() === numbered[1].toLowerCase()) return { ok: true, run };
   }
   const labels = runLabels(s);
   const lower = r.toLowerCase();
@@ -80,6 +86,14 @@ export function resolveRunRef(s: RuntimeState, list: Run[], ref: string): RunRef
     return { ok: false, reason: 'ambiguous', ref, candidates: byLabelPrefix.map((x) => labels.get(x.id) ?? x.shortId) };
   }
   return { ok: false, reason: 'unknown', ref, candidates: [] };
+}
+
+function byNumber(s: RuntimeState, n: number): Run | undefined {
+  for (const id of s.runOrder) {
+    const run = s.runs.get(id);
+    if (run && run.kind !== 'root' && run.number === n) return run;
+  }
+  return undefined;
 }
 
 /** Counts for headers and status lines. */

@@ -23,7 +23,7 @@ import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
 import type { ProjectContextReport, ProjectTrustState, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
 import { repairHistory } from './history.js';
-import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
+import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { runLabel } from './runSelection.js';
@@ -65,7 +65,7 @@ export interface CreateRuntimeOptions {
   sinks?: RuntimeSinks;
   env?: NodeJS.ProcessEnv;
   /** Restored context (--resume). */
-  restored?: { items: TranscriptItem[]; messages: ModelMessage[]; totals?: SessionTotals };
+  restored?: { items: TranscriptItem[]; messages: ModelMessage[]; totals?: SessionTotals; runs?: readonly Run[] };
   /** Extra tools (delegate is added by its own module). */
   extraTools?: Tool[];
   /** Extra services those tools need from the supervisor (see SupervisorDeps.extraServices). */
@@ -139,6 +139,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
   if (opts.restored?.items.length) store.setState({ transcript: [...opts.restored.items] });
   if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
+  // researcher#3 of the saved session stays #3: new children are numbered after it.
+  if (opts.restored?.runs) continueRunNumbers(store, opts.restored.runs);
 
   const providers = new Map<string, ResolvedProvider>();
   const buildProvider = (pc: ProviderConfig): ResolvedProvider => {
@@ -239,6 +241,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         session_key: run.sessionKey,
         run_id: run.id,
         parent_run_id: run.parentRunId,
+        ...(run.number !== undefined ? { run_number: run.number } : {}),
         status: run.status,
         ...(tools ? { tools } : {}),
         model: run.model,
@@ -430,9 +433,15 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const label = runLabel(store.getState(), runId);
       void supervisor.continueFinished(runId, message).then((outcome) => {
         if (!outcome) return;
+        // The continuation is a new run with a number of its own; the old number keeps
+        // naming the run that finished, so the notice names both.
+        const next = runLabel(store.getState(), outcome.run.id);
         if (outcome.status === 'completed')
-          notice('info', t('runtime:steer.answer', { label, text: outcome.text || t('runtime:steer.empty') }));
-        else notice('error', t('runtime:steer.failed', { label, error: outcome.error ?? outcome.status }));
+          notice(
+            'info',
+            t('runtime:numbers.continuedAnswer', { label: next, from: label, text: outcome.text || t('runtime:steer.empty') }),
+          );
+        else notice('error', t('runtime:numbers.continuedFailed', { label: next, from: label, error: outcome.error ?? outcome.status }));
       });
       return 'continued';
     },

@@ -37,6 +37,7 @@ export function createRuntimeStore(sessionId: string): RuntimeStore {
     sessionId,
     runs: BucketedMap.empty<Run>(),
     runOrder: [],
+    nextRunNumber: 1,
     transcript: [],
     runTranscripts: RunTranscripts.empty,
     controls: initialControls(),
@@ -57,9 +58,24 @@ export function cutToolName(name: string): string {
 
 // ---- mutators (runtime only) ----
 
+/** Adds a run; a child without a number gets the session's next one. */
 export function addRun(store: RuntimeStore, untrusted: Run): void {
-  const run = neutralizeRunFields(untrusted);
-  store.setState((s) => ({ runs: s.runs.with(run.id, run), runOrder: [...s.runOrder, run.id] }));
+  const given = neutralizeRunFields(untrusted);
+  store.setState((s) => {
+    const numbered = given.kind === 'root' || given.number !== undefined;
+    const run = numbered ? given : { ...given, number: s.nextRunNumber };
+    const next = run.number !== undefined ? Math.max(s.nextRunNumber, run.number + 1) : s.nextRunNumber;
+    return { runs: s.runs.with(run.id, run), runOrder: [...s.runOrder, run.id], nextRunNumber: next };
+  });
+}
+
+/** A resumed session numbers its new children after the ones it saved. */
+export function continueRunNumbers(store: RuntimeStore, saved: readonly Run[]): void {
+  let next = store.getState().nextRunNumber;
+  for (const run of saved) if (run.kind !== 'root') next = Math.max(next, (run.number ?? 0) + 1);
+  // Saved children without numbers (older files) still count, so a new number is not reused.
+  const unnumbered = saved.filter((r) => r.kind !== 'root' && r.number === undefined).length;
+  store.setState({ nextRunNumber: next + unnumbered });
 }
 
 /** Progress updates only touch an existing run, and never a finished one. */

@@ -163,8 +163,10 @@ export class Supervisor implements SupervisorCore {
       id,
     };
     addRun(this.store, run);
-    for (const listener of this.runCreatedListeners) listener(run);
-    return run;
+    // The store gave a child its session number.
+    const created = this.store.getState().runs.get(id) ?? run;
+    for (const listener of this.runCreatedListeners) listener(created);
+    return created;
   }
 
   registerHandle(runId: string, parentSignal?: AbortSignal): RunHandle {

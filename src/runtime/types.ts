@@ -25,6 +25,9 @@ export interface RuntimeState {
   runs: RunTable;
   /** Run ids in creation order. */
   runOrder: string[];
+  /** The number the next child run gets (Run.number); a resumed session goes on from the
+   * numbers it saved. */
+  nextRunNumber: number;
   /** The session's chat items (root turns only; children keep their own). */
   transcript: TranscriptItem[];
   /** Each child run's own transcript, by run id (`.get(runId)`). */

@@ -298,12 +298,12 @@ describe('/subagents', () => {
 
     await send(term, '/subagents list');
     await term.waitForText('Subagents (3): active first, then finished in the last 60 min');
-    // Newest first: #1 is the last child spawned.
-    await term.waitForText(/#1 main#3 · running\n\s+openai-compatible\/fake-model · \S+ · \d+ tokens\n\s+job 3/);
-    await term.waitForText(/#2 main#2 · running/);
-    await term.waitForText(/#3 main#1 · running/);
+    // Newest first; each child named by its number in the session (main#3 is the third spawned).
+    await term.waitForText(/main#3 · running\n\s+openai-compatible\/fake-model · \S+ · \d+ tokens\n\s+job 3/);
+    await term.waitForText(/main#2 · running/);
+    await term.waitForText(/main#1 · running/);
 
-    await send(term, '/subagents info 1');
+    await send(term, '/subagents info 3');
     await term.waitForText(/^[ ·]*id: [0-9a-f-]{8,}$/m);
     await term.waitForText(/^[ ·]*label: main#3$/m);
     await term.waitForText(/^[ ·]*kind: subagent$/m);
@@ -315,7 +315,7 @@ describe('/subagents', () => {
     await term.waitForText(/^[ ·]*started: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m);
     await term.waitForText(/^[ ·]*ended: —$/m);
 
-    await send(term, '/subagents log 1');
+    await send(term, '/subagents log 3');
     await term.waitForText('main#3: last 1 of 1 messages');
     await term.waitForText(/^[ ·]*\[user\] job 3$/m);
 

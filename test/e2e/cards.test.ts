@@ -128,16 +128,16 @@ describe('transcript cards and viewer', () => {
       (s) =>
         s.includes(`spawn_subagent · ${TASK_A}`) &&
         s.includes(`spawn_subagent · ${TASK_B}`) &&
-        (s.match(/└ running \ds/g) ?? []).length === 2,
+        (s.match(/└ main#\d running \ds/g) ?? []).length === 2,
       'two live cards with running children',
       15000,
     );
     await term.waitFor((s) => (s.match(/1 tool done/g) ?? []).length === 2, 'both children past their tool call', 10000);
-    const early = term.screen().match(/└ running (\d)s/)![1];
+    const early = term.screen().match(/└ main#\d running (\d)s/)![1];
     // The cards keep updating while the children run (elapsed time moves on).
     await term.waitFor(
       (s) => {
-        const m = s.match(/└ running (\d)s/);
+        const m = s.match(/└ main#\d running (\d)s/);
         return m !== null && m[1] !== early;
       },
       'the elapsed time to move',
@@ -146,7 +146,7 @@ describe('transcript cards and viewer', () => {
 
     // They settle when the children end: outcome and answer, then the turn's reply.
     await term.waitFor(
-      (s) => new RegExp(`✓ spawn_subagent · ${TASK_A}\\n\\s+└ completed \\ds · ${ANSWER_A}`).test(s) && s.includes(ANSWER_B),
+      (s) => new RegExp(`✓ spawn_subagent · ${TASK_A}\\n\\s+└ main#\\d completed \\ds · ${ANSWER_A}`).test(s) && s.includes(ANSWER_B),
       'both cards settled',
       15000,
     );
@@ -164,7 +164,7 @@ describe('transcript cards and viewer', () => {
     await upTo(term, `spawn_subagent · ${TASK_A}`);
     await key(term, 'enter');
     await term.waitFor((s) => ordered(s, ['Task', TASK_A, 'Response', ANSWER_A, 'Details']), 'the expanded card', 5000);
-    await term.waitFor((s) => /child main · run \w{8} · completed/.test(s) && s.includes('list_files'), 'the child details', 5000);
+    await term.waitFor((s) => /child main#\d · run \w{8} · completed/.test(s) && s.includes('list_files'), 'the child details', 5000);
 
     // Its child transcript: the child's own messages and tool calls.
     await key(term, 'o');
@@ -173,7 +173,7 @@ describe('transcript cards and viewer', () => {
       'the child transcript',
       5000,
     );
-    expect(term.screen()).toMatch(/── main · \w{8} · completed/);
+    expect(term.screen()).toMatch(/── main#\d · \w{8} · completed/);
 
     // Copy it: the clipboard sequence and a file, whose path the viewer shows.
     await key(term, 'c');

@@ -76,7 +76,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const now = Date.now();
   // Column layout for the whole list, once per refresh, so columns stay put while scrolling.
   const { posWidth, metrics } = useMemo(() => {
-    const pw = Math.max(1, ...rows.map((r) => (r.position !== undefined ? String(r.position).length : 0)));
+    // The left margin; the run's number is in its label (researcher#3).
+    const pw = 1;
     return { posWidth: pw, metrics: chooseMetrics(rows, width, pw) };
   }, [rows, width]);
 

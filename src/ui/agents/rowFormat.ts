@@ -1,4 +1,4 @@
-// One pane row per run: position, indent, status, label and kind, task, then the metrics
+// One pane row per run: margin, indent, status, label and kind, task, then the metrics
 // (elapsed active time, iterations, tools, the tool running now, tokens, cost). Metrics
 // keep fixed widths so they line up; on a narrow terminal the least useful drop first.
 // Rows are memoized per run object: the store replaces a run's object when it changes.
@@ -64,13 +64,12 @@ function metric(id: MetricId, row: TreeRow, now: number): Seg {
 /** Marks a run whose ask waits for the operator (in place of its status glyph). */
 export const ASK_MARK = '⚑';
 
-/** The left part of a row: position, indent, status, label and kind. */
+/** The left part of a row: margin, indent, status, label and kind. */
 function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
   const run = row.run;
-  const pos = row.position !== undefined ? String(row.position) : '';
   const color = STATUS_COLORS[run.status];
   return [
-    { text: `${pos.padStart(posWidth)} ${'  '.repeat(row.level)}`, dim: true },
+    { text: `${''.padStart(posWidth)} ${'  '.repeat(row.level)}`, dim: true },
     asking ? { text: `${ASK_MARK} `, color: 'yellow', bold: true } : { text: `${STATUS_GLYPHS[run.status]} `, color },
     { text: statusText(run).padEnd(STATUS_PAD), color },
     { text: ` ${row.label}`, bold: !row.context },
@@ -121,7 +120,7 @@ export function formatRow(row: TreeRow, width: number, posWidth: number, metrics
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
   const sub = row.subtree ? `${row.subtree.tokensIn + row.subtree.tokensOut}/${row.subtree.costUsd}` : '';
-  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.position ?? ''}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}`;
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
   const line = buildRow(row, width, posWidth, metrics, now, asking);

@@ -1,6 +1,6 @@
 // /subagents: list, kill, log, info, send, pause and resume child runs from the chat.
-// Ids resolve over the list order (active first, newest first, then finished within
-// archive_after_minutes): `last`, a position, a run-id prefix, or a label.
+// Ids: `last`, a run's session number (3 or #3, the number in researcher#3, which never
+// moves to another run), a run-id prefix, or a label.
 import { t } from '../../i18n/index.js';
 import { listedRuns, resolveRunRef, runLabel } from '../../runtime/runSelection.js';
 import type { Run } from '../../model/run.js';

@@ -3,7 +3,7 @@
 import { t } from '../../i18n/index.js';
 import { runLabel, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../runtime/types.js';
-import type { Run } from '../../model/run.js';
+import { runName, type Run } from '../../model/run.js';
 import { subtreeUsageOf } from '../../model/usage.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatTokens, summarizeArgs } from '../text/format.js';
@@ -33,8 +33,10 @@ export function formatList(s: RuntimeState, list: Run[], archiveAfterMinutes: nu
   }
   lines.push(t('agents:list.title', { count: list.length, minutes: archiveAfterMinutes }));
   const labels = runLabels(s);
-  list.forEach((run, i) => {
-    lines.push(`#${i + 1} ${labels.get(run.id) ?? run.shortId} · ${statusText(run)}`);
+  const first = list.find((r) => r.number !== undefined);
+  if (first) lines.push(t('agents:numbers.listHint', { label: runName(first), n: first.number }));
+  list.forEach((run) => {
+    lines.push(`${labels.get(run.id) ?? run.shortId} · ${statusText(run)}`);
     lines.push(
       `   ${t('agents:list.detail', {
         model: run.model,

@@ -1,6 +1,6 @@
 // The /agents pane's model: which runs are shown, in what tree order, and the header's
 // totals. Pure and computed once per refresh; the pane memoizes it on the store snapshot.
-import { listedRuns, runCounts, runLabels } from '../../runtime/runSelection.js';
+import { runCounts, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import { subtreeUsage, type Usage } from '../../model/usage.js';
@@ -12,9 +12,8 @@ export interface TreeRow {
   run: Run;
   /** Nesting level in the tree (0 = a root turn or a background run). */
   level: number;
-  /** Position in the /subagents list order, so `/subagents kill 3` means row #3. Root turns
-   * are not in that list and have none. */
-  position?: number;
+  /** "researcher#3": the run's session number is in its label, so `/subagents kill 3`
+   * means the row that reads #3 whatever started since. */
   label: string;
   /** Shown only to keep a matching descendant attached to its tree (the filter excludes it). */
   context: boolean;
@@ -70,8 +69,6 @@ function rootOrder(a: Run, b: Run): number {
 
 export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: AgentsFilter, now = Date.now()): TreeView {
   const archiveMs = archiveAfterMinutes * 60_000;
-  const positions = new Map<string, number>();
-  listedRuns(s, archiveAfterMinutes, now).forEach((r, i) => positions.set(r.id, i + 1));
   const labels = runLabels(s);
 
   const byParent = new Map<string, Run[]>();
@@ -135,7 +132,6 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
       rows.push({
         run,
         level,
-        position: positions.get(run.id),
         label: run.kind === 'root' ? run.alias : (labels.get(run.id) ?? run.shortId),
         context: !matches(run, filter),
         subtree: (sums.get(run.id)?.descendants ?? 0) > 0 ? sums.get(run.id) : undefined,

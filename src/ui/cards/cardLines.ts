@@ -3,7 +3,7 @@
 // Details. Live state comes only from runs bound through parentToolCallId; without one, the
 // card states what the call recorded and claims nothing about a child.
 import { t } from '../../i18n/index.js';
-import type { Run } from '../../model/run.js';
+import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
 import { subtreeText } from '../text/usageText.js';
@@ -73,11 +73,12 @@ export function headingLine(v: CardView): Line {
   return row(v.width, glyph(v), { text: ' ' }, { text: v.item.name, bold: true }, targets, SEP, { text: firstLine(model.task) });
 }
 
-/** Live metrics of one run: status, active time, iterations, current tool, tools done,
- * tokens. `compact` (several children on one row): alias, status, time and current tool. */
+/** Live metrics of one run: its name (researcher#3, the number /subagents takes), status,
+ * active time, iterations, current tool, tools done, tokens. `compact` (several children on
+ * one row): name, status, time and current tool. */
 function runMetrics(run: Run, now: number, compact: boolean): Seg[] {
   const segs: Seg[] = [];
-  if (compact) segs.push({ text: `${run.alias} `, bold: true });
+  if (compact || run.number !== undefined) segs.push({ text: `${runName(run)} `, bold: true });
   segs.push({ text: runStatusText(run), color: RUN_STATUS_COLORS[run.status] });
   if (run.status !== 'queued') segs.push({ text: ' ' }, { text: formatElapsed(activeMs(run, now)) });
   if (!isAlive(run)) return segs;
@@ -190,7 +191,7 @@ function responseLines(v: CardView, b: ResponseBlock, indent: number): Line[] {
 function childLines(v: CardView, run: Run): Line[] {
   const w = v.width;
   const out: Line[] = [
-    row(w, { text: '    ' }, { text: t('transcript:details.child', { alias: run.alias, id: run.shortId }), bold: true }, SEP, {
+    row(w, { text: '    ' }, { text: t('transcript:details.child', { alias: runName(run), id: run.shortId }), bold: true }, SEP, {
       text: runStatusText(run),
       color: RUN_STATUS_COLORS[run.status],
     }),

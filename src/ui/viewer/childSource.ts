@@ -4,7 +4,7 @@
 import { t } from '../../i18n/index.js';
 import type { RecordedRuns, RuntimeApi } from '../../runtime/runtimeApi.js';
 import type { RuntimeState } from '../../runtime/types.js';
-import type { Run } from '../../model/run.js';
+import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { boundRuns } from '../cards/live.js';
 import { itemEntries, type ViewEntry } from './entries.js';
@@ -67,5 +67,10 @@ export function childEntries(source: ChildSource, state: Pick<RuntimeState, 'run
 
 /** The aliases a child view is about, for its title. */
 export function childNames(source: ChildSource, state: Pick<RuntimeState, 'runs'>): string[] {
-  return source.kind === 'live' ? source.runIds.map((id) => state.runs.get(id)?.alias ?? id.slice(0, 8)) : source.runs.map((r) => r.alias);
+  return source.kind === 'live'
+    ? source.runIds.map((id) => {
+          const r = state.runs.get(id);
+          return r ? runName(r) : id.slice(0, 8);
+        })
+    : source.runs.map((r) => runName(r));
 }

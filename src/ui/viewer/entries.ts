@@ -3,7 +3,7 @@
 // entry object, width and expansion; entries whose child is alive are laid out every frame.
 import { currentLanguage, t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../runtime/types.js';
-import type { Run } from '../../model/run.js';
+import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { collapsedLines, expandedLines, formatClock } from '../cards/cardLines.js';
 import { genericCollapsed, genericExpanded } from '../cards/genericLines.js';
@@ -89,7 +89,7 @@ function childHeading(run: Run, recorded: boolean, ctx: LayoutContext): Line[] {
     row(
       w,
       { text: '── ', dim: true },
-      { text: run.alias, bold: true, color: 'cyan' },
+      { text: runName(run), bold: true, color: 'cyan' },
       { text: ` · ${run.shortId} · `, dim: true },
       { text: status, color: recorded ? 'gray' : RUN_STATUS_COLORS[run.status] },
       { text: ` · ${formatClock(run.startedAt ?? run.createdAt)} → ${formatClock(run.endedAt)}`, dim: true },

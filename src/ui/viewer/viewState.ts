@@ -3,6 +3,7 @@
 // so they survive the list changing under them while the session runs.
 import { t } from '../../i18n/index.js';
 import type { TranscriptItem } from '../../model/transcript.js';
+import { runName } from '../../model/run.js';
 import { entriesText } from '../cards/copy.js';
 import type { ChildSource } from './childSource.js';
 import type { ViewEntry } from './entries.js';
@@ -92,7 +93,7 @@ export function entryItems(entry: ViewEntry, entries: readonly ViewEntry[], inde
 export function childText(entry: Extract<ViewEntry, { kind: 'child' }>, items: TranscriptItem[]): string {
   const { run } = entry;
   const head = [
-    `${run.alias} · ${run.id} · ${t(`transcript:status.${run.status}`)}${entry.recorded ? ` · ${t('transcript:card.restored')}` : ''}`,
+    `${runName(run)} · ${run.id} · ${t(`transcript:status.${run.status}`)}${entry.recorded ? ` · ${t('transcript:card.restored')}` : ''}`,
     run.task,
   ].join('\n');
   return items.length > 0 ? `${head}\n\n${entriesText(items)}` : head;

@@ -67,7 +67,7 @@ describe('/agents and Ctrl+T in the chat', () => {
     const app = await mountApp(rt);
     await app.press('/subagents');
     await app.press(KEYS.ENTER);
-    await waitFor(() => expect(app.frame()).toContain('#1 researcher#1 · running'));
+    await waitFor(() => expect(app.frame()).toContain('researcher#1 · running'));
   });
 
   it('keys pressed in the same instant as Enter on /agents reach the pane, not the input line', async () => {

@@ -69,7 +69,7 @@ describe("a child's ask in the prompt", () => {
     expect(rt.callsOf('answerApproval')).toEqual([]);
     await app.press('c');
     expect(rt.callsOf('answerApproval')).toEqual([[first.id, 'allow_child']]);
-    await waitFor(() => expect(app.frame()).toContain('coder#1 wants to use shell'));
+    await waitFor(() => expect(app.frame()).toContain('coder#3 wants to use shell'));
     expect(app.frame()).not.toContain('(1 of');
     expect(app.frame()).toContain('⚑ 1 ask waiting');
     await app.press('t');
@@ -102,14 +102,14 @@ describe('asks in the /agents pane', () => {
     const second = rt.ask(other.id, 'shell', { command: 'make test' });
     const app = await mountApp(rt);
     await app.press(KEYS.CTRL_T);
-    await waitFor(() => expect(app.frame()).toContain('coder#1 delegate'));
+    await waitFor(() => expect(app.frame()).toContain('coder#3 delegate'));
     const rows = app.frame().split('\n');
     expect(rows.find((l) => l.includes('researcher#2 subagent'))).toMatch(/⚑ awaiting approval\s+researcher#2/);
-    expect(rows.find((l) => l.includes('coder#1 delegate'))).toMatch(/⚑ awaiting approval\s+coder#1/);
+    expect(rows.find((l) => l.includes('coder#3 delegate'))).toMatch(/⚑ awaiting approval\s+coder#3/);
     expect(rows.find((l) => l.includes('researcher#1 delegate'))).not.toContain('⚑');
     expect(app.frame()).toContain('on its ⚑ row in /agents answers it');
     // Arrows move the selection in the pane; they do not answer anything. Rows: main,
-    // researcher#1, researcher#2 (asking), coder#1 (asking).
+    // researcher#1, researcher#2 (asking), coder#3 (asking).
     expect(app.frame()).toContain('1/4');
     await app.press('j');
     expect(app.frame()).toContain('Enter transcript');
@@ -123,7 +123,7 @@ describe('asks in the /agents pane', () => {
     expect(rt.callsOf('answerApproval')).toEqual([]);
     await app.press(KEYS.ENTER);
     // The prompt now shows the coder's ask (not the oldest) and has the keys.
-    await waitFor(() => expect(app.frame()).toContain('Approval needed (2 of 2): coder#1 wants to use shell'));
+    await waitFor(() => expect(app.frame()).toContain('Approval needed (2 of 2): coder#3 wants to use shell'));
     await app.press('y');
     expect(rt.callsOf('answerApproval')).toEqual([[second.id, 'allow_once']]);
     // Back to the pane's keys: j moves, n is nothing to the pane.

@@ -18,8 +18,9 @@ async function openPrompt(pane: Awaited<ReturnType<typeof mountPane>>) {
   await sleep(100);
 }
 
-/** main (turn) → main#1 → {researcher#1 running, researcher#2 queued #2}; main#2 paused;
- * writer#1 completed; a background task of its own. */
+/** main (turn) → main#1 → {researcher#2 running, researcher#3 queued #2}; main#4 paused;
+ * writer#5 completed; a background task of its own (indexer#6). Each child's number is its
+ * place in creation order, whatever its alias. */
 function tree(rt = new RecordingRuntime()) {
   const root = addTestRun(rt, { task: 'plan the release' });
   const child = addTestRun(rt, {
@@ -70,10 +71,10 @@ describe('/agents pane rendering', () => {
     const lines = pane.lines();
     const root = lineOf(lines, 'main turn');
     const child = lineOf(lines, 'main#1 subagent');
-    const r1 = lineOf(lines, 'researcher#1 delegate');
-    const r2 = lineOf(lines, 'researcher#2 delegate');
-    const paused = lineOf(lines, 'main#2 subagent');
-    const bg = lineOf(lines, 'indexer#1 background');
+    const r1 = lineOf(lines, 'researcher#2 delegate');
+    const r2 = lineOf(lines, 'researcher#3 delegate');
+    const paused = lineOf(lines, 'main#4 subagent');
+    const bg = lineOf(lines, 'indexer#6 background');
     // Roots are listed live first, newest first: the background run (a root of its own,
     // created last) comes before the turn.
     expect(bg).toBeLessThan(root);
@@ -89,12 +90,12 @@ describe('/agents pane rendering', () => {
     expect(col(bg)).toBe(col(root));
     expect(lines[r2]).toContain('◌ queued #2');
     expect(lines[paused]).toContain('‖ paused');
-    expect(lines[lineOf(lines, 'writer#1')]).toContain('✓ completed');
+    expect(lines[lineOf(lines, 'writer#5')]).toContain('✓ completed');
     expect(lines[r1]).toContain('▸ read_file');
     expect(lines[child]).toMatch(/survey the repo\s+\S+\s+3 it\s+4 tools\s+1\.2k tok\s+\$0\.0100/);
-    // `#` is the /subagents position (active first, newest first): main#1 is the oldest live child.
-    expect(lines[bg]).toMatch(/^\s*1 /);
-    expect(lines[child]).toMatch(/^\s*5 /);
+    // The number /subagents takes is the one in the label; no second, moving number leads the row.
+    expect(lines[bg]).toMatch(/^\s+● running\s+indexer#6 background/);
+    expect(lines[child]).toMatch(/^\s+● running\s+main#1 subagent/);
     expect(lines[root]).toMatch(/^\s+●/);
   });
 
@@ -157,7 +158,7 @@ describe('/agents pane rendering', () => {
     const plainTurn = addTestRun(rt, { task: 'just chatting' });
     setRunStatus(rt.store, plainTurn.id, 'completed');
     const pane = await mountPane(rt, { archiveAfterMinutes: 10 });
-    expect(pane.frame()).toContain('fresh#1');
+    expect(pane.frame()).toContain('fresh#2');
     expect(pane.frame()).not.toContain('old#1');
     expect(pane.frame()).toContain('old turn');
     expect(pane.frame()).not.toContain('just chatting');
@@ -177,7 +178,7 @@ describe('/agents pane keys', () => {
     await pane.press('x');
     expect(rt.callsOf('kill')).toEqual([[child.id]]);
     await waitFor(() => expect(pane.frame()).toContain('killed main#1 (+2 descendants)'));
-    await waitFor(() => expect(pane.lines()[lineOf(pane.lines(), 'researcher#2')]).toContain('× killed'));
+    await waitFor(() => expect(pane.lines()[lineOf(pane.lines(), 'researcher#3')]).toContain('× killed'));
   });
 
   it('p toggles spawn pause', async () => {
@@ -255,17 +256,17 @@ describe('/agents pane keys', () => {
     const pane = await mountPane(rt, { width: 140 });
     await pane.press('f');
     await waitFor(() => expect(pane.frame()).toContain('showing: running'));
-    expect(pane.frame()).not.toContain('writer#1');
-    expect(pane.frame()).toContain('researcher#2');
+    expect(pane.frame()).not.toContain('writer#5');
+    expect(pane.frame()).toContain('researcher#3');
     await pane.press('f');
     await waitFor(() => expect(pane.frame()).toContain('showing: finished'));
-    expect(pane.frame()).toContain('writer#1');
-    expect(pane.frame()).not.toContain('researcher#2');
+    expect(pane.frame()).toContain('writer#5');
+    expect(pane.frame()).not.toContain('researcher#3');
     // The running root stays as context so the finished child hangs under its tree.
     expect(pane.frame()).toContain('main turn');
     await pane.press('f');
     await waitFor(() => expect(pane.frame()).toContain('showing: all'));
-    expect(pane.frame()).toContain('researcher#2');
+    expect(pane.frame()).toContain('researcher#3');
   });
 
   it("Enter opens the selected run's live transcript; Esc goes back to the list", async () => {
@@ -276,7 +277,7 @@ describe('/agents pane keys', () => {
     const pane = await mountPane(rt, { width: 100 });
     for (let i = 0; i < 3; i++) await pane.press('j');
     await pane.press(KEYS.ENTER);
-    await waitFor(() => expect(pane.frame()).toContain('researcher#1 · running'));
+    await waitFor(() => expect(pane.frame()).toContain('researcher#2 · running'));
     const frame = pane.frame();
     expect(frame).toContain('› read the docs');
     expect(frame).toContain('✓ read_file README.md');
@@ -285,7 +286,7 @@ describe('/agents pane keys', () => {
     say(rt, r1.id, 'assistant', 'Live addition.');
     await waitFor(() => expect(pane.frame()).toContain('Live addition.'));
     await pane.press(KEYS.ESC);
-    await waitFor(() => expect(pane.frame()).toContain('researcher#2'));
+    await waitFor(() => expect(pane.frame()).toContain('researcher#3'));
     expect(pane.closed).toBe(0);
     await pane.press('q');
     expect(pane.closed).toBe(1);
@@ -376,6 +377,6 @@ describe('/agents pane virtualization', () => {
     const lines = pane.lines();
     expect(lines.length).toBeLessThanOrEqual(12);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(50);
-    expect(pane.frame()).toContain('researcher#2');
+    expect(pane.frame()).toContain('researcher#3');
   });
 });

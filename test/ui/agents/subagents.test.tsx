@@ -42,7 +42,7 @@ function harness(rt = new RecordingRuntime(), archiveAfterMinutes = 60) {
   };
 }
 
-/** researcher#1 (oldest, completed), researcher#2 running with a child worker#1, writer#1 queued #1. */
+/** researcher#1 (oldest, completed), researcher#2 running with a child worker#3, writer#4 queued #1. */
 function session() {
   const rt = new RecordingRuntime();
   const root = addTestRun(rt, { task: 'plan' });
@@ -71,9 +71,11 @@ describe('/subagents list', () => {
     expect(await h.out('/subagents list')).toBe(text);
     const lines = text.split('\n');
     expect(lines[0]).toContain('Subagents (4)');
-    const heads = lines.filter((l) => l.startsWith('#'));
-    expect(heads).toEqual(['#1 writer#1 · queued #1', '#2 worker#1 · running', '#3 researcher#2 · running', '#4 researcher#1 · completed']);
-    const r2Detail = lines[lines.indexOf('#3 researcher#2 · running') + 1];
+    // Listed active first, newest first; each named by its session number, which it keeps.
+    expect(lines[1]).toBe('Name a run by label or number: writer#4 or 4; last is the newest.');
+    const heads = lines.filter((l) => /^\S+#\d+ · /.test(l));
+    expect(heads).toEqual(['writer#4 · queued #1', 'worker#3 · running', 'researcher#2 · running', 'researcher#1 · completed']);
+    const r2Detail = lines[lines.indexOf('researcher#2 · running') + 1];
     expect(r2Detail).toMatch(/^ {3}offline\/echo · 5m1[12]s · 1\.2k tokens$/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(72);
   });
@@ -84,11 +86,14 @@ describe('/subagents list', () => {
 });
 
 describe('/subagents id resolution', () => {
-  it('resolves a position, `last`, an id prefix and a label; unknown and ambiguous refs get clear errors', async () => {
-    const { rt, r1, r2, q } = session();
+  it('resolves a number, `last`, an id prefix and a label; unknown and ambiguous refs get clear errors', async () => {
+    const { rt, r1, r2, w, q } = session();
     const h = harness(rt);
-    expect(await h.out('/subagents info 1')).toContain(`id: ${q.id}`);
-    expect(await h.out('/subagents info #3')).toContain(`id: ${r2.id}`);
+    // A number is the run's own (the 4 of writer#4), not a row position.
+    expect(await h.out('/subagents info 4')).toContain(`id: ${q.id}`);
+    expect(await h.out('/subagents info #2')).toContain(`id: ${r2.id}`);
+    expect(await h.out('/subagents info 1')).toContain(`id: ${r1.id}`);
+    expect(await h.out('/subagents info #3')).toContain(`id: ${w.id}`);
     expect(await h.out('/subagents info last')).toContain(`id: ${q.id}`);
     expect(await h.out(`/subagents info ${r1.id.slice(0, 6)}`)).toContain(`id: ${r1.id}`);
     expect(await h.out('/subagents info researcher#1')).toContain(`id: ${r1.id}`);
@@ -161,7 +166,7 @@ describe('/subagents log', () => {
     expect(def).toContain('[assistant] step 13');
     expect(def).not.toContain('[assistant] step 12');
     expect(def).toContain('[tool shell · ok] ls test');
-    const three = (await h.out('/subagents log 3 3')).split('\n');
+    const three = (await h.out('/subagents log 2 3')).split('\n');
     expect(three[0]).toBe('researcher#2: last 3 of 33 messages');
     expect(three[1]).toBe('[assistant] step 30');
     const tools = await h.out('/subagents log researcher#2 tools');
@@ -181,7 +186,7 @@ describe('/subagents log', () => {
     }
     expect((await h.run('/subagents log researcher#2 lots'))[0].text).toContain('Unexpected "lots"');
     expect(await h.out('/subagents log researcher#2 200')).toContain('last 33 of 33');
-    expect(await h.out('/subagents log writer#1')).toBe('writer#1 has no messages yet.');
+    expect(await h.out('/subagents log writer#4')).toBe('writer#4 has no messages yet.');
   });
 });
 
@@ -271,7 +276,7 @@ describe('/subagents send, pause, resume', () => {
     expect(rt.callsOf('resolveRunaway')).toEqual([]);
     expect(await h.out('/subagents pause researcher#2')).toBe('paused researcher#2 (+1 descendant)');
     expect(rt.callsOf('pause')).toEqual([[r2.id]]);
-    expect(await h.out('/subagents resume 3')).toBe('resumed researcher#2 (+1 descendant)');
+    expect(await h.out('/subagents resume 2')).toBe('resumed researcher#2 (+1 descendant)');
     expect(rt.callsOf('resume')).toEqual([[r2.id]]);
     expect(await h.out('/subagents pause researcher#1')).toBe('researcher#1 has already finished (completed).');
   });

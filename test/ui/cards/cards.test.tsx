@@ -305,7 +305,7 @@ describe('live binding', () => {
     expect(out).toContain('completed');
     expect(out).toContain('There are 12 files.');
     expect(drawn(expandedLines(view(done, { runs: [store.getState().runs.get('child-0001')!] })))).toMatch(
-      /child main · run child-00 · completed[\s\S]*started \d\d:\d\d:\d\d · ended \d\d:\d\d:\d\d/,
+      /child main#3 · run child-00 · completed[\s\S]*started \d\d:\d\d:\d\d · ended \d\d:\d\d:\d\d/,
     );
   });
 
@@ -352,7 +352,7 @@ describe('live binding', () => {
         {renderToolItem(item, { width: 120, frame: 0, live: true })}
       </RuntimeStoreContext.Provider>,
     );
-    await waitFor(() => expect(plain(r.lastFrame())).toMatch(/reviewer running \ds ▸ read_file │ tester queued #1/));
+    await waitFor(() => expect(plain(r.lastFrame())).toMatch(/reviewer#1 running \ds ▸ read_file │ tester#2 queued #1/));
     r.unmount();
   });
 });

@@ -58,8 +58,8 @@ describe('cards in the chat', () => {
     runtime.setToolStatus(b, 'error', 'subagent run failed: model unreachable');
     await waitFor(() => {
       const f = app.frame();
-      expect(f).toMatch(/✓ spawn_subagent · Count the files\n\s+└ completed \ds · 12 files/);
-      expect(f).toMatch(/✗ spawn_subagent · Read the README\n\s+└ failed \ds · subagent run failed/);
+      expect(f).toMatch(/✓ spawn_subagent · Count the files\n\s+└ main#1 completed \ds · 12 files/);
+      expect(f).toMatch(/✗ spawn_subagent · Read the README\n\s+└ main#2 failed \ds · subagent run failed/);
     });
 
     const reply = runtime.beginAssistant('Both children are done.');

@@ -188,7 +188,7 @@ describe('child transcripts', () => {
     await app.press('o');
     await waitFor(() => expect(app.screen()).toContain('Transcript › reviewer'));
     expect(app.screen()).toContain('child says hello');
-    expect(app.screen()).toContain('── reviewer · child-re · completed');
+    expect(app.screen()).toContain('── reviewer#1 · child-re · completed');
     expect(app.screen()).toContain('Esc back');
     // The nested card is bound to the grandchild, through its own call id.
     await app.press(DOWN);
@@ -219,7 +219,7 @@ describe('child transcripts', () => {
     addRun(runtime.store, childRun('child-live', item));
     const app = await open(runtime);
     await app.press(ENTER);
-    await waitFor(() => expect(app.screen()).toContain('child main · run child-li · running'));
+    await waitFor(() => expect(app.screen()).toContain('child main#1 · run child-li · running'));
     appendItem(
       runtime.store,
       'child-live',
@@ -229,7 +229,7 @@ describe('child transcripts', () => {
     await waitFor(() => expect(app.screen()).toMatch(/its tool calls:\n.*list_files src/));
     expect(app.screen()).toContain('running list_files now');
     setRunStatus(runtime.store, 'child-live', 'completed');
-    await waitFor(() => expect(app.screen()).toContain('child main · run child-li · completed'));
+    await waitFor(() => expect(app.screen()).toContain('child main#1 · run child-li · completed'));
   });
 
   it('a restored card opens the child transcript recorded in the session file', async () => {

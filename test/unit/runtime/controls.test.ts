@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
-import { createRuntimeStore, addRun, setRunStatus } from '../../../src/runtime/store.js';
+import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
 
 let fx: Fixture | undefined;
@@ -189,8 +189,12 @@ describe('steer', () => {
       fx!.runtime.store.getState().transcript.some((i) => i.kind === 'notice' && i.text.includes('follow-up saw 2 user messages')),
     );
     const notice = fx.runtime.store.getState().transcript.find((i) => i.kind === 'notice' && i.text.includes('follow-up'))!;
-    expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#1: follow-up saw 2 user messages/);
+    // The continuation is a new run with the next number; #1 still means the run that finished.
+    expect(notice.kind === 'notice' && notice.text).toMatch(/^↳ main#2 \(continues main#1\): follow-up saw 2 user messages/);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('completed'); // terminal stays final
+    const s = fx.runtime.store.getState();
+    expect(resolveRunRef(s, listedRuns(s, 60), '1')).toMatchObject({ ok: true, run: { id: child.id, task: 'worker' } });
+    expect(resolveRunRef(s, listedRuns(s, 60), '#2')).toMatchObject({ ok: true, run: { number: 2, task: 'and then?' } });
   });
 });
 
@@ -342,14 +346,19 @@ describe('id resolution', () => {
   const list = () => listedRuns(s(), 60);
 
   it('labels and list order: active newest first, then finished', () => {
-    expect([...runLabels(s()).values()]).toEqual(['researcher#1', 'researcher#2', 'reviewer#1']);
+    // The number is the child's place in the session's creation order, whatever its alias.
+    expect([...runLabels(s()).values()]).toEqual(['researcher#1', 'researcher#2', 'reviewer#3']);
     expect(list().map((r) => r.id)).toEqual(['bbbb3333-0000', 'aaaa2222-0000', 'aaaa1111-0000']);
   });
 
   it('resolves last, numbers, id prefixes and labels; reports ambiguity and unknowns', () => {
     expect(resolveRunRef(s(), list(), 'last')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
     expect(resolveRunRef(s(), list(), '2')).toMatchObject({ ok: true, run: { id: 'aaaa2222-0000' } });
-    expect(resolveRunRef(s(), list(), '#3')).toMatchObject({ ok: true, run: { id: 'aaaa1111-0000' } });
+    expect(resolveRunRef(s(), list(), '#3')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
+    // A finished run keeps its number: #1 is the first child, not the first row listed.
+    expect(resolveRunRef(s(), list(), '#1')).toMatchObject({ ok: true, run: { id: 'aaaa1111-0000' } });
+    expect(resolveRunRef(s(), list(), 'reviewer#3')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
+    expect(resolveRunRef(s(), list(), 'reviewer#1')).toMatchObject({ ok: false, reason: 'unknown' });
     expect(resolveRunRef(s(), list(), 'bbbb')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
     expect(resolveRunRef(s(), list(), 'researcher#2')).toMatchObject({ ok: true, run: { id: 'aaaa2222-0000' } });
     expect(resolveRunRef(s(), list(), 'rev')).toMatchObject({ ok: true, run: { id: 'bbbb3333-0000' } });
@@ -361,6 +370,24 @@ describe('id resolution', () => {
     expect(resolveRunRef(s(), list(), 'research')).toMatchObject({ ok: false, reason: 'ambiguous' });
     expect(resolveRunRef(s(), list(), '9')).toMatchObject({ ok: false, reason: 'unknown' });
     expect(resolveRunRef(s(), list(), 'zzz')).toMatchObject({ ok: false, reason: 'unknown' });
+  });
+
+  it('numbers never move: children created later, and a resumed session, number after them', () => {
+    const own = createRuntimeStore('n');
+    addRun(own, mk('r', 'main', 0, { kind: 'root', depth: 0, parentRunId: undefined }));
+    addRun(own, mk('c1', 'researcher', 1));
+    addRun(own, mk('c2', 'writer', 2));
+    const before = resolveRunRef(own.getState(), listedRuns(own.getState(), 60), '2');
+    for (let i = 0; i < 5; i++) addRun(own, mk(`later-${i}`, 'researcher', 10 + i));
+    const after = resolveRunRef(own.getState(), listedRuns(own.getState(), 60), '2');
+    expect(before).toMatchObject({ ok: true, run: { id: 'c2' } });
+    expect(after).toMatchObject({ ok: true, run: { id: 'c2' } });
+    expect(runLabels(own.getState()).get('later-4')).toBe('researcher#7');
+    // A resumed session goes on from the numbers its file saved (and counts unnumbered ones).
+    const resumed = createRuntimeStore('n');
+    continueRunNumbers(resumed, [mk('old-1', 'researcher', 1, { number: 4 }), mk('old-2', 'writer', 2)]);
+    addRun(resumed, mk('new-1', 'researcher', 3));
+    expect(runLabels(resumed.getState()).get('new-1')).toBe('researcher#6');
   });
 
   it('archives finished runs counting from when they ended', () => {

@@ -1,0 +1,156 @@
+// Run numbers that never move: a child keeps the number it was given at creation (the 3 of
+// main#3) while other runs start, across a runaway tree, in the session file, the trace and
+// a resumed session; `/subagents kill N` kills the run the user read as N.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
+import { disposeAllTerminals } from '../support/terminal.js';
+import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+
+afterEach(async () => {
+  await disposeAllTerminals();
+});
+
+const PARALLEL = '\n[runtime_profiles.default]\nparallel_tools = true\n';
+const textOf = (content: unknown): string =>
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p?.text ?? '').join('') : '';
+const firstUser = (body: any): string => textOf((body.messages ?? []).find((m: any) => m.role === 'user')?.content);
+const lastUser = (body: any): string => textOf([...(body.messages ?? [])].reverse().find((m: any) => m.role === 'user')?.content);
+const toolCount = (body: any): number => (body.messages ?? []).filter((m: any) => m.role === 'tool').length;
+const spawnCalls = (prompts: string[]): LoopbackReply => ({
+  kind: 'tools',
+  calls: prompts.map((p, i) => ({ id: `s${i}_${p.replace(/\W+/g, '_')}`, name: 'spawn_subagent', args: { prompt: p } })),
+});
+
+interface FinalRun {
+  id: string;
+  label: string;
+  kind: string;
+  alias: string;
+}
+
+function finalRuns(stdout: string): FinalRun[] {
+  const final = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((e) => e.type === 'final');
+  expect(final).toBeDefined();
+  return final.runs as FinalRun[];
+}
+
+/** The `run` records of every session file under the home, by run id. */
+function savedRuns(home: string): Map<string, { number?: number; alias: string }> {
+  const out = new Map<string, { number?: number; alias: string }>();
+  const dir = join(home, 'sessions');
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl'))) {
+    for (const line of readFileSync(join(dir, f), 'utf8').trim().split('\n')) {
+      const e = JSON.parse(line);
+      if (e.type === 'run') out.set(e.run.id, e.run);
+    }
+  }
+  return out;
+}
+
+describe('stable run numbers', () => {
+  it(
+    '/subagents send makes a continuation with a new number; kill 1 still kills the run the user read as main#1',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(({ body }: LoopbackIncoming): LoopbackReply => {
+        const first = firstUser(body);
+        // job 2 answers at once; the message sent to it afterwards starts a run that waits.
+        if (first === 'job 2') return lastUser(body) === 'more please' ? { kind: 'hang' } : { kind: 'text', chunks: ['job 2 done'] };
+        if (first.startsWith('job ')) return { kind: 'hang' };
+        if (toolCount(body)) return { kind: 'text', chunks: ['root done'] };
+        return spawnCalls(['job 1', 'job 2', 'job 3']);
+      }, PARALLEL);
+      const term = await sb.startArbor([], { cols: 160, rows: 40 });
+      await send(term, 'three jobs');
+      await term.waitForText(/main#2 completed/, 15000);
+
+      await send(term, '/subagents list');
+      await term.waitForText(/main#1 · running\n\s+\S+ · \S+ · \d+ tokens\n\s+job 1/);
+      // What the user read: main#1 is job 1. A continuation of main#2 now starts a new run.
+      await send(term, '/subagents send 2 more please');
+      await term.waitForText('main#2 had finished: the message started a new turn');
+      await send(term, '/subagents info 4');
+      await term.waitFor(
+        (_, all) => {
+          const tail = all.slice(all.lastIndexOf('label: main#4'));
+          return all.lastIndexOf('label: main#4') >= 0 && tail.includes('task: more please') && tail.includes('status: running');
+        },
+        'the continuation as main#4',
+        15000,
+      );
+      // main#2 still names the run that finished.
+      await send(term, '/subagents info 2');
+      await term.waitFor(
+        (_, all) => {
+          const tail = all.slice(all.lastIndexOf('label: main#2'));
+          return all.lastIndexOf('label: main#2') >= 0 && tail.includes('task: job 2') && tail.includes('status: completed');
+        },
+        'main#2 still the finished job 2',
+        15000,
+      );
+
+      await send(term, '/subagents kill 1');
+      await term.waitForText('killed main#1');
+      await send(term, '/subagents info main#1');
+      await term.waitFor(
+        (_, all) => {
+          const tail = all.slice(all.lastIndexOf('label: main#1'));
+          return tail.includes('task: job 1') && tail.includes('status: killed');
+        },
+        'main#1 (job 1) killed',
+        15000,
+      );
+      // The continuation, which a newest-first #1 would have meant, still runs.
+      await send(term, '/subagents info #4');
+      await term.waitFor(
+        (_, all) => {
+          const at = all.lastIndexOf('label: main#4');
+          return at > all.indexOf('killed main#1') && all.slice(at).includes('status: running');
+        },
+        'main#4 still running',
+        15000,
+      );
+      await send(term, '/subagents kill all');
+      await term.waitForText('Killed 2 live subagents (descendants included).', 15000);
+    },
+  );
+
+  it(
+    'a runaway tree numbers its children 1, 2, 3… in creation order; the session file, the trace and a resumed session agree',
+    { timeout: PTY_TEST_TIMEOUT * 2 },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '0';
+      const r = await sb.arbor(['-p', 'runaway: keep going', '--output', 'json']);
+      expect(r.code).toBe(0);
+      const children = finalRuns(r.stdout).filter((x) => x.kind !== 'root');
+      expect(children.length).toBeGreaterThan(3);
+      // The final list is in creation order: the numbers are 1..n in that order, whatever the alias.
+      expect(children.map((c) => Number(c.label.split('#')[1]))).toEqual(children.map((_, i) => i + 1));
+      for (const c of children) expect(c.label).toBe(`${c.alias}#${c.label.split('#')[1]}`);
+
+      const saved = savedRuns(sb.h.home);
+      for (const c of children) expect(`${c.alias}#${saved.get(c.id)?.number}`).toBe(c.label);
+      const trace = readFileSync(join(sb.h.home, 'logs', 'arbor.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.event === 'run_started' && l.parent_run_id);
+      for (const c of children) expect(trace.find((l) => l.run_id === c.id)?.run_number).toBe(Number(c.label.split('#')[1]));
+
+      // Resumed, the session numbers its new children after the saved ones.
+      const session = readdirSync(join(sb.h.home, 'sessions'))[0].replace(/\.jsonl$/, '');
+      const next = await sb.arbor(['--resume', session, '-p', 'fan out 2: more', '--output', 'json']);
+      expect(next.code).toBe(0);
+      const more = finalRuns(next.stdout).filter((x) => x.kind !== 'root');
+      expect(more.map((m) => m.label)).toEqual([`main#${children.length + 1}`, `main#${children.length + 2}`]);
+    },
+  );
+});
