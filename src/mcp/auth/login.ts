@@ -67,6 +67,8 @@ export async function signIn(opts: SignInOptions): Promise<SignInOutcome> {
     const client = new Client({ name: 'arbor', version: '1' });
     try {
       await client.connect(transport);
+      // Some servers let initialize in and guard the tools: the probe asks for them too.
+      await client.listTools();
       await transport.terminateSession().catch(() => {});
       await client.close();
       return 'not-needed';
