@@ -12,6 +12,8 @@ export type CliCommand =
   | { kind: 'doctor'; configPath?: string }
   /** `arbor agents new <name>`: a commented agent-file template in ./.arbor/agents. */
   | { kind: 'agentsNew'; name: string }
+  /** `arbor mcp login|logout <server>`: sign-in to a url MCP server from the shell. */
+  | { kind: 'mcpAuth'; action: 'login' | 'logout'; name: string; configPath?: string }
   | {
       kind: 'chat';
       configPath?: string;
@@ -85,6 +87,10 @@ export function parseCli(argv: string[]): CliCommand {
   if (rest[0] === 'agents') {
     if (rest[1] !== 'new' || rest.length !== 3) throw new UsageError(t('agentFiles:new.usage'));
     return { kind: 'agentsNew', name: rest[2] };
+  }
+  if (rest[0] === 'mcp') {
+    if ((rest[1] !== 'login' && rest[1] !== 'logout') || rest.length !== 3) throw new UsageError(t('cli:mcpUsage'));
+    return { kind: 'mcpAuth', action: rest[1], name: rest[2], configPath: values.config };
   }
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
   if (values.agent !== undefined && values.agent.trim() === '') throw new UsageError(t('agentFiles:cli.emptyAgent'));

@@ -23,6 +23,7 @@ import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
 import { createMcpManager } from '../tools/mcpTools.js';
+import { runMcpAuthCommand } from './mcpLogin.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
@@ -97,7 +98,7 @@ export async function main(argv: string[]): Promise<void> {
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath });
-    if (cmd.agent !== undefined) loaded = withRootAgent(loaded, cmd.agent);
+    if (cmd.kind === 'chat' && cmd.agent !== undefined) loaded = withRootAgent(loaded, cmd.agent);
   } catch (err) {
     if (err instanceof RootAgentError) {
       process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);
@@ -110,6 +111,11 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     throw err;
+  }
+  if (cmd.kind === 'mcpAuth') {
+    initI18n(readState(arborHome()).language ?? loaded.config.ui.language);
+    process.exitCode = await runMcpAuthCommand(loaded, cmd.action, cmd.name);
+    return;
   }
   const home = arborHome();
   // /lang's saved choice is the user's latest word on it: it wins over ui.language and LANG.

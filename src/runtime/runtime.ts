@@ -16,6 +16,7 @@ import type { TraceEvent } from '../persistence/traceLog.js';
 import type { McpManager } from '../mcp/manager.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
+import { elicitationPolicy } from './mcpElicitation.js';
 import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
@@ -89,6 +90,9 @@ export interface CreateRuntimeOptions {
 
 export interface Runtime extends RuntimeApi {
   readonly supervisor: Supervisor;
+  /** Waits for the MCP servers the user's agent (and its delegates) may use; the ones
+   * that want a sign-in. */
+  mcpNeedingSignIn(): Promise<string[]>;
   readonly config: ArborConfig;
   /** The model history of the session (root turns). */
   readonly history: ModelMessage[];
@@ -255,6 +259,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
 
   const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
+  mcpRt.setElicitationHandler(elicitationPolicy({ interactive: opts.interactive, autoYes: opts.autoYes ?? false, notice }));
   if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
@@ -433,6 +438,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent) } : {}),
     resolveRunaway: (choice) => guard.resolve(choice),
     mcpRestart: (name) => mcpRt.restart(name),
+    mcpLogin: (name, onUrl, signal) => mcpRt.login(name, { authorizationUrl: onUrl }, { signal, browser: true }),
+    mcpLogout: (name) => mcpRt.logout(name),
+    mcpNeedingSignIn: () => mcpRt.needingSignIn(alias),
     startMcp: () => mcpRt.start(),
     async shutdown(settleMs: number) {
       guard.dispose();

@@ -91,6 +91,11 @@ export interface RuntimeApi {
   /** Restarts a configured MCP server (`/mcp restart <name>`); its state shows in the
    * store's mcpServers. Rejects naming the configured servers for an unknown name. */
   mcpRestart?(name: string): Promise<void>;
+  /** `/mcp login <name>`: the sign-in (URL shown through `onUrl`; `signal` cancels, as Esc
+   * does). Resolves 'signed-in' or 'not-needed'; rejects with why it failed. */
+  mcpLogin?(name: string, onUrl: (url: string, opened: boolean) => void, signal: AbortSignal): Promise<'signed-in' | 'not-needed'>;
+  /** `/mcp logout <name>`: ends the session, forgets the grant. */
+  mcpLogout?(name: string): Promise<void>;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }
