@@ -80,6 +80,8 @@ function checkAuth(ctx: { value: McpServerFieldsRaw; issues: z.core.$ZodRawIssue
       return problem(['oauth'], t('config:errors.mcpCcNeedsCredential'));
     if (o.client_secret_env !== undefined && o.private_key_file !== undefined)
       return problem(['oauth', 'private_key_file'], t('config:errors.mcpCcBothCredentials'));
+    if (o.key_id !== undefined && o.private_key_file === undefined)
+      return problem(['oauth', 'key_id'], t('config:errors.mcpKeyIdNeedsKey'));
     if (e.oauth_callback_port !== undefined) return problem(['oauth_callback_port'], t('config:errors.mcpCcNoCallback'));
     if (o.client_metadata_url !== undefined) return problem(['oauth', 'client_metadata_url'], t('config:errors.mcpCcNoMetadataUrl'));
     return;
