@@ -138,7 +138,7 @@ export class McpConnection {
   private async newClient(): Promise<SdkClient> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-    await installClientHandlers(client, this.config.name, this.deps.elicit);
+    await installClientHandlers(client, this.config.name, this.deps.elicit, () => [...new Set(this.inFlight.values())]);
     return client;
   }
 
@@ -300,12 +300,22 @@ export class McpConnection {
     if (wasLive) this.deps.changed();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ text: string; isError: boolean }> {
+  /** Tool calls on their way, each with the run that made it (who a form request is for). */
+  private inFlight = new Map<symbol, string>();
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    runId?: string,
+  ): Promise<{ text: string; isError: boolean }> {
     const client = this.client;
     if (this.status !== 'ready' || !client) {
       throw new McpCallError(`MCP server '${this.config.name}' is ${this.status}${this.error ? `: ${this.error.split('\n')[0]}` : ''}`);
     }
     const secs = this.config.tool_timeout_secs;
+    const call = Symbol(name);
+    if (runId !== undefined) this.inFlight.set(call, runId);
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: secs * 1000 });
       return formatToolResult(result);
@@ -318,6 +328,8 @@ export class McpConnection {
       if (isSignInError(err) || (this.auth && httpStatusOf(err) === 403))
         throw new McpCallError(`MCP server '${this.config.name}' needs sign-in for this: run /mcp login ${this.config.name}`);
       throw new McpCallError(`MCP server '${this.config.name}': ${describeError(err)}`);
+    } finally {
+      this.inFlight.delete(call);
     }
   }
 }

@@ -3,29 +3,22 @@
 // installs (the operator, or headless policy), and without one every request is declined.
 // Sampling and roots are not declared, so the SDK answers those with an error at once.
 
-export type ElicitField =
-  | { key: string; title: string; description: string; required: boolean; kind: 'string'; default?: string }
-  | { key: string; title: string; description: string; required: boolean; kind: 'number' | 'integer'; default?: number }
-  | { key: string; title: string; description: string; required: boolean; kind: 'boolean'; default?: boolean }
-  | {
-      key: string;
-      title: string;
-      description: string;
-      required: boolean;
-      kind: 'enum';
-      options: Array<{ value: string; label: string }>;
-      default?: string;
-    };
+import type { ElicitFieldSpec, ElicitationReply } from '../model/controls.js';
+
+export type ElicitField = ElicitFieldSpec;
 
 export interface ElicitationRequest {
   server: string;
   /** The server's text, NOT neutralised (the view does that). */
   message: string;
   fields: ElicitField[];
+  /** The runs with a tools/call in flight on this server when it asked. The client side of
+   * the protocol does not see which request a server request relates to (relatedRequestId
+   * only routes it on the server's side), so exactly one run means that run asked. */
+  callers: string[];
 }
 
-export type ElicitationAnswer =
-  { action: 'accept'; content: Record<string, string | number | boolean> } | { action: 'decline' } | { action: 'cancel' };
+export type ElicitationAnswer = ElicitationReply;
 
 export type ElicitationHandler = (req: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
@@ -103,13 +96,17 @@ export async function installClientHandlers(
   client: import('@modelcontextprotocol/sdk/client/index.js').Client,
   server: string,
   handler: ElicitationHandler | undefined,
+  callers: () => string[] = () => [],
 ): Promise<void> {
   const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const params = request.params as { mode?: string; message: string; requestedSchema?: Parameters<typeof formFields>[0] };
     // Only form mode is declared; the SDK refuses a URL-mode request before this runs.
     if (!handler || (params.mode !== undefined && params.mode !== 'form')) return { action: 'decline' };
-    const answer = await handler({ server, message: params.message, fields: formFields(params.requestedSchema) }, extra.signal);
+    const answer = await handler(
+      { server, message: params.message, fields: formFields(params.requestedSchema), callers: callers() },
+      extra.signal,
+    );
     return answer;
   });
 }

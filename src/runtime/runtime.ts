@@ -16,7 +16,7 @@ import type { TraceEvent } from '../persistence/traceLog.js';
 import type { McpManager } from '../mcp/manager.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
-import { elicitationPolicy } from './mcpElicitation.js';
+import { ElicitationBroker } from './mcpElicitation.js';
 import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
@@ -32,6 +32,7 @@ import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './superv
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
 import { agentProviderConfig, agentProviderKey } from './agentModel.js';
+import type { ElicitationReply } from '../model/controls.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
@@ -259,7 +260,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
 
   const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
-  mcpRt.setElicitationHandler(elicitationPolicy({ interactive: opts.interactive, autoYes: opts.autoYes ?? false, notice }));
+  const elicitations = new ElicitationBroker(store, {
+    interactive: opts.interactive,
+    autoYes: opts.autoYes ?? false,
+    notice,
+    onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
+  });
+  mcpRt.setElicitationHandler(elicitations.handler);
   if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
@@ -388,6 +395,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     answerApproval(approvalId: string, answer: ApprovalAnswer) {
       approvals.answer(approvalId, answer);
+    },
+    answerElicitation(id: string, answer: ElicitationReply) {
+      elicitations.answer(id, answer);
     },
     answerFanout(fanoutId: string, count: number) {
       fanout.answer(fanoutId, count);

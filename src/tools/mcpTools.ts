@@ -49,7 +49,7 @@ export function createMcpTool(manager: McpManager, server: string, info: McpTool
       const conn = manager.connection(server);
       if (!conn) return fail(`MCP server '${server}' is not configured`);
       try {
-        const result = await conn.callTool(info.name, (args ?? {}) as Record<string, unknown>, ctx.signal);
+        const result = await conn.callTool(info.name, (args ?? {}) as Record<string, unknown>, ctx.signal, ctx.runId);
         return result.isError ? fail(result.text) : ok(result.text);
       } catch (err) {
         if (ctx.signal.aborted) return fail('aborted');

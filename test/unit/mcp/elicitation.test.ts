@@ -136,19 +136,19 @@ describe('elicitation', () => {
     const notices: string[] = [];
     const seen: ElicitationRequest[] = [];
     const m = manager(url);
-    const policy = elicitationPolicy({ interactive: false, autoYes: false, notice: (_l, text) => notices.push(text) });
+    const policy = elicitationPolicy({ autoYes: false, notice: (_l, text) => notices.push(text) });
     m.setElicitationHandler((req, signal) => (seen.push(req), policy(req, signal)));
     m.startAll();
     expect(JSON.parse(await call(m, 'form'))).toEqual({ action: 'decline' });
     expect(seen[0]).toMatchObject({ server: 'asks', message: 'Who are you?\u001b[2J' });
     expect(notices[0]).toContain('arbor runs headless (-p) with no operator: declined');
 
-    m.setElicitationHandler(elicitationPolicy({ interactive: false, autoYes: true, notice: (_l, text) => notices.push(text) }));
+    m.setElicitationHandler(elicitationPolicy({ autoYes: true, notice: (_l, text) => notices.push(text) }));
     expect(JSON.parse(await call(m, 'form'))).toEqual({ action: 'accept', content: { name: 'Ada', age: 36, ok: true, color: 'green' } });
 
     const url2 = await serve({ ...SCHEMA, required: ['name', 'score'] });
     const m2 = manager(url2);
-    m2.setElicitationHandler(elicitationPolicy({ interactive: false, autoYes: true, notice: (_l, text) => notices.push(text) }));
+    m2.setElicitationHandler(elicitationPolicy({ autoYes: true, notice: (_l, text) => notices.push(text) }));
     m2.startAll();
     expect(JSON.parse(await call(m2, 'form'))).toEqual({ action: 'decline' });
   });
