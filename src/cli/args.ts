@@ -15,6 +15,8 @@ export type CliCommand =
   | { kind: 'agentsNew'; name: string }
   /** `arbor trust [--revoke] [path]`: trust (or forget) a folder's .arbor settings. */
   | { kind: 'trust'; path?: string; revoke: boolean }
+  /** `arbor mcp login|logout <server>`: sign-in to a url MCP server from the shell. */
+  | { kind: 'mcpAuth'; action: 'login' | 'logout'; name: string; configPath?: string }
   | {
       kind: 'chat';
       configPath?: string;
@@ -98,6 +100,10 @@ export function parseCli(argv: string[]): CliCommand {
     return { kind: 'trust', ...(rest[1] !== undefined ? { path: rest[1] } : {}), revoke: values.revoke ?? false };
   }
   if (values.revoke) throw new UsageError(t('trust:cli.usage'));
+  if (rest[0] === 'mcp') {
+    if ((rest[1] !== 'login' && rest[1] !== 'logout') || rest.length !== 3) throw new UsageError(t('cli:mcpUsage'));
+    return { kind: 'mcpAuth', action: rest[1], name: rest[2], configPath: values.config };
+  }
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
   if (values.agent !== undefined && values.agent.trim() === '') throw new UsageError(t('agentFiles:cli.emptyAgent'));
 

@@ -110,6 +110,9 @@ function runUsage(state: RuntimeState): Record<string, unknown>[] {
   });
 }
 
+/** The exit code of a headless run stopped by a server that wants a sign-in. */
+export const MCP_SIGN_IN_EXIT = 3;
+
 /** Runs one turn; resolves to the process exit code. */
 export async function runHeadless(runtime: Runtime, prompt: string, opts: HeadlessOptions): Promise<number> {
   const json = opts.output === 'json';
@@ -141,6 +144,14 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
       else stderr.write(`${s.retryNotice}\n`);
     }
   });
+  // A server the agent may use wants a sign-in: headless never opens a browser, so it
+  // stops here naming the command that signs in, before any model call.
+  const needing = await runtime.mcpNeedingSignIn();
+  if (needing.length > 0) {
+    unsubscribe();
+    for (const name of needing) opts.stderr.write(`${t('cli:mcpNeedsSignIn', { name })}\n`);
+    return MCP_SIGN_IN_EXIT;
+  }
   // SIGINT / SIGTERM / SIGHUP are handled by cli/shutdown.ts: it stops the turn, which
   // ends here as cancelled, and owns the exit.
   let root: Run | undefined;

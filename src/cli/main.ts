@@ -23,6 +23,7 @@ import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
 import { createMcpManager } from '../tools/mcpTools.js';
+import { runMcpAuthCommand } from './mcpLogin.js';
 import { startIdleCollector } from './idleCollector.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
@@ -115,19 +116,21 @@ export async function main(argv: string[]): Promise<void> {
   let loaded: LoadedConfig;
   try {
     // Before any config applies: whether this folder's own .arbor settings may (a prompt in
-    // the chat, before Ink mounts the app; headless only when trusted or --trust-project).
-    const asking = cmd.print === undefined && process.stdin.isTTY === true;
+    // the chat, before Ink mounts the app; headless and `arbor mcp` only when trusted or
+    // --trust-project).
+    const chatCmd = cmd.kind === 'chat' ? cmd : undefined;
+    const asking = chatCmd !== undefined && chatCmd.print === undefined && process.stdin.isTTY === true;
     const trust = await decideProjectTrust({
       cwd: process.cwd(),
       env: process.env,
       home: arborHome(),
-      trustFlag: cmd.trustProject === true,
+      trustFlag: chatCmd?.trustProject === true,
       ...(asking ? { ask: askTrustScreen } : {}),
     });
     if (trust.quit) return;
     loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath, project: trust.layers });
     loaded = withTrust(loaded, trust);
-    if (cmd.agent !== undefined) loaded = withRootAgent(loaded, cmd.agent);
+    if (chatCmd?.agent !== undefined) loaded = withRootAgent(loaded, chatCmd.agent);
   } catch (err) {
     if (err instanceof RootAgentError) {
       process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);
@@ -140,6 +143,11 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     throw err;
+  }
+  if (cmd.kind === 'mcpAuth') {
+    initI18n(readState(arborHome()).language ?? loaded.config.ui.language);
+    process.exitCode = await runMcpAuthCommand(loaded, cmd.action, cmd.name);
+    return;
   }
   const home = arborHome();
   // /lang's saved choice is the user's latest word on it: it wins over ui.language and LANG.

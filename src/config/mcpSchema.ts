@@ -6,14 +6,28 @@
 import { z } from 'zod';
 import { t } from '../i18n/index.js';
 import { quote } from './errors.js';
-import { boolean, envVarName, isHttpUrl, looseTable, namedTables, number, positive, string, stringList, stringMap } from './fields.js';
+import {
+  boolean,
+  envVarName,
+  integer,
+  isHttpUrl,
+  looseTable,
+  namedTables,
+  number,
+  oneOf,
+  positive,
+  string,
+  stringList,
+  stringMap,
+  table,
+} from './fields.js';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), which providers limit
  * to letters, digits, `_` and `-`; `__` is the separator, so a name may not hold it. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 const STDIO_ONLY = ['args', 'env', 'cwd'] as const;
-const HTTP_ONLY = ['headers', 'bearer_token_env'] as const;
+const HTTP_ONLY = ['headers', 'bearer_token_env', 'oauth', 'auth', 'oauth_callback_port'] as const;
 
 const mcpIdentity = looseTable({ command: string({ nonEmpty: true }).optional(), url: string({ nonEmpty: true }).optional() }).check(
   (ctx) => {
@@ -27,21 +41,87 @@ const mcpIdentity = looseTable({ command: string({ nonEmpty: true }).optional(),
   },
 );
 
+/** `oauth = { ... }`: what arbor sends an authorization server. Every key is optional:
+ * without any, arbor registers itself (dynamic client registration) on first sign-in. */
+const oauthSchema = table({
+  client_id: string({ nonEmpty: true }).optional(),
+  /** The NAME of the variable holding the client secret. */
+  client_secret_env: envVarName().optional(),
+  scopes: stringList().optional(),
+  client_metadata_url: string({ nonEmpty: true })
+    .refine(isHttpsDocumentUrl, { error: () => t('config:errors.mcpMetadataUrl') })
+    .optional(),
+  /** client_credentials with a private-key JWT (RFC 7523) instead of a secret. */
+  private_key_file: string({ nonEmpty: true }).optional(),
+  key_id: string({ nonEmpty: true }).optional(),
+});
+
+/** SEP-991 asks for an https URL with a path: the document's URL is the client id. */
+function isHttpsDocumentUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
+}
+
+/** The combinations a single key cannot refuse on its own. */
+function checkAuth(ctx: { value: McpServerFieldsRaw; issues: z.core.$ZodRawIssue[] }): void {
+  const e = ctx.value;
+  const problem = (path: string[], message: string): void => void ctx.issues.push({ code: 'custom', input: e, path, message });
+  const o = e.oauth;
+  if (e.bearer_token_env !== undefined && (o !== undefined || e.auth !== undefined)) {
+    return problem([o !== undefined ? 'oauth' : 'auth'], t('config:errors.mcpBearerAndOauth'));
+  }
+  if (e.auth === 'client_credentials') {
+    if (!o?.client_id) return problem(['oauth', 'client_id'], t('config:errors.mcpCcNeedsClientId'));
+    if (o.client_secret_env === undefined && o.private_key_file === undefined)
+      return problem(['oauth'], t('config:errors.mcpCcNeedsCredential'));
+    if (o.client_secret_env !== undefined && o.private_key_file !== undefined)
+      return problem(['oauth', 'private_key_file'], t('config:errors.mcpCcBothCredentials'));
+    if (o.key_id !== undefined && o.private_key_file === undefined)
+      return problem(['oauth', 'key_id'], t('config:errors.mcpKeyIdNeedsKey'));
+    if (e.oauth_callback_port !== undefined) return problem(['oauth_callback_port'], t('config:errors.mcpCcNoCallback'));
+    if (o.client_metadata_url !== undefined) return problem(['oauth', 'client_metadata_url'], t('config:errors.mcpCcNoMetadataUrl'));
+    return;
+  }
+  if (o?.private_key_file !== undefined) return problem(['oauth', 'private_key_file'], t('config:errors.mcpKeyNeedsCc'));
+  if (o?.key_id !== undefined) return problem(['oauth', 'key_id'], t('config:errors.mcpKeyIdNeedsKey'));
+  if (o?.client_secret_env !== undefined && o.client_id === undefined)
+    return problem(['oauth', 'client_secret_env'], t('config:errors.mcpSecretNeedsClientId'));
+}
+
 const mcpServerSchema = mcpIdentity.pipe(
-  z.object({
-    command: string({ nonEmpty: true }).optional(),
-    args: stringList().default(() => []),
-    env: stringMap().optional(),
-    cwd: string({ nonEmpty: true }).optional(),
-    url: string({ nonEmpty: true }).optional(),
-    headers: stringMap().optional(),
-    /** The NAME of the variable holding the token; the value is read at connect time. */
-    bearer_token_env: envVarName().optional(),
-    enabled: boolean().default(true),
-    startup_timeout_secs: number(positive).default(10),
-    tool_timeout_secs: number(positive).default(60),
-  }),
+  z
+    .object({
+      command: string({ nonEmpty: true }).optional(),
+      args: stringList().default(() => []),
+      env: stringMap().optional(),
+      cwd: string({ nonEmpty: true }).optional(),
+      url: string({ nonEmpty: true }).optional(),
+      headers: stringMap().optional(),
+      /** The NAME of the variable holding the token; the value is read at connect time. */
+      bearer_token_env: envVarName().optional(),
+      oauth: oauthSchema.optional(),
+      /** `oauth` (the default: a user signs in when the server asks) or `client_credentials`
+       * (machine to machine, no user). */
+      auth: oneOf(['oauth', 'client_credentials']).optional(),
+      /** The sign-in callback's port on 127.0.0.1 (random when absent). */
+      oauth_callback_port: integer({ min: 1, max: 65535 }).optional(),
+      enabled: boolean().default(true),
+      startup_timeout_secs: number(positive).default(10),
+      tool_timeout_secs: number(positive).default(60),
+    })
+    .check(checkAuth),
 );
+
+type McpServerFieldsRaw = {
+  bearer_token_env?: string;
+  auth?: 'oauth' | 'client_credentials';
+  oauth_callback_port?: number;
+  oauth?: z.output<typeof oauthSchema>;
+};
 
 export const mcpServersSchema = namedTables(mcpServerSchema).check((ctx) => {
   for (const name of Object.keys(ctx.value)) {

@@ -3,16 +3,22 @@
 // waits for them. A stdio server gets the environment the manager builds (secrets removed,
 // a reaper marker added, the entry's own env on top); a url server gets the entry's
 // headers and, when bearer_token_env is set, an Authorization header read from that
-// variable at connect time (the value is never logged, shown or kept in a view).
+// variable at connect time (the value is never logged, shown or kept in a view). Any other
+// url server may sign users in: its transports get an OAuth provider (src/mcp/auth) that
+// uses stored grants and never starts a sign-in on its own (`needs-sign-in` instead).
 import { resolve as resolvePath } from 'node:path';
 import type { McpServerConfig } from '../config/types.js';
 import type { McpServerStatus, McpTransportKind } from '../model/mcp.js';
 import { registerSecret } from '../persistence/redact.js';
+import { authProviderFor, isSignInError, loadAuthSdk, observingFetch, refreshIfDue, type McpAuthProvider } from './auth/select.js';
+import { describeConnectError, httpStatusOf, worthSseFallback } from './connectErrors.js';
+import { installClientHandlers, type ElicitationHandler } from './elicitation.js';
 import { formatToolResult } from './results.js';
 import { StderrTail } from './stderrTail.js';
 
 type SdkClient = import('@modelcontextprotocol/sdk/client/index.js').Client;
 type SdkTransport = import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
+type HttpTransport = import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
 
 export interface McpToolInfo {
   /** The server's name for the tool. */
@@ -35,12 +41,21 @@ export interface McpConnectionDeps {
   processEnded?(marker: string): Promise<void> | void;
   /** Any change of state or tools. */
   changed(): void;
+  /** $ARBOR_HOME/mcp-auth: where sign-in grants are kept (absent: no OAuth). */
+  authDir?: string;
+  /** Answers a server's elicitation/create (absent: every request is declined). */
+  elicit?: ElicitationHandler;
 }
 
 /** Thrown for a call the server could not take (not started, gone, timed out). */
 export class McpCallError extends Error {}
 
 const CLIENT_INFO = { name: 'arbor', version: '1' };
+/** Form-mode elicitation is declared; sampling and roots are not (the SDK answers them
+ * with Method not found, so a server that asks anyway gets an error, never silence). */
+const CLIENT_OPTIONS = { capabilities: { elicitation: { form: { applyDefaults: true } } } };
+/** How long an ending Streamable HTTP session's DELETE may take. */
+const DELETE_WAIT_MS = 1000;
 
 export class McpConnection {
   status: McpServerStatus = 'stopped';
@@ -48,6 +63,10 @@ export class McpConnection {
   tools: McpToolInfo[] = [];
   error: string | undefined;
   private client: SdkClient | undefined;
+  /** The live Streamable HTTP transport (its session is DELETEd on close). */
+  private http: HttpTransport | undefined;
+  /** The OAuth (or client credentials) provider of a url server, kept across restarts. */
+  private auth: McpAuthProvider | undefined;
   private marker: string | undefined;
   private closing = false;
   private starting: Promise<void> | undefined;
@@ -91,7 +110,11 @@ export class McpConnection {
         this.deps.changed();
         return;
       }
-      const why = outcome === 'timeout' ? `did not start within ${secs} s` : describeError(outcome);
+      if (outcome !== 'timeout' && isSignInError(outcome)) {
+        await this.fail(gen, '401 Unauthorized — needs sign-in', 'needs-sign-in');
+        return;
+      }
+      const why = outcome === 'timeout' ? `did not start within ${secs} s` : this.describe(outcome);
       await this.fail(gen, why);
     });
     return this.starting;
@@ -102,26 +125,55 @@ export class McpConnection {
     return this.starting ?? Promise.resolve();
   }
 
-  private async connect(gen: number): Promise<void> {
+  private describe(err: unknown): string {
+    const code = (err as { code?: unknown }).code;
+    // -32000 is the SDK's ConnectionClosed: the connect was cut by the server leaving.
+    if (code === -32000) return 'the server closed the connection while starting';
+    if (this.config.url !== undefined && !(err as NodeJS.ErrnoException)?.syscall)
+      return describeConnectError(err, new URL(this.config.url));
+    return describeError(err);
+  }
+
+  /** A new SDK client with arbor's capabilities and request handlers. */
+  private async newClient(): Promise<SdkClient> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
+    await installClientHandlers(client, this.config.name, this.deps.elicit, () => [...new Set(this.inFlight.values())]);
+    return client;
+  }
+
+  private async connect(gen: number): Promise<void> {
     if (this.config.url !== undefined) {
       const url = new URL(this.config.url);
       const headers = this.httpHeaders();
+      await loadAuthSdk();
+      this.auth ??= authProviderFor(this.config, headers, this.deps);
+      const authProvider = this.auth;
+      await refreshIfDue(authProvider, url);
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       try {
-        await this.open(gen, new Client(CLIENT_INFO), new StreamableHTTPClientTransport(url, { requestInit: { headers } }), 'http');
+        const transport = new StreamableHTTPClientTransport(url, {
+          requestInit: { headers },
+          authProvider,
+          fetch: observingFetch(authProvider),
+        });
+        await this.open(gen, await this.newClient(), transport, 'http');
         return;
       } catch (err) {
-        if (gen !== this.generation) throw err;
+        if (gen !== this.generation || isSignInError(err) || !worthSseFallback(err, url)) throw err;
         // Servers older than the 2025-03-26 protocol speak only HTTP+SSE: the spec's
         // backwards-compatibility rule is to try that after a failed POST.
         const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
         const withHeaders: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...headersOf(init?.headers), ...headers } });
-        const sse = new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders } });
+        const sse = new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders }, authProvider });
         try {
-          await this.open(gen, new Client(CLIENT_INFO), sse, 'sse');
-        } catch {
-          throw err;
+          await this.open(gen, await this.newClient(), sse, 'sse');
+        } catch (sseErr) {
+          if (gen !== this.generation || isSignInError(sseErr)) throw sseErr;
+          // Both were tried: both reasons, the newer transport's first.
+          throw new Error(`Streamable HTTP: ${describeConnectError(err, url)}; SSE: ${describeConnectError(sseErr, url)}`, {
+            cause: sseErr,
+          });
         }
         return;
       }
@@ -140,7 +192,7 @@ export class McpConnection {
     });
     transport.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.deps.processStarted?.(marker);
-    await this.open(gen, new Client(CLIENT_INFO), transport, 'stdio', marker);
+    await this.open(gen, await this.newClient(), transport, 'stdio', marker);
   }
 
   private httpHeaders(): Record<string, string> {
@@ -157,9 +209,16 @@ export class McpConnection {
   }
 
   private async open(gen: number, client: SdkClient, transport: SdkTransport, kind: McpTransportKind, marker?: string): Promise<void> {
+    let closedWhileStarting = false;
     client.onclose = () => {
       if (gen !== this.generation || this.closing) return;
-      void this.fail(gen, this.status === 'starting' ? 'the server closed the connection while starting' : 'the server exited');
+      // While starting, the connect's own failure (401, 404, a refused connection, the
+      // server leaving) says why; a close now would only hide it.
+      if (this.status === 'starting') {
+        closedWhileStarting = true;
+        return;
+      }
+      void this.fail(gen, 'the server exited');
     };
     // Errors on an open connection (a bad message) are not fatal; a close follows if it is.
     client.onerror = () => {};
@@ -190,15 +249,17 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor);
     if (gen !== this.generation) return;
+    if (closedWhileStarting) throw new Error('the server closed the connection while starting');
     this.transport = kind;
     this.tools = tools;
+    if (kind === 'http') this.http = transport as HttpTransport;
   }
 
-  private async fail(gen: number, why: string): Promise<void> {
+  private async fail(gen: number, why: string, status: 'failed' | 'needs-sign-in' = 'failed'): Promise<void> {
     // The first reason wins (a close is followed by the failed connect it caused).
-    if (gen !== this.generation || this.status === 'failed') return;
+    if (gen !== this.generation || this.status === 'failed' || this.status === 'needs-sign-in') return;
     const tail = this.stderr.text();
-    this.status = 'failed';
+    this.status = status;
     this.tools = [];
     this.error = tail ? `${why}\n${tail}` : why;
     this.deps.changed();
@@ -209,9 +270,14 @@ export class McpConnection {
   private async release(): Promise<void> {
     const client = this.client;
     const marker = this.marker;
+    const http = this.http;
     this.client = undefined;
     this.marker = undefined;
+    this.http = undefined;
     this.closing = true;
+    // The spec's clean end of a Streamable HTTP session (a server that does not do it
+    // answers 405, which the SDK takes as done).
+    if (http) await Promise.race([http.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, DELETE_WAIT_MS).unref())]);
     // The SDK's close waits up to 2 s for a stdio server to leave on its own before
     // SIGTERM; the reaper's marker sweep does not wait that long.
     await Promise.race([client?.close().catch(() => {}), new Promise((r) => setTimeout(r, 200).unref())]);
@@ -234,12 +300,22 @@ export class McpConnection {
     if (wasLive) this.deps.changed();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{ text: string; isError: boolean }> {
+  /** Tool calls on their way, each with the run that made it (who a form request is for). */
+  private inFlight = new Map<symbol, string>();
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    runId?: string,
+  ): Promise<{ text: string; isError: boolean }> {
     const client = this.client;
     if (this.status !== 'ready' || !client) {
       throw new McpCallError(`MCP server '${this.config.name}' is ${this.status}${this.error ? `: ${this.error.split('\n')[0]}` : ''}`);
     }
     const secs = this.config.tool_timeout_secs;
+    const call = Symbol(name);
+    if (runId !== undefined) this.inFlight.set(call, runId);
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: secs * 1000 });
       return formatToolResult(result);
@@ -248,7 +324,12 @@ export class McpConnection {
       const code = (err as { code?: unknown }).code;
       // -32001 is the SDK's RequestTimeout.
       if (code === -32001) throw new McpCallError(`MCP tool '${name}' on server '${this.config.name}' timed out after ${secs} s`);
+      // A step-up (403 insufficient_scope) or an expired grant that could not be renewed.
+      if (isSignInError(err) || (this.auth && httpStatusOf(err) === 403))
+        throw new McpCallError(`MCP server '${this.config.name}' needs sign-in for this: run /mcp login ${this.config.name}`);
       throw new McpCallError(`MCP server '${this.config.name}': ${describeError(err)}`);
+    } finally {
+      this.inFlight.delete(call);
     }
   }
 }

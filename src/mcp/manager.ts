@@ -5,18 +5,63 @@
 import type { McpServerConfig } from '../config/types.js';
 import type { McpServerView } from '../model/mcp.js';
 import { neutralize } from '../text/untrusted.js';
+import { signIn, type SignInOutcome, type SignInView } from './auth/login.js';
+import { authStoreFor } from './auth/select.js';
 import { McpConnection, type McpConnectionDeps } from './connection.js';
+import type { ElicitationHandler } from './elicitation.js';
 import { mcpToolName } from './names.js';
 
-export type McpManagerDeps = Omit<McpConnectionDeps, 'changed'>;
+export type McpManagerDeps = Omit<McpConnectionDeps, 'changed' | 'elicit'>;
 
 export class McpManager {
   private readonly servers = new Map<string, McpConnection>();
   private readonly listeners = new Set<() => void>();
   private closed = false;
+  private elicitHandler: ElicitationHandler | undefined;
 
-  constructor(configs: McpServerConfig[], deps: McpManagerDeps) {
-    for (const config of configs) this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit() }));
+  constructor(
+    configs: McpServerConfig[],
+    private readonly deps: McpManagerDeps,
+  ) {
+    const elicit: ElicitationHandler = (req, signal) =>
+      this.elicitHandler ? this.elicitHandler(req, signal) : Promise.resolve({ action: 'decline' });
+    for (const config of configs) this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit(), elicit }));
+  }
+
+  /** Who answers servers' elicitation requests (the runtime: the operator or headless
+   * policy); until set, they are declined. */
+  setElicitationHandler(handler: ElicitationHandler | undefined): void {
+    this.elicitHandler = handler;
+  }
+
+  private oauthServer(name: string): McpConnection {
+    const conn = this.servers.get(name);
+    if (!conn) throw new Error(`unknown MCP server '${name}' (known: ${this.names().join(', ') || 'none'})`);
+    if (conn.config.url === undefined) throw new Error(`MCP server '${name}' is started with a command: it has no sign-in`);
+    if (conn.config.bearer_token_env !== undefined || conn.config.auth === 'client_credentials' || this.deps.authDir === undefined) {
+      throw new Error(`MCP server '${name}' signs in without a browser (bearer_token_env or client_credentials)`);
+    }
+    return conn;
+  }
+
+  /** Signs the operator in to `name` (the browser step through `view`), then starts it
+   * with the new grant. Only the operator's commands call this, never a child. */
+  async login(name: string, view: SignInView, opts: { signal?: AbortSignal; browser: boolean }): Promise<SignInOutcome> {
+    const conn = this.oauthServer(name);
+    await conn.close();
+    try {
+      return await signIn({ config: conn.config, store: authStoreFor(conn.config, this.deps.authDir!), env: this.deps.env, view, ...opts });
+    } finally {
+      if (!this.closed && conn.config.enabled) await conn.start();
+    }
+  }
+
+  /** Forgets `name`'s grant (its session ended first), then starts it without one. */
+  async logout(name: string): Promise<void> {
+    const conn = this.oauthServer(name);
+    await conn.close();
+    authStoreFor(conn.config, this.deps.authDir!).clear();
+    if (!this.closed && conn.config.enabled) await conn.start();
   }
 
   /** Starts every enabled server; returns at once. */

@@ -33,7 +33,41 @@ export interface Controls {
   runaway: RunawayState;
   /** Fan-outs waiting for the operator ([delegation] confirm_fanout_over), oldest first. */
   fanouts?: PendingFanout[];
+  /** MCP servers' forms (elicitation/create) waiting for the operator, oldest first. */
+  elicitations?: PendingElicitation[];
 }
+
+/** One field of a server's form, as the prompt edits it (mcp/elicitation.ts builds them). */
+export type ElicitFieldSpec =
+  | { key: string; title: string; description: string; required: boolean; kind: 'string'; default?: string }
+  | { key: string; title: string; description: string; required: boolean; kind: 'number' | 'integer'; default?: number }
+  | { key: string; title: string; description: string; required: boolean; kind: 'boolean'; default?: boolean }
+  | {
+      key: string;
+      title: string;
+      description: string;
+      required: boolean;
+      kind: 'enum';
+      options: Array<{ value: string; label: string }>;
+      default?: string;
+    };
+
+export interface PendingElicitation {
+  id: string;
+  /** The run whose MCP tool call the server asked from (the root when it cannot be told). */
+  runId: string;
+  /** 'shared' / 'unknown': attributed to the root because several runs had a call in flight
+   * on the server, or none did; the prompt says so. */
+  attribution: 'call' | 'shared' | 'unknown';
+  server: string;
+  /** Neutralised (text/untrusted.ts), as are the fields' titles, descriptions and labels. */
+  message: string;
+  fields: ElicitFieldSpec[];
+  createdAt: number;
+}
+
+export type ElicitationReply =
+  { action: 'accept'; content: Record<string, string | number | boolean> } | { action: 'decline' } | { action: 'cancel' };
 
 /** One child a model turn asked to start, as the fan-out confirmation shows it. */
 export interface PlannedChild {

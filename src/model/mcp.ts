@@ -2,7 +2,7 @@
 // with every server-supplied string already neutralised. The connections themselves live
 // in src/mcp/; the UI sees only this.
 
-export type McpServerStatus = 'starting' | 'ready' | 'failed' | 'disabled' | 'stopped';
+export type McpServerStatus = 'starting' | 'ready' | 'failed' | 'needs-sign-in' | 'disabled' | 'stopped';
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
 export interface McpToolView {

@@ -29,7 +29,7 @@ export function writePrivate(path: string, text: string, flag = 'w'): void {
 }
 
 /** The folders under ARBOR_HOME arbor writes to; their files are checked one level deep. */
-export const ARBOR_HOME_SUBDIRS = ['sessions', 'logs', 'tasks', 'exports'] as const;
+export const ARBOR_HOME_SUBDIRS = ['sessions', 'logs', 'tasks', 'exports', 'mcp-auth'] as const;
 
 export interface Tightened {
   /** Paths relative to ARBOR_HOME ('.' for the home itself), in the order they were fixed. */

@@ -3,6 +3,8 @@
 // still starting. The manager (src/mcp) owns the connections; the UI never sees it.
 import type { AgentConfig, ArborConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
+import type { SignInOutcome, SignInView } from '../mcp/auth/login.js';
+import type { ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { McpServerStatus } from '../model/mcp.js';
 import { agentSeesTool, mcpToolsOf } from '../tools/mcpTools.js';
@@ -42,6 +44,7 @@ export class McpRuntime {
       if (v.status === 'failed' && before !== 'failed') {
         this.notice('warn', t('runtime:mcp.failed', { name: v.name, error: (v.error ?? '').split('\n')[0] }));
       }
+      if (v.status === 'needs-sign-in' && before !== 'needs-sign-in') this.notice('warn', t('runtime:mcp.needsSignIn', { name: v.name }));
       this.last.set(v.name, v.status);
     }
     this.store.setState({ mcpServers: views });
@@ -108,6 +111,41 @@ export class McpRuntime {
       throw new Error(t('runtime:mcp.unknown', { name, known: manager?.names().join(', ') || '-' }));
     }
     await manager.restart(name);
+  }
+
+  /** Waits for the servers `alias` (and its delegates) may use, and returns the ones that
+   * want a sign-in (headless fails fast on them). */
+  async needingSignIn(alias: string): Promise<string[]> {
+    const manager = this.manager;
+    const agent = this.config.agents[alias];
+    if (!manager || !agent) return [];
+    this.start();
+    const names = this.reachableServers(agent);
+    await manager.waitFor(names);
+    return names.filter((n) => manager.connection(n)?.status === 'needs-sign-in');
+  }
+
+  /** Who answers servers' elicitation requests. */
+  setElicitationHandler(handler: ElicitationHandler | undefined): void {
+    this.manager?.setElicitationHandler(handler);
+  }
+
+  private known(name: string): McpManager {
+    const manager = this.manager;
+    if (!manager?.connection(name)) {
+      throw new Error(t('runtime:mcp.unknown', { name, known: manager?.names().join(', ') || '-' }));
+    }
+    return manager;
+  }
+
+  /** The operator signs in to `name` (never a child: only the operator's commands call
+   * this). */
+  async login(name: string, view: SignInView, opts: { signal?: AbortSignal; browser: boolean }): Promise<SignInOutcome> {
+    return this.known(name).login(name, view, opts);
+  }
+
+  async logout(name: string): Promise<void> {
+    await this.known(name).logout(name);
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import type { TraceEvent } from '../persistence/traceLog.js';
 import type { McpManager } from '../mcp/manager.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
+import { ElicitationBroker } from './mcpElicitation.js';
 import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
@@ -31,6 +32,7 @@ import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './superv
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
 import { agentProviderConfig, agentProviderKey } from './agentModel.js';
+import type { ElicitationReply } from '../model/controls.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
@@ -91,6 +93,9 @@ export interface CreateRuntimeOptions {
 
 export interface Runtime extends RuntimeApi {
   readonly supervisor: Supervisor;
+  /** Waits for the MCP servers the user's agent (and its delegates) may use; the ones
+   * that want a sign-in. */
+  mcpNeedingSignIn(): Promise<string[]>;
   readonly config: ArborConfig;
   /** The model history of the session (root turns). */
   readonly history: ModelMessage[];
@@ -276,6 +281,13 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
 
   const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
+  const elicitations = new ElicitationBroker(store, {
+    interactive: opts.interactive,
+    autoYes: opts.autoYes ?? false,
+    notice,
+    onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
+  });
+  mcpRt.setElicitationHandler(elicitations.handler);
   if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
@@ -406,6 +418,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     answerApproval(approvalId: string, answer: ApprovalAnswer) {
       approvals.answer(approvalId, answer);
     },
+    answerElicitation(id: string, answer: ElicitationReply) {
+      elicitations.answer(id, answer);
+    },
     answerFanout(fanoutId: string, count: number) {
       fanout.answer(fanoutId, count);
     },
@@ -461,6 +476,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent, opts.projectTrust) } : {}),
     resolveRunaway: (choice) => guard.resolve(choice),
     mcpRestart: (name) => mcpRt.restart(name),
+    mcpLogin: (name, onUrl, signal) => mcpRt.login(name, { authorizationUrl: onUrl }, { signal, browser: true }),
+    mcpLogout: (name) => mcpRt.logout(name),
+    mcpNeedingSignIn: () => mcpRt.needingSignIn(alias),
     startMcp: () => mcpRt.start(),
     async shutdown(settleMs: number) {
       guard.dispose();

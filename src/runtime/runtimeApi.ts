@@ -2,7 +2,7 @@
 // directly; it calls these and reads the store through selectors.
 import { scrubKnownSecrets } from '../persistence/redact.js';
 import type { RuntimeStore } from './store.js';
-import type { ApprovalAnswer } from '../model/controls.js';
+import type { ApprovalAnswer, ElicitationReply } from '../model/controls.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { ShowReasoning } from '../config/types.js';
@@ -70,6 +70,8 @@ export interface RuntimeApi {
   /** The operator's answer to a fan-out confirmation: how many of its children may start
    * (0 denies all; the whole count approves all). */
   answerFanout?(fanoutId: string, count: number): void;
+  /** The operator's answer to an MCP server's form (controls.elicitations). */
+  answerElicitation?(id: string, answer: ElicitationReply): void;
   /** Forget the session transcript on screen and in the model's context; what follows is
    * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;
@@ -98,6 +100,11 @@ export interface RuntimeApi {
   /** Restarts a configured MCP server (`/mcp restart <name>`); its state shows in the
    * store's mcpServers. Rejects naming the configured servers for an unknown name. */
   mcpRestart?(name: string): Promise<void>;
+  /** `/mcp login <name>`: the sign-in (URL shown through `onUrl`; `signal` cancels, as Esc
+   * does). Resolves 'signed-in' or 'not-needed'; rejects with why it failed. */
+  mcpLogin?(name: string, onUrl: (url: string, opened: boolean) => void, signal: AbortSignal): Promise<'signed-in' | 'not-needed'>;
+  /** `/mcp logout <name>`: ends the session, forgets the grant. */
+  mcpLogout?(name: string): Promise<void>;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

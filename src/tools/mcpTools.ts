@@ -3,6 +3,8 @@
 // (policy, ceilings, approvals, the loop's cards). The call goes to the one shared
 // connection of its server. Also here: how the manager is wired to arbor's process rules
 // (the server's environment is a tool subprocess's, and the reaper knows its marker).
+import { join } from 'node:path';
+import { arborHome } from '../config/paths.js';
 import type { ArborConfig } from '../config/types.js';
 import { McpCallError, type McpToolInfo } from '../mcp/connection.js';
 import { McpManager } from '../mcp/manager.js';
@@ -52,7 +54,7 @@ export function createMcpTool(manager: McpManager, server: string, info: McpTool
       const conn = manager.connection(server);
       if (!conn) return fail(`MCP server '${server}' is not configured`, display(true));
       try {
-        const result = await conn.callTool(info.name, args, ctx.signal);
+        const result = await conn.callTool(info.name, (args ?? {}) as Record<string, unknown>, ctx.signal, ctx.runId);
         return result.isError ? fail(result.text, display(true)) : ok(result.text, display(false));
       } catch (err) {
         if (ctx.signal.aborted) return fail('aborted', display(true));
@@ -92,10 +94,12 @@ export function agentSeesTool(servers: readonly string[] | undefined, toolName: 
  * plus the entry's own env; its reaper marker makes every exit path end it. */
 export function createMcpManager(config: ArborConfig, cwd: string, env: NodeJS.ProcessEnv = process.env): McpManager {
   const servers = Object.values(config.mcp_servers ?? {});
-  const bearerNames = servers.flatMap((s) => (s.bearer_token_env ? [s.bearer_token_env] : []));
+  // Bearer and OAuth client-secret variables never reach a server's (or any tool's) process.
+  const bearerNames = servers.flatMap((s) => [s.bearer_token_env, s.oauth?.client_secret_env].filter((n): n is string => n !== undefined));
   return new McpManager(servers, {
     cwd,
     env,
+    authDir: join(arborHome(env), 'mcp-auth'),
     spawnEnv: () => toolSubprocessEnv({ config, profiles: [], extraSecretNames: bearerNames, base: env }),
     processStarted: (marker) => registerToolProcess(marker, 0),
     processEnded: (marker) => terminateToolRun(marker, 0, SERVER_KILL_GRACE_MS),

@@ -33,7 +33,10 @@ export function secretEnvNames(opts: Pick<ToolEnvOptions, 'config' | 'extraSecre
   const base = opts.base ?? process.env;
   const names = new Set<string>([...DEFAULT_KEY_VARS, ...ENV_PROVIDERS.map((p) => p.envVar), ...(opts.extraSecretNames ?? [])]);
   for (const provider of Object.values(opts.config.providers ?? {})) if (provider.api_key_env) names.add(provider.api_key_env);
-  for (const server of Object.values(opts.config.mcp_servers ?? {})) if (server.bearer_token_env) names.add(server.bearer_token_env);
+  for (const server of Object.values(opts.config.mcp_servers ?? {})) {
+    if (server.bearer_token_env) names.add(server.bearer_token_env);
+    if (server.oauth?.client_secret_env) names.add(server.oauth.client_secret_env);
+  }
   for (const name of Object.keys(base)) if (SECRET_ENV_NAME.test(name)) names.add(name);
   return names;
 }

@@ -23,6 +23,9 @@ import {
 import { ApprovalPrompt, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
 import { FanoutPrompt, fanoutPromptHeight } from './fanout/FanoutPrompt.js';
 import { fanoutKeyBinding } from './fanout/keys.js';
+import { ElicitationPrompt, elicitationPromptHeight } from './elicitation/ElicitationPrompt.js';
+import { formOf, subscribeForms } from './elicitation/formState.js';
+import { elicitationKeyBinding } from './elicitation/keys.js';
 import { FeedEntryView } from './components/FeedEntryView.js';
 import { InputLine, inputLineHeight } from './components/InputLine.js';
 import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
@@ -94,7 +97,7 @@ export function App(props: AppProps) {
   const [language, setLang] = useState<Language>(currentLanguage());
   // Commands and bindings are fixed for the life of the screen.
   const registry = useMemo(() => new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]), []);
-  const bindings = useMemo(() => [fanoutKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
+  const bindings = useMemo(() => [fanoutKeyBinding, elicitationKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });
   const { flash: chatFlash, show: flash, clear: clearFlash } = useFlash();
@@ -137,6 +140,18 @@ export function App(props: AppProps) {
     const run = fanout ? s.runs.get(fanout.runId) : undefined;
     return run && (run.parentRunId === undefined ? run.alias : runLabel(s, run.id));
   });
+  // An MCP server's form waiting for the operator, labelled with the asking run's path.
+  const elicitations = useStore(store, (s) => s.controls.elicitations);
+  const elicitation = elicitations?.[0];
+  const elicitationPath = useStore(store, (s) =>
+    elicitation && s.runs.get(elicitation.runId) ? runPath(s, elicitation.runId).join(' › ') : runtime.info.agentAlias,
+  );
+  // Validation messages add rows: the budget follows the form.
+  const elicitForm = useSyncExternalStore(
+    subscribeForms,
+    () => (elicitation ? formOf(elicitation) : undefined),
+    () => undefined,
+  );
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const quotaRows = useStore(store, (s) => quotaBannerHeight(s.quotaPauses));
 
@@ -257,7 +272,10 @@ export function App(props: AppProps) {
   // Read from the store, not from this render: keys can arrive before the next one.
   // A waiting fan-out confirmation holds the keyboard the same way.
   const approvalPendingNow = useCallback(
-    () => store.getState().controls.approvals.length > 0 || (store.getState().controls.fanouts?.length ?? 0) > 0,
+    () =>
+      store.getState().controls.approvals.length > 0 ||
+      (store.getState().controls.fanouts?.length ?? 0) > 0 ||
+      (store.getState().controls.elicitations?.length ?? 0) > 0,
     [store],
   );
 
@@ -342,7 +360,11 @@ export function App(props: AppProps) {
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
   const fanoutList = Math.max(1, Math.min(10, Math.floor(rows / 3)));
   const fanoutRows = fanout ? 1 + fanoutPromptHeight(fanout, fanoutList) : 0;
-  const fixedRows = statusRows + quotaRows + flashRows + approvalRows + fanoutRows + LIVE_TURN_MARGIN + 1;
+  const elicitMessageRows = Math.max(1, Math.min(6, Math.floor(rows / 4)));
+  const elicitRows = elicitation
+    ? 1 + elicitationPromptHeight(elicitation, elicitForm ?? formOf(elicitation), width, elicitMessageRows)
+    : 0;
+  const fixedRows = statusRows + quotaRows + flashRows + approvalRows + fanoutRows + elicitRows + LIVE_TURN_MARGIN + 1;
   const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
   const inputRows = pane ? 1 + paneRows : 1 + inputLineHeight(input, width, inputMaxLines);
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
@@ -377,6 +399,17 @@ export function App(props: AppProps) {
               <FanoutPrompt fanout={fanout} agent={fanoutAgent ?? runtime.info.agentAlias} width={width} maxList={fanoutList} keys={keys} />
             </Box>
           )}
+          {elicitation && (
+            <Box marginTop={1}>
+              <ElicitationPrompt
+                elicitation={elicitation}
+                path={elicitationPath}
+                position={{ n: 1, of: elicitations?.length ?? 1 }}
+                width={width}
+                maxMessageLines={elicitMessageRows}
+              />
+            </Box>
+          )}
           <Box marginTop={1} flexDirection="column">
             {pane ? (
               <PaneKeysContext.Provider value={paneKeys}>
@@ -385,7 +418,7 @@ export function App(props: AppProps) {
             ) : (
               <InputLine
                 controller={input}
-                focus={approval === undefined && fanout === undefined}
+                focus={approval === undefined && fanout === undefined && elicitation === undefined}
                 width={width}
                 maxLines={inputMaxLines}
                 language={language}

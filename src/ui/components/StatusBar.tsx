@@ -44,6 +44,7 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const saveFailing = useStore(store, (s) => s.saveError !== undefined);
   const mcpFailed = useStore(store, (s) => s.mcpServers?.filter((m) => m.status === 'failed').length ?? 0);
+  const mcpSignIn = useStore(store, (s) => s.mcpServers?.filter((m) => m.status === 'needs-sign-in').length ?? 0);
   const startedAt = useStore(store, (s) => {
     const run = s.activeRootRunId ? s.runs.get(s.activeRootRunId) : undefined;
     return run ? (run.startedAt ?? run.createdAt) : undefined;
@@ -78,6 +79,12 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
         {runtime.info.projectTrust === 'untrusted' && (
           <Text>
             <Text color="yellow">{t('trust:status.untrusted')}</Text>
+            {sep}
+          </Text>
+        )}
+        {mcpSignIn > 0 && (
+          <Text>
+            <Text color="yellow">{t('ui:status.mcpSignIn', { count: mcpSignIn })}</Text>
             {sep}
           </Text>
         )}

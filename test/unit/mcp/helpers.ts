@@ -63,6 +63,8 @@ ${fields}
 export async function mcpFixture(opts: {
   config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
+  /** An operator answers (the chat); default headless. */
+  interactive?: boolean;
 }): Promise<McpFixture> {
   const { server, byAgent } = await startScriptedAgents(opts.agents);
   const home = mkdtempSync(join(tmpdir(), 'arbor-mcp-home-'));
@@ -78,7 +80,7 @@ ${opts.config(server.url, workdir)}`;
   const runtime = createRuntime({
     config: loaded.config,
     cwd: workdir,
-    interactive: false,
+    interactive: opts.interactive ?? false,
     env: SECRET_ENV,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),

@@ -1,0 +1,127 @@
+// A server's form in the chat (a real pty, the built app): an SDK MCP server started over
+// stdio whose tool calls elicitInput; the form shows its fields (defaults pre-filled,
+// required marked), refuses a missing required field and a wrong number, is filled by
+// typing, and the server receives the content; Ctrl+X declines and Esc cancels.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { disposeAllTerminals, type Term } from '../support/terminal.js';
+import { sandbox, send } from './sandbox.js';
+
+afterEach(async () => {
+  await disposeAllTerminals();
+});
+
+const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
+
+/** The server writes each answer it receives to `out` (one JSON per call, replaced). */
+const serverScript = (out: string) => `
+import { writeFileSync } from 'node:fs';
+import { McpServer } from '${sdk('server/mcp.js')}';
+import { StdioServerTransport } from '${sdk('server/stdio.js')}';
+const server = new McpServer({ name: 'forms', version: '1' });
+server.registerTool('ask', { description: 'asks the user' }, async () => {
+  const r = await server.server.elicitInput({
+    message: 'Who are you?\\u001b[2J',
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Name' },
+        age: { type: 'integer', title: 'Age', default: 30 },
+        ok: { type: 'boolean', title: 'Agree' },
+        color: { type: 'string', title: 'Colour', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }, { const: 'b', title: 'Blue' }], default: 'g' },
+      },
+      required: ['name', 'age'],
+    },
+  });
+  writeFileSync(${JSON.stringify(out)}, JSON.stringify(r));
+  return { content: [{ type: 'text', text: 'answered ' + r.action }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+
+async function answered(term: Term, out: string): Promise<unknown> {
+  await term.waitFor(() => existsSync(out), 'the server to receive the answer', 30000);
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(out);
+  return r;
+}
+
+const times = (term: Term, key: Parameters<Term['press']>[0], n: number) => {
+  for (let i = 0; i < n; i++) term.press(key);
+};
+
+describe.runIf(process.platform === 'linux')('MCP forms in the chat', () => {
+  it('the form is filled by typing, validated, and accepted; Ctrl+X declines; Esc cancels', { timeout: 150000 }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const script = join(sb.h.dir, 'forms-server.mjs');
+    const out = join(sb.h.dir, 'answer.json');
+    writeFileSync(script, serverScript(out));
+    await sb.withModel(
+      ({ body }) => {
+        const last = body.messages?.at(-1);
+        if (last?.role === 'tool') return { kind: 'text', chunks: ['form done'] };
+        return { kind: 'tools', calls: [{ id: `a${body.messages?.length ?? 0}`, name: 'mcp__forms__ask', args: {} }] };
+      },
+      `
+[mcp_servers.forms]
+command = "${process.execPath}"
+args = ["${script}"]
+startup_timeout_secs = 30
+
+[risk_profiles.default]
+auto_approve = ["mcp__forms__*"]
+`,
+    );
+    const term = await sb.startArbor([], { cols: 120, rows: 40 });
+    await send(term, 'fill it');
+    await term.waitForText('MCP form: server forms asks for main', 30000);
+    // The message is shown with its escape neutralised; defaults are pre-filled.
+    await term.waitForText('Who are you?', 5000);
+    expect(term.screen()).not.toContain('\u001b[2J');
+    await term.waitForText('Name* (text):', 5000);
+    await term.waitForText('Age* (whole number): 30', 5000);
+    await term.waitForText('Agree (yes/no): —', 5000);
+    await term.waitForText('Colour (choice): ‹ Green ›', 5000);
+
+    // Submit with the required name empty: refused, focus back on the name.
+    times(term, 'down', 4);
+    term.press('enter');
+    await term.waitForText('Name is required', 10000);
+    term.type('Ada Lovelace');
+    await term.waitForText('Name* (text): Ada Lovelace', 10000);
+    // A wrong whole number is refused too.
+    term.press('down');
+    times(term, 'backspace', 2);
+    term.type('4.5');
+    await term.waitForText('Age* (whole number): 4.5', 10000);
+    term.press('enter');
+    term.press('enter');
+    term.press('enter');
+    await term.waitForText('Age must be a whole number', 10000);
+    times(term, 'backspace', 3);
+    term.type('36');
+    await term.waitForText('Age* (whole number): 36', 10000);
+    term.press('down');
+    term.press('space');
+    await term.waitForText('Agree (yes/no): yes', 10000);
+    term.press('down');
+    term.press('right');
+    await term.waitForText('Colour (choice): ‹ Blue ›', 10000);
+    term.press('enter');
+    expect(await answered(term, out)).toEqual({ action: 'accept', content: { name: 'Ada Lovelace', age: 36, ok: true, color: 'b' } });
+    await term.waitForText('form done', 30000);
+
+    await send(term, 'again');
+    await term.waitForText('MCP form: server forms asks for main', 30000);
+    term.type('\u0018');
+    expect(await answered(term, out)).toEqual({ action: 'decline' });
+
+    await send(term, 'once more');
+    await term.waitForText('MCP form: server forms asks for main', 30000);
+    term.press('esc');
+    expect(await answered(term, out)).toEqual({ action: 'cancel' });
+    await term.waitForText('answered cancel', 30000, { where: 'all' });
+  });
+});
