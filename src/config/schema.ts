@@ -29,6 +29,10 @@ import {
 import { knownList } from './errors.js';
 import { mcpServersSchema } from './mcpSchema.js';
 
+/** The provider every install has (defaults.ts OFFLINE_PROVIDER; kept here so the schema
+ * stays below defaults.ts). */
+export const BUILTIN_OFFLINE_PROVIDER = 'offline';
+
 export const PROVIDER_TYPES = ['openai-compatible', 'openai', 'anthropic', 'offline'] as const;
 export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as const;
 export const DELEGATE_MODES = ['bounded', 'independent'] as const;
@@ -183,7 +187,8 @@ const agentProvider = (names: ConfigNames) =>
     // With several providers there is no guessing which one was meant.
     string({ nonEmpty: true, missing: () => t('config:errors.agentProviderMissing', { known: knownList(names.providers) }) }).check(
       (ctx) => {
-        if (names.providers.includes(ctx.value)) return;
+        // The built-in offline provider is always there by its name (validate.ts adds it).
+        if (names.providers.includes(ctx.value) || ctx.value === BUILTIN_OFFLINE_PROVIDER) return;
         const message = t('config:errors.unknownProvider', { name: quote(ctx.value), known: knownList(names.providers) });
         ctx.issues.push({ code: 'custom', input: ctx.value, message });
       },

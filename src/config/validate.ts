@@ -6,7 +6,15 @@ import type { z } from 'zod';
 import type { ArborConfig, McpServerConfig, ProviderConfig, RiskProfile, RuntimeProfile, UiConfig } from './types.js';
 import { semanticError } from './errors.js';
 import { isTable, type Origins, type RawTable } from './merge.js';
-import { DEFAULT_PROFILE, OFFLINE_MODEL, defaultRiskProfile, defaultRuntimeProfile, defaultUi, runtimeProfileNamed } from './defaults.js';
+import {
+  DEFAULT_PROFILE,
+  OFFLINE_MODEL,
+  OFFLINE_PROVIDER,
+  defaultRiskProfile,
+  defaultRuntimeProfile,
+  defaultUi,
+  runtimeProfileNamed,
+} from './defaults.js';
 import { configFileSchema, type ConfigFile } from './schema.js';
 import { Problems } from './problems.js';
 import { validateAgents } from './validateAgents.js';
@@ -32,10 +40,16 @@ function parseFile(root: RawTable, origins: Origins): ConfigFile {
   return parsed.data;
 }
 
+/** The configured providers, plus the built-in offline one when an agent names it and no
+ * `[providers.offline]` table exists (a user's table of that name wins). */
 function providersOf(file: ConfigFile): Record<string, ProviderConfig> {
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, p] of Object.entries(file.providers)) {
     providers[name] = { ...p, name, model: p.model ?? OFFLINE_MODEL, headers: p.headers ?? {} };
+  }
+  const named = Object.values(file.agents).some((a) => a.provider === OFFLINE_PROVIDER);
+  if (named && !providers[OFFLINE_PROVIDER]) {
+    providers[OFFLINE_PROVIDER] = { name: OFFLINE_PROVIDER, type: 'offline', model: OFFLINE_MODEL, headers: {} };
   }
   return providers;
 }
