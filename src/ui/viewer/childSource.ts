@@ -69,8 +69,8 @@ export function childEntries(source: ChildSource, state: Pick<RuntimeState, 'run
 export function childNames(source: ChildSource, state: Pick<RuntimeState, 'runs'>): string[] {
   return source.kind === 'live'
     ? source.runIds.map((id) => {
-          const r = state.runs.get(id);
-          return r ? runName(r) : id.slice(0, 8);
-        })
+        const r = state.runs.get(id);
+        return r ? runName(r) : id.slice(0, 8);
+      })
     : source.runs.map((r) => runName(r));
 }
