@@ -26,6 +26,7 @@ import { repairHistory } from './history.js';
 import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
+import { LedgerBook } from './ledger/book.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
@@ -85,6 +86,8 @@ export interface CreateRuntimeOptions {
   projectContext?: ProjectContext;
   /** The root's model as the restored session left it (not recorded again). */
   rootModel?: ModelSelection;
+  /** false: no observed-effects ledger (the benchmark's baseline). Default on. */
+  ledger?: boolean;
 }
 
 export interface Runtime extends RuntimeApi {
@@ -232,6 +235,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     extraServices: opts.extraServices,
     notice: (level, text) => notice(level, text),
     projectContext: opts.projectContext?.text,
+    ledger: opts.ledger === false ? undefined : new LedgerBook(store),
     quota,
     fanout,
   });
@@ -364,6 +368,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         model: finished?.model,
       });
       supervisor.releaseHandle(run.id);
+      // The root's final snapshot too (its ledger, for the tree export); children are
+      // recorded as they end.
+      if (finished) sinks.appendRun?.(finished);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
       flushSinks();
     }

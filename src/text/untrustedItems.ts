@@ -26,8 +26,11 @@ export function neutralizeItem(item: TranscriptItem): TranscriptItem {
       const rawArgs = neutralizeMaybe(item.rawArgs);
       const args = neutralizeDeep(item.args);
       const result = item.result === undefined ? undefined : neutralizeMaybe(item.result);
-      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result) return item;
-      return { ...item, name, rawArgs, args, result };
+      // What the children were observed doing: paths, commands, diffs and answers' words.
+      const observed = item.observed === undefined ? undefined : neutralizeDeep(item.observed);
+      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result && observed === item.observed)
+        return item;
+      return { ...item, name, rawArgs, args, result, ...(observed !== undefined ? { observed } : {}) };
     }
     default:
       return item;
@@ -49,6 +52,10 @@ export function neutralizeRunFields<T extends Partial<Run>>(patch: T): T {
   if (patch.lastTool && typeof patch.lastTool.name === 'string') {
     const name = neutralize(patch.lastTool.name);
     if (name !== patch.lastTool.name) (out ??= { ...patch }).lastTool = { ...patch.lastTool, name };
+  }
+  if (patch.observed) {
+    const observed = neutralizeDeep(patch.observed);
+    if (observed !== patch.observed) (out ??= { ...patch }).observed = observed;
   }
   return out ?? patch;
 }

@@ -5,6 +5,7 @@ import type { ToolSpec } from '../providers/types.js';
 import { z } from 'zod';
 import { childApprovalsFor } from './approvalPolicy.js';
 import { subagentServices } from './childServices.js';
+import { RECEIPT_DESCRIPTION, receiptsOn, withReceipt } from './receipt.js';
 import { modelParameters, nonBlank, parseToolArgs } from './toolArgs.js';
 import { listNames } from './toolGlob.js';
 import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
@@ -78,6 +79,7 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
         : '') +
       '.',
     CHILD_APPROVALS_TEXT[childApprovalsFor(caller, config)],
+    ...(receiptsOn(config) ? [RECEIPT_DESCRIPTION] : []),
   ];
   return parts.join(' ');
 }
@@ -109,7 +111,8 @@ export const spawnSubagentTool: Tool = {
     } catch (err) {
       return fail(spawnFailed((err as Error).message));
     }
-    if (outcome.status === 'completed') return ok(outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text);
-    return fail(runFailed(outcome.error ?? outcome.status));
+    if (outcome.status === 'completed')
+      return ok(withReceipt(ctx.config, outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text, outcome.observed));
+    return fail(withReceipt(ctx.config, runFailed(outcome.error ?? outcome.status), outcome.observed));
   },
 };

@@ -17,6 +17,7 @@ import { invalidSemanticCompletion } from '../../tools/delegate/format.js';
 import type { AwaitReport, CancelResult } from '../../tools/delegate/services.js';
 import { agentFailed, agentTimedOut } from '../../tools/delegate/strings.js';
 import type { ToolCallOrigin } from '../../tools/types.js';
+import { receiptLines, receiptsOn } from '../../tools/receipt.js';
 import { appendItem } from '../store.js';
 import type { SupervisorCore } from '../supervisorTypes.js';
 import type { Run, ToolActivity, TranscriptItem } from '../types.js';
@@ -185,8 +186,10 @@ export class BackgroundTasks {
         };
     }
     const now = Date.now();
+    const receipt = receiptsOn(this.supervisor.config) && outcome.observed ? receiptLines(outcome.observed) : undefined;
     this.safeUpdate(task.taskId, {
       ...patch,
+      ...(receipt ? { receipt } : {}),
       finished_at: iso(now),
       heartbeat_at: iso(now),
       ...(run ? { progress: progressOf(run, launch.timeoutSecs, now) } : {}),

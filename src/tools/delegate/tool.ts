@@ -73,7 +73,9 @@ async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: Deleg
   }
 
   const outcomes = await services.runForeground(ctx, requests);
-  const rendered = args.parallel ? renderParallel(args.targets, outcomes) : renderOutcome(args.targets[0], outcomes[0]);
+  const rendered = args.parallel
+    ? renderParallel(args.targets, outcomes, ctx.config)
+    : renderOutcome(args.targets[0], outcomes[0], ctx.config);
   return rendered.success ? ok(rendered.text) : fail(rendered.text);
 }
 
