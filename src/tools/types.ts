@@ -2,24 +2,29 @@
 // returns a ToolResult: `output` on success, `error` (a string the model reads) on failure.
 import type { ArborConfig } from '../config/types.js';
 import type { ToolSpec } from '../model/messages.js';
+import type { ToolDisplay } from '../model/toolDisplay.js';
 import type { ToolCallOrigin, ToolCaller } from './caller.js';
 import type { ToolServices } from './services.js';
 
 export type { ActionTracker, ToolCaller, ToolCallOrigin } from './caller.js';
 export type { ToolServices } from './services.js';
+export type { ToolDisplay } from '../model/toolDisplay.js';
 
 export interface ToolResult {
   success: boolean;
   output: string;
   error?: string;
+  /** What the result means, as data (model/toolDisplay.ts), for cards, the viewer, headless
+   * JSON and the offline model. Never sent to a real model: it reads `output`/`error`. */
+  display?: ToolDisplay;
 }
 
-export function ok(output: string): ToolResult {
-  return { success: true, output };
+export function ok(output: string, display?: ToolDisplay): ToolResult {
+  return display ? { success: true, output, display } : { success: true, output };
 }
 
-export function fail(error: string): ToolResult {
-  return { success: false, output: '', error };
+export function fail(error: string, display?: ToolDisplay): ToolResult {
+  return display ? { success: false, output: '', error, display } : { success: false, output: '', error };
 }
 
 export interface ToolContext extends ToolCallOrigin {
