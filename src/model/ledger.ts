@@ -260,7 +260,12 @@ const VERB_RE = new RegExp(
 /** The first change verb an answer uses, or undefined. */
 export function claimedChange(answer: string | undefined): string | undefined {
   if (!answer) return undefined;
-  return VERB_RE.exec(answer)?.[1];
+  // Lines posing as the runtime's receipt are not the child's claim (they are quoted).
+  const own = answer
+    .split('\n')
+    .filter((l) => !/^\s*\[runtime (receipt|warning)/i.test(l))
+    .join('\n');
+  return VERB_RE.exec(own)?.[1];
 }
 
 export interface FlagInput {
