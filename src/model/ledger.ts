@@ -302,3 +302,38 @@ export function flagWords(flag: ObservedFlag): string {
       return `last command failed (${flag.ending})`;
   }
 }
+
+const FINISHED = new Set(['completed', 'failed', 'killed', 'timed_out', 'cancelled']);
+
+/** A child's observed section as its card keeps it: the subtree's summary, its flags and
+ * its subtree's file effects (with diffs) so a restored card can expand them. */
+export function childObserved(
+  runs: Record<string, LedgerRun & { alias: string; status: string; result?: string }>,
+  order: readonly string[],
+  id: string,
+): ChildObserved {
+  const r = runs[id];
+  const subtree = subtreeObserved(runs, order, id);
+  const files: FileEffect[] = [];
+  const commands: CommandEffect[] = [];
+  const stack = [id];
+  const seen = new Set<string>();
+  while (stack.length) {
+    const cur = stack.pop()!;
+    if (seen.has(cur)) continue;
+    seen.add(cur);
+    const run = runs[cur];
+    if (!run) continue;
+    files.push(...(run.observed?.files ?? []));
+    commands.push(...(run.observed?.commands ?? []));
+    for (const o of order) if (runs[o]?.parentRunId === cur) stack.push(o);
+  }
+  return {
+    runId: id,
+    alias: r.alias,
+    summary: subtree,
+    flags: observedFlags({ own: r.observed, subtree, answer: r.result, finished: FINISHED.has(r.status) }),
+    files,
+    commands,
+  };
+}

@@ -18,6 +18,7 @@ import type { AwaitReport, CancelResult } from '../../tools/delegate/services.js
 import { agentFailed, agentTimedOut } from '../../tools/delegate/strings.js';
 import type { ToolCallOrigin } from '../../tools/types.js';
 import { receiptLines, receiptsOn } from '../../tools/receipt.js';
+import { flagLabel, flagReason, observedLine } from '../../model/ledgerText.js';
 import { appendItem } from '../store.js';
 import type { SupervisorCore } from '../supervisorTypes.js';
 import type { Run, ToolActivity, TranscriptItem } from '../types.js';
@@ -218,7 +219,7 @@ export class BackgroundTasks {
       id: randomUUID(),
       kind: 'notice',
       level: outcome.status === 'completed' ? 'info' : outcome.status === 'failed' || outcome.status === 'timed_out' ? 'error' : 'warn',
-      text: lines.length ? `${text}\n${lines.join('\n')}` : text,
+      text: [text, ...lines, ...observedNotice(outcome)].join('\n'),
       at: Date.now(),
     };
     this.post(item);
@@ -336,4 +337,11 @@ export class BackgroundTasks {
       });
     }
   }
+}
+
+/** The announce's Observed line and flags: what the runtime saw, beside what the child said. */
+function observedNotice(outcome: ChildOutcome): string[] {
+  const o = outcome.observed;
+  if (!o) return [];
+  return [`${t('ledger:observed')}: ${observedLine(o.summary)}`, ...o.flags.map((f) => `⚠ ${flagLabel(f)}: ${flagReason(f, o.summary)}`)];
 }

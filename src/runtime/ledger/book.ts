@@ -5,17 +5,8 @@
 // children were observed doing. Kept within a budget per run: long lists keep their counts,
 // long diffs their stats.
 import type { ToolCallRequest } from '../../model/messages.js';
-import {
-  emptyLedger,
-  observedFlags,
-  subtreeObserved,
-  type ChildObserved,
-  type CommandEffect,
-  type FileEffect,
-  type RunLedger,
-} from '../../model/ledger.js';
+import { childObserved, emptyLedger, type ChildObserved, type CommandEffect, type FileEffect, type RunLedger } from '../../model/ledger.js';
 import type { ToolCallStatus } from '../../model/transcript.js';
-import { isTerminal, type Run } from '../../model/run.js';
 import { neutralizeDeep } from '../../text/untrusted.js';
 import type { ToolResult } from '../../tools/types.js';
 import { patchRun, type RuntimeStore } from '../store.js';
@@ -208,31 +199,4 @@ export class LedgerBook {
   }
 }
 
-/** A child's observed section as its card keeps it: the subtree's summary, its flags and
- * its subtree's file effects (with diffs) so a restored card can expand them. */
-export function childObserved(runs: Record<string, Run>, order: readonly string[], id: string): ChildObserved {
-  const r = runs[id];
-  const subtree = subtreeObserved(runs, order, id);
-  const files: FileEffect[] = [];
-  const commands: CommandEffect[] = [];
-  const stack = [id];
-  const seen = new Set<string>();
-  while (stack.length) {
-    const cur = stack.pop()!;
-    if (seen.has(cur)) continue;
-    seen.add(cur);
-    const run = runs[cur];
-    if (!run) continue;
-    files.push(...(run.observed?.files ?? []));
-    commands.push(...(run.observed?.commands ?? []));
-    for (const o of order) if (runs[o]?.parentRunId === cur) stack.push(o);
-  }
-  return {
-    runId: id,
-    alias: r.alias,
-    summary: subtree,
-    flags: observedFlags({ own: r.observed, subtree, answer: r.result, finished: isTerminal(r.status) }),
-    files,
-    commands,
-  };
-}
+export { childObserved } from '../../model/ledger.js';
