@@ -48,6 +48,11 @@ function tightenHomeNotice(home: string): string | undefined {
 
 export async function main(argv: string[]): Promise<void> {
   initI18n();
+  if (argv[0] === 'export') {
+    const { runExport } = await import('./exportCommand.js');
+    process.exitCode = await runExport(argv.slice(1));
+    return;
+  }
   let cmd: CliCommand;
   try {
     cmd = parseCli(argv);

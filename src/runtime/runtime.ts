@@ -27,6 +27,7 @@ import { appendItem, createRuntimeStore, setRetryNotice, setRunStatus, type Runt
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { LedgerBook } from './ledger/book.js';
+import { buildTreeReport, writeTreeReport } from './ledger/treeReport.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
@@ -428,6 +429,23 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     recordedRuns() {
       const restored = restoreSession(opts.arborHome ?? arborHome(), store.getState().sessionId);
       return { runs: restored.runs, childItems: restored.childItems };
+    },
+    exportTree(path) {
+      flushSinks();
+      const home = opts.arborHome ?? arborHome();
+      const state = store.getState();
+      // Runs of this process as they are now, over what the session file recorded (a
+      // resumed session's earlier turns).
+      let recorded: Run[] = [];
+      try {
+        recorded = restoreSession(home, state.sessionId).runs;
+      } catch {
+        // No file yet: only this process's runs.
+      }
+      const live = state.runOrder.map((id) => state.runs[id]).filter((r): r is Run => r !== undefined);
+      const ids = new Set(live.map((r) => r.id));
+      const report = buildTreeReport(state.sessionId, [...recorded.filter((r) => !ids.has(r.id)), ...live]);
+      return { path: writeTreeReport(report, { path, home }), runs: report.runs.length };
     },
     models: () => rootModel.choices(),
     setModel(spec) {
