@@ -6,6 +6,8 @@ import type { RuntimeState } from '../runtime/types.js';
 import { runLabels } from '../runtime/runSelection.js';
 import { subtreeUsage } from '../model/usage.js';
 import type { TranscriptItem } from '../model/transcript.js';
+import type { ToolDisplay } from '../model/toolDisplay.js';
+import { diffCounts } from '../text/diff.js';
 
 export interface HeadlessOptions {
   output: 'text' | 'json';
@@ -40,7 +42,15 @@ function transcriptWatcher(emit: Emit) {
         const prev = toolState.get(item.id);
         if (prev === undefined) emit({ type: 'tool_call', call_id: item.callId, name: item.name, args: item.args ?? item.rawArgs });
         if (prev !== item.status && item.status !== 'running' && item.status !== 'pending_approval') {
-          emit({ type: 'tool_result', call_id: item.callId, name: item.name, status: item.status, result: item.result ?? '' });
+          emit({
+            type: 'tool_result',
+            call_id: item.callId,
+            name: item.name,
+            status: item.status,
+            result: item.result ?? '',
+            // What the result means, as data (model/toolDisplay.ts); absent when the call never ran.
+            ...(item.display ? { display: item.display } : {}),
+          });
         }
         toolState.set(item.id, item.status);
       } else if (item.kind === 'notice') {
@@ -101,8 +111,12 @@ export async function runHeadless(runtime: Runtime, prompt: string, opts: Headle
   // by a signal, and the shutdown's one line (cli/shutdown.ts) says so.
   const interruptedNotice = t('runtime:interrupted');
   const diag: Emit = (e) => {
-    if (e.type === 'tool_result') opts.stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
-    else if (e.type === 'notice' && e.level !== 'info' && e.text !== interruptedNotice) opts.stderr.write(`${e.text}\n`);
+    if (e.type === 'tool_result') {
+      opts.stderr.write(`${t('cli:headlessTool', { name: e.name, status: e.status })}\n`);
+      // A file change also reads as its path and counts: "write_file src/a.ts +12 −3".
+      const d = e.display as ToolDisplay | undefined;
+      if (d?.kind === 'diff') opts.stderr.write(`${e.name} ${d.path} ${diffCounts(d)}\n`);
+    } else if (e.type === 'notice' && e.level !== 'info' && e.text !== interruptedNotice) opts.stderr.write(`${e.text}\n`);
   };
   const watch = transcriptWatcher(json ? writeJson : diag);
   let lastRetry: string | undefined;

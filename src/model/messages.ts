@@ -1,6 +1,7 @@
 // Model conversation shapes: the messages a run's history holds, the tool calls a model
 // asks for. Shared by providers (which speak them on the wire), persistence (session files)
 // and the runtime.
+import type { ToolDisplay } from './toolDisplay.js';
 
 /** A tool call the model asked for. `args` is the parsed JSON object; when the model sent
  * arguments that do not parse, `args` is undefined and `rawArgs` keeps the text. */
@@ -25,7 +26,16 @@ export type ModelMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; reasoning?: ReasoningBlock[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+  | {
+      role: 'tool';
+      toolCallId: string;
+      toolName: string;
+      content: string;
+      isError?: boolean;
+      /** The result's structured display, for arbor's own readers (the offline model, the
+       * session file). Providers send a real model `content` only. */
+      display?: ToolDisplay;
+    };
 
 /** JSON-schema description of a tool, as the model sees it. */
 export interface ToolSpec {

@@ -78,8 +78,10 @@ export interface DelegateTargetDisplay {
   agentic?: boolean;
   answer?: string;
   error?: string;
-  /** Background launches: the task id the child runs under. */
+  /** Background launches and task actions: the task id the child runs under. */
   taskId?: string;
+  /** Task actions (check_result): the task's recorded status. */
+  status?: string;
   /** The answer was not kept (the record's size cap): shown as not recorded. */
   notRecorded?: boolean;
 }

@@ -1,6 +1,7 @@
 // Transcript items: a chat's (or a child run's) visible history, as the store keeps it and
 // the session file stores it.
 import type { ChildObserved } from './ledger.js';
+import type { ToolDisplay } from './toolDisplay.js';
 
 export type ToolCallStatus = 'pending_approval' | 'running' | 'ok' | 'error' | 'denied' | 'skipped';
 
@@ -37,6 +38,9 @@ export type TranscriptItem =
       status: ToolCallStatus;
       /** Retained result text, capped at 16 KiB. */
       result?: string;
+      /** What the result means, as data (model/toolDisplay.ts), capped like the result.
+       * Absent on items recorded before displays existed and on calls that never ran. */
+      display?: ToolDisplay;
       startedAt: number;
       endedAt?: number;
       /** Rendered from disk (--resume): never bound to live runs. */

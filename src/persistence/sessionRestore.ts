@@ -8,6 +8,7 @@ import type { ToolCallStatus, TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
 import { hasControls, neutralize } from '../text/untrusted.js';
 import { neutralizeItem, neutralizeRunFields } from '../text/untrustedItems.js';
+import { restoreDisplay } from './legacyDisplay.js';
 import { restoreReasoning } from './reasoningRestore.js';
 import { SESSION_FORMAT_VERSION, parseSessionText, sessionPath, sessionsDir, type SessionHeader } from './sessionFormat.js';
 
@@ -102,7 +103,9 @@ const SETTLED_TOOL_STATUSES = new Set<ToolCallStatus>(['ok', 'error', 'denied', 
 /** Items come back neutralised (text/untrusted.ts) whatever the file holds: a session
  * written before arbor neutralised text, or edited since, must not replay escapes. */
 function restoreItem(stored: TranscriptItem): TranscriptItem {
-  const item = neutralizeItem(stored);
+  // The display is checked (or, for a file from before displays, read from the text) first,
+  // so what is neutralised is what views will read.
+  const item = neutralizeItem(stored.kind === 'tool' ? restoreDisplay(stored) : stored);
   if (item.kind === 'tool') {
     // A restored card is never bound to a live run; one that was in flight failed.
     const status: ToolCallStatus = SETTLED_TOOL_STATUSES.has(item.status) ? item.status : 'error';
@@ -285,7 +288,13 @@ const TASK_ID_LINE = /^task_id: ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 function backgroundTaskIds(items: TranscriptItem[]): string[] {
   const ids = new Set<string>();
   for (const item of items) {
-    if (item.kind !== 'tool' || typeof item.result !== 'string' || !item.result.includes('Background task started')) continue;
+    if (item.kind !== 'tool') continue;
+    if (item.display?.kind === 'delegate' && item.display.background) {
+      for (const target of item.display.targets) if (target.taskId) ids.add(target.taskId.toLowerCase());
+      continue;
+    }
+    // A file from before displays: the launch's text names the id.
+    if (typeof item.result !== 'string' || !item.result.includes('Background task started')) continue;
     for (const m of item.result.matchAll(TASK_ID_LINE)) ids.add(m[1].toLowerCase());
   }
   return [...ids];

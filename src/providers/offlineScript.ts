@@ -1,6 +1,7 @@
 // What the offline model says, decided only from the conversation and the tools offered.
 // Model output, so English and not localized. The phrasings are documented in offline.ts.
 import { delegateRoster, pickDelegateTarget } from './offlineRoster.js';
+import type { DelegateTargetDisplay, ToolDisplay } from '../model/toolDisplay.js';
 import type { ModelMessage, ToolCallRequest, ToolSpec } from './types.js';
 
 export const OFFLINE_LABEL = '[offline model]';
@@ -86,10 +87,16 @@ function isChildTask(text: string): boolean {
 function fullTaskId(id: string, messages: ModelMessage[]): string {
   if (UUID.test(id)) return id;
   const seen = new Set<string>();
+  const consider = (candidate: string) => {
+    if (candidate.toLowerCase().startsWith(id)) seen.add(candidate.toLowerCase());
+  };
   for (const m of messages) {
-    for (const found of m.content.matchAll(new RegExp(UUID.source, 'gi'))) {
-      if (found[0].toLowerCase().startsWith(id)) seen.add(found[0].toLowerCase());
+    // Tool results are read through their display, never their text.
+    if (m.role === 'tool') {
+      for (const t of delegateTargets(m.display)) if (t.taskId) consider(t.taskId);
+      continue;
     }
+    for (const found of m.content.matchAll(new RegExp(UUID.source, 'gi'))) consider(found[0]);
   }
   return seen.size === 1 ? [...seen][0] : id;
 }
@@ -189,6 +196,11 @@ interface ResultPair {
   call: ToolCallRequest;
   content: string;
   ok: boolean;
+  display?: ToolDisplay;
+}
+
+function delegateTargets(display: ToolDisplay | undefined): DelegateTargetDisplay[] {
+  return display?.kind === 'delegate' ? display.targets : [];
 }
 
 function resultsOfLastTurn(messages: ModelMessage[]): ResultPair[] | undefined {
@@ -202,6 +214,7 @@ function resultsOfLastTurn(messages: ModelMessage[]): ResultPair[] | undefined {
     call: calls.find((c) => c.id === r.toolCallId) ?? { id: r.toolCallId, name: r.toolName, args: undefined, rawArgs: '' },
     content: r.content,
     ok: !r.isError,
+    ...(r.display ? { display: r.display } : {}),
   }));
 }
 
@@ -213,34 +226,19 @@ function tally(pairs: ResultPair[]): string {
 }
 
 function listResults(pairs: ResultPair[]): string {
-  // A delegate result starts with its "[Agent '...' (...)]" header: show the answer under it.
+  // A delegate result's answer comes from its display, not from the text the model reads.
   return pairs
     .map(
       (p, i) =>
-        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p.content) : firstLine(p.content) || '(no output)'}`,
+        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p) : firstLine(p.content) || '(no output)'}`,
     )
     .join('\n');
 }
 
-/** The delegate envelope starts with "[Agent '<name>' (...)]"; the answer is what follows. */
-function delegateAnswer(content: string): string {
-  return firstLine(content.replace(/^\[Agent '[^']*' \([^)]*\)\]\n?/, '')) || '(no output)';
-}
-
-interface ParallelBlock {
-  target: string;
-  ok: boolean;
-  body: string;
-}
-
-/** The blocks of a parallel delegation: "--- <target> (success=<bool>) ---" then its body. */
-function parallelBlocks(content: string): ParallelBlock[] {
-  const heads = [...content.matchAll(/^--- (.+?) \(success=(true|false)\) ---$/gm)];
-  return heads.map((h, i) => {
-    const start = (h.index ?? 0) + h[0].length;
-    const end = i + 1 < heads.length ? (heads[i + 1].index ?? content.length) : content.length;
-    return { target: h[1], ok: h[2] === 'true', body: content.slice(start, end).trim() };
-  });
+/** The first target's answer, as the display records it. */
+function delegateAnswer(p: ResultPair): string {
+  const target = delegateTargets(p.display)[0];
+  return firstLine(target?.answer ?? target?.error ?? '') || '(no output)';
 }
 
 function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
@@ -252,32 +250,31 @@ function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
       return `${OFFLINE_LABEL} Runaway round finished: ${tally(pairs)}.\n\n${listResults(pairs)}`;
     case 'delegate':
       return single.ok
-        ? `${OFFLINE_LABEL} ${trigger.agent} answered: ${delegateAnswer(single.content)}`
+        ? `${OFFLINE_LABEL} ${trigger.agent} answered: ${delegateAnswer(single)}`
         : `${OFFLINE_LABEL} Delegation to ${trigger.agent} failed: ${firstLine(single.content)}`;
     case 'parallel': {
-      const blocks = parallelBlocks(single.content);
+      const blocks = delegateTargets(single.display);
       if (!single.ok || blocks.length === 0) {
         return `${OFFLINE_LABEL} Parallel delegation ${single.ok ? 'finished' : 'failed'}: ${firstLine(single.content)}`;
       }
-      const ok = blocks.filter((b) => b.ok).length;
-      // Each target's answer, not the "[Agent '...' (...)]" header its block starts with.
-      const lines = blocks.map((b, i) => `${i + 1}. ${mark(b.ok)} ${b.target}: ${delegateAnswer(b.body)}`);
+      const ok = blocks.filter((b) => b.success).length;
+      // A failed block reads as the tool's block does: "Error: <why>".
+      const said = (b: DelegateTargetDisplay) =>
+        (b.success ? firstLine(b.answer ?? '') : firstLine(`Error: ${b.error ?? ''}`)) || '(no output)';
+      const lines = blocks.map((b, i) => `${i + 1}. ${mark(b.success)} ${b.target}: ${said(b)}`);
       return `${OFFLINE_LABEL} Parallel delegation finished: ${ok} of ${blocks.length} agents succeeded, ${blocks.length - ok} failed.\n\n${lines.join('\n')}`;
     }
     case 'background': {
-      const id = single.content.match(UUID)?.[0];
+      const id = delegateTargets(single.display)[0]?.taskId;
       if (!single.ok || !id) return `${OFFLINE_LABEL} The background task did not start: ${firstLine(single.content)}`;
       return `${OFFLINE_LABEL} Background task started for ${trigger.agent}: ${id}. It keeps running on its own; say "check task ${id}" to read its result.`;
     }
     case 'check': {
       if (!single.ok) return `${OFFLINE_LABEL} Could not check task ${trigger.taskId}: ${firstLine(single.content)}`;
-      try {
-        const view = JSON.parse(single.content) as { status?: unknown; output?: unknown; error?: unknown };
-        const body = typeof view.output === 'string' && view.output ? view.output : typeof view.error === 'string' ? view.error : '';
-        return `${OFFLINE_LABEL} Task ${trigger.taskId} is ${String(view.status ?? 'unknown')}.${body ? ` ${firstLine(body)}` : ''}`;
-      } catch {
-        return `${OFFLINE_LABEL} Task ${trigger.taskId}: ${firstLine(single.content)}`;
-      }
+      const task = delegateTargets(single.display)[0];
+      if (!task) return `${OFFLINE_LABEL} Task ${trigger.taskId}: ${firstLine(single.content)}`;
+      const body = task.answer ? task.answer : (task.error ?? '');
+      return `${OFFLINE_LABEL} Task ${trigger.taskId} is ${task.status ?? 'unknown'}.${body ? ` ${firstLine(body)}` : ''}`;
     }
     default:
       return `${OFFLINE_LABEL} Tool results: ${tally(pairs)}.\n\n${listResults(pairs)}`;

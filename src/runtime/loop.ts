@@ -19,6 +19,7 @@ import type { PauseGate } from './pauseGate.js';
 import { ReasoningTrace } from './reasoningTrace.js';
 import type { QuotaWaiter } from './quotaPause.js';
 import { callWithQuotaWait } from './quotaWait.js';
+import { capDisplay } from '../text/displayCap.js';
 import { addUsage, appendItem, capResult, patchRun, toolFinished, toolStarted, updateItem, type RuntimeStore } from './store.js';
 import type { ToolTranscriptItem, TranscriptItem } from './types.js';
 
@@ -337,6 +338,7 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
       toolName: calls[i].name,
       content: r.success ? r.output : (r.error ?? 'error'),
       isError: !r.success || undefined,
+      ...(r.display ? { display: r.display } : {}),
     };
     spec.history.push(msg);
     spec.hooks.onMessage?.(spec.runId, msg);
@@ -357,11 +359,14 @@ function declineCall(spec: LoopSpec, item: ToolTranscriptItem): ToolResult {
 async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTranscriptItem, seen: Set<string>): Promise<ToolResult> {
   let ran: ToolObservation | undefined;
   let approval: string | undefined;
-  const finish = async (status: ToolTranscriptItem['status'], result: ToolResult): Promise<ToolResult> => {
-    const text = result.success ? result.output : (result.error ?? '');
+  const finish = async (status: ToolTranscriptItem['status'], full: ToolResult): Promise<ToolResult> => {
+    const text = full.success ? full.output : (full.error ?? '');
+    // The display is kept under the same caps as the text, on the item and in the history.
+    const display = full.display ? capDisplay(full.display) : undefined;
+    const result = display === full.display ? full : { ...full, display };
     const extra = await spec.observer?.after(call, status, result, ran, approval).catch(() => undefined);
     const final = updateItem(spec.store, spec.runId, item.id, (it) =>
-      it.kind === 'tool' ? { ...it, status, result: capResult(text), endedAt: Date.now(), ...extra } : it,
+      it.kind === 'tool' ? { ...it, status, result: capResult(text), ...(display ? { display } : {}), endedAt: Date.now(), ...extra } : it,
     );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
     return result;

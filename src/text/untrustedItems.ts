@@ -26,11 +26,28 @@ export function neutralizeItem(item: TranscriptItem): TranscriptItem {
       const rawArgs = neutralizeMaybe(item.rawArgs);
       const args = neutralizeDeep(item.args);
       const result = item.result === undefined ? undefined : neutralizeMaybe(item.result);
-      // What the children were observed doing: paths, commands, diffs and answers' words.
+      // What the children were observed doing, and the display's paths, commands, answers
+      // and diff lines: all outside text.
       const observed = item.observed === undefined ? undefined : neutralizeDeep(item.observed);
-      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result && observed === item.observed)
+      const display = item.display === undefined ? undefined : neutralizeDeep(item.display);
+      if (
+        name === item.name &&
+        rawArgs === item.rawArgs &&
+        args === item.args &&
+        result === item.result &&
+        observed === item.observed &&
+        display === item.display
+      )
         return item;
-      return { ...item, name, rawArgs, args, result, ...(observed !== undefined ? { observed } : {}) };
+      return {
+        ...item,
+        name,
+        rawArgs,
+        args,
+        result,
+        ...(observed !== undefined ? { observed } : {}),
+        ...(display !== undefined ? { display } : {}),
+      };
     }
     default:
       return item;

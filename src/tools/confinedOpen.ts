@@ -37,7 +37,9 @@ function kernelPathOf(fd: number, fallback: string): string {
 
 /** On failure `code` is the errno of a failed open(); without it `error` is a refusal the
  * model reads as is. */
-export type Opened = { ok: true; handle: FileHandle; stat: Stats; created: boolean } | { ok: false; error: string; code?: string };
+export type Opened =
+  | { ok: true; handle: FileHandle; stat: Stats; created: boolean; /** The handle can also read (openForWrite). */ readable?: boolean }
+  | { ok: false; error: string; code?: string };
 
 /** Runs the guard on an absolute path (the kernel's name for what was opened). */
 export type Recheck = (absolutePath: string) => PathGuardResult;
@@ -99,17 +101,31 @@ export async function openForWrite(checked: string, input: string, recheck: Rech
   for (let attempt = 0; attempt < 3; attempt++) {
     let handle: FileHandle | undefined;
     let created = false;
+    // Read-write, so the caller can read what it is about to replace (the diff) through the
+    // same checked descriptor; a file the user may write but not read still opens write-only.
+    let readable = true;
     try {
-      handle = await open(checked, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await open(checked, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') return { ok: false, error: PATH_CHANGED(input) };
-      if (code !== 'ENOENT') return { ok: false, error: (err as Error).message, code };
+      let failure = err as NodeJS.ErrnoException;
+      if (failure.code === 'EACCES') {
+        readable = false;
+        try {
+          handle = await open(checked, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+        } catch (again) {
+          failure = again as NodeJS.ErrnoException;
+        }
+      }
+      if (!handle) {
+        if (failure.code === 'ELOOP') return { ok: false, error: PATH_CHANGED(input) };
+        if (failure.code !== 'ENOENT') return { ok: false, error: failure.message, code: failure.code };
+      }
     }
     if (!handle) {
       try {
-        handle = await open(checked, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+        handle = await open(checked, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
         created = true;
+        readable = true;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') continue; // created by someone else meanwhile: open that one
@@ -127,7 +143,7 @@ export async function openForWrite(checked: string, input: string, recheck: Rech
       await handle.close();
       return { ok: false, error: NOT_REGULAR(input) };
     }
-    return { ok: true, handle, stat: v.stat, created };
+    return { ok: true, handle, stat: v.stat, created, readable };
   }
   return { ok: false, error: PATH_CHANGED(input) };
 }

@@ -4,13 +4,15 @@
 // connection of its server. Also here: how the manager is wired to arbor's process rules
 // (the server's environment is a tool subprocess's, and the reaper knows its marker).
 import type { ArborConfig } from '../config/types.js';
-import type { ToolSpec } from '../model/messages.js';
 import { McpCallError, type McpToolInfo } from '../mcp/connection.js';
 import { McpManager } from '../mcp/manager.js';
 import { mcpServerOf, mcpToolName } from '../mcp/names.js';
+import { z } from 'zod';
+import type { McpDisplay } from '../model/toolDisplay.js';
+import { defineTool } from './defineTool.js';
 import { registerToolProcess, terminateToolRun } from './processReaper.js';
 import { toolSubprocessEnv } from './toolEnv.js';
-import { fail, ok, type Tool, type ToolResult } from './types.js';
+import { fail, ok, type Tool } from './types.js';
 
 export { mcpServerOf, mcpToolName } from '../mcp/names.js';
 
@@ -29,33 +31,36 @@ function inputSchema(info: McpToolInfo): Record<string, unknown> {
   return schema;
 }
 
+/** The server checks its own arguments: arbor passes any object through unchanged. */
+const mcpArgs = z.record(z.string(), z.unknown());
+
 export function createMcpTool(manager: McpManager, server: string, info: McpToolInfo): Tool {
   const name = mcpToolName(server, info.name);
-  const spec: ToolSpec = {
+  const description = info.description || `Tool '${info.name}' of MCP server '${server}'.`;
+  const parameters = inputSchema(info);
+  const display = (isError: boolean): McpDisplay => ({ kind: 'mcp', server, tool: info.name, isError });
+  return defineTool({
     name,
-    description: info.description || `Tool '${info.name}' of MCP server '${server}'.`,
-    parameters: inputSchema(info),
-  };
-  return {
-    name,
+    args: mcpArgs,
+    prepare: (raw) => raw ?? {},
+    argsError: () => `Invalid arguments for ${name}: arguments must be a JSON object.`,
+    parameters: () => parameters,
+    description: () => description,
     asksByDefault: true,
     readOnlyHint: info.readOnly,
-    spec: () => spec,
-    async run(args, ctx): Promise<ToolResult> {
-      const limited = ctx.tracker.recordAction();
-      if (limited) return fail(limited);
+    async run(args, ctx) {
       const conn = manager.connection(server);
-      if (!conn) return fail(`MCP server '${server}' is not configured`);
+      if (!conn) return fail(`MCP server '${server}' is not configured`, display(true));
       try {
-        const result = await conn.callTool(info.name, (args ?? {}) as Record<string, unknown>, ctx.signal);
-        return result.isError ? fail(result.text) : ok(result.text);
+        const result = await conn.callTool(info.name, args, ctx.signal);
+        return result.isError ? fail(result.text, display(true)) : ok(result.text, display(false));
       } catch (err) {
-        if (ctx.signal.aborted) return fail('aborted');
-        if (err instanceof McpCallError) return fail(err.message);
-        return fail(`MCP server '${server}': ${(err as Error).message}`);
+        if (ctx.signal.aborted) return fail('aborted', display(true));
+        if (err instanceof McpCallError) return fail(err.message, display(true));
+        return fail(`MCP server '${server}': ${(err as Error).message}`, display(true));
       }
     },
-  };
+  });
 }
 
 /** The tools of `servers` that are ready now, in server order. */

@@ -5,7 +5,9 @@ import type { ArborConfig } from '../config/types.js';
 import type { ToolSpec } from '../providers/types.js';
 import type { Tool, ToolCaller } from './types.js';
 import { shellTool } from './shell.js';
-import { listFilesTool, readFileTool, writeFileTool } from './files.js';
+import { listFilesTool } from './listFiles.js';
+import { readFileTool } from './readFile.js';
+import { writeFileTool } from './writeFile.js';
 
 export class ToolRegistry {
   private readonly tools: readonly Tool[];

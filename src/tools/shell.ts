@@ -5,13 +5,14 @@
 // group with setsid or a double fork — are terminated (tools/processReaper.ts): nothing the
 // command started outlives the call. stdin is closed, so a command can never wait on (or
 // read) the terminal.
-import type { ToolSpec } from '../providers/types.js';
 import { bindingProfiles, confinePath } from './authority.js';
 import { registerToolProcess, terminateToolRun } from './processReaper.js';
 import { toolSubprocessEnv } from './toolEnv.js';
 import { z } from 'zod';
-import { invalidArgsMap, modelParameters, nonBlank, parseToolArgs, withoutNulls } from './toolArgs.js';
-import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+import type { ShellDisplay } from '../model/toolDisplay.js';
+import { defineTool } from './defineTool.js';
+import { invalidArgsMap, nonBlank } from './toolArgs.js';
+import { fail, ok, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
 
 export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
 /** Between SIGTERM and SIGKILL for the process group. */
@@ -37,7 +38,6 @@ export const NO_OUTPUT = '(no output)';
 export const shellArgs = z.object({
   command: z.string().refine(nonBlank, { error: COMMAND_EMPTY }).describe('The command line, run as `sh -c <command>`.'),
 });
-const shellArgsMap = invalidArgsMap('shell', '{"command": string}');
 
 /** Keeps the first and last half of the cap, since errors tend to come at the end. */
 class CappedOutput {
@@ -144,22 +144,13 @@ function describeShell(caller: ToolCaller): string {
   );
 }
 
-export const shellTool: Tool = {
+export const shellTool = defineTool({
   name: 'shell',
+  args: shellArgs,
+  argsError: invalidArgsMap('shell', '{"command": string}'),
   asksByDefault: true,
-  spec(caller): ToolSpec {
-    return {
-      name: 'shell',
-      description: describeShell(caller),
-      parameters: modelParameters(shellArgs),
-    };
-  },
-  async run(args, ctx): Promise<ToolResult> {
-    const limited = ctx.tracker.recordAction();
-    if (limited) return fail(limited);
-    const parsed = parseToolArgs(shellArgs, withoutNulls(args), shellArgsMap);
-    if (!parsed.ok) return fail(parsed.error);
-    const { command } = parsed.args;
+  description: describeShell,
+  async run({ command }, ctx) {
     // Every bounded ceiling's command list applies as well as the caller's own.
     for (const profile of bindingProfiles(ctx.caller)) {
       const refusal = checkAllowedCommands(command, profile.allowed_commands);
@@ -167,10 +158,10 @@ export const shellTool: Tool = {
     }
     const cwd = confinePath('.', ctx.cwd, ctx.caller);
     if (!cwd.ok) return fail(CWD_REFUSED(cwd.error));
-    if (ctx.signal.aborted) return fail(ABORTED_LINE);
+    if (ctx.signal.aborted) return fail(ABORTED_LINE, { kind: 'shell', command, aborted: true });
     return runCommand(command, cwd.path, ctx);
   },
-};
+});
 
 async function runCommand(command: string, cwd: string, ctx: ToolContext): Promise<ToolResult> {
   const timeoutSecs = ctx.caller.runtime.shell_timeout_secs;
@@ -222,9 +213,12 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   }
   const text = output.text();
   const body = text.length > 0 ? text.replace(/\n$/, '') : NO_OUTPUT;
-  if (ending === 'timeout') return fail(`${body}\n${TIMED_OUT_LINE(timeoutSecs)}`);
-  if (ending === 'abort') return fail(`${body}\n${ABORTED_LINE}`);
-  if (result.exitCode === undefined) return fail(`${body}\n${SIGNAL_LINE(result.signal ?? 'unknown')}`);
+  const display = (d: Omit<ShellDisplay, 'kind' | 'command'>): ShellDisplay => ({ kind: 'shell', command, ...d });
+  if (ending === 'timeout') return fail(`${body}\n${TIMED_OUT_LINE(timeoutSecs)}`, display({ timedOut: true }));
+  if (ending === 'abort') return fail(`${body}\n${ABORTED_LINE}`, display({ aborted: true }));
+  const signal = result.signal ?? 'unknown';
+  if (result.exitCode === undefined) return fail(`${body}\n${SIGNAL_LINE(signal)}`, display({ signal }));
   const withCode = `${body}\n${EXIT_LINE(result.exitCode)}`;
-  return result.exitCode === 0 ? ok(withCode) : fail(withCode);
+  const exited = display({ exitCode: result.exitCode });
+  return result.exitCode === 0 ? ok(withCode, exited) : fail(withCode, exited);
 }

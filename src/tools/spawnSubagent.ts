@@ -1,14 +1,14 @@
 // spawn_subagent: runs the SAME agent again, under its own identity, for a focused subtask.
 // Guards run in the reference's order and their refusal strings are protocol: byte for byte.
 import type { ArborConfig } from '../config/types.js';
-import type { ToolSpec } from '../providers/types.js';
 import { z } from 'zod';
 import { childApprovalsFor } from './approvalPolicy.js';
 import { subagentServices } from './childServices.js';
+import { defineTool } from './defineTool.js';
 import { RECEIPT_DESCRIPTION, receiptsOn, withReceipt } from './receipt.js';
-import { modelParameters, nonBlank, parseToolArgs } from './toolArgs.js';
+import { nonBlank } from './toolArgs.js';
 import { listNames } from './toolGlob.js';
-import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+import { fail, ok, type ToolCaller, type ToolResult } from './types.js';
 
 export const SPAWN_SUBAGENT = 'spawn_subagent';
 export const MISSING_PROMPT = "Missing or empty 'prompt' parameter";
@@ -84,35 +84,44 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
   return parts.join(' ');
 }
 
-export const spawnSubagentTool: Tool = {
+/** The result with its display: the answer the card shows, or the error. The model's text
+ * may carry the runtime's receipt; the card shows observed effects in its own section. */
+function answered(text: string, modelText = text): ToolResult {
+  return ok(modelText, { kind: 'spawn', answer: text });
+}
+
+function failed(error: string, modelText = error): ToolResult {
+  return fail(modelText, { kind: 'spawn', error });
+}
+
+export const spawnSubagentTool = defineTool({
   name: SPAWN_SUBAGENT,
+  args: spawnSubagentArgs,
+  // A null prompt is the missing prompt's refusal, not an absent field.
+  prepare: (raw) => raw ?? {},
   asksByDefault: false,
   duplicateExempt: true,
-  spec(caller: ToolCaller, config: ArborConfig): ToolSpec {
-    return {
-      name: SPAWN_SUBAGENT,
-      description: describe(caller, config),
-      parameters: modelParameters(spawnSubagentArgs),
-    };
-  },
-  async run(args: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const parsed = parseToolArgs(spawnSubagentArgs, args ?? {});
-    if (!parsed.ok) return fail(parsed.error);
-    const { prompt } = parsed.args;
-    if (ctx.caller.isSubagent) return fail(DEPTH_CAP_REFUSAL);
-    if (!profileAdmits(ctx.caller)) return fail(profileGateRefusal(ctx.caller.alias));
+  // The child's own tool calls count against the shared tracker; the spawn itself does not.
+  countsAsAction: false,
+  description: describe,
+  async run({ prompt }, ctx) {
+    if (ctx.caller.isSubagent) return failed(DEPTH_CAP_REFUSAL);
+    if (!profileAdmits(ctx.caller)) return failed(profileGateRefusal(ctx.caller.alias));
     const services = subagentServices(ctx);
-    if (!services) return fail(spawnFailed('no supervisor is available in this context'));
+    if (!services) return failed(spawnFailed('no supervisor is available in this context'));
     const refusal = services.spawnRefusal(ctx);
-    if (refusal) return fail(refusal);
+    if (refusal) return failed(refusal);
     let outcome;
     try {
       outcome = await services.runSubagent(ctx, prompt);
     } catch (err) {
-      return fail(spawnFailed((err as Error).message));
+      return failed(spawnFailed((err as Error).message));
     }
-    if (outcome.status === 'completed')
-      return ok(withReceipt(ctx.config, outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text, outcome.observed));
-    return fail(withReceipt(ctx.config, runFailed(outcome.error ?? outcome.status), outcome.observed));
+    if (outcome.status === 'completed') {
+      const answer = outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text;
+      return answered(answer, withReceipt(ctx.config, answer, outcome.observed));
+    }
+    const error = runFailed(outcome.error ?? outcome.status);
+    return failed(error, withReceipt(ctx.config, error, outcome.observed));
   },
-};
+});

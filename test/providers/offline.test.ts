@@ -1,3 +1,4 @@
+import type { DelegateTargetDisplay, ToolDisplay } from '../../src/model/toolDisplay.js';
 import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/providers/createProvider.js';
 import { parseRoster, delegateRoster, pickDelegateTarget } from '../../src/providers/offlineRoster.js';
@@ -44,11 +45,16 @@ function offline(env: Record<string, string> = {}): ModelProvider {
 const calls = (events: StreamEvent[]): ToolCallRequest[] => events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
 const user = (content: string): ModelMessage[] => [SYSTEM, { role: 'user', content }];
 
+/** A delegate result's display, as the delegate tool gives it beside its text. */
+function delegated(targets: DelegateTargetDisplay[], flags: { parallel?: boolean; background?: boolean } = {}): ToolDisplay {
+  return { kind: 'delegate', action: 'delegate', ...flags, targets };
+}
+
 /** The history after the offline model's tool calls ran, each with the given result. */
 function withResults(
   messages: ModelMessage[],
   made: ToolCallRequest[],
-  results: Array<{ content: string; isError?: boolean }>,
+  results: Array<{ content: string; isError?: boolean; display?: ToolDisplay }>,
 ): ModelMessage[] {
   return [
     ...messages,
@@ -184,7 +190,10 @@ describe('offline provider: delegate', () => {
       ['delegate', { agent: 'researcher', prompt: 'find the config docs' }],
     ]);
     const history = withResults(messages, calls(first.events), [
-      { content: "[Agent 'researcher' (offline/offline)]\nDone: find the config docs" },
+      {
+        content: "[Agent 'researcher' (offline/offline)]\nDone: find the config docs",
+        display: delegated([{ target: 'researcher', success: true, label: 'offline/offline', answer: 'Done: find the config docs' }]),
+      },
     ]);
     const out = await drain(offline(), { messages: history, tools: ALL_TOOLS });
     expect(out.text).toBe('[offline model] researcher answered: Done: find the config docs');
@@ -212,7 +221,14 @@ describe('offline provider: delegate', () => {
       '[Parallel delegation: 2 agents]\n\n' +
       "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]\n\n" +
       '--- reviewer (success=false) ---\nError: timed out';
-    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block }]) });
+    const display = delegated(
+      [
+        { target: 'researcher', success: true, label: 'offline/offline', answer: '' },
+        { target: 'reviewer', success: false, error: 'timed out' },
+      ],
+      { parallel: true },
+    );
+    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block, display }]) });
     expect(out.text).toContain('Parallel delegation finished: 1 of 2 agents succeeded, 1 failed.');
     expect(out.text).toContain('1. [ok] researcher');
     expect(out.text).toContain('2. [failed] reviewer: Error: timed out');
@@ -226,7 +242,8 @@ describe('offline provider: delegate', () => {
     ]);
     const id = '0b6f3a52-8c1e-4d5a-9f7e-2a1b3c4d5e6f';
     const launch = `Background task started for agent 'researcher'.\ntask_id: ${id}\nUse action='check_result' with task_id='${id}' to retrieve the result.`;
-    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: launch }]) });
+    const display = delegated([{ target: 'researcher', success: true, taskId: id }], { background: true });
+    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: launch, display }]) });
     expect(out.text).toContain(id);
     expect(out.text).toContain(`check task ${id}`);
   });
@@ -237,7 +254,13 @@ describe('offline provider: delegate', () => {
     const first = await drain(offline(), { messages, tools: ALL_TOOLS });
     expect(calls(first.events).map((c) => [c.name, c.args])).toEqual([['delegate', { action: 'check_result', task_id: id }]]);
     const view = JSON.stringify({ task_id: id, status: 'completed', output: 'The report.\nPage two.' });
-    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: view }]) });
+    const display: ToolDisplay = {
+      kind: 'delegate',
+      action: 'check_result',
+      taskIds: [id],
+      targets: [{ target: 'researcher', success: true, taskId: id, status: 'completed', answer: 'The report.\nPage two.' }],
+    };
+    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: view, display }]) });
     expect(out.text).toBe(`[offline model] Task ${id} is completed. The report.`);
   });
 
@@ -349,7 +372,14 @@ describe('offline provider: everyday fixes', () => {
       '[Parallel delegation: 2 agents]\n\n' +
       "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]\nOption A is cheaper.\n\n" +
       "--- reviewer (success=true) ---\n[Agent 'reviewer' (offline/offline)]\nOption B is safer.";
-    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block }]) });
+    const display = delegated(
+      [
+        { target: 'researcher', success: true, label: 'offline/offline', answer: 'Option A is cheaper.' },
+        { target: 'reviewer', success: true, label: 'offline/offline', answer: 'Option B is safer.' },
+      ],
+      { parallel: true },
+    );
+    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block, display }]) });
     expect(out.text).toContain('1. [ok] researcher: Option A is cheaper.');
     expect(out.text).toContain('2. [ok] reviewer: Option B is safer.');
     expect(out.text).not.toContain("[Agent '");
@@ -362,7 +392,13 @@ describe('offline provider: everyday fixes', () => {
       SYSTEM,
       { role: 'user', content: 'delegate in background to researcher: write a report' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'delegate', args: {}, rawArgs: '{}' }] },
-      { role: 'tool', toolCallId: 'c1', toolName: 'delegate', content: launch },
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        toolName: 'delegate',
+        content: launch,
+        display: delegated([{ target: 'researcher', success: true, taskId: id }], { background: true }),
+      },
       { role: 'assistant', content: 'started' },
       { role: 'user', content: 'check task 0b6f3a52' },
     ];

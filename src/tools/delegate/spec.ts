@@ -24,7 +24,7 @@ const DELEGATE_APPROVALS_TEXT = {
   ask: "A delegated agent's tool calls that would need approval wait for the operator's answer, which may be a denial.",
 } as const;
 
-function describe(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): string {
+export function delegateDescription(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): string {
   const parts = [
     'Hand a request to a DIFFERENT configured agent (named by alias), which runs under its own identity and model and returns its final answer.',
     '`prompt` is the complete task; optional `context` is sent before it. `parallel` sends the same prompt to several agents at once; `background: true` returns a task_id at once while the agent keeps working.',
@@ -50,16 +50,22 @@ function describe(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean
   return parts.join(' ');
 }
 
-export function delegateSpec(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): ToolSpec {
+/** The flat object the model reads; the `agent` description lists exactly the reachable
+ * roster, and only when the caller's policy allows delegation. */
+export function delegateModelParameters(caller: ToolCaller, config: ArborConfig): Record<string, unknown> {
   const agentDescription = delegationAllowed(caller)
     ? rosterText(reachableRoster(config, caller.alias))
     : 'Alias of the target agent. Delegation is forbidden for you.';
+  // The roster is per caller, so only the agent field's description is filled in here.
+  return modelParameters(
+    delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() }),
+  );
+}
+
+export function delegateSpec(caller: ToolCaller, config: ArborConfig, delegateOnly: boolean): ToolSpec {
   return {
     name: DELEGATE,
-    description: describe(caller, config, delegateOnly),
-    // The roster is per caller, so only the agent field's description is filled in here.
-    parameters: modelParameters(
-      delegateParameters.extend({ agent: delegateParameters.shape.agent.unwrap().describe(agentDescription).optional() }),
-    ),
+    description: delegateDescription(caller, config, delegateOnly),
+    parameters: delegateModelParameters(caller, config),
   };
 }

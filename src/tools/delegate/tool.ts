@@ -1,14 +1,14 @@
 // delegate: hands a request to a DIFFERENT configured agent. This file is the model-facing
 // surface: argument checks, the gates in the reference's order and the exact output
 // strings. Running children, budgets and task records belong to runtime/delegation/.
-import type { ArborConfig } from '../../config/types.js';
-import type { ToolSpec } from '../../providers/types.js';
-import { fail, ok, type Tool, type ToolCaller, type ToolContext, type ToolResult } from '../types.js';
-import { parseArgs, type ParsedArgs } from './args.js';
-import { renderAwait, renderOutcome, renderParallel } from './format.js';
+import type { DelegateDisplay, DelegateTargetDisplay } from '../../model/toolDisplay.js';
+import { defineTool } from '../defineTool.js';
+import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../types.js';
+import { delegateArgs, type ParsedArgs } from './args.js';
+import { renderAwait, renderParallel, renderSingle } from './format.js';
 import { depthLimitRefusal, policyRefusal, reach, targetPolicyRefusal } from './gating.js';
 import { delegateServices, type DelegateRequest, type DelegateServices } from './services.js';
-import { delegateSpec } from './spec.js';
+import { delegateDescription, delegateModelParameters } from './spec.js';
 import {
   DELEGATE,
   TASK_ACTIONS,
@@ -31,6 +31,20 @@ const NO_RUNTIME = 'delegate is unavailable: no supervisor is running in this co
 
 type DelegateArgs = Extract<ParsedArgs, { action: 'delegate' }>;
 
+function delegateDisplay(args: DelegateArgs, targets: DelegateTargetDisplay[]): DelegateDisplay {
+  return {
+    kind: 'delegate',
+    action: 'delegate',
+    ...(args.parallel ? { parallel: true } : {}),
+    ...(args.background ? { background: true } : {}),
+    targets,
+  };
+}
+
+function taskDisplay(action: DelegateDisplay['action'], taskIds: string[], targets: DelegateTargetDisplay[] = []): DelegateDisplay {
+  return { kind: 'delegate', action, targets, taskIds };
+}
+
 /** Every gate for every target, before anything runs: a parallel call is admitted whole or
  * not at all. */
 function admit(ctx: ToolContext, args: DelegateArgs): { requests: DelegateRequest[] } | { error: string } {
@@ -52,58 +66,93 @@ function admit(ctx: ToolContext, args: DelegateArgs): { requests: DelegateReques
 }
 
 async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: DelegateServices | undefined): Promise<ToolResult> {
+  // A refusal before anything ran names no target's outcome: its text is the whole story.
+  const refused = (error: string) => fail(error, delegateDisplay(args, []));
   const admitted = admit(ctx, args);
-  if ('error' in admitted) return fail(admitted.error);
-  if (!services) return fail(NO_RUNTIME);
+  if ('error' in admitted) return refused(admitted.error);
+  if (!services) return refused(NO_RUNTIME);
   const { requests } = admitted;
   const spawn = services.admissionRefusal(ctx, requests.length);
-  if (spawn) return fail(spawn);
+  if (spawn) return refused(spawn);
 
   if (args.background) {
     const launched: string[] = [];
+    const entries: DelegateTargetDisplay[] = [];
     for (const req of requests) {
       try {
-        launched.push(backgroundStarted(req.target, services.startBackground(ctx, req).taskId));
+        const { taskId } = services.startBackground(ctx, req);
+        launched.push(backgroundStarted(req.target, taskId));
+        entries.push({ target: req.target, success: true, taskId });
       } catch (err) {
-        launched.push(agentFailed(req.target, (err as Error).message));
-        if (!args.parallel) return fail(launched[0]);
+        const error = agentFailed(req.target, (err as Error).message);
+        launched.push(error);
+        entries.push({ target: req.target, success: false, error });
+        if (!args.parallel) return fail(launched[0], delegateDisplay(args, entries));
       }
     }
-    return ok(launched.join('\n\n'));
+    return ok(launched.join('\n\n'), delegateDisplay(args, entries));
   }
 
   const outcomes = await services.runForeground(ctx, requests);
   const rendered = args.parallel
     ? renderParallel(args.targets, outcomes, ctx.config)
-    : renderOutcome(args.targets[0], outcomes[0], ctx.config);
-  return rendered.success ? ok(rendered.text) : fail(rendered.text);
+    : renderSingle(args.targets[0], outcomes[0], ctx.config);
+  const display = delegateDisplay(args, rendered.entries);
+  return rendered.success ? ok(rendered.text, display) : fail(rendered.text, display);
 }
 
 async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, DelegateArgs>, services: DelegateServices): Promise<ToolResult> {
   switch (args.action) {
     case 'check_result': {
       const view = services.checkResult(ctx, args.taskId);
-      return view ? ok(JSON.stringify(view, null, 2)) : fail(noResult(args.taskId));
+      if (!view) return fail(noResult(args.taskId), taskDisplay('check_result', [args.taskId]));
+      const entry: DelegateTargetDisplay = {
+        target: view.agent,
+        success: view.status === 'completed',
+        taskId: view.task_id,
+        status: view.status,
+        ...(view.output !== null ? { answer: view.output } : {}),
+        ...(view.error !== null ? { error: view.error } : {}),
+      };
+      return ok(JSON.stringify(view, null, 2), taskDisplay('check_result', [args.taskId], [entry]));
     }
-    case 'list_results':
-      return ok(JSON.stringify({ tasks: services.listResults(ctx) }, null, 2));
+    case 'list_results': {
+      const tasks = services.listResults(ctx);
+      const entries = tasks.map((v): DelegateTargetDisplay => ({
+        target: v.agent,
+        success: v.status === 'completed',
+        taskId: v.task_id,
+        status: v.status,
+      }));
+      return ok(
+        JSON.stringify({ tasks }, null, 2),
+        taskDisplay(
+          'list_results',
+          tasks.map((v) => v.task_id),
+          entries,
+        ),
+      );
+    }
     case 'cancel_task': {
       const r = await services.cancelTask(ctx, args.taskId);
+      const display = taskDisplay('cancel_task', [args.taskId]);
       switch (r.kind) {
         case 'cancelled':
-          return ok(taskCancelled(args.taskId, r.agent));
+          return ok(taskCancelled(args.taskId, r.agent), display);
         case 'finished':
-          return fail(taskAlreadyFinished(args.taskId, r.status));
+          return fail(taskAlreadyFinished(args.taskId, r.status), display);
         case 'elsewhere':
-          return fail(taskNotInThisProcess(args.taskId, r.pid));
+          return fail(taskNotInThisProcess(args.taskId, r.pid), display);
         case 'missing':
-          return fail(noResult(args.taskId));
+          return fail(noResult(args.taskId), display);
       }
       break;
     }
     case 'await_sessions': {
-      const rendered = renderAwait(await services.awaitSessions(ctx, args.taskIds, args.timeoutMs));
-      return rendered.success ? ok(rendered.text) : { success: false, output: rendered.text, error: rendered.text };
+      const report = await services.awaitSessions(ctx, args.taskIds, args.timeoutMs);
+      const rendered = renderAwait(report);
+      const display = taskDisplay('await_sessions', args.taskIds);
+      return rendered.success ? ok(rendered.text, display) : { success: false, output: rendered.text, error: rendered.text, display };
     }
   }
   return fail(NO_RUNTIME);
@@ -111,19 +160,21 @@ async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, Delegat
 
 export function createDelegateTool(opts: DelegateToolOptions = {}): Tool {
   const delegateOnly = opts.delegateOnly ?? false;
-  const tool: Tool = {
+  return defineTool({
     name: DELEGATE,
+    args: delegateArgs,
+    // The parser reads anything that is not an object as "no arguments" itself.
+    prepare: (raw) => raw,
+    // The model reads the flat object with this caller's roster (spec.ts).
+    parameters: (caller, config) => delegateModelParameters(caller, config),
+    description: (caller, config) => delegateDescription(caller, config, delegateOnly),
     // Delegation is gated by policy and reachability, not by a prompt; always_ask or a
     // profile's own settings can still make it ask.
     asksByDefault: false,
     duplicateExempt: true,
-    spec(caller: ToolCaller, config: ArborConfig): ToolSpec {
-      return delegateSpec(caller, config, delegateOnly);
-    },
-    async run(raw: unknown, ctx: ToolContext): Promise<ToolResult> {
-      const parsed = parseArgs(raw);
-      if (!parsed.ok) return fail(parsed.error);
-      const args = parsed.args;
+    // The children's tool calls count against the shared tracker; the hand-off does not.
+    countsAsAction: false,
+    async run(args, ctx) {
       // A target whose profile would prompt for delegate (always_ask) never gets this far:
       // it is refused at admission (bounded agentic with always_ask entries).
       if (delegateOnly && TASK_ACTIONS.includes(args.action)) return fail(delegateOnlyRefusal(args.action));
@@ -132,8 +183,7 @@ export function createDelegateTool(opts: DelegateToolOptions = {}): Tool {
       if (!services) return fail(NO_RUNTIME);
       return runTaskAction(ctx, args, services);
     },
-  };
-  return tool;
+  });
 }
 
 /** The instance every agent's registry starts from. */

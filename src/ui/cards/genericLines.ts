@@ -10,7 +10,8 @@ import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { callStatusWord, formatClock } from './cardLines.js';
 import { limitNote, limitText } from './limits.js';
 import { fitLine, row, wrapBlock, type Line } from './lines.js';
-import { reachedRetentionCap } from './parse.js';
+import { reachedRetentionCap } from './cardArgs.js';
+import { diffBodyLines, diffOf, diffSummarySegs } from './diffLines.js';
 
 function outcome(item: ToolTranscriptItem): string {
   const first = resultPreview(item.result);
@@ -35,11 +36,13 @@ function glyph(item: ToolTranscriptItem, frame: number): string {
 }
 
 export function genericCollapsed(item: ToolTranscriptItem, width: number, frame: number): Line[] {
+  const diff = diffOf(item);
   const head = row(
     width,
     { text: `${glyph(item, frame)} `, color: TOOL_COLORS[item.status] },
     { text: item.name, bold: true },
-    { text: ` ${toolArgsSummary(item.name, item.args, item.rawArgs)}`, dim: true },
+    // A file change reads as its path and counts; other calls as their arguments.
+    ...(diff ? diffSummarySegs(diff) : [{ text: ` ${toolArgsSummary(item.name, item.args, item.rawArgs)}`, dim: true }]),
   );
   const out = outcome(item);
   const restored = item.restored ? `${t('transcript:card.restored')} · ` : '';
@@ -61,6 +64,8 @@ export function genericExpanded(item: ToolTranscriptItem, width: number, frame: 
   out.push(h('transcript:section.arguments'));
   const args = item.args === undefined ? item.rawArgs : prettyArgs(item.args, item.rawArgs);
   out.push(...field(args || t('transcript:card.noArguments'), width, 4));
+  const diff = diffOf(item);
+  if (diff) out.push(h('transcript:section.diff'), ...diffBodyLines(diff, width));
   out.push(h('transcript:section.result'));
   const settled = item.restored || (item.status !== 'running' && item.status !== 'pending_approval');
   if (item.result) out.push(...field(item.result, width, 4, item.status === 'error' ? 'red' : undefined));

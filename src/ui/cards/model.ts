@@ -1,8 +1,11 @@
 // What a spawn_subagent / delegate card shows, derived once per transcript item: the task,
-// the other input, and one response block per target. Memoized on the item object, which
-// the store replaces whenever the call changes.
+// the other input, and one response block per target, read from the result's display. A
+// call without one (it never ran: denied, skipped, refused before the tool) shows its
+// recorded text intact. Memoized on the item object, which the store replaces whenever the
+// call changes.
+import type { DelegateTargetDisplay } from '../../model/toolDisplay.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
-import { blockError, cardArgs, parseEnvelope, parseParallel, reachedRetentionCap, type CardArgs } from './parse.js';
+import { cardArgs, reachedRetentionCap, type CardArgs } from './cardArgs.js';
 
 export interface ResponseBlock {
   /** Delegate target; undefined for spawn_subagent. */
@@ -27,34 +30,48 @@ export interface CardModel extends CardArgs {
   settled: boolean;
 }
 
-function syncBlock(target: string, result: string | undefined, failed: boolean): ResponseBlock {
-  if (result === undefined || result === '') return { target };
-  const env = failed ? undefined : parseEnvelope(result, target);
-  if (env) return { target, text: env.response, attribution: env.attribution, agentic: env.agentic };
-  return { target, text: result, error: failed };
+function answerBlock(e: DelegateTargetDisplay, parallel: boolean): ResponseBlock {
+  const flag = parallel ? { reportedSuccess: e.success } : {};
+  if (e.notRecorded) return { target: e.target };
+  if (e.success && e.answer !== undefined) {
+    return {
+      target: e.target,
+      ...flag,
+      text: e.answer,
+      ...(e.label !== undefined ? { attribution: e.label, agentic: e.agentic === true } : {}),
+    };
+  }
+  return { target: e.target, ...flag, text: e.error ?? e.answer ?? '', error: !e.success };
+}
+
+function delegateEntries(item: ToolTranscriptItem): DelegateTargetDisplay[] {
+  return item.display?.kind === 'delegate' ? item.display.targets : [];
 }
 
 function blocksFor(args: CardArgs, item: ToolTranscriptItem, settled: boolean): ResponseBlock[] {
   if (!settled) return [];
   const failed = item.status !== 'ok';
   const result = item.result;
-  if (args.tool === 'spawn_subagent') return [result ? { text: result, error: failed } : {}];
-  if (!args.parallel) return [syncBlock(args.targets[0], result, failed)];
-  const parsed = result ? parseParallel(result, args.targets) : undefined;
+  const whole = (): ResponseBlock[] => [result ? { text: result, error: failed } : {}];
+  if (args.tool === 'spawn_subagent') {
+    const d = item.display?.kind === 'spawn' ? item.display : undefined;
+    const text = d?.answer ?? d?.error ?? result;
+    return [text ? { text, error: failed } : {}];
+  }
+  const entries = delegateEntries(item);
+  if (!args.parallel) {
+    const target = args.targets[0];
+    const e = entries.find((x) => x.target === target);
+    if (!e) return [result ? { target, text: result, error: failed } : { target }];
+    // A failed call shows the whole failure as recorded.
+    if (failed && !e.success) return [{ target, text: e.error ?? result ?? '', error: true }];
+    return [answerBlock(e, false)];
+  }
   // A refusal before anything ran is one message for the whole call.
-  if (!parsed) return [result ? { text: result, error: failed } : {}];
-  return parsed.map((b): ResponseBlock => {
-    if (b.body === undefined) return { target: b.target };
-    if (b.envelope)
-      return {
-        target: b.target,
-        reportedSuccess: b.reportedSuccess,
-        text: b.envelope.response,
-        attribution: b.envelope.attribution,
-        agentic: b.envelope.agentic,
-      };
-    const err = b.reportedSuccess === false ? blockError(b.body) : undefined;
-    return { target: b.target, reportedSuccess: b.reportedSuccess, text: err ?? b.body, error: b.reportedSuccess === false };
+  if (entries.length === 0) return whole();
+  return args.targets.map((target, i): ResponseBlock => {
+    const e = entries[i]?.target === target ? entries[i] : entries.find((x) => x.target === target);
+    return e ? answerBlock(e, true) : { target };
   });
 }
 
@@ -69,7 +86,8 @@ export function cardModel(item: ToolTranscriptItem): CardModel | undefined {
   if (args) {
     // A restored call is over, whatever status it was recorded with.
     const settled = item.restored === true || (item.status !== 'running' && item.status !== 'pending_approval');
-    model = { ...args, blocks: blocksFor(args, item, settled), capped: reachedRetentionCap(item.result), settled };
+    const capped = reachedRetentionCap(item.result) || (item.display?.kind === 'delegate' && item.display.capped === true);
+    model = { ...args, blocks: blocksFor(args, item, settled), capped, settled };
   }
   cache.set(item, model);
   return model ?? undefined;

@@ -6,7 +6,7 @@ import { registerToolRenderer, type ToolRenderer } from '../components/renderToo
 import { toolCardHeight } from '../components/ToolCard.js';
 import { COLLAPSED_ROWS } from './cardLines.js';
 import { cardModel } from './model.js';
-import { DELEGATE_TOOL, SPAWN_TOOL } from './parse.js';
+import { DELEGATE_TOOL, SPAWN_TOOL } from './cardArgs.js';
 import { PrintedTranscriptCard, TranscriptCard } from './TranscriptCard.js';
 
 const renderer: ToolRenderer = {

@@ -5,6 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { t } from '../../i18n/index.js';
+import { diffCounts } from '../../text/diff.js';
 import { resultPreview, toolArgsSummary } from '../text/format.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
@@ -47,14 +48,22 @@ export function ToolCard({ item, width, frame }: ToolCardProps) {
   const color = TOOL_COLORS[item.status];
   const head = `${toolGlyph(item, frame)} ${item.name}`;
   const room = Math.max(1, width - displayWidth(head) - 1);
-  const args = toolArgsSummary(item.name, item.args, item.rawArgs);
+  // A file change reads as its path and +/- counts (write_file src/a.ts +12 −3).
+  const diff = item.display?.kind === 'diff' ? item.display : undefined;
+  const args = diff ? diff.path : toolArgsSummary(item.name, item.args, item.rawArgs);
   const outcome = outcomeLine(item);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
         <Text color={color}>{toolGlyph(item, frame)} </Text>
         <Text bold>{item.name}</Text>
-        {args && <Text dimColor>{` ${truncate(args, room)}`}</Text>}
+        {args && <Text dimColor>{` ${truncate(args, diff ? Math.max(1, room - diffCounts(diff).length - 1) : room)}`}</Text>}
+        {diff && (
+          <>
+            <Text color="green">{` +${diff.added}`}</Text>
+            <Text color="red">{` \u2212${diff.removed}`}</Text>
+          </>
+        )}
       </Text>
       {outcome && (
         <Text wrap="truncate-end" color={item.status === 'error' ? 'red' : undefined} dimColor={item.status !== 'error'}>

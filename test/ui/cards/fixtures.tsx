@@ -2,6 +2,7 @@
 // records, child runs bound (or not) to them, and plain text of laid-out lines.
 import React from 'react';
 import { render } from 'ink-testing-library';
+import { legacyDisplay } from '../../../src/persistence/legacyDisplay.js';
 import type { Run, ToolCallStatus, ToolTranscriptItem } from '../../../src/runtime/types.js';
 import { lineText, type Line } from '../../../src/ui/cards/lines.js';
 import { LinesView } from '../../../src/ui/components/LineView.js';
@@ -10,7 +11,18 @@ import { plain } from '../harness.js';
 
 let seq = 0;
 
+/** A tool item as recorded. Given only a result text (the delegate and spawn formats the
+ * tests build with the tools' own string functions), it carries the display that text
+ * stands for, as the tool gives it live and a restored old session gets it. */
 export function toolItem(name: string, args: unknown, patch: Partial<ToolTranscriptItem> = {}): ToolTranscriptItem {
+  const item = bareToolItem(name, args, patch);
+  if ('display' in patch || (item.status !== 'ok' && item.status !== 'error')) return item;
+  const display = legacyDisplay(item);
+  return display ? { ...item, display } : item;
+}
+
+/** A tool item with exactly the fields given: no display unless the patch has one. */
+export function bareToolItem(name: string, args: unknown, patch: Partial<ToolTranscriptItem> = {}): ToolTranscriptItem {
   seq++;
   return {
     id: `item-${seq}`,

@@ -103,11 +103,16 @@ describe('Streamable HTTP', () => {
       type: 'object',
       properties: { text: { type: 'string' } },
     });
-    expect(await shout.run({ text: 'hi' }, ctx())).toEqual({ success: true, output: 'HI' });
+    expect(await shout.run({ text: 'hi' }, ctx())).toEqual({
+      success: true,
+      output: 'HI',
+      display: { kind: 'mcp', server: 'web', tool: 'shout', isError: false },
+    });
     expect(await tools.find((t) => t.name === 'mcp__web__broken')!.run({}, ctx())).toEqual({
       success: false,
       output: '',
       error: 'it broke',
+      display: { kind: 'mcp', server: 'web', tool: 'broken', isError: true },
     });
     // The same server under an entry with a 1 s tool timeout.
     expect(await m.waitFor(['hasty'])).toEqual([]);
@@ -119,6 +124,7 @@ describe('Streamable HTTP', () => {
       success: false,
       output: '',
       error: "MCP tool 'slow' on server 'hasty' timed out after 1 s",
+      display: { kind: 'mcp', server: 'hasty', tool: 'slow', isError: true },
     });
     expect((await tools.find((t) => t.name === 'mcp__web__link')!.run({}, ctx())).output).toBe(
       '[resource link: report <file:///tmp/report.md>, text/markdown]',
@@ -158,6 +164,10 @@ describe('Streamable HTTP', () => {
     expect(await m.waitFor(['old'])).toEqual([]);
     expect(m.views()[0]).toMatchObject({ status: 'ready', transport: 'sse' });
     const shout = mcpToolsOf(m, ['old']).find((t) => t.name === 'mcp__old__shout')!;
-    expect(await shout.run({ text: 'sse' }, ctx())).toEqual({ success: true, output: 'SSE' });
+    expect(await shout.run({ text: 'sse' }, ctx())).toEqual({
+      success: true,
+      output: 'SSE',
+      display: { kind: 'mcp', server: 'old', tool: 'shout', isError: false },
+    });
   }, 30_000);
 });

@@ -78,7 +78,7 @@ describe('spawn_subagent guards (order and exact strings)', () => {
       { prompt: 'go' },
       ctxFor(callerWith({ risk: { ...defaultRiskProfile('x'), allowed_tools: [] } })),
     );
-    expect(r).toEqual({ success: true, output: EMPTY_OUTPUT });
+    expect(r).toEqual({ success: true, output: EMPTY_OUTPUT, display: { kind: 'spawn', answer: EMPTY_OUTPUT } });
   });
 
   it('wraps build and run failures', async () => {

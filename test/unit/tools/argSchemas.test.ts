@@ -4,7 +4,9 @@
 // argCorpus.ts) and the model-facing schema property for property.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { readFileTool, writeFileTool, listFilesTool } from '../../../src/tools/files.js';
+import { readFileTool } from '../../../src/tools/readFile.js';
+import { writeFileTool } from '../../../src/tools/writeFile.js';
+import { listFilesTool } from '../../../src/tools/listFiles.js';
 import { shellTool } from '../../../src/tools/shell.js';
 import { spawnSubagentTool } from '../../../src/tools/spawnSubagent.js';
 import { parseArgs } from '../../../src/tools/delegate/args.js';

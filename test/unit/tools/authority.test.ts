@@ -11,7 +11,7 @@ import {
   combinedApprovalRequirement,
   confinePath,
 } from '../../../src/tools/authority.js';
-import { readFileTool } from '../../../src/tools/files.js';
+import { readFileTool } from '../../../src/tools/readFile.js';
 import { ToolRegistry, builtinTools } from '../../../src/tools/registry.js';
 import { COMMAND_NOT_ALLOWED, SHELL_NO_COMMAND_ALLOWED, shellTool } from '../../../src/tools/shell.js';
 import type { ToolContext } from '../../../src/tools/types.js';

@@ -7,7 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listFilesTool, readFileTool, writeFileTool } from '../../../src/tools/files.js';
+import { listFilesTool } from '../../../src/tools/listFiles.js';
+import { readFileTool } from '../../../src/tools/readFile.js';
+import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { context } from './helpers.js';
 
 const ROUNDS = 500;

@@ -2,7 +2,9 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LIST_CAP_ENTRIES, READ_CAP_BYTES, compileGlob, listFilesTool, readFileTool, writeFileTool } from '../../../src/tools/files.js';
+import { LIST_CAP_ENTRIES, compileGlob, listFilesTool } from '../../../src/tools/listFiles.js';
+import { READ_CAP_BYTES, readFileTool } from '../../../src/tools/readFile.js';
+import { writeFileTool } from '../../../src/tools/writeFile.js';
 import type { ActionTracker } from '../../../src/tools/types.js';
 import { context, risk } from './helpers.js';
 
@@ -31,7 +33,11 @@ const ctx = (extra: Partial<Parameters<typeof context>[0]> = {}) => context({ cw
 
 describe('read_file', () => {
   it('reads a file inside the root', async () => {
-    expect(await readFileTool.run({ path: 'src/a.ts' }, ctx())).toEqual({ success: true, output: 'export const a = 1;\n' });
+    expect(await readFileTool.run({ path: 'src/a.ts' }, ctx())).toEqual({
+      success: true,
+      output: 'export const a = 1;\n',
+      display: { kind: 'read', path: 'src/a.ts', bytes: 20 },
+    });
   });
 
   it('caps a large file with a truncation note, cutting on a character boundary', async () => {
@@ -98,13 +104,37 @@ describe('read_file', () => {
 describe('write_file', () => {
   it('creates parent directories inside the root', async () => {
     const r = await writeFileTool.run({ path: 'new/dir/out.txt', content: 'héllo' }, ctx());
-    expect(r).toEqual({ success: true, output: "Wrote 6 bytes to 'new/dir/out.txt'." });
+    expect(r).toEqual({
+      success: true,
+      output: "Wrote 6 bytes to 'new/dir/out.txt'.",
+      display: {
+        kind: 'diff',
+        path: 'new/dir/out.txt',
+        created: true,
+        added: 1,
+        removed: 0,
+        hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ['+héllo'] }],
+      },
+    });
     expect(readFileSync(join(work, 'new', 'dir', 'out.txt'), 'utf8')).toBe('héllo');
   });
 
   it('overwrites and accepts empty content', async () => {
     expect((await writeFileTool.run({ path: 'README.md', content: '' }, ctx())).success).toBe(true);
     expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe('');
+  });
+
+  it('a rewrite records the diff of the old content against the new', async () => {
+    writeFileSync(join(work, 'notes.txt'), 'one\ntwo\nthree\n');
+    const r = await writeFileTool.run({ path: 'notes.txt', content: 'one\n2\nthree\nfour\n' }, ctx());
+    expect(r.display).toEqual({
+      kind: 'diff',
+      path: 'notes.txt',
+      added: 2,
+      removed: 1,
+      hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+2', ' three', '+four'] }],
+    });
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('one\n2\nthree\nfour\n');
   });
 
   it('refuses to write through a symlink that leaves the root, creating nothing', async () => {

@@ -59,7 +59,11 @@ async function waitForFile(path: string, ms = 5000): Promise<string> {
 describe('shell', () => {
   it('returns stdout and stderr together with the exit code, run in the workspace', async () => {
     const r = await shellTool.run({ command: 'echo out; echo err 1>&2; pwd' }, context({ cwd: work }));
-    expect(r).toEqual({ success: true, output: `out\nerr\n${work}\n[exit code: 0]` });
+    expect(r).toEqual({
+      success: true,
+      output: `out\nerr\n${work}\n[exit code: 0]`,
+      display: { kind: 'shell', command: 'echo out; echo err 1>&2; pwd', exitCode: 0 },
+    });
   });
 
   it('fails with the output and exit code on a non-zero exit', async () => {
