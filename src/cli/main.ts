@@ -54,6 +54,11 @@ export async function main(argv: string[]): Promise<void> {
   // A pipe closed by its reader (| head -1) ends the output, never the turn (closedOutput.ts).
   guardProcessOutput();
   initI18n();
+  if (argv[0] === 'export') {
+    const { runExport } = await import('./exportCommand.js');
+    process.exitCode = await runExport(argv.slice(1));
+    return;
+  }
   let cmd: CliCommand;
   try {
     cmd = parseCli(argv);

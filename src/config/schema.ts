@@ -148,6 +148,8 @@ const delegationSchema = table({
   runaway: runawaySchema.default(() => ({ on_trip: 'pause_tree' as const })),
   /** Absent: subagent_auto_approve decides (true = "allow", else "deny"); see subagentApprovals.ts. */
   subagent_approvals: oneOf(SUBAGENT_APPROVALS).optional(),
+  /** The runtime's receipt of what a child did follows its answer in the parent's tool result; absent = false. */
+  child_receipts: boolean().optional(),
 }).check((ctx) => {
   // subagent_auto_approve = true is the older spelling of "allow": both set and disagreeing is refused.
   const d = ctx.value;

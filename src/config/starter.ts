@@ -148,6 +148,7 @@ run_timeout_secs = ${d.run_timeout_secs}               # per child; 0 = none; pa
 # max_child_cost_cents = 50        # per child and its subtree (needs the provider's pricing)
 # max_child_seconds = 600          # per child, active time (paused time does not count)
 # confirm_fanout_over = 4          # ask before one model turn starts more children than this; 0 = never
+# child_receipts = true            # after a child's answer the parent model reads what the runtime saw it do (tool calls, files, commands)
 
 # The runaway guard watches each tree; omitted thresholds are off.
 # [delegation.runaway]

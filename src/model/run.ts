@@ -1,5 +1,6 @@
 // A run's shape and lifecycle: what every layer (runtime, persistence, ui, text) reads about
-// one agent run. Plain data, no imports, so it sits below every layer.
+// one agent run. Plain data, so it sits below every layer.
+import type { RunLedger } from './ledger.js';
 
 export type RunStatus =
   | 'queued'
@@ -77,6 +78,8 @@ export interface Run {
   taskId?: string;
   /** Per-child limits in force (max_child_tokens, ...), narrowed to the caller's remainder. */
   limits?: Partial<Record<'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds', number>>;
+  /** What the runtime saw the run do (model/ledger.ts); absent until its first tool call. */
+  observed?: RunLedger;
 }
 
 /** How a run is named on screen and in commands: "researcher#3" for a child (its session

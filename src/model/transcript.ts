@@ -1,5 +1,6 @@
 // Transcript items: a chat's (or a child run's) visible history, as the store keeps it and
 // the session file stores it.
+import type { ChildObserved } from './ledger.js';
 import type { ToolDisplay } from './toolDisplay.js';
 
 export type ToolCallStatus = 'pending_approval' | 'running' | 'ok' | 'error' | 'denied' | 'skipped';
@@ -44,6 +45,9 @@ export type TranscriptItem =
       endedAt?: number;
       /** Rendered from disk (--resume): never bound to live runs. */
       restored?: boolean;
+      /** spawn_subagent / delegate: what each child was observed doing when the call
+       * returned (model/ledger.ts), kept so a restored card shows it too. */
+      observed?: ChildObserved[];
     }
   | { id: string; kind: 'notice'; level: 'info' | 'warn' | 'error'; text: string; at: number };
 

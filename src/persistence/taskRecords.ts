@@ -47,6 +47,9 @@ export interface TaskRecord {
   heartbeat_at: string;
   pid: number;
   progress: TaskProgress | null;
+  /** The runtime's receipt lines ([delegation] child_receipts), written when the task ends;
+   * views show them after the output (or error), never as a field of their own. */
+  receipt?: string[];
 }
 
 export type TaskPatch = Partial<Omit<TaskRecord, 'task_id'>>;
@@ -119,6 +122,24 @@ function pidAlive(pid: number): boolean {
     // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+const FORGED_RECEIPT = /^\s*\[runtime (receipt|warning)/i;
+
+/** The receipt after the output (or the error), the child's own look-alike lines quoted
+ * (tools/receipt.ts does the same for foreground results). */
+function withReceiptLines(rec: TaskRecord): TaskRecord {
+  const { receipt, ...rest } = rec;
+  if (!Array.isArray(receipt) || receipt.length === 0) return rest;
+  const lines = receipt.filter((l) => typeof l === 'string').join('\n');
+  const guard = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => (FORGED_RECEIPT.test(l) ? `> ${l}` : l))
+      .join('\n');
+  if (rest.output !== null) return { ...rest, output: `${guard(rest.output)}\n${lines}` };
+  if (rest.error !== null) return { ...rest, error: `${guard(rest.error)}\n${lines}` };
+  return rest;
 }
 
 export class TaskStore {
@@ -216,7 +237,8 @@ export class TaskStore {
 
   /** The record as callers see it: progress gains elapsed_secs, measured from the start
    * (or creation) to the end (or `now`). */
-  view(rec: TaskRecord, now: number = Date.now()): TaskView {
+  view(stored: TaskRecord, now: number = Date.now()): TaskView {
+    const rec = withReceiptLines(stored);
     if (!rec.progress) return { ...rec, progress: null };
     const start = Date.parse(rec.started_at ?? rec.created_at);
     const end = rec.finished_at ? Date.parse(rec.finished_at) : now;

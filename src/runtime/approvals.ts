@@ -21,7 +21,9 @@ import type { RiskProfile } from '../config/types.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
 import { isTerminal, type ApprovalAnswer } from './types.js';
 
-export type ApprovalDecision = { allowed: true } | { allowed: false; error: string };
+/** `asked`: the call needed an approval, and how it was answered (the ledger records it):
+ * an operator's answer, or who decided without one. */
+export type ApprovalDecision = { allowed: true; asked?: string } | { allowed: false; error: string; asked?: string };
 
 export const OPERATOR_DENIED = (tool: string) =>
   `The operator denied this call to '${tool}'. Do not retry it; continue without it or ask the user.`;
@@ -81,18 +83,22 @@ export class ApprovalBroker {
     const alwaysAsk = profiles.some((p) => listNames(p.always_ask, name));
     if (req.isChild) {
       const { mode, narrowedBy } = effectiveSubagentApprovals(this.opts.subagentApprovals(), profiles);
-      if (mode === 'allow') return { allowed: true };
+      if (mode === 'allow') return { allowed: true, asked: 'auto_allowed' };
       if (mode === 'deny') {
-        return { allowed: false, error: narrowedBy ? CHILD_APPROVAL_DENIED_BY_PROFILE(name, narrowedBy) : CHILD_APPROVAL_DENIED(name) };
+        const error = narrowedBy ? CHILD_APPROVAL_DENIED_BY_PROFILE(name, narrowedBy) : CHILD_APPROVAL_DENIED(name);
+        return { allowed: false, error, asked: 'auto_denied' };
       }
-      if (!alwaysAsk && this.granted(req.runId, name)) return { allowed: true };
-    } else if (!alwaysAsk && (this.sessionAllowed.has(name) || this.granted(req.runId, name))) return { allowed: true };
-    if (!this.opts.interactive) return this.opts.autoYes ? { allowed: true } : { allowed: false, error: HEADLESS_DENIED(name) };
+      if (!alwaysAsk && this.granted(req.runId, name)) return { allowed: true, asked: 'granted' };
+    } else if (!alwaysAsk && (this.sessionAllowed.has(name) || this.granted(req.runId, name))) return { allowed: true, asked: 'granted' };
+    if (!this.opts.interactive)
+      return this.opts.autoYes
+        ? { allowed: true, asked: 'auto_allowed' }
+        : { allowed: false, error: HEADLESS_DENIED(name), asked: 'auto_denied' };
     const answer = await this.ask(req);
-    if (answer === undefined) return { allowed: false, error: ASK_WITHDRAWN };
-    if (answer === 'deny') return { allowed: false, error: OPERATOR_DENIED(name) };
+    if (answer === undefined) return { allowed: false, error: ASK_WITHDRAWN, asked: 'withdrawn' };
+    if (answer === 'deny') return { allowed: false, error: OPERATOR_DENIED(name), asked: 'deny' };
     if (answer !== 'allow_once') this.grant(req, answer);
-    return { allowed: true };
+    return { allowed: true, asked: answer };
   }
 
   answer(approvalId: string, answer: ApprovalAnswer): void {

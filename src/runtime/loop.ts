@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolResult, ToolServices } from '../tools/types.js';
 import type { ArborConfig } from '../config/types.js';
 import type { ApprovalBroker } from './approvals.js';
+import type { ToolObservation, ToolObserver } from './ledger/book.js';
 import { replyCapBytes } from '../config/defaults.js';
 import { budgetExhaustedMessage, type ExecutionBudget } from './executionBudget.js';
 import { FANOUT_DECLINED } from './fanoutDeclined.js';
@@ -78,6 +79,8 @@ export interface LoopSpec {
   quota?: QuotaWaiter;
   /** Large fan-outs wait for the operator (runtime/fanout.ts): the ids of calls declined. */
   reviewFanout?(calls: readonly ToolCallRequest[]): Promise<ReadonlySet<string>>;
+  /** The observed-effects ledger (runtime/ledger/): sees every call around its run. */
+  observer?: ToolObserver;
 }
 
 export interface LoopResult {
@@ -355,13 +358,16 @@ function declineCall(spec: LoopSpec, item: ToolTranscriptItem): ToolResult {
 }
 
 async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTranscriptItem, seen: Set<string>): Promise<ToolResult> {
-  const finish = (status: ToolTranscriptItem['status'], full: ToolResult): ToolResult => {
+  let ran: ToolObservation | undefined;
+  let approval: string | undefined;
+  const finish = async (status: ToolTranscriptItem['status'], full: ToolResult): Promise<ToolResult> => {
     const text = full.success ? full.output : (full.error ?? '');
     // The display is kept under the same caps as the text, on the item and in the history.
     const display = full.display ? capDisplay(full.display) : undefined;
     const result = display === full.display ? full : { ...full, display };
+    const extra = await spec.observer?.after(call, status, result, ran, approval).catch(() => undefined);
     const final = updateItem(spec.store, spec.runId, item.id, (it) =>
-      it.kind === 'tool' ? { ...it, status, result: capResult(text), ...(display ? { display } : {}), endedAt: Date.now() } : it,
+      it.kind === 'tool' ? { ...it, status, result: capResult(text), ...(display ? { display } : {}), endedAt: Date.now(), ...extra } : it,
     );
     if (final) spec.hooks.onItemFinal?.(spec.runId, final);
     return result;
@@ -391,6 +397,7 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
     isChild: spec.isChild,
     signal: spec.signal,
   });
+  approval = decision.asked;
   // Stopped while its ask waited: nothing was answered, so the item does not say denied.
   if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
   if (!decision.allowed) return finish('denied', { success: false, output: '', error: decision.error });
@@ -398,6 +405,7 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
   if (spec.gate.paused) await spec.gate.wait(spec.signal);
   if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
 
+  ran = (await spec.observer?.before(call, tool.name).catch(() => undefined)) ?? { startedAt: Date.now() };
   const startedAt = Date.now();
   toolStarted(spec.store, spec.runId, tool.name, startedAt);
   spec.hooks.onToolStarted?.(spec.runId, tool.name);

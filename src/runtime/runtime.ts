@@ -27,6 +27,8 @@ import { repairHistory } from './history.js';
 import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
+import { LedgerBook } from './ledger/book.js';
+import { buildTreeReport, writeTreeReport } from './ledger/treeReport.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
@@ -89,6 +91,8 @@ export interface CreateRuntimeOptions {
   rootModel?: ModelSelection;
   /** Whether the folder's own .arbor settings were trusted and applied (absent: it has none). */
   projectTrust?: ProjectTrustState;
+  /** false: no observed-effects ledger (the benchmark's baseline). Default on. */
+  ledger?: boolean;
 }
 
 export interface Runtime extends RuntimeApi {
@@ -258,6 +262,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     extraServices: opts.extraServices,
     notice: (level, text) => notice(level, text),
     projectContext: opts.projectContext?.text,
+    ledger: opts.ledger === false ? undefined : new LedgerBook(store),
     quota,
     fanout,
   });
@@ -398,6 +403,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         model: finished?.model,
       });
       supervisor.releaseHandle(run.id);
+      // The root's final snapshot too (its ledger, for the tree export); children are
+      // recorded as they end.
+      if (finished) sinks.appendRun?.(finished);
       store.setState({ activeRootRunId: undefined, retryNotice: undefined });
       flushSinks();
     }
@@ -464,6 +472,23 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     recordedRuns() {
       const restored = restoreSession(opts.arborHome ?? arborHome(), store.getState().sessionId);
       return { runs: restored.runs, childItems: restored.childItems };
+    },
+    exportTree(path) {
+      flushSinks();
+      const home = opts.arborHome ?? arborHome();
+      const state = store.getState();
+      // Runs of this process as they are now, over what the session file recorded (a
+      // resumed session's earlier turns).
+      let recorded: Run[] = [];
+      try {
+        recorded = restoreSession(home, state.sessionId).runs;
+      } catch {
+        // No file yet: only this process's runs.
+      }
+      const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
+      const ids = new Set(live.map((r) => r.id));
+      const report = buildTreeReport(state.sessionId, [...recorded.filter((r) => !ids.has(r.id)), ...live]);
+      return { path: writeTreeReport(report, { path, home }), runs: report.runs.length };
     },
     models: () => rootModel.choices(),
     setModel(spec) {

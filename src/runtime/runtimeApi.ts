@@ -88,6 +88,9 @@ export interface RuntimeApi {
   /** The runs this session's file recorded (cards restored by --resume open them). Reads
    * the file on each call; throws naming the file and the problem. */
   recordedRuns(): RecordedRuns;
+  /** Writes the session's run tree as a report (Markdown, or JSON for a `.json` path;
+   * default $ARBOR_HOME/exports/<session>-tree.md, 0600). Throws naming the path. */
+  exportTree?(path?: string): { path: string; runs: number };
   /** Every configured provider, the one the user's agent uses now marked current. */
   models?(): ModelChoice[];
   /** Switches the user's agent to `<provider>` or `<provider>/<model>` (a configured

@@ -16,6 +16,7 @@ import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
+import { childObserved } from './ledger/book.js';
 import { KILLED_TEXT, RunControl } from './runControl.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
@@ -308,7 +309,9 @@ export class Supervisor implements SupervisorCore {
     this.deps.onChildEnded?.(run);
     if (this.handles.delete(runId) && run.parentRunId !== undefined) this.dropParentCount(run.parentRunId);
     this.contexts.ended(runId);
-    return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run };
+    this.deps.ledger?.forget(runId);
+    const observed = this.deps.ledger ? childObserved(this.store.getState().runs, this.store.getState().runOrder, runId) : undefined;
+    return { status: status as ChildOutcome['status'], text, error: status === 'completed' ? undefined : reasonText, run, observed };
   }
 
   // ---- the subagent service (spawn_subagent): see subagents.ts ----
@@ -366,6 +369,7 @@ export class Supervisor implements SupervisorCore {
       maxIterations: opts.maxIterations,
       quota: this.deps.quota,
       reviewFanout: fanoutReviewFor(this.deps.fanout, opts.run, opts.caller, opts.tools, handle),
+      observer: this.deps.ledger?.observer(opts.run.id, this.deps.cwd, opts.maxIterations > 1 && opts.tools.names().length > 0),
     });
     return result.text;
   }

@@ -16,6 +16,7 @@ import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
 import type { QuotaWaiter } from './quotaPause.js';
 import type { ApprovalBroker } from './approvals.js';
+import type { LedgerBook } from './ledger/book.js';
 import type { RuntimeStore } from './store.js';
 import type { Run, RunKind } from './types.js';
 
@@ -78,6 +79,8 @@ export interface SupervisorDeps {
   extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
   /** Project context (AGENTS.md) for the system prompt of agents that take it. */
   projectContext?: string;
+  /** The observed-effects ledger; absent: nothing is recorded (a benchmark's baseline). */
+  ledger?: LedgerBook;
 }
 
 export interface ChildSpec {

@@ -26,11 +26,28 @@ export function neutralizeItem(item: TranscriptItem): TranscriptItem {
       const rawArgs = neutralizeMaybe(item.rawArgs);
       const args = neutralizeDeep(item.args);
       const result = item.result === undefined ? undefined : neutralizeMaybe(item.result);
-      // Paths, commands, answers and diff lines in the display are outside text too.
+      // What the children were observed doing, and the display's paths, commands, answers
+      // and diff lines: all outside text.
+      const observed = item.observed === undefined ? undefined : neutralizeDeep(item.observed);
       const display = item.display === undefined ? undefined : neutralizeDeep(item.display);
-      if (name === item.name && rawArgs === item.rawArgs && args === item.args && result === item.result && display === item.display)
+      if (
+        name === item.name &&
+        rawArgs === item.rawArgs &&
+        args === item.args &&
+        result === item.result &&
+        observed === item.observed &&
+        display === item.display
+      )
         return item;
-      return display === undefined ? { ...item, name, rawArgs, args, result } : { ...item, name, rawArgs, args, result, display };
+      return {
+        ...item,
+        name,
+        rawArgs,
+        args,
+        result,
+        ...(observed !== undefined ? { observed } : {}),
+        ...(display !== undefined ? { display } : {}),
+      };
     }
     default:
       return item;
@@ -52,6 +69,10 @@ export function neutralizeRunFields<T extends Partial<Run>>(patch: T): T {
   if (patch.lastTool && typeof patch.lastTool.name === 'string') {
     const name = neutralize(patch.lastTool.name);
     if (name !== patch.lastTool.name) (out ??= { ...patch }).lastTool = { ...patch.lastTool, name };
+  }
+  if (patch.observed) {
+    const observed = neutralizeDeep(patch.observed);
+    if (observed !== patch.observed) (out ??= { ...patch }).observed = observed;
   }
   return out ?? patch;
 }

@@ -1,5 +1,6 @@
 // What spawn_subagent and delegate need from the supervisor. Declared here, implemented in
 // runtime/, so tools/ stays below runtime/ in the import graph.
+import type { ChildObserved } from '../model/ledger.js';
 import type { ToolCallOrigin } from './caller.js';
 
 export type ChildEndStatus = 'completed' | 'failed' | 'killed' | 'timed_out' | 'cancelled';
@@ -10,6 +11,8 @@ export interface ChildOutcome {
   text: string;
   /** Why it did not complete. */
   error?: string;
+  /** What the runtime saw the child (and its subtree) do: the receipt's source. */
+  observed?: ChildObserved;
 }
 
 export interface SubagentServices {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { childApprovalsFor } from './approvalPolicy.js';
 import { subagentServices } from './childServices.js';
 import { defineTool } from './defineTool.js';
+import { RECEIPT_DESCRIPTION, receiptsOn, withReceipt } from './receipt.js';
 import { nonBlank } from './toolArgs.js';
 import { listNames } from './toolGlob.js';
 import { fail, ok, type ToolCaller, type ToolResult } from './types.js';
@@ -78,17 +79,19 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
         : '') +
       '.',
     CHILD_APPROVALS_TEXT[childApprovalsFor(caller, config)],
+    ...(receiptsOn(config) ? [RECEIPT_DESCRIPTION] : []),
   ];
   return parts.join(' ');
 }
 
-/** The result with its display: the answer the card shows, or the error. */
-function answered(text: string): ToolResult {
-  return ok(text, { kind: 'spawn', answer: text });
+/** The result with its display: the answer the card shows, or the error. The model's text
+ * may carry the runtime's receipt; the card shows observed effects in its own section. */
+function answered(text: string, modelText = text): ToolResult {
+  return ok(modelText, { kind: 'spawn', answer: text });
 }
 
-function failed(error: string): ToolResult {
-  return fail(error, { kind: 'spawn', error });
+function failed(error: string, modelText = error): ToolResult {
+  return fail(modelText, { kind: 'spawn', error });
 }
 
 export const spawnSubagentTool = defineTool({
@@ -114,7 +117,11 @@ export const spawnSubagentTool = defineTool({
     } catch (err) {
       return failed(spawnFailed((err as Error).message));
     }
-    if (outcome.status === 'completed') return answered(outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text);
-    return failed(runFailed(outcome.error ?? outcome.status));
+    if (outcome.status === 'completed') {
+      const answer = outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text;
+      return answered(answer, withReceipt(ctx.config, answer, outcome.observed));
+    }
+    const error = runFailed(outcome.error ?? outcome.status);
+    return failed(error, withReceipt(ctx.config, error, outcome.observed));
   },
 });

@@ -107,6 +107,7 @@ export class DelegationService {
       label: plan.resolved.label,
       agentic: plan.agentic,
       timeoutSecs: plan.timeoutSecs,
+      observed: outcome.observed,
     };
   }
 

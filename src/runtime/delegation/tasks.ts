@@ -18,6 +18,8 @@ import { invalidSemanticCompletion } from '../../tools/delegate/format.js';
 import type { AwaitReport, CancelResult } from '../../tools/delegate/services.js';
 import { agentFailed, agentTimedOut } from '../../tools/delegate/strings.js';
 import type { ToolCallOrigin } from '../../tools/types.js';
+import { receiptLines, receiptsOn } from '../../tools/receipt.js';
+import { flagLabel, flagReason, observedLine } from '../../model/ledgerText.js';
 import { appendItem } from '../store.js';
 import type { SupervisorCore } from '../supervisorTypes.js';
 import type { Run, ToolActivity, TranscriptItem } from '../types.js';
@@ -186,8 +188,10 @@ export class BackgroundTasks {
         };
     }
     const now = Date.now();
+    const receipt = receiptsOn(this.supervisor.config) && outcome.observed ? receiptLines(outcome.observed) : undefined;
     const stored = this.safeUpdate(task.taskId, {
       ...patch,
+      ...(receipt ? { receipt } : {}),
       finished_at: iso(now),
       heartbeat_at: iso(now),
       ...(run ? { progress: progressOf(run, launch.timeoutSecs, now) } : {}),
@@ -218,7 +222,7 @@ export class BackgroundTasks {
       id: randomUUID(),
       kind: 'notice',
       level: outcome.status === 'completed' ? 'info' : outcome.status === 'failed' || outcome.status === 'timed_out' ? 'error' : 'warn',
-      text: lines.length ? `${text}\n${lines.join('\n')}` : text,
+      text: [text, ...lines, ...observedNotice(outcome)].join('\n'),
       at: Date.now(),
     };
     this.post(item);
@@ -337,4 +341,11 @@ export class BackgroundTasks {
       });
     }
   }
+}
+
+/** The announce's Observed line and flags: what the runtime saw, beside what the child said. */
+function observedNotice(outcome: ChildOutcome): string[] {
+  const o = outcome.observed;
+  if (!o) return [];
+  return [`${t('ledger:observed')}: ${observedLine(o.summary)}`, ...o.flags.map((f) => `⚠ ${flagLabel(f)}: ${flagReason(f, o.summary)}`)];
 }

@@ -1,7 +1,9 @@
 // From runtime outcomes to the text the model reads: the sync envelope, failures, the
 // parallel blocks and the await_sessions JSON.
+import type { ArborConfig } from '../../config/types.js';
 import { t } from '../../i18n/index.js';
 import type { DelegateTargetDisplay } from '../../model/toolDisplay.js';
+import { withReceipt } from '../receipt.js';
 import type { AwaitReport, DelegateRunOutcome } from './services.js';
 import { AWAIT_PENDING, agentFailed, agentTimedOut, parallelBlock, parallelHeader, syncEnvelope } from './strings.js';
 
@@ -24,31 +26,36 @@ export function invalidSemanticCompletion(target: string): string {
   return t('delegate:errors.invalidSemanticCompletion', { agent_name: target });
 }
 
-function failure(target: string, text: string): RenderedTarget {
-  return { success: false, text, entry: { target, success: false, error: text } };
+/** The model's text may carry the runtime's receipt; the card's entry never does (the card
+ * shows observed effects in its own section). */
+function failure(target: string, text: string, receipt: (t: string) => string): RenderedTarget {
+  return { success: false, text: receipt(text), entry: { target, success: false, error: text } };
 }
 
-export function renderOutcome(target: string, outcome: DelegateRunOutcome): RenderedTarget {
+/** With `config` setting child_receipts, the runtime's receipt follows the child's answer
+ * (or its failure) inside the same text. */
+export function renderOutcome(target: string, outcome: DelegateRunOutcome, config?: ArborConfig): RenderedTarget {
+  const receipt = (text: string) => (config ? withReceipt(config, text, outcome.observed) : text);
   if (outcome.status === 'completed') {
-    if (outcome.text.trim() === '') return failure(target, invalidSemanticCompletion(target));
+    if (outcome.text.trim() === '') return failure(target, invalidSemanticCompletion(target), receipt);
     return {
       success: true,
-      text: syncEnvelope(target, outcome.label, outcome.agentic, outcome.text),
+      text: syncEnvelope(target, outcome.label, outcome.agentic, receipt(outcome.text)),
       entry: { target, success: true, label: outcome.label, agentic: outcome.agentic, answer: outcome.text },
     };
   }
-  if (outcome.status === 'timed_out' && outcome.timeoutSecs) return failure(target, agentTimedOut(target, outcome.timeoutSecs));
-  return failure(target, agentFailed(target, outcome.error ?? outcome.status));
+  if (outcome.status === 'timed_out' && outcome.timeoutSecs) return failure(target, agentTimedOut(target, outcome.timeoutSecs), receipt);
+  return failure(target, agentFailed(target, outcome.error ?? outcome.status), receipt);
 }
 
-export function renderSingle(target: string, outcome: DelegateRunOutcome): RenderedCall {
-  const r = renderOutcome(target, outcome);
+export function renderSingle(target: string, outcome: DelegateRunOutcome, config?: ArborConfig): RenderedCall {
+  const r = renderOutcome(target, outcome, config);
   return { success: r.success, text: r.text, entries: [r.entry] };
 }
 
-export function renderParallel(targets: string[], outcomes: DelegateRunOutcome[]): RenderedCall {
+export function renderParallel(targets: string[], outcomes: DelegateRunOutcome[], config?: ArborConfig): RenderedCall {
   const blocks = targets.map((target, i) => {
-    const r = renderOutcome(target, outcomes[i]);
+    const r = renderOutcome(target, outcomes[i], config);
     return { ...r, block: parallelBlock(target, r.success, r.text) };
   });
   return {

@@ -9,6 +9,7 @@ import { delegationAllowed, reachableRoster, type RosterEntry } from './gating.j
 import { modelParameters } from '../toolArgs.js';
 import { childApprovalsFor } from '../approvalPolicy.js';
 import { delegateParameters } from './args.js';
+import { RECEIPT_DESCRIPTION, receiptsOn } from '../receipt.js';
 import { AWAIT_DEFAULT_TIMEOUT_MS, AWAIT_MAX_TIMEOUT_MS, DELEGATE } from './strings.js';
 
 function rosterText(roster: RosterEntry[]): string {
@@ -38,6 +39,7 @@ export function delegateDescription(caller: ToolCaller, config: ArborConfig, del
     `You are at delegation depth ${caller.delegationDepth} of at most ${caller.delegationDepthLimit} (${hopsLeft} more hop${hopsLeft === 1 ? '' : 's'} allowed).`,
     `At most ${config.delegation.max_children_per_agent} live children per run; at most ${config.delegation.max_concurrent} children run at once (more wait in a queue).`,
     DELEGATE_APPROVALS_TEXT[childApprovalsFor(caller, config)],
+    ...(receiptsOn(config) ? [RECEIPT_DESCRIPTION] : []),
   );
   if (delegateOnly) {
     parts.push('Only action=delegate is available to you; return background task ids to your caller.');

@@ -94,7 +94,9 @@ async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: Deleg
   }
 
   const outcomes = await services.runForeground(ctx, requests);
-  const rendered = args.parallel ? renderParallel(args.targets, outcomes) : renderSingle(args.targets[0], outcomes[0]);
+  const rendered = args.parallel
+    ? renderParallel(args.targets, outcomes, ctx.config)
+    : renderSingle(args.targets[0], outcomes[0], ctx.config);
   const display = delegateDisplay(args, rendered.entries);
   return rendered.success ? ok(rendered.text, display) : fail(rendered.text, display);
 }

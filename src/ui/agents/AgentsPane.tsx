@@ -18,6 +18,7 @@ import { chooseMetrics, formatRow } from './rowFormat.js';
 import { fitLine, wrapSeg, type Line } from './segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
 import { runItems, transcriptLines } from './transcriptLines.js';
+import { runObservedLines } from './observedLines.js';
 import { SteerPrompt } from './SteerPrompt.js';
 import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
 import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
@@ -115,7 +116,13 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
 
   const transcriptRun = mode.kind === 'transcript' ? mode.runId : undefined;
   const tLines = useMemo(
-    () => (transcriptRun ? transcriptLines(runItems(state, transcriptRun), width, runtime.info.showReasoning) : []),
+    () =>
+      transcriptRun
+        ? [
+            ...runObservedLines(state, transcriptRun, width),
+            ...transcriptLines(runItems(state, transcriptRun), width, runtime.info.showReasoning),
+          ]
+        : [],
     [state, transcriptRun, width, runtime],
   );
   const win = transcriptWindow(tLines.length, top, parts.body);

@@ -8,6 +8,7 @@ import { formatCost, formatTokens } from '../text/format.js';
 import { subtreeText } from '../text/usageText.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { fitLine, type Line, type Seg } from './segments.js';
+import { flagsText } from '../../model/ledgerText.js';
 import { kindWord, STATUS_COLORS, STATUS_GLYPHS, statusText } from './status.js';
 import { activeMs, compactDuration, type TreeRow } from './tree.js';
 
@@ -74,6 +75,7 @@ function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
     { text: statusText(run).padEnd(STATUS_PAD), color },
     { text: ` ${row.label}`, bold: !row.context },
     { text: ` ${kindWord(run)}`, dim: true },
+    ...(row.flags ? [{ text: ` ${flagsText(row.flags)}`, color: 'yellow' }] : []),
     { text: '  ' },
   ];
 }
@@ -120,7 +122,7 @@ export function formatRow(row: TreeRow, width: number, posWidth: number, metrics
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
   const sub = row.subtree ? `${row.subtree.tokensIn + row.subtree.tokensOut}/${row.subtree.costUsd}` : '';
-  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}`;
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}|${row.flags?.length ?? 0}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
   const line = buildRow(row, width, posWidth, metrics, now, asking);

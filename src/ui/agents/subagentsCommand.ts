@@ -9,9 +9,9 @@ import { killAll, killRun, pauseRun, resumeRun, setSpawning, steerRun, type Acti
 import { formatInfo, formatList, formatLog, LOG_DEFAULT, LOG_MAX } from './subagentsFormat.js';
 
 export const SUBAGENTS_USAGE =
-  '/subagents [list | kill <id|#|all> | log <id|#> [limit] [tools] | info <id|#> | send <id|#> <message> | pause [<id|#>] | resume [<id|#>]]';
+  '/subagents [list | kill <id|#|all> | log <id|#> [limit] [tools] | info <id|#> | send <id|#> <message> | pause [<id|#>] | resume [<id|#>] | export [path]]';
 
-const SUBCOMMANDS = ['list', 'kill', 'log', 'info', 'send', 'pause', 'resume'] as const;
+const SUBCOMMANDS = ['list', 'kill', 'log', 'info', 'send', 'pause', 'resume', 'export'] as const;
 type Sub = (typeof SUBCOMMANDS)[number];
 
 function report(ctx: CommandContext, result: ActionResult): void {
@@ -112,6 +112,16 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
           const run = resolve(ctx, archive, rest[0], sub);
           if (run) report(ctx, sub === 'pause' ? pauseRun(runtime, run.id) : resumeRun(runtime, run.id));
           return;
+        }
+        case 'export': {
+          const path = rest.join(' ').trim() || undefined;
+          try {
+            if (!runtime.exportTree) throw new Error('no session to export');
+            const done = runtime.exportTree(path);
+            return ctx.print(t('ledger:exported', done));
+          } catch (err) {
+            return ctx.print(t('ledger:exportFailed', { path: path ?? '$ARBOR_HOME/exports', error: (err as Error).message }), 'error');
+          }
         }
         default:
           ctx.print(t('agents:sub.unknownSub', { sub: args[0], list: SUBCOMMANDS.join(', '), usage: SUBAGENTS_USAGE }), 'error');

@@ -5,6 +5,8 @@ import { runLabel, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { runName, type Run } from '../../model/run.js';
 import { subtreeUsageOf } from '../../model/usage.js';
+import { childObserved } from '../../model/ledger.js';
+import { flagLabel, flagReason, observedLine } from '../../model/ledgerText.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatTokens, summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
@@ -69,6 +71,16 @@ function limitsValue(run: Run): string {
   return entries.length ? entries.map(([k, v]) => `${k} = ${v}`).join(', ') : t('agents:info.noLimits');
 }
 
+/** The ledger's summary of the run with its subtree, and its flags with their reasons. */
+function observedFields(s: RuntimeState, run: Run): Array<[string, string]> {
+  const o = childObserved(s.runs, s.runOrder, run.id);
+  const flags = run.kind === 'root' ? [] : o.flags;
+  return [
+    ['observed', observedLine(o.summary)],
+    ['flags', flags.length ? flags.map((f) => `⚠ ${flagLabel(f)}: ${flagReason(f, o.summary)}`).join('; ') : t('agents:info.none')],
+  ];
+}
+
 export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string {
   const none = t('agents:info.none');
   const ref = (id: string | undefined) => (id && s.runs.get(id) ? `${runLabel(s, id)} (${id})` : (id ?? none));
@@ -102,6 +114,7 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
     ['error', truncate(firstLine(run.error), 200) || none],
     ['queuePosition', run.queuePosition !== undefined ? String(run.queuePosition) : none],
     ['taskId', run.taskId ?? none],
+    ...observedFields(s, run),
   ];
   return fields.map(([k, v]) => `${t(`agents:info.fields.${k}`)}: ${v}`).join('\n');
 }

@@ -4,6 +4,7 @@ import { runCounts, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../runtime/types.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import { subtreeUsage, type Usage } from '../../model/usage.js';
+import { observedFlags, subtreeObserved, summarize, type ObservedFlag } from '../../model/ledger.js';
 
 export type AgentsFilter = 'all' | 'running' | 'finished';
 export const FILTERS: readonly AgentsFilter[] = ['all', 'running', 'finished'];
@@ -19,6 +20,8 @@ export interface TreeRow {
   context: boolean;
   /** A parent's usage with every descendant's (set only on rows that have descendants). */
   subtree?: Usage;
+  /** The ⚠ flags of a finished child, from the ledger (model/ledger.ts). */
+  flags?: ObservedFlag[];
 }
 
 export interface TreeTotals {
@@ -135,6 +138,7 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
         label: run.kind === 'root' ? run.alias : (labels.get(run.id) ?? run.shortId),
         context: !matches(run, filter),
         subtree: (sums.get(run.id)?.descendants ?? 0) > 0 ? sums.get(run.id) : undefined,
+        flags: rowFlags(s, run, (sums.get(run.id)?.descendants ?? 0) > 0),
       });
     }
     for (const child of byParent.get(run.id) ?? []) walk(child, level + 1);
@@ -167,4 +171,12 @@ export function topLiveRuns(s: RuntimeState, childrenOnly: boolean): Run[] {
     if (!parentCounts) out.push(run);
   }
   return out;
+}
+
+/** A finished child's flags; its subtree is summed only when it has descendants. */
+function rowFlags(s: Pick<RuntimeState, 'runs' | 'runOrder'>, run: Run, hasDescendants: boolean): ObservedFlag[] | undefined {
+  if (run.kind === 'root' || !isTerminal(run.status)) return undefined;
+  const subtree = hasDescendants ? subtreeObserved(s.runs, s.runOrder, run.id) : summarize([run.observed]);
+  const flags = observedFlags({ own: run.observed, subtree, answer: run.result, finished: true });
+  return flags.length ? flags : undefined;
 }

@@ -12,6 +12,7 @@ import { limitNote, limitText } from './limits.js';
 import { fitLine, row, wrapBlock, type Line, type Seg } from './lines.js';
 import { activeMs, currentTool, isAlive, RUN_STATUS_COLORS, runStatusText, type CallUsage } from './live.js';
 import type { CardModel, ResponseBlock } from './model.js';
+import { flagSegs, observedSection } from './observedLines.js';
 
 export interface CardView {
   item: ToolTranscriptItem;
@@ -132,12 +133,14 @@ function recordedSummary(v: CardView): Seg[] {
 
 export function statusLine(v: CardView): Line {
   const lead: Seg = { text: '  └ ', dim: true };
-  if (v.item.restored) return row(v.width, lead, { text: t('transcript:card.restored'), color: 'gray' }, SEP, ...recordedSummary(v));
+  const flags = flagSegs(v.item);
+  if (v.item.restored)
+    return row(v.width, lead, { text: t('transcript:card.restored'), color: 'gray' }, ...flags, SEP, ...recordedSummary(v));
   const { runs } = v;
   if (runs.length === 1) {
     const run = runs[0];
     if (isAlive(run) || !v.model.settled) return row(v.width, lead, ...runMetrics(run, v.now, false), ...subtreeSegs(v));
-    return row(v.width, lead, ...runMetrics(run, v.now, false), ...subtreeSegs(v), SEP, ...recordedSummary(v));
+    return row(v.width, lead, ...runMetrics(run, v.now, false), ...flags, ...subtreeSegs(v), SEP, ...recordedSummary(v));
   }
   if (runs.length > 1) {
     const segs: Seg[] = [lead];
@@ -147,9 +150,9 @@ export function statusLine(v: CardView): Line {
     });
     const u = v.usage;
     if (u && u.tokensIn + u.tokensOut > 0) segs.push({ text: ' │ ', dim: true }, { text: subtreeText(u), color: 'magenta' });
-    return row(v.width, ...segs);
+    return row(v.width, ...segs, ...flags);
   }
-  return row(v.width, lead, ...recordedSummary(v));
+  return row(v.width, lead, ...flags, ...recordedSummary(v));
 }
 
 /** Collapsed: always two rows, so the live region can budget it without a store read. */
@@ -290,6 +293,7 @@ export function expandedLines(v: CardView): Line[] {
       out.push(...responseLines(v, b, 4));
     }
   }
+  out.push(...observedSection(v.item, w));
   out.push(...detailLines(v));
   return out.map((l) => fitLine(l, w));
 }

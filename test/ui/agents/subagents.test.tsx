@@ -296,7 +296,7 @@ describe('/subagents send, pause, resume', () => {
   it('an unknown subcommand names the valid ones; /agents opens the pane', async () => {
     const h = harness();
     expect(await h.run('/subagents frobnicate')).toEqual([
-      { text: 'Unknown /subagents command "frobnicate". Use one of: list, kill, log, info, send, pause, resume.', level: 'error' },
+      { text: 'Unknown /subagents command "frobnicate". Use one of: list, kill, log, info, send, pause, resume, export.', level: 'error' },
     ]);
     await h.run('/agents');
     expect(h.panes).toEqual(['agents']);

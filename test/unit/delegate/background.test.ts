@@ -113,7 +113,7 @@ describe('launch', () => {
     expect(notice && notice.kind === 'notice' && notice.level).toBe('info');
     const noticeText = notice && notice.kind === 'notice' ? notice.text : '';
     expect(noticeText).toMatch(
-      /^Background task [0-9a-f]{8} \(worker\) completed after \d+\.\ds · \d+ tokens · ~\$\d+\.\d{4}\nLine one\nLine two\nLine three$/,
+      /^Background task [0-9a-f]{8} \(worker\) completed after \d+\.\ds · \d+ tokens · ~\$\d+\.\d{4}\nLine one\nLine two\nLine three\nObserved: 1 tool call · no files changed$/,
     );
   });
 

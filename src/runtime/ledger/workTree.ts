@@ -1,0 +1,128 @@
+// What a shell command changed in a git work tree: a snapshot before it runs and one after,
+// compared path by path. Snapshot requests that arrive while one is being taken share the
+// next one (taken after they asked, so it is still exact for each of them): a fan-out of a
+// hundred commands costs a handful of `git status` runs, not two hundred. Commands that
+// overlap in one tree cannot be told apart; their changes are marked `concurrent`.
+import { join, relative, isAbsolute } from 'node:path';
+import type { FileChange, FileEffect } from '../../model/ledger.js';
+import { diffTexts } from './diffText.js';
+import { indexContent, takeSnapshot, type Entry, type Snapshot } from './gitSnapshot.js';
+
+export interface ShellWindow {
+  /** Other activity in the same tree overlapped this one. */
+  concurrent: boolean;
+  before: Snapshot;
+}
+
+export interface ObservedChanges {
+  files: Array<Omit<FileEffect, 'tool' | 'callId' | 'via'>>;
+  observed: 'git' | 'unobserved';
+}
+
+/** One git work tree's snapshots and the commands in flight in it. */
+export class WorkTree {
+  private inFlight: Promise<Snapshot> | undefined;
+  private queued: Promise<Snapshot> | undefined;
+  private readonly active = new Set<ShellWindow>();
+
+  constructor(readonly top: string) {}
+
+  /** A snapshot taken no earlier than this call. */
+  snapshot(): Promise<Snapshot> {
+    if (!this.inFlight) return this.start();
+    this.queued ??= this.inFlight
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<Snapshot> {
+    const p = takeSnapshot(this.top);
+    this.inFlight = p;
+    void p.finally(() => {
+      if (this.inFlight === p) this.inFlight = undefined;
+    });
+    return p;
+  }
+
+  /** Before a command: its window opens (overlaps are marked both ways). */
+  async open(): Promise<ShellWindow> {
+    const w: ShellWindow = { concurrent: this.active.size > 0, before: { entries: new Map() } };
+    for (const o of this.active) o.concurrent = true;
+    this.active.add(w);
+    w.before = await this.snapshot();
+    return w;
+  }
+
+  /** A file tool wrote into this tree: open command windows may see its change. */
+  touched(): void {
+    for (const o of this.active) o.concurrent = true;
+  }
+
+  /** After the command: what changed between the two snapshots. */
+  async close(w: ShellWindow, cwd: string): Promise<ObservedChanges> {
+    try {
+      const after = await this.snapshot();
+      if (w.before.tooMany || after.tooMany || w.before.failed || after.failed) return { files: [], observed: 'unobserved' };
+      const files = await compare(this.top, cwd, w.before, after);
+      return { files: files.map((f) => (w.concurrent ? { ...f, concurrent: true } : f)), observed: 'git' };
+    } finally {
+      this.active.delete(w);
+    }
+  }
+}
+
+const trees = new Map<string, WorkTree>();
+
+export function workTreeFor(top: string): WorkTree {
+  let tree = trees.get(top);
+  if (!tree) trees.set(top, (tree = new WorkTree(top)));
+  return tree;
+}
+
+function sameState(a: Entry | undefined, b: Entry | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.hash === b.hash;
+}
+
+async function contentOf(top: string, path: string, e: Entry | undefined): Promise<string | undefined> {
+  if (e) return e.hash === null ? '' : e.content;
+  return indexContent(top, path);
+}
+
+function displayPath(top: string, cwd: string, path: string): string {
+  const abs = join(top, path);
+  const rel = relative(cwd, abs);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
+}
+
+async function compare(top: string, cwd: string, before: Snapshot, after: Snapshot): Promise<ObservedChanges['files']> {
+  const paths = new Set([...before.entries.keys(), ...after.entries.keys()]);
+  const out: ObservedChanges['files'] = [];
+  for (const path of [...paths].sort()) {
+    const b = before.entries.get(path);
+    const a = after.entries.get(path);
+    if (sameState(b, a)) continue;
+    // A path absent from one snapshot is clean there (the index's version), except that an
+    // untracked or newly added path absent from the other side did not exist there.
+    const existedBefore = b ? b.hash !== null : !(a?.code === '??' || a?.code[0] === 'A');
+    const existsAfter = a ? a.hash !== null : b?.code !== '??';
+    if (!existedBefore && !existsAfter) continue;
+    const change: FileChange = existedBefore && !existsAfter ? 'deleted' : !existedBefore && existsAfter ? 'created' : 'modified';
+    const oldText = existedBefore ? await contentOf(top, path, b) : '';
+    const newText = existsAfter ? await contentOf(top, path, a) : '';
+    const shown = displayPath(top, cwd, path);
+    if (oldText === undefined || newText === undefined) {
+      // Binary or too large to diff: the change is known, its lines are not.
+      out.push({ path: shown, change, added: 0, removed: 0, diffCut: true });
+      continue;
+    }
+    if (oldText === newText) continue;
+    const d = diffTexts(oldText, newText);
+    out.push({ path: shown, change, added: d.added, removed: d.removed, diff: d.diff, ...(d.cut ? { diffCut: true } : {}) });
+  }
+  return out;
+}
