@@ -73,7 +73,9 @@ export function pauseRun(runtime: RuntimeApi, runId: string): ActionResult {
         : t('agents:actions.nothingToPause', { label }),
     );
   }
-  return info(withDescendants('paused', label, paused - 1));
+  // A step in flight is still finishing: say so, as the row does, rather than "paused".
+  const key = runtime.store.getState().runs[runId]?.status === 'pausing' ? 'pausing' : 'paused';
+  return info(withDescendants(key, label, paused - 1));
 }
 
 /** Resumes a subtree. On the root of a tripped tree it answers the guard with "resume". */
