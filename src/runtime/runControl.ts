@@ -75,16 +75,18 @@ export class RunControl {
   /** Asks a run to pause. A run that has not started, or is already waiting at its gate,
    * holds at once (`paused`); one in the middle of a step reads `pausing` until the loop
    * reaches its next step boundary (onHeld). */
-  private pauseOne(runId: string): void {
+  private pauseOne(runId: string): boolean {
     const h = this.handles.get(runId);
-    if (!h) return;
+    // A run already asked to stop (killed, still unwinding) has nothing left to pause.
+    if (!h || h.stopReason) return false;
     h.gate.pause();
     h.timer?.pause();
     const run = this.store.getState().runs.get(runId);
-    if (!run || run.status === 'paused') return;
+    if (!run || run.status === 'paused') return true;
     // A run waiting for the operator's answer is not moving either (askWait.ts).
     const holdsNow = run.startedAt === undefined || h.gate.held || (h.asking ?? 0) > 0;
     setRunStatus(this.store, runId, holdsNow ? 'paused' : 'pausing');
+    return true;
   }
 
   /** The loop of `runId` stopped at its gate: the pause holds. */
@@ -109,10 +111,10 @@ export class RunControl {
     }
   }
 
+  /** Pauses a subtree; returns how many runs it paused (0: all had ended or were stopping). */
   pause(runId: string): number {
     const s = this.store.getState();
-    const targets = liveSubtree(s, runId);
-    for (const r of targets) this.pauseOne(r.id);
+    const targets = liveSubtree(s, runId).filter((r) => this.pauseOne(r.id));
     // Deepest first, so a parent sees its children's final state.
     for (const r of targets.slice().reverse()) this.settleWaitingParent(r.id);
     return targets.length;

@@ -442,7 +442,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
         ...(next !== undefined ? { sessionId: next, totals: { tokensIn: 0, tokensOut: 0, costUsd: 0 } } : {}),
       });
     },
-    pause: (runId) => void supervisor.pause(runId),
+    pause: (runId) => supervisor.pause(runId),
     resume(runId) {
       const runaway = store.getState().controls.runaway;
       // Resuming the tree the guard paused is the user's answer to the trip.

@@ -75,7 +75,9 @@ export interface RuntimeApi {
   /** Forget the session transcript on screen and in the model's context; what follows is
    * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;
-  pause(runId: string): void;
+  /** Pauses a run and its live descendants; returns how many runs it paused (0 when the
+   * run had ended or was already being stopped). */
+  pause(runId: string): number;
   resume(runId: string): void;
   /** Kills a run and its descendants; returns how many descendants were killed. */
   kill(runId: string): { killed: boolean; descendants: number };

@@ -146,7 +146,8 @@ describe('the /agents pane', () => {
     term.press('down');
     await waitForHeader(term, /· 3\/4$/);
     term.press('space');
-    await term.waitForText('paused main#2', 5000, { where: 'screen' });
+    // Mid step the flash says pausing… (as the row does); the row then holds at paused.
+    await term.waitForText(/(paused|pausing) main#2/, 5000, { where: 'screen' });
     await waitForRow(term, 'main#2', /‖ paused/);
     // Let the step that was in flight land; after it the child asks nothing more.
     await sleep(800);

@@ -73,7 +73,9 @@ export class FakeRuntime implements RuntimeApi {
     this.calls.clear++;
     this.store.setState({ transcript: [] });
   }
-  pause(): void {}
+  pause(): number {
+    return 0;
+  }
   resume(): void {}
   kill(): { killed: boolean; descendants: number } {
     return { killed: false, descendants: 0 };

@@ -62,9 +62,20 @@ export function pauseRun(runtime: RuntimeApi, runId: string): ActionResult {
   const s = runtime.store.getState();
   const stop = notLive(s, runId);
   if (stop) return stop;
-  const count = liveDescendants(s, runId);
-  runtime.pause(runId);
-  return info(withDescendants('paused', runLabel(s, runId), count));
+  const label = runLabel(s, runId);
+  const paused = runtime.pause(runId);
+  // 0: the run was being stopped (a kill still unwinding) or ended meanwhile.
+  if (paused === 0) {
+    const now = runtime.store.getState().runs.get(runId);
+    return warn(
+      now && isTerminal(now.status)
+        ? t('agents:actions.alreadyFinished', { label, status: statusWord(now.status) })
+        : t('agents:actions.nothingToPause', { label }),
+    );
+  }
+  // A step in flight is still finishing: say so, as the row does, rather than "paused".
+  const key = runtime.store.getState().runs.get(runId)?.status === 'pausing' ? 'pausing' : 'paused';
+  return info(withDescendants(key, label, paused - 1));
 }
 
 /** Resumes a subtree. On the root of a tripped tree it answers the guard with "resume". */

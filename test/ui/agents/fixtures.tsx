@@ -35,9 +35,13 @@ export class RecordingRuntime implements RuntimeApi {
   }
   answerApproval(): void {}
   clear(): void {}
-  pause(runId: string): void {
+  /** Runs in `stopping` are being killed: like the supervisor, pause leaves them be. */
+  readonly stopping = new Set<string>();
+  pause(runId: string): number {
     this.calls.push(['pause', runId]);
-    for (const r of this.live(runId)) setRunStatus(this.store, r.id, 'paused');
+    const targets = this.live(runId).filter((r) => !this.stopping.has(r.id));
+    for (const r of targets) setRunStatus(this.store, r.id, 'paused');
+    return targets.length;
   }
   resume(runId: string): void {
     this.calls.push(['resume', runId]);

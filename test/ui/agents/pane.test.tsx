@@ -207,6 +207,25 @@ describe('/agents pane keys', () => {
     await waitFor(() => expect(pane.frame()).toContain('resumed main#1 (+2 descendants)'));
   });
 
+  it('space on a run whose kill is still unwinding flashes that nothing was paused, in en and es', async () => {
+    for (const [lang, word] of [
+      ['en', 'Nothing to pause: main (turn) is already ending.'],
+      ['es', 'Nada que pausar: main (turno) ya está terminando.'],
+    ] as const) {
+      setLanguage(lang);
+      const { rt, root } = tree();
+      // A kill marks the whole subtree stopping at once.
+      for (const id of rt.store.getState().runOrder) rt.stopping.add(id);
+      const pane = await mountPane(rt, { width: 140 });
+      await pane.press('j');
+      await pane.press(' ');
+      expect(rt.callsOf('pause')).toEqual([[root.id]]);
+      await waitFor(() => expect(pane.frame()).toContain(word));
+      expect(pane.frame()).not.toMatch(/paused main \(turn\)|en pausa main/);
+      cleanup();
+    }
+  });
+
   it('space on the root of a tripped tree resumes it, which answers the guard', async () => {
     const { rt, root } = tree();
     rt.trip(root.id);

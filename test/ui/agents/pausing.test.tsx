@@ -63,3 +63,31 @@ describe('a run whose pause has not held yet', () => {
     await waitFor(() => expect(pane.frame()).toContain('‖ pausando…'));
   });
 });
+
+describe('Space on a run whose step is still in flight', () => {
+  it('flashes pausing…, as the row reads, not paused (en and es)', async () => {
+    for (const [lang, word] of [
+      ['en', 'pausing main#1…'],
+      ['es', 'pausando main#1…'],
+    ] as const) {
+      setLanguage(lang);
+      const rt = new RecordingRuntime();
+      const root = addTestRun(rt, { task: 'plan' });
+      const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
+      // Like the supervisor: a run mid step reads pausing until its loop reaches a boundary.
+      rt.pause = (runId: string) => {
+        rt.calls.push(['pause', runId]);
+        setRunStatus(rt.store, child.id, 'pausing');
+        return 1;
+      };
+      const pane = await mountPane(rt, { width: 120, maxRows: 20 });
+      await pane.press('j');
+      await pane.press('j');
+      await pane.press(' ');
+      expect(rt.callsOf('pause')).toEqual([[child.id]]);
+      await waitFor(() => expect(pane.frame()).toContain(word));
+      expect(pane.frame()).not.toMatch(/paused main#1|en pausa main#1/);
+      cleanup();
+    }
+  });
+});

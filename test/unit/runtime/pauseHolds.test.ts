@@ -181,3 +181,43 @@ describe('the runaway guard re-arms after an answer', () => {
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
   });
 });
+
+describe('a pause asked of a run being killed', () => {
+  it('pauses nothing and says so: the root turn killed mid model call is not reported paused', async () => {
+    let rootCalls = 0;
+    fx = await makeFixture({
+      respond: async () => {
+        rootCalls++;
+        return text('slow answer', 600);
+      },
+      runtime: { interactive: true },
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => rootCalls === 1);
+    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    expect(fx.runtime.kill(root.id).killed).toBe(true);
+    // The kill is still unwinding: the row is not terminal yet, but there is nothing to pause.
+    expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toBe('pausing');
+    expect(fx.runtime.pause(root.id)).toBe(0);
+    expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toMatch(/^paus/);
+    await turn;
+    expect(fx.runtime.pause(root.id)).toBe(0);
+  });
+
+  it('counts every run it paused', async () => {
+    fx = await makeFixture({
+      respond: async ({ body }) => {
+        if (firstUserText(body) === 'worker') return text('worker done', 600);
+        if (toolMessages(body).length) return text('root done');
+        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
+      },
+      runtime: { interactive: true },
+    });
+    const turn = fx.runtime.startTurn('go');
+    await until(() => childOf(fx!)?.status === 'running');
+    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    expect(fx.runtime.pause(root.id)).toBe(2);
+    fx.runtime.resume(root.id);
+    await turn;
+  });
+});
