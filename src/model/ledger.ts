@@ -3,7 +3,6 @@
 // snapshots, never from the model's text. Plain data so every layer can read it; the
 // runtime writes it (runtime/ledger/), the session file stores it on the run.
 
-
 /** Runs by id: the store's run table, or any other lookup. */
 export interface Lookup<T> {
   get(id: string): T | undefined;
