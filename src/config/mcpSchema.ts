@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { t } from '../i18n/index.js';
 import { quote } from './errors.js';
-import { boolean, envVarName, isHttpUrl, looseTable, namedTables, number, positive, string, stringList, stringMap } from './fields.js';
+import { boolean, envVarName, isHttpUrl, looseTable, namedTables, mcpDuration, number, string, stringList, stringMap } from './fields.js';
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), which providers limit
  * to letters, digits, `_` and `-`; `__` is the separator, so a name may not hold it. */
@@ -38,8 +38,8 @@ const mcpServerSchema = mcpIdentity.pipe(
     /** The NAME of the variable holding the token; the value is read at connect time. */
     bearer_token_env: envVarName().optional(),
     enabled: boolean().default(true),
-    startup_timeout_secs: number(positive).default(10),
-    tool_timeout_secs: number(positive).default(60),
+    startup_timeout_secs: number(mcpDuration).default(10),
+    tool_timeout_secs: number(mcpDuration).default(60),
   }),
 );
 

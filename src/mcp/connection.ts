@@ -10,6 +10,7 @@ import type { McpServerStatus, McpTransportKind } from '../model/mcp.js';
 import { registerSecret } from '../persistence/redact.js';
 import { formatToolResult } from './results.js';
 import { StderrTail } from './stderrTail.js';
+import { startTimer, type Timer } from '../timers/timer.js';
 
 type SdkClient = import('@modelcontextprotocol/sdk/client/index.js').Client;
 type SdkTransport = import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
@@ -74,17 +75,16 @@ export class McpConnection {
     this.stderr.clear();
     this.deps.changed();
     const secs = this.config.startup_timeout_secs;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), secs * 1000);
-      timer.unref();
+      timer = startTimer(secs * 1000, () => resolve('timeout'), { unref: true });
     });
     const attempt = this.connect(gen).then(
       () => 'ok' as const,
       (err: unknown) => err as Error,
     );
     this.starting = Promise.race([attempt, timeout]).then(async (outcome) => {
-      clearTimeout(timer);
+      timer?.clear();
       if (gen !== this.generation) return;
       if (outcome === 'ok') {
         this.status = 'ready';
