@@ -2,6 +2,7 @@
 // stand-in (`[image: <mime>, <size>]`: the bytes would cost tokens and no provider here
 // takes them back in a tool result), resource links and embedded resources by their URI.
 // Output past the cap is cut with a note, as the shell tool does with its output.
+import { formatBytes } from '../text/sizes.js';
 
 /** The most of one result the model reads back (the shell tool's cap). */
 export const MCP_OUTPUT_CAP_BYTES = 32 * 1024;
@@ -9,11 +10,8 @@ export const MCP_OUTPUT_TRUNCATED = (shown: number, total: number) =>
   `\n[truncated: showed the first ${shown} of ${total} bytes of the tool's output]`;
 export const MCP_EMPTY_RESULT = '(the tool returned no content)';
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
+/** The one size formatter (text/sizes.ts), so a card and /context say sizes alike. */
+export const formatSize = formatBytes;
 
 /** Bytes a base64 string decodes to, without decoding it. */
 function base64Size(data: unknown): number {
