@@ -126,19 +126,19 @@ export class McpConnection {
         return;
       }
     }
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { BoundedStdioTransport } = await import('./stdioTransport.js');
     // Closed (or restarted) while the SDK loaded: start no process for a dead attempt.
     if (gen !== this.generation) throw new Error('superseded');
     const { env, marker } = this.deps.spawnEnv(this.config);
     this.marker = marker;
-    const transport = new StdioClientTransport({
+    // Our transport, not the SDK's: a message past its read buffer closed the connection.
+    const transport = new BoundedStdioTransport({
       command: this.config.command!,
       args: this.config.args,
       env: { ...env, ...(this.config.env ?? {}) },
       cwd: this.config.cwd !== undefined ? resolvePath(this.deps.cwd, this.config.cwd) : this.deps.cwd,
-      stderr: 'pipe',
     });
-    transport.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    transport.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.deps.processStarted?.(marker);
     await this.open(gen, new Client(CLIENT_INFO), transport, 'stdio', marker);
   }

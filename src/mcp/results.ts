@@ -3,6 +3,7 @@
 // takes them back in a tool result), resource links and embedded resources by their URI.
 // Output past the cap is cut with a note, as the shell tool does with its output.
 import { formatBytes } from '../text/sizes.js';
+import { CUT_META_KEY } from './oversized.js';
 
 /** The most of one result the model reads back (the shell tool's cap). */
 export const MCP_OUTPUT_CAP_BYTES = 32 * 1024;
@@ -48,8 +49,9 @@ function part(item: Record<string, unknown>): string {
   }
 }
 
-function cap(text: string): string {
-  const total = Buffer.byteLength(text, 'utf8');
+/** `text` within the cap; `total` is the size of the whole output when the stdio transport
+ * already cut it (the note then says how large it really was). */
+function cap(text: string, total = Buffer.byteLength(text, 'utf8')): string {
   if (total <= MCP_OUTPUT_CAP_BYTES) return text;
   const kept = Buffer.from(text, 'utf8')
     .subarray(0, MCP_OUTPUT_CAP_BYTES)
@@ -66,5 +68,7 @@ export function formatToolResult(result: unknown): { text: string; isError: bool
   if (text === '' && r.structuredContent !== undefined) text = JSON.stringify(r.structuredContent);
   // Old servers answer with { toolResult } instead of content.
   if (text === '' && r.toolResult !== undefined) text = JSON.stringify(r.toolResult);
-  return { text: cap(text === '' ? MCP_EMPTY_RESULT : text), isError: r.isError === true };
+  const meta = (r._meta ?? {}) as Record<string, unknown>;
+  const cutAt = typeof meta[CUT_META_KEY] === 'number' ? (meta[CUT_META_KEY] as number) : undefined;
+  return { text: cap(text === '' ? MCP_EMPTY_RESULT : text, cutAt), isError: r.isError === true };
 }
