@@ -47,6 +47,8 @@ export class McpConnection {
   status: McpServerStatus = 'stopped';
   transport: McpTransportKind;
   tools: McpToolInfo[] = [];
+  /** Tools of the last start that were left out, one line each naming the tool and why. */
+  warnings: string[] = [];
   error: string | undefined;
   private client: SdkClient | undefined;
   private marker: string | undefined;
@@ -72,6 +74,7 @@ export class McpConnection {
     this.status = 'starting';
     this.error = undefined;
     this.tools = [];
+    this.warnings = [];
     this.stderr.clear();
     this.deps.changed();
     const secs = this.config.startup_timeout_secs;
@@ -175,23 +178,18 @@ export class McpConnection {
       await this.discard(client, marker);
       return;
     }
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.startup_timeout_secs * 1000 });
-      for (const tool of page.tools) {
-        tools.push({
-          name: tool.name,
-          description: tool.description ?? tool.title ?? '',
-          inputSchema: tool.inputSchema as Record<string, unknown>,
-          readOnly: tool.annotations?.readOnlyHint === true,
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+    const { listToolsTolerantly } = await import('./toolList.js');
+    const list = await listToolsTolerantly(client, this.config.startup_timeout_secs * 1000);
+    const tools: McpToolInfo[] = list.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description ?? tool.title ?? '',
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+      readOnly: tool.annotations?.readOnlyHint === true,
+    }));
     if (gen !== this.generation) return;
     this.transport = kind;
     this.tools = tools;
+    this.warnings = list.dropped;
   }
 
   private async fail(gen: number, why: string): Promise<void> {

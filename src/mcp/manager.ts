@@ -83,6 +83,7 @@ export class McpManager {
         readOnly: t.readOnly,
       })),
       ...(c.error !== undefined ? { error: neutralize(c.error) } : {}),
+      ...(c.warnings.length > 0 ? { warnings: c.warnings.map((w) => neutralize(w)) } : {}),
     }));
   }
 

@@ -42,6 +42,10 @@ export class McpRuntime {
       if (v.status === 'failed' && before !== 'failed') {
         this.notice('warn', t('runtime:mcp.failed', { name: v.name, error: (v.error ?? '').split('\n')[0] }));
       }
+      // Tools a start left out are said once, when the server becomes ready.
+      if (v.status === 'ready' && before !== 'ready') {
+        for (const warning of v.warnings ?? []) this.notice('warn', t('runtime:mcp.toolWarning', { name: v.name, warning }));
+      }
       this.last.set(v.name, v.status);
     }
     this.store.setState({ mcpServers: views });
