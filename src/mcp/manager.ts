@@ -6,7 +6,7 @@ import type { McpServerConfig } from '../config/types.js';
 import type { McpServerView } from '../model/mcp.js';
 import { neutralize } from '../text/untrusted.js';
 import { McpConnection, type McpConnectionDeps } from './connection.js';
-import { mcpToolName } from './names.js';
+import { assignToolNames } from './names.js';
 
 export type McpManagerDeps = Omit<McpConnectionDeps, 'changed'>;
 
@@ -72,19 +72,29 @@ export class McpManager {
 
   /** What /mcp and the status bar show: every string a server sent, neutralised. */
   views(): McpServerView[] {
-    return [...this.servers.values()].map((c) => ({
+    return [...this.servers.values()].map((c) => this.view(c));
+  }
+
+  private view(c: McpConnection): McpServerView {
+    // The names the model sees (mcpToolsOf assigns the same), and which had to change.
+    const { names, renamed } = assignToolNames(
+      c.config.name,
+      c.tools.map((t) => t.name),
+    );
+    const warnings = [...c.warnings, ...renamed];
+    return {
       name: c.config.name,
       status: c.status,
       transport: c.transport,
-      tools: c.tools.map((t) => ({
-        name: mcpToolName(c.config.name, t.name),
+      tools: c.tools.map((t, i) => ({
+        name: names[i]!,
         serverTool: neutralize(t.name),
         description: neutralize(t.description),
         readOnly: t.readOnly,
       })),
       ...(c.error !== undefined ? { error: neutralize(c.error) } : {}),
-      ...(c.warnings.length > 0 ? { warnings: c.warnings.map((w) => neutralize(w)) } : {}),
-    }));
+      ...(warnings.length > 0 ? { warnings: warnings.map((w) => neutralize(w)) } : {}),
+    };
   }
 
   subscribe(listener: () => void): () => void {

@@ -7,7 +7,7 @@ import type { ArborConfig } from '../config/types.js';
 import type { ToolSpec } from '../model/messages.js';
 import { McpCallError, type McpToolInfo } from '../mcp/connection.js';
 import { McpManager } from '../mcp/manager.js';
-import { mcpServerOf, mcpToolName } from '../mcp/names.js';
+import { assignToolNames, mcpServerOf, mcpToolName } from '../mcp/names.js';
 import { registerToolProcess, terminateToolRun } from './processReaper.js';
 import { toolSubprocessEnv } from './toolEnv.js';
 import { fail, ok, type Tool, type ToolResult } from './types.js';
@@ -29,8 +29,8 @@ function inputSchema(info: McpToolInfo): Record<string, unknown> {
   return schema;
 }
 
-export function createMcpTool(manager: McpManager, server: string, info: McpToolInfo): Tool {
-  const name = mcpToolName(server, info.name);
+export function createMcpTool(manager: McpManager, server: string, info: McpToolInfo, modelName?: string): Tool {
+  const name = modelName ?? mcpToolName(server, info.name);
   const spec: ToolSpec = {
     name,
     description: info.description || `Tool '${info.name}' of MCP server '${server}'.`,
@@ -65,9 +65,13 @@ export function mcpToolsOf(manager: McpManager, servers: readonly string[]): Too
   for (const server of servers) {
     const conn = manager.connection(server);
     if (conn?.status !== 'ready') continue;
-    for (const info of conn.tools) {
-      const tool = createMcpTool(manager, server, info);
-      // Two server tools that reduce to one name: the first keeps it.
+    const { names } = assignToolNames(
+      server,
+      conn.tools.map((t) => t.name),
+    );
+    for (const [i, info] of conn.tools.entries()) {
+      const tool = createMcpTool(manager, server, info, names[i]);
+      // Names are distinct within a server; across servers a cut name could still clash.
       if (seen.has(tool.name)) continue;
       seen.add(tool.name);
       out.push(tool);

@@ -63,3 +63,15 @@ describe('oversizedMessage', () => {
     expect(leadingText('{"text":"a\\"b"}')).toBe('a"b');
   });
 });
+
+describe('assignToolNames', () => {
+  it('is deterministic and distinct', async () => {
+    const { assignToolNames } = await import('../../../src/mcp/names.js');
+    const tools = ['a.b', 'a_b', 'a b'];
+    const one = assignToolNames('s', tools);
+    expect(assignToolNames('s', tools)).toEqual(one);
+    expect(new Set(one.names).size).toBe(3);
+    expect(one.names[0]).toBe('mcp__s__a_b');
+    expect(one.renamed).toHaveLength(2);
+  });
+});

@@ -46,3 +46,31 @@ describe('an invalid inputSchema', () => {
     expect(notices(fx).some((n) => n.includes('failed'))).toBe(false);
   }, 60_000);
 });
+
+describe('tool names that collide once reduced or cut', () => {
+  it('all stay, under distinct deterministic names that /mcp shows as the model sees them, with a warning', async () => {
+    fx = await mcpFixture({
+      config: () => serverToml('co', 'collide.mjs'),
+      agents: {
+        main: (req, nth) => {
+          if (nth > 0) return { kind: 'text', text: 'done' } as any;
+          // Call the last renamed tool by the name it was offered under.
+          const renamed = toolNames(req).filter((n) => n.startsWith('mcp__co__get_item_'));
+          return { kind: 'tools', calls: [{ id: 'c1', name: renamed[renamed.length - 1]!, args: {} }] };
+        },
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const [first, second] = fx.requestsOf('main');
+    const offered = toolNames(first!).filter((n) => n.startsWith('mcp__co__'));
+    expect(offered).toHaveLength(7);
+    expect(new Set(offered).size).toBe(7);
+    expect(offered.every((n) => n.length <= 64)).toBe(true);
+    expect(lastToolResult(second!)).toBe('called get item');
+    const view = fx.runtime.store.getState().mcpServers!.find((v) => v.name === 'co')!;
+    expect(view.tools.map((t) => t.name)).toEqual(offered);
+    expect(view.warnings).toHaveLength(4);
+    expect(view.warnings!.join('\n')).toContain("tool 'get item' is offered as mcp__co__get_item_");
+    expect(notices(fx).filter((n) => n.includes('is offered as'))).toHaveLength(4);
+  }, 60_000);
+});
