@@ -34,7 +34,7 @@ module.exports = {
       name: 'no-react-below-ui',
       comment: 'Headless mode and the tests drive the runtime with no UI',
       severity: 'error',
-      from: { path: '^src/(runtime|tools|mcp|providers|config|persistence|text|model|i18n)/' },
+      from: { path: '^src/(runtime|tools|mcp|providers|config|persistence|text|model|i18n|timers)/' },
       to: { path: '(^|/)node_modules/(react|ink)/' },
     },
     {
@@ -42,6 +42,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/i18n/' },
       to: { path: '^src/(?!i18n/)' },
+    },
+    {
+      name: 'timers-is-a-leaf',
+      comment: 'The timer helper is below every layer: anything may wait through it',
+      severity: 'error',
+      from: { path: '^src/timers/' },
+      to: { path: '^src/(?!timers/)' },
     },
     {
       name: 'no-test-support-in-the-app',

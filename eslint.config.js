@@ -21,6 +21,32 @@ export default tseslint.config(
     },
   },
   {
+    // Node cuts a timeout over 2^31-1 ms to 1 ms: every configured or server-given wait goes
+    // through src/timers/timer.ts, which re-arms in steps. Raw timers are left only where the
+    // delay is a small constant of arbor's own (flush throttles, polls, key and UI timers).
+    files: ['src/**'],
+    ignores: [
+      'src/timers/**',
+      'src/runtime/loop.ts', // TEXT_FLUSH_MS
+      'src/runtime/runtime.ts', // a 20 ms poll while shutting down
+      'src/runtime/delegation/tasks.ts', // heartbeat, AWAIT_POLL_MS, CANCEL_WAIT_MS
+      'src/persistence/sessionLog.ts', // flush throttle
+      'src/persistence/traceLog.ts', // flush throttle
+      'src/cli/idleCollector.ts', // idle checks of a second or so
+      'src/cli/shutdown.ts', // SHUTDOWN_BOUND_MS
+      'src/tools/processReaper.ts', // POLL_MS while a group dies
+      'src/mcp/connection.ts', // the 200 ms bound on close; its timeouts use timers/timer.ts
+      'src/ui/**', // frame throttles, tickers, flashes, key timers
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use startTimer/sleep from src/timers/timer.ts (Node clamps long delays to 1 ms).' },
+        { name: 'setInterval', message: 'Use startTimer from src/timers/timer.ts, or justify a constant delay in eslint.config.js.' },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks poke at internals and at JSON from the wire; `any` there is a
     // convenience, not a hole in the app's types.
     files: ['test/**', 'bench/**'],

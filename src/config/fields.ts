@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { t } from '../i18n/index.js';
 import { describeValue, quote } from './errors.js';
 import { isTable, type RawTable } from './merge.js';
+import { MAX_TIMER_MS } from '../timers/timer.js';
 
 export interface Range {
   min?: number;
@@ -30,7 +31,8 @@ export const missingKey = () => t('config:errors.missing');
 function rangeError({ min, max, minExclusive }: Range) {
   return (issue: { input?: unknown }): string => {
     const value = issue.input as number;
-    if (min !== undefined && max !== undefined) return t('config:errors.between', { min, max, value });
+    // An exclusive floor reads badly as "between": such a range says which side was crossed.
+    if (min !== undefined && max !== undefined && !minExclusive) return t('config:errors.between', { min, max, value });
     if (max !== undefined && value > max) return t('config:errors.atMost', { max, value });
     return t(minExclusive ? 'config:errors.greaterThan' : 'config:errors.atLeast', { min, value });
   };
@@ -110,6 +112,16 @@ export const stringMap = () => z.custom<RawTable>(isTable, { error: typeError('t
 const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A range for timeouts and the like: above 0. */
 export const positive: Range = { min: 0, minExclusive: true };
+
+/** The longest configured wait that means something: a year. Past it a value is a typo, or
+ * "never" spelled as a huge number, and Date arithmetic on it stops being exact. */
+export const MAX_DURATION_SECS = 365 * 24 * 3600;
+/** A timeout in seconds: more than 0, at most a year (timers/timer.ts waits that long). */
+export const duration: Range = { ...positive, max: MAX_DURATION_SECS };
+/** MCP request timeouts are armed by the MCP SDK itself with one setTimeout, which takes at
+ * most 2^31-1 ms (24.8 days); a longer one would fire at once. */
+export const MCP_MAX_TIMEOUT_SECS = Math.floor(MAX_TIMER_MS / 1000);
+export const mcpDuration: Range = { ...positive, max: MCP_MAX_TIMEOUT_SECS };
 
 /** The NAME of an environment variable (api_key_env, bearer_token_env, passthrough lists).
  * Never echo the value: a key pasted here by mistake must not end up in an error line. */

@@ -12,10 +12,10 @@ import {
   integer,
   isHttpUrl,
   looseTable,
+  mcpDuration,
   namedTables,
   number,
   oneOf,
-  positive,
   string,
   stringList,
   stringMap,
@@ -110,8 +110,8 @@ const mcpServerSchema = mcpIdentity.pipe(
       /** The sign-in callback's port on 127.0.0.1 (random when absent). */
       oauth_callback_port: integer({ min: 1, max: 65535 }).optional(),
       enabled: boolean().default(true),
-      startup_timeout_secs: number(positive).default(10),
-      tool_timeout_secs: number(positive).default(60),
+      startup_timeout_secs: number(mcpDuration).default(10),
+      tool_timeout_secs: number(mcpDuration).default(60),
     })
     .check(checkAuth),
 );

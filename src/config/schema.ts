@@ -13,6 +13,8 @@ import {
   boolean,
   envVarName,
   isHttpUrl,
+  duration,
+  MAX_DURATION_SECS,
   positive,
   integer,
   looseTable,
@@ -70,9 +72,9 @@ const providerSchema = providerIdentity.pipe(
     temperature: number({ min: 0, max: 2 }).optional(),
     max_tokens: integer({ min: 1 }).optional(),
     // Absent timeouts are resolved by providerTimeouts() (timeout_secs stands for both).
-    timeout_secs: number(positive).optional(),
-    first_byte_timeout_secs: number(positive).optional(),
-    idle_timeout_secs: number(positive).optional(),
+    timeout_secs: number(duration).optional(),
+    first_byte_timeout_secs: number(duration).optional(),
+    idle_timeout_secs: number(duration).optional(),
     pricing: pricingSchema.optional(),
     /** Anthropic only: ask for extended thinking with this budget (the API's minimum is 1024). */
     thinking_budget_tokens: integer({ min: 1024 }).optional(),
@@ -105,7 +107,7 @@ const riskProfileSchema = table({
 const runtimeProfileSchema = table({
   max_tool_iterations: integer({ min: 1, max: 1000 }).default(10),
   parallel_tools: boolean().default(false),
-  shell_timeout_secs: number(positive).default(60),
+  shell_timeout_secs: number(duration).default(60),
   /** Absent = no aggregate budget, so 0 cannot also mean that: it is refused. */
   max_execution_tree_iterations: z
     .unknown()
@@ -114,8 +116,8 @@ const runtimeProfileSchema = table({
     .optional(),
   agentic: boolean().default(false),
   max_delegation_depth: integer({ min: 1, max: 10 }).default(3),
-  delegation_timeout_secs: number(positive).optional(),
-  agentic_timeout_secs: number(positive).optional(),
+  delegation_timeout_secs: number(duration).optional(),
+  agentic_timeout_secs: number(duration).optional(),
   /** Most of one reply kept, drawn and saved, in KiB. Absent: DEFAULT_MAX_REPLY_KB
    * (replyCapBytes() resolves it). */
   max_reply_kb: integer({ min: 1, max: 1024 * 1024 }).optional(),
@@ -133,7 +135,7 @@ const runawaySchema = table({
 const childLimitKeys = () => ({
   max_child_tokens: integer({ min: 1 }).optional(),
   max_child_cost_cents: number(positive).optional(),
-  max_child_seconds: number(positive).optional(),
+  max_child_seconds: number(duration).optional(),
 });
 
 const delegationSchema = table({
@@ -141,7 +143,7 @@ const delegationSchema = table({
   max_children_per_agent: integer({ min: 1, max: 1000 }).default(5),
   archive_after_minutes: number({ min: 0 }).default(60),
   subagent_auto_approve: boolean().default(false),
-  run_timeout_secs: number({ min: 0 }).default(0),
+  run_timeout_secs: number({ min: 0, max: MAX_DURATION_SECS }).default(0),
   ...childLimitKeys(),
   /** More children than this from one model turn asks the operator first; absent or 0 = never. */
   confirm_fanout_over: integer({ min: 0, max: 1000 }).optional(),

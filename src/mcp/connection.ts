@@ -15,6 +15,7 @@ import { describeConnectError, httpStatusOf, worthSseFallback } from './connectE
 import { installClientHandlers, type ElicitationHandler } from './elicitation.js';
 import { formatToolResult } from './results.js';
 import { StderrTail } from './stderrTail.js';
+import { startTimer, type Timer } from '../timers/timer.js';
 
 type SdkClient = import('@modelcontextprotocol/sdk/client/index.js').Client;
 type SdkTransport = import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
@@ -61,6 +62,8 @@ export class McpConnection {
   status: McpServerStatus = 'stopped';
   transport: McpTransportKind;
   tools: McpToolInfo[] = [];
+  /** Tools of the last start that were left out, one line each naming the tool and why. */
+  warnings: string[] = [];
   error: string | undefined;
   private client: SdkClient | undefined;
   /** The live Streamable HTTP transport (its session is DELETEd on close). */
@@ -90,20 +93,20 @@ export class McpConnection {
     this.status = 'starting';
     this.error = undefined;
     this.tools = [];
+    this.warnings = [];
     this.stderr.clear();
     this.deps.changed();
     const secs = this.config.startup_timeout_secs;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), secs * 1000);
-      timer.unref();
+      timer = startTimer(secs * 1000, () => resolve('timeout'), { unref: true });
     });
     const attempt = this.connect(gen).then(
       () => 'ok' as const,
       (err: unknown) => err as Error,
     );
     this.starting = Promise.race([attempt, timeout]).then(async (outcome) => {
-      clearTimeout(timer);
+      timer?.clear();
       if (gen !== this.generation) return;
       if (outcome === 'ok') {
         this.status = 'ready';
@@ -178,19 +181,19 @@ export class McpConnection {
         return;
       }
     }
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { BoundedStdioTransport } = await import('./stdioTransport.js');
     // Closed (or restarted) while the SDK loaded: start no process for a dead attempt.
     if (gen !== this.generation) throw new Error('superseded');
     const { env, marker } = this.deps.spawnEnv(this.config);
     this.marker = marker;
-    const transport = new StdioClientTransport({
+    // Our transport, not the SDK's: a message past its read buffer closed the connection.
+    const transport = new BoundedStdioTransport({
       command: this.config.command!,
       args: this.config.args,
       env: { ...env, ...(this.config.env ?? {}) },
       cwd: this.config.cwd !== undefined ? resolvePath(this.deps.cwd, this.config.cwd) : this.deps.cwd,
-      stderr: 'pipe',
     });
-    transport.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    transport.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.deps.processStarted?.(marker);
     await this.open(gen, await this.newClient(), transport, 'stdio', marker);
   }
@@ -234,25 +237,20 @@ export class McpConnection {
       await this.discard(client, marker);
       return;
     }
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.startup_timeout_secs * 1000 });
-      for (const tool of page.tools) {
-        tools.push({
-          name: tool.name,
-          description: tool.description ?? tool.title ?? '',
-          inputSchema: tool.inputSchema as Record<string, unknown>,
-          readOnly: tool.annotations?.readOnlyHint === true,
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+    const { listToolsTolerantly } = await import('./toolList.js');
+    const list = await listToolsTolerantly(client, this.config.startup_timeout_secs * 1000);
+    const tools: McpToolInfo[] = list.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description ?? tool.title ?? '',
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+      readOnly: tool.annotations?.readOnlyHint === true,
+    }));
     if (gen !== this.generation) return;
     if (closedWhileStarting) throw new Error('the server closed the connection while starting');
     this.transport = kind;
     this.tools = tools;
     if (kind === 'http') this.http = transport as HttpTransport;
+    this.warnings = list.dropped;
   }
 
   private async fail(gen: number, why: string, status: 'failed' | 'needs-sign-in' = 'failed'): Promise<void> {

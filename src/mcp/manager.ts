@@ -9,7 +9,7 @@ import { signIn, type SignInOutcome, type SignInView } from './auth/login.js';
 import { authStoreFor } from './auth/select.js';
 import { McpConnection, type McpConnectionDeps } from './connection.js';
 import type { ElicitationHandler } from './elicitation.js';
-import { mcpToolName } from './names.js';
+import { assignToolNames } from './names.js';
 
 export type McpManagerDeps = Omit<McpConnectionDeps, 'changed' | 'elicit'>;
 
@@ -117,18 +117,29 @@ export class McpManager {
 
   /** What /mcp and the status bar show: every string a server sent, neutralised. */
   views(): McpServerView[] {
-    return [...this.servers.values()].map((c) => ({
+    return [...this.servers.values()].map((c) => this.view(c));
+  }
+
+  private view(c: McpConnection): McpServerView {
+    // The names the model sees (mcpToolsOf assigns the same), and which had to change.
+    const { names, renamed } = assignToolNames(
+      c.config.name,
+      c.tools.map((t) => t.name),
+    );
+    const warnings = [...c.warnings, ...renamed];
+    return {
       name: c.config.name,
       status: c.status,
       transport: c.transport,
-      tools: c.tools.map((t) => ({
-        name: mcpToolName(c.config.name, t.name),
+      tools: c.tools.map((t, i) => ({
+        name: names[i]!,
         serverTool: neutralize(t.name),
         description: neutralize(t.description),
         readOnly: t.readOnly,
       })),
       ...(c.error !== undefined ? { error: neutralize(c.error) } : {}),
-    }));
+      ...(warnings.length > 0 ? { warnings: warnings.map((w) => neutralize(w)) } : {}),
+    };
   }
 
   subscribe(listener: () => void): () => void {

@@ -2,6 +2,8 @@
 // stand-in (`[image: <mime>, <size>]`: the bytes would cost tokens and no provider here
 // takes them back in a tool result), resource links and embedded resources by their URI.
 // Output past the cap is cut with a note, as the shell tool does with its output.
+import { formatBytes } from '../text/sizes.js';
+import { CUT_META_KEY } from './oversized.js';
 
 /** The most of one result the model reads back (the shell tool's cap). */
 export const MCP_OUTPUT_CAP_BYTES = 32 * 1024;
@@ -9,11 +11,8 @@ export const MCP_OUTPUT_TRUNCATED = (shown: number, total: number) =>
   `\n[truncated: showed the first ${shown} of ${total} bytes of the tool's output]`;
 export const MCP_EMPTY_RESULT = '(the tool returned no content)';
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
+/** The one size formatter (text/sizes.ts), so a card and /context say sizes alike. */
+export const formatSize = formatBytes;
 
 /** Bytes a base64 string decodes to, without decoding it. */
 function base64Size(data: unknown): number {
@@ -50,8 +49,9 @@ function part(item: Record<string, unknown>): string {
   }
 }
 
-function cap(text: string): string {
-  const total = Buffer.byteLength(text, 'utf8');
+/** `text` within the cap; `total` is the size of the whole output when the stdio transport
+ * already cut it (the note then says how large it really was). */
+function cap(text: string, total = Buffer.byteLength(text, 'utf8')): string {
   if (total <= MCP_OUTPUT_CAP_BYTES) return text;
   const kept = Buffer.from(text, 'utf8')
     .subarray(0, MCP_OUTPUT_CAP_BYTES)
@@ -68,5 +68,7 @@ export function formatToolResult(result: unknown): { text: string; isError: bool
   if (text === '' && r.structuredContent !== undefined) text = JSON.stringify(r.structuredContent);
   // Old servers answer with { toolResult } instead of content.
   if (text === '' && r.toolResult !== undefined) text = JSON.stringify(r.toolResult);
-  return { text: cap(text === '' ? MCP_EMPTY_RESULT : text), isError: r.isError === true };
+  const meta = (r._meta ?? {}) as Record<string, unknown>;
+  const cutAt = typeof meta[CUT_META_KEY] === 'number' ? (meta[CUT_META_KEY] as number) : undefined;
+  return { text: cap(text === '' ? MCP_EMPTY_RESULT : text, cutAt), isError: r.isError === true };
 }

@@ -22,4 +22,6 @@ export interface McpServerView {
   tools: McpToolView[];
   /** Why it failed (with the tail of its stderr for stdio servers). */
   error?: string;
+  /** Tools left out of a ready server (a name clash renamed, an invalid schema dropped). */
+  warnings?: string[];
 }

@@ -15,6 +15,7 @@ import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 import { providerLabel } from './label.js';
 import { lastUserIndex, ReasoningCollector, reasoningPromptParts } from './reasoningParts.js';
+import { startTimer, type Timer } from '../timers/timer.js';
 
 // The SDK prints compatibility warnings to the console, which would tear through the TUI.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
@@ -179,17 +180,14 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     let timedOut: 'first' | 'idle' | undefined;
     let started = false;
     let streamed = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const arm = () => {
-      if (timer) clearTimeout(timer);
+      timer?.clear();
       const which = started ? 'idle' : 'first';
-      timer = setTimeout(
-        () => {
-          timedOut = which;
-          controller.abort();
-        },
-        (which === 'first' ? timeouts.firstByteSecs : timeouts.idleSecs) * 1000,
-      );
+      timer = startTimer((which === 'first' ? timeouts.firstByteSecs : timeouts.idleSecs) * 1000, () => {
+        timedOut = which;
+        controller.abort();
+      });
     };
     const stopped = (): ArborProviderError | undefined => {
       if (req.signal.aborted) return abortedError(ctx);
@@ -293,7 +291,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     } catch (err) {
       throw stopped() ?? classifyError(err, ctx, streamed);
     } finally {
-      if (timer) clearTimeout(timer);
+      timer?.clear();
       req.signal.removeEventListener('abort', onAbort);
     }
   }

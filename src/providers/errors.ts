@@ -6,7 +6,7 @@ import { neutralize } from '../text/untrusted.js';
 import { ProviderError, type ProviderErrorKind } from './types.js';
 import { ArborProviderError, configError, QuotaError, withReset, type ErrorContext } from './providerError.js';
 import { knownSecrets, scrubSecretLike } from '../persistence/redact.js';
-import { isExhaustedInBand, isQuotaExhausted, parseLimitReset, type LimitReset } from './rateLimits.js';
+import { isExhaustedInBand, isQuotaExhausted, readLimitReset, type LimitReading } from './rateLimits.js';
 
 export { ArborProviderError, abortedError, configError, isQuotaError, QuotaError, type ErrorContext } from './providerError.js';
 
@@ -106,7 +106,7 @@ function fromStatus(status: number, err: APICallError, ctx: ErrorContext, stream
     ctx,
     said !== undefined ? cleanReason(said, ctx) : reason,
     said !== undefined,
-    parseLimitReset(err.responseHeaders),
+    readLimitReset(err.responseHeaders),
     isQuotaExhausted(status, err.responseBody),
   );
 }
@@ -122,9 +122,10 @@ function fromHttpStatus(
   ctx: ErrorContext,
   reason: string,
   fromBody: boolean,
-  limit: LimitReset | undefined,
+  reading: LimitReading | undefined,
   exhausted = false,
 ): ArborProviderError {
+  const limit = reading?.reset;
   const retryAfter = limit === undefined ? undefined : Math.min(limit.waitMs, RETRY_AFTER_CAP_MS);
   const make = (kind: ProviderErrorKind, detail: string, retryable = false) =>
     new ArborProviderError(ctx, {
@@ -138,8 +139,14 @@ function fromHttpStatus(
   const withSaid = (detail: string) => (fromBody && reason ? t('providers:error.serverSaid', { detail, reason }) : detail);
   // A used-up quota or plan: retrying in a moment cannot help; the runtime may wait for it.
   if (exhausted) {
-    const detail = withReset(withSaid(t('providers:error.quotaExhausted', { status })), limit?.resetAt);
-    return new QuotaError(ctx, { reason: 'exhausted', detail, status, resetAt: limit?.resetAt });
+    const said = withSaid(t('providers:error.quotaExhausted', { status }));
+    const detail = reading?.unusable ? t('providers:error.resetUnusable', { detail: said }) : withReset(said, limit?.resetAt);
+    return new QuotaError(ctx, { reason: 'exhausted', detail, status, resetAt: limit?.resetAt, resetUnusable: reading?.unusable });
+  }
+  // A reset too far off to wait for: the runtime probes instead; retrying now cannot help.
+  if (status === 429 && reading?.unusable) {
+    const detail = t('providers:error.resetUnusable', { detail: withSaid(t('providers:error.rateLimit')) });
+    return new QuotaError(ctx, { reason: 'rate_limit', detail, status, resetUnusable: true });
   }
   if (status === 401) {
     return make(

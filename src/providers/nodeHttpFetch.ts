@@ -14,6 +14,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { MAX_TIMER_MS } from '../timers/timer.js';
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -176,11 +177,15 @@ export function createNodeHttpFetch(opts: NodeHttpFetchOptions = {}): NodeHttpFe
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       // Same codes as undici's timeouts, so the SDK counts them as retryable network errors.
-      req.setTimeout(silenceMs, () => {
-        const err = timeoutError(responded ? 'UND_ERR_BODY_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT', silenceMs);
-        if (responded) failBody(new TypeError('terminated', { cause: err }));
-        req.destroy(err);
-      });
+      // A socket timeout past Node's timer limit would be cut to 24.8 days with a warning; such
+      // a silence is left to the provider's own first-byte and idle timers (timers/timer.ts).
+      if (silenceMs <= MAX_TIMER_MS) {
+        req.setTimeout(silenceMs, () => {
+          const err = timeoutError(responded ? 'UND_ERR_BODY_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT', silenceMs);
+          if (responded) failBody(new TypeError('terminated', { cause: err }));
+          req.destroy(err);
+        });
+      }
 
       req.on('error', (err) => {
         if (!responded) {

@@ -62,14 +62,17 @@ export function configError(ctx: Pick<ErrorContext, 'providerName' | 'model' | '
 export class QuotaError extends ArborProviderError {
   readonly reason: 'rate_limit' | 'exhausted';
   readonly label: string;
+  /** The server named a reset too far off (or not a time) to wait for (rateLimits.ts). */
+  readonly resetUnusable: boolean;
 
   constructor(
     ctx: Pick<ErrorContext, 'providerName' | 'model' | 'label'>,
-    opts: { reason: 'rate_limit' | 'exhausted'; detail: string; status?: number; resetAt?: number },
+    opts: { reason: 'rate_limit' | 'exhausted'; detail: string; status?: number; resetAt?: number; resetUnusable?: boolean },
   ) {
     super(ctx, { kind: 'rate_limit', detail: opts.detail, status: opts.status, resetAt: opts.resetAt });
     this.reason = opts.reason;
     this.label = ctx.label;
+    this.resetUnusable = opts.resetUnusable === true;
   }
 }
 

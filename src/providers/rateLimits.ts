@@ -56,6 +56,30 @@ function remainingHeaderOf(name: string): string | undefined {
  * long costs less than asking too early.
  */
 export function parseLimitReset(headers: Record<string, string> | undefined, now = Date.now()): LimitReset | undefined {
+  return readLimitReset(headers, now).reset;
+}
+
+/** The furthest reset arbor waits for. A server naming a later one (Retry-After: 1e30, the
+ * year 9999, 35 days) is wrong or means "not soon": arbor probes on its own schedule instead
+ * of sleeping for a month, or, past Node's timer limit, asking again at once. */
+export const MAX_RESET_HORIZON_MS = 7 * 24 * 3600 * 1000;
+
+export interface LimitReading {
+  /** A reset within the horizon. */
+  reset?: LimitReset;
+  /** The server named a reset, but beyond the horizon or not a real time. */
+  unusable?: boolean;
+}
+
+/** parseLimitReset, also saying when the server named a reset arbor will not wait for. */
+export function readLimitReset(headers: Record<string, string> | undefined, now = Date.now()): LimitReading {
+  const reset = rawLimitReset(headers, now);
+  if (!reset) return {};
+  if (!Number.isFinite(reset.resetAt) || reset.resetAt - now > MAX_RESET_HORIZON_MS) return { unusable: true };
+  return { reset };
+}
+
+function rawLimitReset(headers: Record<string, string> | undefined, now: number): LimitReset | undefined {
   if (!headers) return undefined;
   const lower: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) lower[k.toLowerCase()] = String(v);

@@ -9,6 +9,7 @@ import { t } from '../i18n/index.js';
 import { abortedError, ArborProviderError, isQuotaError, QuotaError, withReset } from './providerError.js';
 import { ProviderError, type CompletionRequest, type ModelProvider, type StreamEvent } from './types.js';
 import { providerLabel } from './label.js';
+import { sleep } from '../timers/timer.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_BASE_DELAY_MS = 500;
@@ -44,19 +45,7 @@ export function retryDelayMs(retry: number, baseMs: number, retryAfterMs: number
 
 /** Waits `ms`, or rejects with `onAbort()` as soon as the signal fires. */
 export function abortableSleep(ms: number, signal: AbortSignal, onAbort: () => Error): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(onAbort());
-    const done = () => {
-      signal.removeEventListener('abort', abort);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(onAbort());
-    };
-    signal.addEventListener('abort', abort, { once: true });
-  });
+  return sleep(ms, signal, onAbort);
 }
 
 export function withRetry(inner: ModelProvider, opts: RetryOptions = {}): ModelProvider {

@@ -45,6 +45,10 @@ export class McpRuntime {
         this.notice('warn', t('runtime:mcp.failed', { name: v.name, error: (v.error ?? '').split('\n')[0] }));
       }
       if (v.status === 'needs-sign-in' && before !== 'needs-sign-in') this.notice('warn', t('runtime:mcp.needsSignIn', { name: v.name }));
+      // Tools a start left out are said once, when the server becomes ready.
+      if (v.status === 'ready' && before !== 'ready') {
+        for (const warning of v.warnings ?? []) this.notice('warn', t('runtime:mcp.toolWarning', { name: v.name, warning }));
+      }
       this.last.set(v.name, v.status);
     }
     this.store.setState({ mcpServers: views });

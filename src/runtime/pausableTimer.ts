@@ -1,9 +1,10 @@
 // A timeout whose clock stops while its run is paused (run_timeout_secs counts active time).
+import { startTimer, type Timer } from '../timers/timer.js';
 
 export class PausableTimer {
   private remainingMs: number;
   private startedAt = 0;
-  private handle: NodeJS.Timeout | undefined;
+  private handle: Timer | undefined;
   private fired = false;
 
   constructor(
@@ -16,17 +17,20 @@ export class PausableTimer {
   start(): void {
     if (this.fired || this.handle) return;
     this.startedAt = Date.now();
-    this.handle = setTimeout(() => {
-      this.fired = true;
-      this.handle = undefined;
-      this.onFire();
-    }, this.remainingMs);
-    this.handle.unref?.();
+    this.handle = startTimer(
+      this.remainingMs,
+      () => {
+        this.fired = true;
+        this.handle = undefined;
+        this.onFire();
+      },
+      { unref: true },
+    );
   }
 
   pause(): void {
     if (!this.handle) return;
-    clearTimeout(this.handle);
+    this.handle.clear();
     this.handle = undefined;
     this.remainingMs = Math.max(0, this.remainingMs - (Date.now() - this.startedAt));
   }
@@ -36,7 +40,7 @@ export class PausableTimer {
   }
 
   clear(): void {
-    if (this.handle) clearTimeout(this.handle);
+    this.handle?.clear();
     this.handle = undefined;
     this.fired = true;
   }

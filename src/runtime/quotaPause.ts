@@ -11,8 +11,10 @@ import { t } from '../i18n/index.js';
 import { clockTime, waitText, type QuotaPause } from '../model/quota.js';
 import { isQuotaError } from '../providers/providerError.js';
 import { providerLabel } from '../providers/label.js';
+import { MAX_RESET_HORIZON_MS } from '../providers/rateLimits.js';
 import type { ModelProvider } from '../providers/types.js';
 import { neutralize } from '../text/untrusted.js';
+import { startTimer, type Timer } from '../timers/timer.js';
 import type { ConcurrencyLane } from './concurrencyLane.js';
 import type { RuntimeStore } from './store.js';
 
@@ -69,8 +71,10 @@ interface ProviderPause {
   reason: QuotaPause['reason'];
   resetAt: number;
   resetKnown: boolean;
+  /** The server named a reset arbor will not wait for: the probe schedule, saying why. */
+  farReset: boolean;
   runs: Set<string>;
-  timer?: NodeJS.Timeout;
+  timer?: Timer;
 }
 
 export class QuotaTracker implements QuotaWaiter {
@@ -106,8 +110,13 @@ export class QuotaTracker implements QuotaWaiter {
       return false;
     }
     const now = Date.now();
-    let resetAt = err.resetAt;
+    // Whatever a provider wrapper passed on, a reset that is not a time or lies past the
+    // horizon is no reset time at all: waiting on it would sleep a month or, past Node's
+    // timer limit, ask again at once.
+    const usable = err.resetAt !== undefined && Number.isFinite(err.resetAt) && err.resetAt - now <= MAX_RESET_HORIZON_MS;
+    let resetAt = usable ? err.resetAt : undefined;
     const resetKnown = resetAt !== undefined;
+    const farReset = err.resetUnusable || (err.resetAt !== undefined && !usable);
     if (resetAt === undefined) {
       const streak = this.unknownStreak.get(provider.name) ?? 0;
       this.unknownStreak.set(provider.name, streak + 1);
@@ -119,7 +128,15 @@ export class QuotaTracker implements QuotaWaiter {
     let pause = this.pauses.get(provider.name);
     const fresh = pause === undefined;
     if (!pause) {
-      pause = { provider: provider.name, label: providerLabel(provider), reason: err.reason, resetAt, resetKnown, runs: new Set() };
+      pause = {
+        provider: provider.name,
+        label: providerLabel(provider),
+        reason: err.reason,
+        resetAt,
+        resetKnown,
+        farReset,
+        runs: new Set(),
+      };
       this.pauses.set(provider.name, pause);
     } else if (resetAt > pause.resetAt) {
       // A later refusal knows of a later reset: everyone waits for that one.
@@ -148,14 +165,14 @@ export class QuotaTracker implements QuotaWaiter {
     const pause = this.pauses.get(h.provider);
     if (pause?.runs.delete(runId) && pause.runs.size === 0) {
       // Nobody waits on it any more (all resumed or stopped early): the next call asks.
-      clearTimeout(pause.timer);
+      pause.timer?.clear();
       this.pauses.delete(h.provider);
     }
     this.publish();
   }
 
   dispose(): void {
-    for (const pause of this.pauses.values()) clearTimeout(pause.timer);
+    for (const pause of this.pauses.values()) pause.timer?.clear();
     this.pauses.clear();
     this.held.clear();
     this.publish();
@@ -176,9 +193,9 @@ export class QuotaTracker implements QuotaWaiter {
   }
 
   private schedule(pause: ProviderPause): void {
-    clearTimeout(pause.timer);
+    pause.timer?.clear();
     // Ref'd on purpose: a headless run waiting on the limit keeps the process alive.
-    pause.timer = setTimeout(() => this.lift(pause.provider), Math.max(0, pause.resetAt - Date.now()));
+    pause.timer = startTimer(pause.resetAt - Date.now(), () => this.lift(pause.provider));
   }
 
   /** The limit has lifted: the held runs resume oldest first, each once it has a slot. */
@@ -231,7 +248,7 @@ export class QuotaTracker implements QuotaWaiter {
   private pausedText(pause: ProviderPause, now: number): string {
     const args = { provider: pause.provider, label: pause.label, clock: clockTime(pause.resetAt), wait: waitText(pause.resetAt - now) };
     const text = !pause.resetKnown
-      ? t('runtime:quota.pausedProbe', args)
+      ? t(pause.farReset ? 'runtime:quota.pausedFarReset' : 'runtime:quota.pausedProbe', args)
       : t(pause.reason === 'exhausted' ? 'runtime:quota.pausedExhausted' : 'runtime:quota.paused', args);
     return this.opts.operator ? `${text} ${t('runtime:quota.operatorHint')}` : text;
   }

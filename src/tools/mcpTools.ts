@@ -8,7 +8,7 @@ import { arborHome } from '../config/paths.js';
 import type { ArborConfig } from '../config/types.js';
 import { McpCallError, type McpToolInfo } from '../mcp/connection.js';
 import { McpManager } from '../mcp/manager.js';
-import { mcpServerOf, mcpToolName } from '../mcp/names.js';
+import { assignToolNames, mcpServerOf, mcpToolName } from '../mcp/names.js';
 import { z } from 'zod';
 import type { McpDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
@@ -36,8 +36,8 @@ function inputSchema(info: McpToolInfo): Record<string, unknown> {
 /** The server checks its own arguments: arbor passes any object through unchanged. */
 const mcpArgs = z.record(z.string(), z.unknown());
 
-export function createMcpTool(manager: McpManager, server: string, info: McpToolInfo): Tool {
-  const name = mcpToolName(server, info.name);
+export function createMcpTool(manager: McpManager, server: string, info: McpToolInfo, modelName?: string): Tool {
+  const name = modelName ?? mcpToolName(server, info.name);
   const description = info.description || `Tool '${info.name}' of MCP server '${server}'.`;
   const parameters = inputSchema(info);
   const display = (isError: boolean): McpDisplay => ({ kind: 'mcp', server, tool: info.name, isError });
@@ -72,9 +72,13 @@ export function mcpToolsOf(manager: McpManager, servers: readonly string[]): Too
   for (const server of servers) {
     const conn = manager.connection(server);
     if (conn?.status !== 'ready') continue;
-    for (const info of conn.tools) {
-      const tool = createMcpTool(manager, server, info);
-      // Two server tools that reduce to one name: the first keeps it.
+    const { names } = assignToolNames(
+      server,
+      conn.tools.map((t) => t.name),
+    );
+    for (const [i, info] of conn.tools.entries()) {
+      const tool = createMcpTool(manager, server, info, names[i]);
+      // Names are distinct within a server; across servers a cut name could still clash.
       if (seen.has(tool.name)) continue;
       seen.add(tool.name);
       out.push(tool);

@@ -13,6 +13,7 @@ import type { ShellDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
 import { invalidArgsMap, nonBlank } from './toolArgs.js';
 import { fail, ok, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+import { startTimer } from '../timers/timer.js';
 
 export const SHELL_OUTPUT_CAP_BYTES = 32 * 1024;
 /** Between SIGTERM and SIGKILL for the process group. */
@@ -198,12 +199,12 @@ async function runCommand(command: string, cwd: string, ctx: ToolContext): Promi
   };
   const onAbort = () => stop('abort');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = timeoutSecs > 0 ? setTimeout(() => stop('timeout'), timeoutSecs * 1000) : undefined;
+  const timer = timeoutSecs > 0 ? startTimer(timeoutSecs * 1000, () => stop('timeout')) : undefined;
   // The shell is gone but jobs it put in the background may still hold the output pipe.
   child.once('exit', killGroup);
 
   const result = await child;
-  clearTimeout(timer);
+  timer?.clear();
   ctx.signal.removeEventListener('abort', onAbort);
   // A start failure emits no 'exit'; whatever happened, nothing the call started outlives it.
   killGroup();

@@ -43,13 +43,13 @@ describe('project context', () => {
       await term.waitForText(`project context: ${join(sb.h.root, 'AGENTS.md')} was cut to its first`, 5000);
       await term.waitForText(`project context: ${join(sb.h.home, 'AGENTS.md')} (19 bytes) was left out`, 5000);
       await send(term, '/context');
-      await term.waitForText('Project context (AGENTS.md, cap 2 KiB), in prompt order:', 5000);
+      await term.waitForText('Project context (AGENTS.md, cap 2.0 KB), in prompt order:', 5000);
       await term.waitFor(
         (s) =>
           s.includes(`${join(sb.h.home, 'AGENTS.md')} (user)  19 B, left out (over the cap)`) &&
-          s.includes(`${join(sb.h.root, 'AGENTS.md')}  2.9 KiB, cut to 2.0 KiB`) &&
+          s.includes(`${join(sb.h.root, 'AGENTS.md')}  2.9 KB, cut to 2.0 KB`) &&
           s.includes(`${join(sb.h.dir, 'AGENTS.md')}  25 B`) &&
-          s.includes('2.0 of 2 KiB used.'),
+          s.includes('2.0 KB of 2.0 KB used.'),
         'the three files with their sizes and what the cap did',
         5000,
       );

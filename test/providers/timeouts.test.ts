@@ -49,6 +49,22 @@ describe.each(cases)('$type against a silent $dialect server', ({ dialect, type 
     return { ...out, retries, ms: Date.now() - started, requests: server.requests };
   }
 
+  it('timeout_secs = 5,000,000 does not cut a reply at once (no timer overflow)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const out = await run(() => ({ kind: 'text', chunks: ['slow ', 'but ', 'fine'], delayMs: 50 }), {
+      first_byte_timeout_secs: undefined,
+      idle_timeout_secs: undefined,
+      timeout_secs: 5_000_000,
+    });
+    process.off('warning', onWarning);
+    expect(out.error).toBeUndefined();
+    expect(out.text).toBe('slow but fine');
+    expect(out.requests).toHaveLength(1);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('a server that accepts and never answers is cut after first_byte_timeout_secs, each retry announced', async () => {
     const out = await run(() => ({ kind: 'silent' }), { first_byte_timeout_secs: 0.2 });
     const err = out.error as ProviderError;

@@ -22,14 +22,31 @@ describe('/context', () => {
       'main',
     );
     expect(text.split('\n')).toEqual([
-      'Project context (AGENTS.md, cap 32 KiB), in prompt order:',
-      '  /h/AGENTS.md (user)  39.1 KiB, left out (over the cap)',
-      '  /w/AGENTS.md  39.1 KiB, cut to 29.3 KiB',
+      'Project context (AGENTS.md, cap 32 KB), in prompt order:',
+      '  /h/AGENTS.md (user)  39 KB, left out (over the cap)',
+      '  /w/AGENTS.md  39 KB, cut to 29 KB',
       '  /w/x/AGENTS.md  unreadable (EACCES)',
-      '  /w/a/AGENTS.md  2.7 KiB',
-      '32.0 of 32 KiB used.',
+      '  /w/a/AGENTS.md  2.7 KB',
+      '32 KB of 32 KB used.',
     ]);
     expect(contextSize(200)).toBe('200 B');
+  });
+
+  it('a 100 MB file reads in the unit a person reads, in English and Spanish (issue #19)', () => {
+    const report = {
+      ...base,
+      files: [{ path: '/w/AGENTS.md', scope: 'project' as const, size: 105_000_000, loaded: 32 * 1024, cut: true }],
+    };
+    expect(describeContext(report, 'main').split('\n')[1]).toBe('  /w/AGENTS.md  100 MB, cut to 32 KB');
+    setLanguage('es');
+    try {
+      const es = describeContext(report, 'main');
+      expect(es).toContain('100 MB');
+      expect(es).toContain('32 KB');
+      expect(es).not.toMatch(/KiB|\d{4,}\.\d/);
+    } finally {
+      setLanguage('en');
+    }
   });
 
   it('says where it looked when nothing was found, when it is off, and when the agent opted out', () => {

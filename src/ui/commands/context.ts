@@ -1,13 +1,12 @@
 import { homedir } from 'node:os';
 import { t } from '../../i18n/index.js';
 import type { ProjectContextReport } from '../../runtime/runtimeApi.js';
+import { formatBytes } from '../../text/sizes.js';
 import { neutralize } from '../../text/untrusted.js';
 import type { SlashCommand } from './registry.js';
 
-/** Exact sizes: a 200-byte file is not "1 KB". */
-export function contextSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
-}
+/** Sizes in the unit a person reads (text/sizes.ts); a 200-byte file is "200 B". */
+export const contextSize = formatBytes;
 
 /** Paths come from the disk: shown neutralised, the home folder as ~. */
 function showPath(path: string): string {
@@ -23,7 +22,7 @@ export function describeContext(report: ProjectContextReport, alias: string): st
   if (report.files.length === 0) {
     lines.push(t('context:command.none', { folders: report.searched.map(showPath).join(', ') }));
   } else {
-    lines.push(t('context:command.title', { max: report.maxKb }));
+    lines.push(t('context:command.title', { max: formatBytes(report.maxKb * 1024) }));
     for (const f of report.files) {
       const path = f.scope === 'home' ? `${showPath(f.path)} ${t('context:command.home')}` : showPath(f.path);
       const size = contextSize(f.size);
@@ -38,7 +37,7 @@ export function describeContext(report: ProjectContextReport, alias: string): st
       lines.push(`  ${line}`);
     }
     const loaded = report.files.reduce((sum, f) => sum + f.loaded, 0);
-    lines.push(t('context:command.total', { loaded: (loaded / 1024).toFixed(1), max: report.maxKb }));
+    lines.push(t('context:command.total', { loaded: formatBytes(loaded), max: formatBytes(report.maxKb * 1024) }));
   }
   if (report.agentOptedOut) lines.push(t('context:command.agentOff', { alias: neutralize(alias) }));
   lines.push(...trust);

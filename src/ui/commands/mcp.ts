@@ -35,6 +35,7 @@ function describeServer(s: McpServerView): string[] {
     lines.push(t('ui:commands.mcp.error', { error: first }));
     for (const line of tail) lines.push(`      ${line}`);
   }
+  for (const warning of s.warnings ?? []) lines.push(t('ui:commands.mcp.warning', { warning }));
   for (const tool of s.tools) {
     lines.push(
       `    ${tool.name}${tool.readOnly ? ` ${t('ui:commands.mcp.readOnly')}` : ''}${tool.description ? `  ${oneLine(tool.description)}` : ''}`,

@@ -59,7 +59,7 @@ describe('results', () => {
     });
     expect(r).toEqual({
       isError: false,
-      text: 'a\n[image: image/png, 2.0 KiB]\n[audio: audio/wav, 10 B]\n[resource link: x <file:///x>]\n[resource: file:///y]\nbody\n[resource: file:///z, application/gzip, 3 B]',
+      text: 'a\n[image: image/png, 2.0 KB]\n[audio: audio/wav, 10 B]\n[resource link: x <file:///x>]\n[resource: file:///y]\nbody\n[resource: file:///z, application/gzip, 3 B]',
     });
     expect(formatToolResult({ content: [{ type: 'text', text: 'bad' }], isError: true })).toEqual({ text: 'bad', isError: true });
     expect(formatToolResult({ content: [] }).text).toBe(MCP_EMPTY_RESULT);

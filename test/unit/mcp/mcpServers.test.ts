@@ -79,7 +79,7 @@ describe('tools from real servers', () => {
     writeFileSync(join(fx.workdir, 'note.txt'), 'file body');
     await fx.runtime.startTurn('go');
     const reqs = fx.requestsOf('main');
-    expect(lastToolResult(reqs[1])).toMatch(/\[image: image\/png, \d+(\.\d)? (B|KiB)\]/);
+    expect(lastToolResult(reqs[1])).toMatch(/\[image: image\/png, \d+(\.\d)? (B|KB)\]/);
     expect(lastToolResult(reqs[2])).toBe('file body');
   }, 60_000);
 

@@ -104,6 +104,20 @@ describe('shell', () => {
     expect(await waitGone(pid)).toBe(true);
   });
 
+  it('shell_timeout_secs = 5,000,000 does not fire at once (Node clamps an overflowing timer to 1 ms)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const r = await shellTool.run(
+      { command: 'sleep 0.3; echo finished' },
+      context({ cwd: work, runtime: runtime({ shell_timeout_secs: 5_000_000 }) }),
+    );
+    process.off('warning', onWarning);
+    expect(r.success).toBe(true);
+    expect(r.output).toContain('finished');
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('kills the whole process tree when the signal aborts', async () => {
     const pidfile = join(work, 'pid');
     const controller = new AbortController();
