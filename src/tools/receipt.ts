@@ -52,7 +52,8 @@ export function receiptLines(o: ChildObserved): string[] {
 }
 
 export function receiptsOn(config: ArborConfig): boolean {
-  return config.delegation.child_receipts === true;
+  // Partial configs (tests, tools built outside a loaded config) have no delegation table.
+  return config.delegation?.child_receipts === true;
 }
 
 /** `text` (the child's answer or its failure) guarded, with the receipt after it; `text`

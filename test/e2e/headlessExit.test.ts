@@ -1,6 +1,7 @@
 // Headless runs end cleanly whatever happens around them: a reader that closes the pipe
 // (| head -1, | true), a background task still running when the turn ends, a resumed
 // session whose old events must not be printed again.
+import { trustFolderForTest } from '../support/trustFolder.js';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ function sessionIds(sb: Sandbox): string[] {
 
 /** Runs arbor with stdout (and stderr) pipes; `onStdout` may close them. */
 function spawnArbor(sb: Sandbox, args: string[]) {
+  // The sandbox's ./.arbor settings are the test's own: trusted as the harness does.
+  trustFolderForTest(sb.h.dir, baseEnv(sb.h.env));
   const child = spawn(process.execPath, [arborBin, ...args], { cwd: sb.h.dir, env: baseEnv(sb.h.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));

@@ -23,7 +23,11 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const runOf = (alias: string): Run => Object.values(fx!.runtime.store.getState().runs).find((r) => r.alias === alias)!;
+const runOf = (alias: string): Run =>
+  fx!.runtime.store
+    .getState()
+    .runs.values()
+    .find((r) => r.alias === alias)!;
 
 const EDIT = "printf 'A\\n' > a.txt && printf 'b\\n' > b.txt";
 const ANSWER = 'I updated a.txt and created b.txt.';

@@ -194,7 +194,10 @@ describe('a pause asked of a run being killed', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => rootCalls === 1);
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     expect(fx.runtime.kill(root.id).killed).toBe(true);
     // The kill is still unwinding: the row is not terminal yet, but there is nothing to pause.
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toBe('pausing');
@@ -215,7 +218,10 @@ describe('a pause asked of a run being killed', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => childOf(fx!)?.status === 'running');
-    const root = Object.values(fx.runtime.store.getState().runs).find((r) => r.kind === 'root')!;
+    const root = fx.runtime.store
+      .getState()
+      .runs.values()
+      .find((r) => r.kind === 'root')!;
     expect(fx.runtime.pause(root.id)).toBe(2);
     fx.runtime.resume(root.id);
     await turn;

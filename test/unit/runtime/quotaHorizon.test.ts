@@ -42,7 +42,7 @@ describe('resets beyond the horizon', () => {
       await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 1, 5000, 'the banner');
       expect(fx.runtime.store.getState().quotaPauses![0]).toMatchObject({ resetKnown: false });
       await turn;
-      const root = Object.values(fx.runtime.store.getState().runs)[0];
+      const root = fx.runtime.store.getState().runs.values()[0];
       expect(root.result).toBe('back again');
       // Timers never fire early: each refusal waited the probe (then its double) first.
       expect(fx.server.requests).toHaveLength(3);

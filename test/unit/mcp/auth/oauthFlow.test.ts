@@ -140,7 +140,7 @@ describe('OAuth sign-in', () => {
     const urls: string[] = [];
     await login(m, urls);
     expect(new URL(urls[0]).searchParams.get('scope')!.split(' ')).toContain('admin');
-    expect(await admin()).toEqual({ success: true, output: 'admin done' });
+    expect(await admin()).toMatchObject({ success: true, output: 'admin done' });
     expect(srv.provider.log.some((l) => l.startsWith('authorize scopes=') && l.includes('admin'))).toBe(true);
   }, 30_000);
 
