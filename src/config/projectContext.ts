@@ -3,7 +3,8 @@
 // up to the repository root (the nearest folder holding `.git`; with none, the working
 // directory alone), plus `$ARBOR_HOME/AGENTS.md` for the user's own instructions. Read once
 // at launch; what was read and what the cap cut is kept for /context.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { readHead, UnreadableFile } from './safeRead.js';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { t } from '../i18n/index.js';
 
@@ -82,29 +83,6 @@ function present(path: string): boolean {
   }
 }
 
-/** Reads at most `limit` bytes (the rest of a huge file is never read) and the real size.
- * Opened non-blocking and refused unless a regular file: a FIFO named AGENTS.md must not
- * hang the start. */
-function readHead(path: string, limit: number): { size: number; bytes: Buffer } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (!st.isFile()) throw new Error('not a regular file');
-    const want = Math.min(st.size, limit);
-    const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, buf, got, want - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { size: st.size, bytes: buf.subarray(0, got) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** `bytes` cut to at most `max` without splitting a UTF-8 character. */
 function cutUtf8(bytes: Buffer, max: number): Buffer {
   if (bytes.length <= max) return bytes;
@@ -156,7 +134,10 @@ export function loadProjectContext(opts: { cwd: string; home?: string; maxKb?: n
       // A few bytes past the budget show whether it falls inside a character.
       head = readHead(c.path, budget + 4);
     } catch (err) {
-      file.error = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      file.error =
+        err instanceof UnreadableFile && err.code === 'ENOTREG'
+          ? 'not a regular file'
+          : ((err as Error & { code?: string }).code ?? (err as Error).message);
       continue;
     }
     file.size = head.size;
