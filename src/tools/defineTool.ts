@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { ArborConfig } from '../config/types.js';
 import type { ToolSpec } from '../model/messages.js';
 import { modelParameters, parseToolArgs, withoutNulls, type ArgsErrorMap } from './toolArgs.js';
-import { fail, type Tool, type ToolCaller, type ToolContext, type ToolResult } from './types.js';
+import { fail, type Tool, type ToolCaller, type ToolContext, type ToolDisplay, type ToolResult } from './types.js';
 
 export interface ToolDefinition<S extends z.ZodType> {
   readonly name: string;
@@ -34,6 +34,8 @@ export interface ToolDefinition<S extends z.ZodType> {
    * start runs (spawn_subagent, delegate) say false: their children's actions count. */
   readonly countsAsAction?: boolean;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+  /** See Tool.preview: receives the arguments parsed as for run; not counted as an action. */
+  preview?(args: z.output<S>, ctx: ToolContext): Promise<ToolDisplay | undefined>;
 }
 
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
@@ -57,5 +59,18 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
       if (!parsed.ok) return fail(parsed.error);
       return def.run(parsed.args, ctx);
     },
+    ...(def.preview ? { preview: previewOf(def, prepare) } : {}),
+  };
+}
+
+function previewOf<S extends z.ZodType>(
+  def: ToolDefinition<S>,
+  prepare: (raw: unknown) => unknown,
+): (raw: unknown, ctx: ToolContext) => Promise<ToolDisplay | undefined> {
+  const preview = def.preview!;
+  return async (raw, ctx) => {
+    const parsed = parseToolArgs(def.args, prepare(raw), def.argsError);
+    if (!parsed.ok) return undefined;
+    return preview(parsed.args, ctx).catch(() => undefined);
   };
 }

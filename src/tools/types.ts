@@ -48,4 +48,9 @@ export interface Tool {
   /** Exempt from the per-turn duplicate-call guard (spawn_subagent, delegate). */
   readonly duplicateExempt?: boolean;
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** What the call would change, computed before the operator is asked (write_file and
+   * edit_file: the diff), so the approval prompt can show it. Undefined when the call
+   * changes nothing shown as a diff, or when its arguments do not parse (run reports
+   * that). Never writes. */
+  preview?(args: unknown, ctx: ToolContext): Promise<ToolDisplay | undefined>;
 }
