@@ -136,10 +136,13 @@ export function useInputController(registry: CommandRegistry, completion: Comple
   completionRef.current = completion;
   const state = useRef<State>({ text: '', cursor: 0, history: [], historyIndex: null, draft: '', selected: 0, killed: '', argChoices: [] });
   const rerender = useLineVersion();
-  const update = useCallback((patch: Partial<State>) => {
-    state.current = { ...state.current, ...patch };
-    rerender();
-  }, []);
+  const update = useCallback(
+    (patch: Partial<State>) => {
+      state.current = { ...state.current, ...patch };
+      rerender();
+    },
+    [rerender],
+  );
   /** An edit: leaves history browsing and resets the / menu. */
   const apply = useCallback(
     (next: EditorState, extra: Partial<State> = {}) => {
