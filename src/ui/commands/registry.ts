@@ -2,7 +2,7 @@
 // input line completes from it and `runSlashLine` dispatches to it. Commands act only
 // through the CommandContext (the runtime facade, local notice lines, panes).
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
-import type { Language } from '../../i18n/index.js';
+import type { Language, TranslationKey } from '../../i18n/index.js';
 import { t } from '../../i18n/index.js';
 import type { NoticeLevel } from '../theme.js';
 import type { Pane } from '../panes/types.js';
@@ -40,7 +40,7 @@ export interface SessionsSource {
  * does (an i18n key). */
 export interface KeyBindingInfo {
   label: string;
-  summary: string;
+  summary: TranslationKey;
 }
 
 export interface CommandContext {
@@ -75,7 +75,7 @@ export interface SlashCommand {
   /** Without the leading slash. */
   name: string;
   /** i18n key of a one-line description. */
-  summary: string;
+  summary: TranslationKey;
   /** Syntax shown in /help and in bad-argument errors, e.g. "/lang en|es". */
   usage?: string;
   /** Most arguments accepted; more is a bad-arguments error. Omitted = any. */

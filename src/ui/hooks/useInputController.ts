@@ -5,6 +5,7 @@ import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { CommandRegistry, CompletionContext, SlashCommand } from '../commands/registry.js';
 import * as ed from '../input/lineEditor.js';
 import type { EditorState } from '../input/lineEditor.js';
+import type { TranslationKey } from '../../i18n/index.js';
 
 /** At most this many suggestions show under the input. */
 export const MAX_SUGGESTIONS = 6;
@@ -40,7 +41,7 @@ export type EditOp =
 
 export interface SuggestionView {
   /** The commands (or argument values) listed. */
-  items: { name: string; summary?: string }[];
+  items: { name: string; summary?: TranslationKey }[];
   selected: number;
   /** How many matches there are in all (more than shown: the list scrolls). */
   total: number;
