@@ -5,7 +5,7 @@ import { t, type KeyUnder } from '../../i18n/index.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
 import { descendantsOf } from '../../runtime/store.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { isTerminal } from '../../model/run.js';
 import type { NoticeLevel } from '../theme.js';
 import { statusWord } from './status.js';

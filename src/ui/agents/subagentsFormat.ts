@@ -2,7 +2,7 @@
 // no tables, each entry on its own short lines, long text cut.
 import { t, type KeyUnder } from '../../i18n/index.js';
 import { runLabel, runLabels } from '../../runtime/runSelection.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { runName, type Run } from '../../model/run.js';
 import { subtreeUsageOf } from '../../model/usage.js';
 import { childObserved } from '../../model/ledger.js';

@@ -10,7 +10,7 @@ import type { PaneInput } from '../hooks/useChatKeys.js';
 import { useKeyTable } from '../keys/keyTable.js';
 import { keyText } from '../keys/tokenizer.js';
 import { t } from '../../i18n/index.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { copyText, entriesText, entryText, type CopyOutcome } from '../cards/copy.js';
 import { highlight, lineText, row, wrapBlock, type Line, type Seg } from '../cards/lines.js';
 import { LineView } from '../components/LineView.js';
