@@ -7,22 +7,7 @@ import { t } from '../../i18n/index.js';
 import type { NoticeLevel } from '../theme.js';
 import type { Pane } from '../panes/types.js';
 import type { KeyTable } from '../keys/keyTable.js';
-
-export interface SessionSummary {
-  id: string;
-  createdAt: string;
-  /** The last write (ISO 8601). */
-  updatedAt?: string;
-  /** The working directory the session was started in. */
-  cwd?: string;
-  /** A headless (-p) run. */
-  headless?: boolean;
-  firstUserMessage?: string;
-  items: number;
-  turns?: number;
-  tokens?: number;
-  costUsd?: number;
-}
+import type { SessionSummary } from '../../model/session.js';
 
 export interface SessionsSource {
   list(): SessionSummary[];
