@@ -21,7 +21,14 @@ module.exports = {
       comment: 'The UI reaches the runtime only through RuntimeApi, store selectors and run labels',
       severity: 'error',
       from: { path: '^src/ui/' },
-      to: { path: '^src/runtime/', pathNot: '^src/runtime/(runtimeApi|store|runSelection|types)\\.ts$' },
+      to: { path: '^src/runtime/', pathNot: '^src/runtime/(runtimeApi|store|runSelection)\\.ts$' },
+    },
+    {
+      name: 'ui-reads-shapes-from-model',
+      comment: 'Runs, transcript items, controls and the store shape are model/ shapes; runtime/types.ts only re-exports them for the runtime',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/runtime/types\\.ts$' },
     },
     {
       name: 'ui-asks-the-runtime-for-stored-runs',

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   // node_modules/ink is a link to the vendored Ink (vendor/ink, an npm workspace). Kept as a
   // node_modules path it is loaded by Node like every other dependency, so the app and
-  // ink-text-input share one Ink (one stdin context) instead of a transformed second copy.
+  // ink-testing-library share one Ink (one stdin context) instead of a transformed second copy.
   resolve: { preserveSymlinks: true },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],

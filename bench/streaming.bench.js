@@ -23,6 +23,7 @@ const TOKENS = 5000;
 const RATE = 1000;
 const RUNS = 3;
 const TARGET_CPU_SHARE = 0.4;
+const TARGET_SDK_RATIO = 1.1;
 const WARMUP_TOKENS = 50;
 const PROMPT = 'Stream the benchmark reply.';
 const WARMUP_PROMPT = 'Warm up first.';
@@ -216,6 +217,16 @@ export async function run({ log } = { log: () => {} }) {
       target: `< ${TARGET_CPU_SHARE * 100}`,
       pass: share < TARGET_CPU_SHARE,
       samples: runs.map((r) => round(r.cpuShare * 100, 1)),
+    },
+    {
+      // Issue 24's target: arbor (render included) within 1.1× of the bare SDK reading the
+      // same stream, both measured in this run; the ratio of medians is reported.
+      metric: 'arbor CPU / bare streamText CPU on the same stream (ratio of medians)',
+      value: round(share / m('sdkShare'), 2),
+      unit: '×',
+      target: `<= ${TARGET_SDK_RATIO}`,
+      pass: share / m('sdkShare') <= TARGET_SDK_RATIO,
+      samples: runs.map((r) => round(r.cpuShare / (r.sdkShare ?? NaN), 2)),
     },
     {
       metric: 'baseline: bare AI SDK streamText reading the same stream, CPU / wall (median)',

@@ -403,7 +403,7 @@ function openChat(
   });
   const rt = runtime;
   // --model is a switch like /model: recorded, so --resume comes back to it.
-  if (launchModel) rt.setModel?.(selectionSpec(launchModel));
+  if (launchModel) rt.setModel(selectionSpec(launchModel));
   else if (fromSession.selection) recorder.adoptModel(fromSession.selection, restored?.valid === true);
   // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
   // headless) and retried on the next write; it never ends a turn or hides an answer.

@@ -3,7 +3,14 @@
 import i18next from 'i18next';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, basename } from 'node:path';
+import type { TranslationKey } from './keys.js';
 import { packageRoot } from './packageRoot.js';
+
+export type { TranslationKey } from './keys.js';
+
+/** The rest of every key that starts with `P`: `KeyUnder<'agents:hints.'>` is each hint's
+ * name, so a table of names checks against the catalog as literal keys do. */
+export type KeyUnder<P extends string> = TranslationKey extends infer K ? (K extends `${P}${infer R}` ? R : never) : never;
 
 export const SUPPORTED_LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
@@ -74,7 +81,7 @@ export function currentLanguage(): Language {
 
 /** Translate `ns:key` with interpolation values. Initializes with the environment's
  * language on first use so that library code and tests never see raw keys. */
-export function t(key: string, options?: Record<string, unknown>): string {
+export function t(key: TranslationKey, options?: Record<string, unknown>): string {
   if (!initialized) initI18n();
   return String(i18next.t(key, options as never));
 }

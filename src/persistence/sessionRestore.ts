@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelMessage } from '../model/messages.js';
+import type { SessionSummary } from '../model/session.js';
 import { isTerminal, type Run } from '../model/run.js';
 import type { ToolCallStatus, TranscriptItem } from '../model/transcript.js';
 import { t } from '../i18n/index.js';
@@ -37,24 +38,6 @@ export interface RestoredSession {
   /** The root's model as last switched in this session (/model, --model); absent: never
    * switched. Names from the file: check them against the config before use. */
   model?: { provider: string; model?: string };
-}
-
-export interface SessionSummary {
-  id: string;
-  path: string;
-  createdAt: string;
-  /** ISO 8601: the file's last write. */
-  updatedAt: string;
-  agentAlias: string;
-  /** The working directory the session was started in ('' when unknown). */
-  cwd: string;
-  headless: boolean;
-  firstUserMessage?: string;
-  items: number;
-  /** Messages the user sent. */
-  turns: number;
-  tokens: number;
-  costUsd: number;
 }
 
 interface SessionFile {

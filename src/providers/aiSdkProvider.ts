@@ -15,7 +15,7 @@ import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 import { providerLabel } from './label.js';
 import { lastUserIndex, ReasoningCollector, reasoningPromptParts } from './reasoningParts.js';
-import { startTimer, type Timer } from '../timers/timer.js';
+import { startWatchdog, type Watchdog } from '../timers/watchdog.js';
 
 // The SDK prints compatibility warnings to the console, which would tear through the TUI.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
@@ -180,12 +180,10 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     let timedOut: 'first' | 'idle' | undefined;
     let started = false;
     let streamed = false;
-    let timer: Timer | undefined;
-    const arm = () => {
-      timer?.clear();
-      const which = started ? 'idle' : 'first';
-      timer = startTimer((which === 'first' ? timeouts.firstByteSecs : timeouts.idleSecs) * 1000, () => {
-        timedOut = which;
+    let watchdog: Watchdog | undefined;
+    const startClock = () => {
+      watchdog = startWatchdog(timeouts.firstByteSecs * 1000, () => {
+        timedOut = started ? 'idle' : 'first';
         controller.abort();
       });
     };
@@ -207,7 +205,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     const rawArgs = new Map<string, string>();
     const reasoning = new ReasoningCollector();
     try {
-      arm();
+      startClock();
       // The provider's own doStream, not streamText: the same wire-format code, without
       // streamText's extra stream layers and per-chunk validation, which cost more CPU per
       // request than the rest of arbor together (see bench/spawn-fanout).
@@ -228,8 +226,10 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
           if (done) break;
           // stream-start comes with the response headers: a server that sends headers and
           // then nothing has not started its reply yet.
-          if (part.type !== 'stream-start') started = true;
-          arm();
+          if (!started && part.type !== 'stream-start') {
+            started = true;
+            watchdog?.setWindow(timeouts.idleSecs * 1000);
+          } else watchdog?.touch();
           switch (part.type) {
             case 'text-delta':
               if (part.delta) {
@@ -291,7 +291,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
     } catch (err) {
       throw stopped() ?? classifyError(err, ctx, streamed);
     } finally {
-      timer?.clear();
+      watchdog?.clear();
       req.signal.removeEventListener('abort', onAbort);
     }
   }

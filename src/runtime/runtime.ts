@@ -498,7 +498,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       // The status bar reads info; any store change redraws it.
       store.setState({});
     },
-    ...(opts.projectContext ? { projectContext: () => contextReport(opts.projectContext!, mainAgent, opts.projectTrust) } : {}),
+    projectContext: () => (opts.projectContext ? contextReport(opts.projectContext, mainAgent, opts.projectTrust) : undefined),
     resolveRunaway: (choice) => guard.resolve(choice),
     mcpRestart: (name) => mcpRt.restart(name),
     mcpLogin: (name, onUrl, signal) => mcpRt.login(name, { authorizationUrl: onUrl }, { signal, browser: true }),

@@ -69,9 +69,9 @@ export interface RuntimeApi {
   answerApproval(approvalId: string, answer: ApprovalAnswer): void;
   /** The operator's answer to a fan-out confirmation: how many of its children may start
    * (0 denies all; the whole count approves all). */
-  answerFanout?(fanoutId: string, count: number): void;
+  answerFanout(fanoutId: string, count: number): void;
   /** The operator's answer to an MCP server's form (controls.elicitations). */
-  answerElicitation?(id: string, answer: ElicitationReply): void;
+  answerElicitation(id: string, answer: ElicitationReply): void;
   /** Forget the session transcript on screen and in the model's context; what follows is
    * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;
@@ -92,24 +92,25 @@ export interface RuntimeApi {
   recordedRuns(): RecordedRuns;
   /** Writes the session's run tree as a report (Markdown, or JSON for a `.json` path;
    * default $ARBOR_HOME/exports/<session>-tree.md, 0600). Throws naming the path. */
-  exportTree?(path?: string): { path: string; runs: number };
+  exportTree(path?: string): { path: string; runs: number };
   /** Every configured provider, the one the user's agent uses now marked current. */
-  models?(): ModelChoice[];
+  models(): ModelChoice[];
   /** Switches the user's agent to `<provider>` or `<provider>/<model>` (a configured
    * provider, optionally another model name on it) for the rest of this session: later
    * turns; a running one keeps its model; children keep their own definitions. Recorded in
    * the session, so --resume restores it. Throws naming the configured providers. */
-  setModel?(spec: string): void;
-  /** The AGENTS.md files loaded into the system prompt at launch (/context). */
-  projectContext?(): ProjectContextReport;
+  setModel(spec: string): void;
+  /** The AGENTS.md files loaded into the system prompt at launch (/context); undefined when
+   * this runtime was started without looking for them. */
+  projectContext(): ProjectContextReport | undefined;
   /** Restarts a configured MCP server (`/mcp restart <name>`); its state shows in the
    * store's mcpServers. Rejects naming the configured servers for an unknown name. */
-  mcpRestart?(name: string): Promise<void>;
+  mcpRestart(name: string): Promise<void>;
   /** `/mcp login <name>`: the sign-in (URL shown through `onUrl`; `signal` cancels, as Esc
    * does). Resolves 'signed-in' or 'not-needed'; rejects with why it failed. */
-  mcpLogin?(name: string, onUrl: (url: string, opened: boolean) => void, signal: AbortSignal): Promise<'signed-in' | 'not-needed'>;
+  mcpLogin(name: string, onUrl: (url: string, opened: boolean) => void, signal: AbortSignal): Promise<'signed-in' | 'not-needed'>;
   /** `/mcp logout <name>`: ends the session, forgets the grant. */
-  mcpLogout?(name: string): Promise<void>;
+  mcpLogout(name: string): Promise<void>;
   /** Releases timers, child runs and files. */
   dispose(): Promise<void>;
 }

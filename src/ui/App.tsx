@@ -95,9 +95,14 @@ export function App(props: AppProps) {
   const { columns, rows } = useTerminalSize();
   const { write } = useStdout();
   const [language, setLang] = useState<Language>(currentLanguage());
-  // Commands and bindings are fixed for the life of the screen.
-  const registry = useMemo(() => new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]), []);
-  const bindings = useMemo(() => [fanoutKeyBinding, elicitationKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()], []);
+  // Commands and bindings are fixed for the life of the screen: the first render's props
+  // are kept (a ref, not a memo, so nothing suggests they could change).
+  const registryRef = useRef<CommandRegistry | undefined>(undefined);
+  registryRef.current ??= new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]);
+  const registry = registryRef.current;
+  const bindingsRef = useRef<ReturnType<typeof defaultKeyBindings> | undefined>(undefined);
+  bindingsRef.current ??= [fanoutKeyBinding, elicitationKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()];
+  const bindings = bindingsRef.current;
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });
   const { flash: chatFlash, show: flash, clear: clearFlash } = useFlash();

@@ -159,13 +159,15 @@ describe('command registry', () => {
     expect(reg.complete('s').map((c) => c.name)).toEqual(['sessions']);
     expect(reg.complete('').length).toBe(7);
     expect(() => reg.register({ ...builtinCommands()[0] })).toThrow(/registered twice/);
-    expect(() => reg.register({ name: 'Bad Name', summary: 'x', run() {} })).toThrow(/lowercase/);
+    expect(() => reg.register({ name: 'Bad Name', summary: 'ui:commands.quit.summary', run() {} })).toThrow(/lowercase/);
   });
 
   it('runSlashLine never throws, even for a rejected promise', async () => {
     const lines: string[] = [];
     const ctx = { print: (text: string) => lines.push(text), isTurnRunning: () => false } as unknown as CommandContext;
-    const reg = new CommandRegistry([{ name: 'async', summary: 'x', run: async () => Promise.reject(new Error('later')) }]);
+    const reg = new CommandRegistry([
+      { name: 'async', summary: 'ui:commands.quit.summary', run: async () => Promise.reject(new Error('later')) },
+    ]);
     await runSlashLine('/async', reg, ctx);
     await runSlashLine('/', reg, ctx);
     expect(lines).toEqual(['/async failed: later', 'Unknown command "/". Type /help for the list.']);

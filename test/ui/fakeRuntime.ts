@@ -6,6 +6,7 @@ import type { RecordedRuns, RuntimeApi, RuntimeInfo } from '../../src/runtime/ru
 import { arborHome } from '../../src/config/paths.js';
 import { restoreSession } from '../../src/persistence/sessionRestore.js';
 import type { ApprovalAnswer, PendingApproval, Run, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
+import { WithoutCapabilities } from './withoutCapabilities.js';
 
 export interface Calls {
   startTurn: string[];
@@ -38,7 +39,7 @@ export function makeRun(id: string, patch: Partial<Run> = {}): Run {
   };
 }
 
-export class FakeRuntime implements RuntimeApi {
+export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {
   readonly store: RuntimeStore = createRuntimeStore('s1');
   readonly info: RuntimeInfo;
   readonly calls: Calls = { startTurn: [], interrupt: 0, answerApproval: [], clear: 0 };
@@ -46,6 +47,7 @@ export class FakeRuntime implements RuntimeApi {
   runId: string | undefined;
 
   constructor(info: Partial<RuntimeInfo> = {}) {
+    super();
     this.info = { agentAlias: 'main', providerName: 'local', providerLabel: 'openai-compatible/qwen3:8b', configWarnings: [], ...info };
   }
 

@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { App, type AppProps } from '../../src/ui/App.js';
 import { FakeRuntime } from './fakeRuntime.js';
 import { QuietStdin } from '../support/quietStdin.js';
-import type { SessionSummary } from '../../src/ui/commands/registry.js';
+import type { SessionSummary } from '../../src/model/session.js';
 
 export const ESC = '\u001B';
 export const UP = '\u001B[A';
@@ -60,11 +60,28 @@ export interface Mounted {
   unmount(): void;
 }
 
+/** A session for the lists: what a test states, the rest as a file with nothing known. */
+export type SessionFixture = Pick<SessionSummary, 'id' | 'createdAt' | 'items'> & Partial<SessionSummary>;
+
+export function sessionSummary(s: SessionFixture): SessionSummary {
+  return {
+    path: `/nonexistent/${s.id}.jsonl`,
+    updatedAt: s.createdAt,
+    agentAlias: 'main',
+    cwd: '',
+    headless: false,
+    turns: 0,
+    tokens: 0,
+    costUsd: 0,
+    ...s,
+  };
+}
+
 export async function mount(
-  options: { runtime?: FakeRuntime; sessions?: SessionSummary[]; props?: Partial<AppProps> } = {},
+  options: { runtime?: FakeRuntime; sessions?: SessionFixture[]; props?: Partial<AppProps> } = {},
 ): Promise<Mounted> {
   const runtime = options.runtime ?? new FakeRuntime();
-  const sessionList = options.sessions ?? [];
+  const sessionList = (options.sessions ?? []).map(sessionSummary);
   let exits = 0;
   const app = render(
     <App

@@ -1,11 +1,11 @@
 // Counts read right in both languages: i18next picks the _one/_other key by count.
 import { afterAll, describe, expect, it } from 'vitest';
-import { initI18n, setLanguage, t } from '../../src/i18n/index.js';
+import { initI18n, setLanguage, t, type TranslationKey } from '../../src/i18n/index.js';
 
 initI18n('en');
 afterAll(() => setLanguage('en'));
 
-const CASES: Array<[string, Record<string, unknown>, { en: [string, string]; es: [string, string] }]> = [
+const CASES: Array<[TranslationKey, Record<string, unknown>, { en: [string, string]; es: [string, string] }]> = [
   ['ui:input.moreBelow', {}, { en: ['… 1 more line below', '… 2 more lines below'], es: ['… 1 línea más abajo', '… 2 líneas más abajo'] }],
   [
     'ui:input.moreAbove',

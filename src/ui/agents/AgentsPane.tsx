@@ -72,7 +72,11 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   // Elapsed times move while anything is live, even when the store is quiet.
   const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
   const tick = useTicker(liveNow, 1000);
-  const view = useMemo(() => buildTree(state, archiveAfterMinutes, filter, Date.now()), [state, archiveAfterMinutes, filter, tick]);
+  const view = useMemo(() => {
+    // Rebuilt at every tick too: the elapsed times read the clock.
+    void tick;
+    return buildTree(state, archiveAfterMinutes, filter, Date.now());
+  }, [state, archiveAfterMinutes, filter, tick]);
   const rows = view.rows;
   const now = Date.now();
   // Column layout for the whole list, once per refresh, so columns stay put while scrolling.

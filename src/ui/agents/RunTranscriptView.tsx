@@ -4,7 +4,7 @@
 import { Box } from 'ink';
 import { t } from '../../i18n/index.js';
 import { runLabel } from '../../runtime/runSelection.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { LineView } from '../components/LineView.js';
 import { fitLine, type Line } from './segments.js';
 import { statusText } from './status.js';

@@ -1,11 +1,11 @@
 // The actions the /agents pane and /subagents share, each through RuntimeApi, each
 // returning the one line that confirms what happened (the pane flashes it, /subagents
 // prints it). Counts are read before acting: a kill or pause changes them.
-import { t } from '../../i18n/index.js';
+import { t, type KeyUnder } from '../../i18n/index.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
 import { descendantsOf } from '../../runtime/store.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { isTerminal } from '../../model/run.js';
 import type { NoticeLevel } from '../theme.js';
 import { statusWord } from './status.js';
@@ -36,7 +36,10 @@ function notLive(s: RuntimeState, runId: string): ActionResult | undefined {
   return undefined;
 }
 
-function withDescendants(key: string, label: string, count: number): string {
+/** Action keys that have both forms: with descendants, and `<key>Alone`. */
+type TreeActionKey = KeyUnder<'agents:actions.'> extends infer K ? (K extends `${infer B}Alone` ? B : never) : never;
+
+function withDescendants(key: TreeActionKey, label: string, count: number): string {
   return count > 0 ? t(`agents:actions.${key}`, { label, count }) : t(`agents:actions.${key}Alone`, { label });
 }
 

@@ -1,7 +1,8 @@
 // The pane's header (spawn pause, counts, depth, tree tokens and cost, filter, position),
 // the runaway-guard banner and the key hints, as lines of exact width.
-import { t } from '../../i18n/index.js';
+import { t, type KeyUnder } from '../../i18n/index.js';
 import type { KeyCommand } from '../../config/keySpec.js';
+import type { RunawayAction } from '../../config/types.js';
 import { defaultKeyTable, type KeyTable } from '../keys/keyTable.js';
 import type { Controls } from '../../model/controls.js';
 import { formatCost, formatTokens } from '../text/format.js';
@@ -45,7 +46,7 @@ export function headerLines(opts: {
 export function runawayLines(controls: Controls, rootLabel: string | undefined, width: number): Line[] {
   const r = controls.runaway;
   if (!r.tripped) return [];
-  const action = r.action ? t(`agents:runaway.action.${r.action}`, { defaultValue: r.action }) : '';
+  const action = r.action ? t(`agents:runaway.action.${r.action as RunawayAction}`, { defaultValue: r.action }) : '';
   const text = t('agents:runaway.banner', {
     threshold: r.threshold ?? '?',
     limit: r.limit ?? '?',
@@ -59,7 +60,7 @@ export function runawayLines(controls: Controls, rootLabel: string | undefined, 
 export type HintMode = 'list' | 'ask' | 'transcript' | 'steer' | 'confirm';
 
 /** Each hint: the commands whose keys it shows (from the key table), then what they do. */
-const HINTS: Record<HintMode, [string, KeyCommand[]][]> = {
+const HINTS: Record<HintMode, [KeyUnder<'agents:hints.'>, KeyCommand[]][]> = {
   list: [
     ['select', ['agents.up', 'agents.down']],
     ['pauseResume', ['agents.pause']],

@@ -4,7 +4,7 @@
 import { t } from '../../i18n/index.js';
 import { childObserved, commandEnding } from '../../model/ledger.js';
 import { flagLabel, flagReason, observedLine, oneLineCommand } from '../../model/ledgerText.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { wrapSeg, type Line } from './segments.js';
 
 const FILES_SHOWN = 50;

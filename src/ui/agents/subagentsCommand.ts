@@ -116,7 +116,6 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
         case 'export': {
           const path = rest.join(' ').trim() || undefined;
           try {
-            if (!runtime.exportTree) throw new Error('no session to export');
             const done = runtime.exportTree(path);
             return ctx.print(t('ledger:exported', done));
           } catch (err) {

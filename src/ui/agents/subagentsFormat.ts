@@ -1,8 +1,8 @@
 // What /subagents list, info and log print. Output must read well in a narrow terminal:
 // no tables, each entry on its own short lines, long text cut.
-import { t } from '../../i18n/index.js';
+import { t, type KeyUnder } from '../../i18n/index.js';
 import { runLabel, runLabels } from '../../runtime/runSelection.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { runName, type Run } from '../../model/run.js';
 import { subtreeUsageOf } from '../../model/usage.js';
 import { childObserved } from '../../model/ledger.js';
@@ -72,7 +72,9 @@ function limitsValue(run: Run): string {
 }
 
 /** The ledger's summary of the run with its subtree, and its flags with their reasons. */
-function observedFields(s: RuntimeState, run: Run): Array<[string, string]> {
+type InfoField = KeyUnder<'agents:info.fields.'>;
+
+function observedFields(s: RuntimeState, run: Run): Array<[InfoField, string]> {
   const o = childObserved(s.runs, s.runOrder, run.id);
   const flags = run.kind === 'root' ? [] : o.flags;
   return [
@@ -85,7 +87,7 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
   const none = t('agents:info.none');
   const ref = (id: string | undefined) => (id && s.runs.get(id) ? `${runLabel(s, id)} (${id})` : (id ?? none));
   const pausedNow = run.pausedAt !== undefined && run.endedAt === undefined ? now - run.pausedAt : 0;
-  const fields: Array<[string, string]> = [
+  const fields: Array<[InfoField, string]> = [
     ['id', run.id],
     ['label', runLabel(s, run.id)],
     ['kind', kindWord(run)],

@@ -2,7 +2,7 @@
 // tool calls with their status. Lines are memoized per item object and width, so a live
 // transcript only lays out the item that changed.
 import { t } from '../../i18n/index.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';

@@ -1,7 +1,7 @@
 // The /agents pane's model: which runs are shown, in what tree order, and the header's
 // totals. Pure and computed once per refresh; the pane memoizes it on the store snapshot.
 import { runCounts, runLabels } from '../../runtime/runSelection.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import { subtreeUsage, type Usage } from '../../model/usage.js';
 import { observedFlags, subtreeObserved, summarize, type ObservedFlag } from '../../model/ledger.js';

@@ -1,7 +1,7 @@
 // The chat's spawn_subagent / delegate card: two rows, bound to its child runs while they
 // live. It reads only its own runs from the store, at most ~10 times a second.
 import React, { useContext } from 'react';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import type { Run } from '../../model/run.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { useTicker } from '../hooks/useTicker.js';

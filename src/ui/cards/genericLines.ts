@@ -3,7 +3,7 @@
 // await_sessions) and calls whose arguments are malformed or oversized. Collapsed it reads
 // like the chat's ToolCard; expanded it shows the arguments and the result under the same
 // display limits as the dedicated cards.
-import { t } from '../../i18n/index.js';
+import { t, type TranslationKey } from '../../i18n/index.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { prettyArgs, resultPreview, toolArgsSummary } from '../text/format.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
@@ -60,7 +60,7 @@ function field(text: string, width: number, indent: number, color?: string): Lin
 
 export function genericExpanded(item: ToolTranscriptItem, width: number, frame: number): Line[] {
   const out = genericCollapsed(item, width, frame);
-  const h = (key: string) => row(width, { text: '  ' }, { text: t(key), bold: true });
+  const h = (key: TranslationKey) => row(width, { text: '  ' }, { text: t(key), bold: true });
   out.push(h('transcript:section.arguments'));
   const args = item.args === undefined ? item.rawArgs : prettyArgs(item.args, item.rawArgs);
   out.push(...field(args || t('transcript:card.noArguments'), width, 4));

@@ -2,7 +2,7 @@
 // (scoped to the run whose transcript holds the call, since model-issued call ids may repeat
 // across turns): never the task text, the prompt or the alias. Restored cards never bind.
 import { t } from '../../i18n/index.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { subtreeUsage, type Usage } from '../../model/usage.js';

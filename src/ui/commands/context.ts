@@ -51,7 +51,7 @@ export const contextCommand: SlashCommand = {
   summary: 'context:command.summary',
   maxArgs: 0,
   run(_args, ctx) {
-    const report = ctx.runtime.projectContext?.();
+    const report = ctx.runtime.projectContext();
     if (!report) {
       ctx.print(t('context:command.unavailable'));
       return;

@@ -13,4 +13,4 @@ export function builtinCommands(): SlashCommand[] {
 }
 
 export { CommandRegistry, runSlashLine, isSlashLine, unescapeSlash, parseSlashLine, usageOf } from './registry.js';
-export type { SlashCommand, CommandContext, SessionsSource, SessionSummary, KeyBindingInfo } from './registry.js';
+export type { SlashCommand, CommandContext, SessionsSource, KeyBindingInfo } from './registry.js';

@@ -55,7 +55,7 @@ async function login(name: string, ctx: CommandContext): Promise<void> {
   const state = new SignInState();
   ctx.openPane(signInPane(name, state));
   try {
-    const outcome = await ctx.runtime.mcpLogin!(name, (url, opened) => state.setUrl(url, opened), state.abort.signal);
+    const outcome = await ctx.runtime.mcpLogin(name, (url, opened) => state.setUrl(url, opened), state.abort.signal);
     const now = serversOf(ctx.runtime).find((s) => s.name === name);
     if (outcome === 'not-needed') ctx.print(t('ui:commands.mcp.noSignInNeeded', { name }));
     else if (now?.status === 'ready') ctx.print(t('ui:commands.mcp.signedIn', { name, count: now.tools.length }));
@@ -75,7 +75,7 @@ async function login(name: string, ctx: CommandContext): Promise<void> {
 
 async function logout(name: string, ctx: CommandContext): Promise<void> {
   try {
-    await ctx.runtime.mcpLogout!(name);
+    await ctx.runtime.mcpLogout(name);
     ctx.print(t('ui:commands.mcp.loggedOut', { name }));
   } catch (err) {
     ctx.print(t('ui:commands.mcp.signInFailed', { name, error: (err as Error).message }), 'error');
@@ -85,7 +85,7 @@ async function logout(name: string, ctx: CommandContext): Promise<void> {
 async function restart(name: string, ctx: CommandContext): Promise<void> {
   const runtime = ctx.runtime;
   ctx.print(t('ui:commands.mcp.restarting', { name }));
-  await runtime.mcpRestart!(name);
+  await runtime.mcpRestart(name);
   const now = serversOf(runtime).find((s) => s.name === name);
   if (now?.status === 'ready') ctx.print(t('ui:commands.mcp.restarted', { name, count: now.tools.length }));
   else ctx.print(t('ui:commands.mcp.restartFailed', { name, error: (now?.error ?? now?.status ?? '').split('\n')[0] }), 'error');
@@ -112,14 +112,7 @@ export const mcpCommand: SlashCommand = {
       return;
     }
     const action = args[0];
-    const supported =
-      action === 'restart'
-        ? ctx.runtime.mcpRestart
-        : action === 'login'
-          ? ctx.runtime.mcpLogin
-          : action === 'logout'
-            ? ctx.runtime.mcpLogout
-            : undefined;
+    const supported = action === 'restart' || action === 'login' || action === 'logout';
     if (args.length !== 2 || !supported) {
       ctx.print(t('ui:commands.badArgs', { name: 'mcp', usage: USAGE }), 'error');
       return;

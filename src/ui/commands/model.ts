@@ -14,7 +14,8 @@ function describe(ctx: CommandContext): string {
     t('ui:commands.model.model', { label: info.providerLabel }),
   ];
   if (info.autoDetectedFrom) lines.push(t('ui:commands.model.autoDetected', { env: info.autoDetectedFrom }));
-  if (ctx.runtime.setModel) lines.push(t('models:switchHint'));
+  // A runtime with nothing to switch to lists no models.
+  if (ctx.runtime.models().length > 0) lines.push(t('models:switchHint'));
   return lines.join('\n');
 }
 
@@ -23,11 +24,11 @@ const choiceId = (c: ModelChoice): string => c.id ?? c.provider;
 /** `spec` is "<provider>" or "<provider>/<model>"; the runtime checks it and says what is wrong. */
 function switchTo(runtime: RuntimeApi, spec: string, ctx: CommandContext): void {
   const info = runtime.info;
-  if (runtime.models?.().some((c) => c.current && choiceId(c) === spec)) {
+  if (runtime.models().some((c) => c.current && choiceId(c) === spec)) {
     ctx.print(t('ui:commands.model.unchanged', { alias: info.agentAlias, name: info.providerName, label: info.providerLabel }));
     return;
   }
-  runtime.setModel?.(spec);
+  runtime.setModel(spec);
   ctx.print(
     t('ui:commands.model.switched', { alias: info.agentAlias, name: runtime.info.providerName, label: runtime.info.providerLabel }),
   );
@@ -41,10 +42,11 @@ export const modelCommand: SlashCommand = {
   summary: 'ui:commands.model.summary',
   usage: '/model [provider[/model]]',
   maxArgs: 1,
-  completeArgs: (args, _partial, { runtime }) => (args.length === 0 && runtime.models ? runtime.models().map(choiceId) : []),
+  completeArgs: (args, _partial, { runtime }) => (args.length === 0 ? runtime.models().map(choiceId) : []),
   run(args, ctx) {
     const runtime = ctx.runtime;
-    if (!runtime.models || !runtime.setModel) {
+    // Nothing to switch to: say what the agent uses.
+    if (runtime.models().length === 0) {
       ctx.print(describe(ctx));
       return;
     }

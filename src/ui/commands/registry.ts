@@ -2,27 +2,12 @@
 // input line completes from it and `runSlashLine` dispatches to it. Commands act only
 // through the CommandContext (the runtime facade, local notice lines, panes).
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
-import type { Language } from '../../i18n/index.js';
+import type { Language, TranslationKey } from '../../i18n/index.js';
 import { t } from '../../i18n/index.js';
 import type { NoticeLevel } from '../theme.js';
 import type { Pane } from '../panes/types.js';
 import type { KeyTable } from '../keys/keyTable.js';
-
-export interface SessionSummary {
-  id: string;
-  createdAt: string;
-  /** The last write (ISO 8601). */
-  updatedAt?: string;
-  /** The working directory the session was started in. */
-  cwd?: string;
-  /** A headless (-p) run. */
-  headless?: boolean;
-  firstUserMessage?: string;
-  items: number;
-  turns?: number;
-  tokens?: number;
-  costUsd?: number;
-}
+import type { SessionSummary } from '../../model/session.js';
 
 export interface SessionsSource {
   list(): SessionSummary[];
@@ -40,7 +25,7 @@ export interface SessionsSource {
  * does (an i18n key). */
 export interface KeyBindingInfo {
   label: string;
-  summary: string;
+  summary: TranslationKey;
 }
 
 export interface CommandContext {
@@ -75,7 +60,7 @@ export interface SlashCommand {
   /** Without the leading slash. */
   name: string;
   /** i18n key of a one-line description. */
-  summary: string;
+  summary: TranslationKey;
   /** Syntax shown in /help and in bad-argument errors, e.g. "/lang en|es". */
   usage?: string;
   /** Most arguments accepted; more is a bad-arguments error. Omitted = any. */

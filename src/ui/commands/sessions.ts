@@ -1,7 +1,8 @@
 import { t } from '../../i18n/index.js';
 import { formatDate } from '../text/format.js';
 import { truncate } from '../text/width.js';
-import type { SessionSummary, SlashCommand } from './registry.js';
+import type { SessionSummary } from '../../model/session.js';
+import type { SlashCommand } from './registry.js';
 
 /** Enough to find a recent conversation without flooding the screen. */
 export const SESSIONS_SHOWN = 10;

@@ -5,7 +5,7 @@ import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
 import { t } from '../../i18n/index.js';
 import type { RuntimeStore } from '../../runtime/store.js';
-import { clockTime, waitText, type QuotaPause } from '../../runtime/types.js';
+import { clockTime, waitText, type QuotaPause } from '../../model/quota.js';
 import { useTicker } from '../hooks/useTicker.js';
 
 /** Providers shown before the rest are summed up in one line. */

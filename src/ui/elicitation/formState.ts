@@ -15,7 +15,7 @@ export interface FormState {
   focus: number;
   values: FieldValue[];
   /** Validation messages (i18n keys) by field index, from the last submit. */
-  errors: Record<number, string>;
+  errors: Record<number, FormError>;
 }
 
 export type FormError = 'required' | 'number' | 'integer';

@@ -18,7 +18,7 @@ export const elicitationKeyBinding: KeyBinding = {
   match: () => true,
   run(ctx, k) {
     const pending = ctx.runtime.store.getState().controls.elicitations?.[0];
-    if (!pending || !ctx.runtime.answerElicitation) return false;
+    if (!pending) return false;
     if (k.name !== 'escape' && ctx.keys.which(PASS_THROUGH, k)) return false;
     const s = formOf(pending);
     const n = pending.fields.length;
@@ -27,7 +27,7 @@ export const elicitationKeyBinding: KeyBinding = {
       if (ctx.memory.answeredElicitation === pending.id) return;
       ctx.memory.answeredElicitation = pending.id;
       forgetForm(pending.id);
-      ctx.runtime.answerElicitation!(pending.id, reply);
+      ctx.runtime.answerElicitation(pending.id, reply);
     };
     const accept = () => {
       const out = submit(s, pending);

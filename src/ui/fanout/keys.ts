@@ -17,7 +17,7 @@ export const fanoutKeyBinding: KeyBinding = {
   match: () => true,
   run(ctx, k) {
     const pending = ctx.runtime.store.getState().controls.fanouts?.[0];
-    if (!pending || !ctx.runtime.answerFanout) return false;
+    if (!pending) return false;
     if (ctx.keys.which(PASS_THROUGH, k)) return false;
     const total = pending.children.length;
     const count = fanoutCount(pending.id, total);
@@ -26,7 +26,7 @@ export const fanoutKeyBinding: KeyBinding = {
       if (ctx.memory.answeredFanout === pending.id) return;
       ctx.memory.answeredFanout = pending.id;
       forgetFanoutCount(pending.id);
-      ctx.runtime.answerFanout!(pending.id, n);
+      ctx.runtime.answerFanout(pending.id, n);
     };
     if (/^[0-9]$/.test(k.name) && !k.ctrl && !k.meta) {
       const last = ctx.memory.fanoutDigit as { id: string; at: number; text: string } | undefined;

@@ -5,6 +5,7 @@ import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { CommandRegistry, CompletionContext, SlashCommand } from '../commands/registry.js';
 import * as ed from '../input/lineEditor.js';
 import type { EditorState } from '../input/lineEditor.js';
+import type { TranslationKey } from '../../i18n/index.js';
 
 /** At most this many suggestions show under the input. */
 export const MAX_SUGGESTIONS = 6;
@@ -40,7 +41,7 @@ export type EditOp =
 
 export interface SuggestionView {
   /** The commands (or argument values) listed. */
-  items: { name: string; summary?: string }[];
+  items: { name: string; summary?: TranslationKey }[];
   selected: number;
   /** How many matches there are in all (more than shown: the list scrolls). */
   total: number;
@@ -136,10 +137,13 @@ export function useInputController(registry: CommandRegistry, completion: Comple
   completionRef.current = completion;
   const state = useRef<State>({ text: '', cursor: 0, history: [], historyIndex: null, draft: '', selected: 0, killed: '', argChoices: [] });
   const rerender = useLineVersion();
-  const update = useCallback((patch: Partial<State>) => {
-    state.current = { ...state.current, ...patch };
-    rerender();
-  }, []);
+  const update = useCallback(
+    (patch: Partial<State>) => {
+      state.current = { ...state.current, ...patch };
+      rerender();
+    },
+    [rerender],
+  );
   /** An edit: leaves history browsing and resets the / menu. */
   const apply = useCallback(
     (next: EditorState, extra: Partial<State> = {}) => {

@@ -6,7 +6,7 @@ import { QUIT_PANE_ID } from '../quit/paneId.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import type { ApprovalAnswer, PendingApproval } from '../../model/controls.js';
 import type { KeyCommand } from '../../config/keySpec.js';
-import { t } from '../../i18n/index.js';
+import { t, type TranslationKey } from '../../i18n/index.js';
 import type { KeyBindingInfo } from '../commands/registry.js';
 import type { Pane } from '../panes/types.js';
 import type { KeyTable } from './keyTable.js';
@@ -73,7 +73,7 @@ export interface KeyContext {
 /** A /help line: the commands whose keys it shows, and what they do (an i18n key). */
 export interface HelpEntry {
   commands: KeyCommand[];
-  summary: string;
+  summary: TranslationKey;
 }
 
 export interface KeyBinding {
@@ -94,7 +94,7 @@ export function bindingMatches(b: KeyBinding, k: KeyPress, keys: KeyTable): bool
 }
 
 /** The approval answers in list order (allow once first, highlighted by default). */
-export const APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: string }[] = [
+export const APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: TranslationKey }[] = [
   { answer: 'allow_once', command: 'approval.allow_once', label: 'ui:approval.allowOnce' },
   { answer: 'allow_session', command: 'approval.allow_session', label: 'ui:approval.allowSession' },
   { answer: 'deny', command: 'approval.deny', label: 'ui:approval.deny' },
@@ -102,7 +102,7 @@ export const APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; la
 
 /** A child's ask (subagent_approvals = "ask"): the session-wide grant is the root's only;
  * a child's answer reaches as far as that child, or its whole tree for this turn. */
-export const CHILD_APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: string }[] = [
+export const CHILD_APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: TranslationKey }[] = [
   { answer: 'allow_once', command: 'approval.allow_once', label: 'ui:approval.allowOnce' },
   { answer: 'allow_child', command: 'approval.allow_child', label: 'ui:approval.allowChild' },
   { answer: 'allow_tree', command: 'approval.allow_tree', label: 'ui:approval.allowTree' },

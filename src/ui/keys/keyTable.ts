@@ -5,7 +5,7 @@
 import { createContext, useContext } from 'react';
 import { KEY_COMMANDS, parseKeySpec, type KeyCommand, type KeyOverrides, type KeySpec } from '../../config/keySpec.js';
 import type { KeyPress } from './tokenizer.js';
-import { t } from '../../i18n/index.js';
+import { t, type KeyUnder } from '../../i18n/index.js';
 
 interface Entry {
   /** Every key that triggers the command. */
@@ -16,13 +16,25 @@ interface Entry {
 
 const ARROW_NAMES: Record<string, string> = { up: '↑', down: '↓', left: '←', right: '→' };
 /** Keys whose printed name is in the catalog (ui:keyNames), e.g. Enter / Intro. */
-const NAMED = new Set(['return', 'escape', 'pageup', 'pagedown', 'home', 'end', 'tab', 'space', 'backspace', 'delete', 'insert']);
+const NAMED = new Set<string>([
+  'return',
+  'escape',
+  'pageup',
+  'pagedown',
+  'home',
+  'end',
+  'tab',
+  'space',
+  'backspace',
+  'delete',
+  'insert',
+] satisfies KeyUnder<'ui:keyNames.'>[]);
+const isNamed = (name: string): name is KeyUnder<'ui:keyNames.'> => NAMED.has(name);
 const ARROWS = new Set(Object.values(ARROW_NAMES));
 
 /** "Ctrl+T", "Shift+Enter", "Alt+B", "x", "↑", in the UI language. */
 export function formatKey(k: KeySpec): string {
-  let name =
-    ARROW_NAMES[k.name] ?? (NAMED.has(k.name) ? t(`ui:keyNames.${k.name}`) : /^f\d+$/.test(k.name) ? k.name.toUpperCase() : k.name);
+  let name = ARROW_NAMES[k.name] ?? (isNamed(k.name) ? t(`ui:keyNames.${k.name}`) : /^f\d+$/.test(k.name) ? k.name.toUpperCase() : k.name);
   if ((k.ctrl || k.meta) && [...name].length === 1) name = name.toUpperCase();
   const mods = [k.ctrl && t('ui:keyNames.ctrl'), k.meta && t('ui:keyNames.alt'), k.shift && t('ui:keyNames.shift')].filter(Boolean);
   return [...mods, name].join('+');

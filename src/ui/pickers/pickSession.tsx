@@ -3,7 +3,7 @@
 import React, { useEffect, useState } from 'react';
 import { render, useApp, useStdout } from 'ink';
 import { t } from '../../i18n/index.js';
-import type { SessionSummary } from '../commands/registry.js';
+import type { SessionSummary } from '../../model/session.js';
 import { ListPicker } from './ListPicker.js';
 import { sessionRows } from './sessionRows.js';
 

@@ -1,7 +1,7 @@
 // One picker row per session: when, directory, first message, turns, tokens, cost.
 // Headless (-p) runs are marked and come last (listSessions orders them so).
 import { t } from '../../i18n/index.js';
-import type { SessionSummary } from '../commands/registry.js';
+import type { SessionSummary } from '../../model/session.js';
 import { formatCost, formatDate, formatTokens } from '../text/format.js';
 import { sanitizeLine, truncate } from '../text/width.js';
 import { replaceControls, type PickerRow } from './ListPicker.js';

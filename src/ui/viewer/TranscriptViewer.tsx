@@ -10,7 +10,7 @@ import type { PaneInput } from '../hooks/useChatKeys.js';
 import { useKeyTable } from '../keys/keyTable.js';
 import { keyText } from '../keys/tokenizer.js';
 import { t } from '../../i18n/index.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { copyText, entriesText, entryText, type CopyOutcome } from '../cards/copy.js';
 import { highlight, lineText, row, wrapBlock, type Line, type Seg } from '../cards/lines.js';
 import { LineView } from '../components/LineView.js';
@@ -80,9 +80,14 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const frame = useTicker(liveNow, LIVE_TICK_MS);
 
   const sessionEntries = useMemo(() => itemEntries(state.transcript), [state.transcript]);
+  // A child view follows the runs and their transcripts; the session view does not, so the
+  // memo's inputs are what the open view reads.
+  const source = view.source;
+  const runs = source ? state.runs : undefined;
+  const runTranscripts = source ? state.runTranscripts : undefined;
   const entries = useMemo(
-    () => (view.source ? childEntries(view.source, state) : sessionEntries),
-    [view.source, view.source ? state.runs : undefined, view.source ? state.runTranscripts : undefined, sessionEntries],
+    () => (source && runs && runTranscripts ? childEntries(source, { runs, runTranscripts }) : sessionEntries),
+    [source, runs, runTranscripts, sessionEntries],
   );
 
   // The footer: the search prompt, an approval notice, or a flash (a copy's flash names a

@@ -3,7 +3,7 @@
 // session file recorded for that same tool call, shown as recorded (never as live).
 import { t } from '../../i18n/index.js';
 import type { RecordedRuns, RuntimeApi } from '../../runtime/runtimeApi.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { boundRuns } from '../cards/live.js';

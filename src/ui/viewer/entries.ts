@@ -2,7 +2,7 @@
 // (dedicated or generic), and in a child view a heading per child run. Lines are memoized per
 // entry object, width and expansion; entries whose child is alive are laid out every frame.
 import { currentLanguage, t } from '../../i18n/index.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { collapsedLines, expandedLines, formatClock } from '../cards/cardLines.js';

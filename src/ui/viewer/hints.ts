@@ -1,5 +1,5 @@
 // Key hints at the bottom of the viewer, packed onto the rows it can spare.
-import { t } from '../../i18n/index.js';
+import { t, type KeyUnder } from '../../i18n/index.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import { defaultKeyTable, type KeyTable } from '../keys/keyTable.js';
 import { fitLine, lineWidth, type Line, type Seg } from '../cards/lines.js';
@@ -7,7 +7,7 @@ import { fitLine, lineWidth, type Line, type Seg } from '../cards/lines.js';
 export type HintMode = 'session' | 'child' | 'search' | 'approval';
 
 /** The commands whose keys each hint shows (from the key table). */
-const COMMANDS: Record<string, KeyCommand[]> = {
+const COMMANDS: Partial<Record<KeyUnder<'transcript:hints.'>, KeyCommand[]>> = {
   move: ['viewer.up', 'viewer.down'],
   page: ['viewer.page_up', 'viewer.page_down'],
   ends: ['viewer.first', 'viewer.last'],
@@ -25,7 +25,7 @@ const COMMANDS: Record<string, KeyCommand[]> = {
   approval: ['approval.allow_once', 'approval.allow_session', 'approval.deny'],
 };
 
-const KEYS: Record<HintMode, string[]> = {
+const KEYS: Record<HintMode, KeyUnder<'transcript:hints.'>[]> = {
   session: ['move', 'page', 'ends', 'expand', 'all', 'open', 'copy', 'search', 'match', 'close'],
   child: ['move', 'page', 'ends', 'expand', 'all', 'open', 'copy', 'copyAll', 'search', 'match', 'back'],
   search: ['find', 'cancel'],
@@ -33,7 +33,7 @@ const KEYS: Record<HintMode, string[]> = {
 };
 
 /** Each hint is "<keys> <action>": the keys bold, the action dim. */
-function piece(key: string, keys: KeyTable): Line {
+function piece(key: KeyUnder<'transcript:hints.'>, keys: KeyTable): Line {
   const label = keys.labels(COMMANDS[key] ?? []);
   const text = t(`transcript:hints.${key}`);
   if (!label) return [{ text, dim: true }];

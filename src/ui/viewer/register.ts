@@ -1,7 +1,7 @@
 // The viewer's entry points: /transcript and Ctrl+O (global: it also closes the viewer).
 // Their /help lines list the keys the viewer answers to.
 import { createElement } from 'react';
-import { t } from '../../i18n/index.js';
+import { t, type KeyUnder } from '../../i18n/index.js';
 import type { SlashCommand } from '../commands/registry.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import type { KeyBinding } from '../keys/bindings.js';
@@ -28,7 +28,10 @@ export function viewerCommands(): SlashCommand[] {
 }
 
 /** /help lines for the viewer's own keys: the commands each shows, and its summary. */
-const HELP_KEYS: [string, KeyCommand[]][] = [
+/** The viewer keys /help lists, each with its transcript:keys.viewer.<key>.summary. */
+type ViewerHelpKey = KeyUnder<'transcript:keys.viewer.'> extends infer K ? (K extends `${infer B}.summary` ? B : never) : never;
+
+const HELP_KEYS: [ViewerHelpKey, KeyCommand[]][] = [
   ['move', ['viewer.up', 'viewer.down', 'viewer.page_up', 'viewer.page_down', 'viewer.first', 'viewer.last']],
   ['expand', ['viewer.expand', 'viewer.expand_all']],
   ['open', ['viewer.open']],
@@ -57,7 +60,7 @@ export function viewerKeyBindings(): KeyBinding[] {
       },
       help: [
         { commands: ['chat.transcript'], summary: 'transcript:keys.ctrlOSummary' },
-        ...HELP_KEYS.map(([k, commands]) => ({ commands, summary: `transcript:keys.viewer.${k}.summary` })),
+        ...HELP_KEYS.map(([k, commands]) => ({ commands, summary: `transcript:keys.viewer.${k}.summary` as const })),
       ],
     },
   ];

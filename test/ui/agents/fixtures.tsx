@@ -10,10 +10,11 @@ import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { App } from '../../../src/ui/App.js';
 import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import { sleep, waitFor } from '../harness.js';
+import { WithoutCapabilities } from '../withoutCapabilities.js';
 
 export type Call = [string, ...unknown[]];
 
-export class RecordingRuntime implements RuntimeApi {
+export class RecordingRuntime extends WithoutCapabilities implements RuntimeApi {
   readonly store: RuntimeStore = createRuntimeStore('s1');
   readonly info: RuntimeInfo = { agentAlias: 'main', providerName: 'local', providerLabel: 'offline/echo', configWarnings: [] };
   readonly calls: Call[] = [];

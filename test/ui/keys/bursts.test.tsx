@@ -198,7 +198,7 @@ describe('approval prompt as a list', () => {
 
 describe('the / menu and Tab', () => {
   it('says when more commands exist than fit, and ↓ reaches every one', async () => {
-    const extra = Array.from({ length: 8 }, (_, i) => ({ name: `zz${i}`, summary: 'ui:commands.quit.summary', run() {} }));
+    const extra = Array.from({ length: 8 }, (_, i) => ({ name: `zz${i}`, summary: 'ui:commands.quit.summary' as const, run() {} }));
     const app = await mount({ props: { commands: extra } });
     await app.type('/');
     await waitFor(() => expect(app.frame()).toMatch(/… 0 above, \d+ below/));

@@ -123,9 +123,9 @@ context = false
     );
     await runtime.startTurn('hi');
     expect(systemOf(server.requests[0])).toBe('You are main.');
-    const report = runtime.projectContext!();
-    expect(report.agentOptedOut).toBe(true);
-    expect(report.files).toHaveLength(1);
+    const report = runtime.projectContext();
+    expect(report?.agentOptedOut).toBe(true);
+    expect(report?.files).toHaveLength(1);
     expect(report).not.toHaveProperty('text');
   });
 
