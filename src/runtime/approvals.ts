@@ -18,6 +18,7 @@ import { combinedApprovalRequirement } from '../tools/authority.js';
 import { listNames } from '../tools/toolGlob.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
+import type { ApprovalPreview } from './approvalPreview.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
 import { isTerminal, type ApprovalAnswer } from './types.js';
 
@@ -43,6 +44,10 @@ export interface ApprovalRequest {
   ceilings?: RiskProfile[];
   isChild: boolean;
   signal: AbortSignal;
+  /** What the call would change (Tool.preview, e.g. write_file's diff) and whether it
+   * replaces a file the run never read: computed only when the operator is really asked,
+   * so an auto-approved or granted call reads nothing extra. */
+  preview?: () => Promise<ApprovalPreview | undefined>;
 }
 
 export interface ApprovalBrokerOptions {
@@ -145,7 +150,9 @@ export class ApprovalBroker {
     }
   }
 
-  private ask(req: ApprovalRequest): Promise<ApprovalAnswer | undefined> {
+  private async ask(req: ApprovalRequest): Promise<ApprovalAnswer | undefined> {
+    const preview = req.preview ? await req.preview().catch(() => undefined) : undefined;
+    if (req.signal.aborted) return undefined;
     const id = randomUUID();
     this.store.setState((s) => ({
       controls: {
@@ -159,6 +166,9 @@ export class ApprovalBroker {
             callId: req.callId,
             tool: req.tool.name,
             args: neutralizeDeep(req.args),
+            // File content and paths are outside text too.
+            ...(preview ? { preview: neutralizeDeep(preview.display) } : {}),
+            ...(preview?.unreadFile ? { unreadFile: true } : {}),
             createdAt: Date.now(),
             ...(req.isChild ? { isChild: true } : {}),
           },
