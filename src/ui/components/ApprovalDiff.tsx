@@ -1,5 +1,7 @@
 // The change an ask would make, inside the approval prompt: `src/a.ts +2 −2` (a new file
-// says so), a warning when it replaces a file the model never read in its run, then the
+// says so), the call's short one-line arguments as sent (`"path": "src/a.ts"`; the content
+// is what the diff shows), a warning when it replaces a file the model never read in its
+// run, then the
 // unified diff in a window of fixed height, drawn with the viewer's numbered, coloured rows
 // (cards/diffLines.ts). The window scrolls by itself: the prompt keeps its height, so the
 // chat above is never pushed. Its rows are laid out once per diff and width.
@@ -43,10 +45,26 @@ export function diffMaxScroll(d: DiffDisplay, width: number, rows: number): numb
   return Math.max(0, approvalDiffLines(d, width).length - Math.max(1, rows));
 }
 
-/** Rows the diff section takes: header, the warning, the window, its position line. */
+const SHORT_ARG_CHARS = 200;
+
+/** The arguments a diff does not show: scalars on one line, as JSON (`"path": "a.ts"`). */
+export function shortArgLines(args: unknown): string[] {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(args as Record<string, unknown>)) {
+    if (!['string', 'number', 'boolean'].includes(typeof v)) continue;
+    const shown = JSON.stringify(v);
+    if (typeof v === 'string' && (v.includes('\n') || shown.length > SHORT_ARG_CHARS)) continue;
+    out.push(`${JSON.stringify(k)}: ${shown}`);
+  }
+  return out;
+}
+
+/** Rows the diff section takes: header, short arguments, the warning, the window, its
+ * position line. */
 export function diffSectionHeight(approval: PendingApproval, d: DiffDisplay, width: number, rows: number): number {
   const { lines, scrollable } = diffWindow(d, width, rows, 0);
-  return 1 + (approval.unreadFile ? 1 : 0) + lines.length + (scrollable ? 1 : 0);
+  return 1 + shortArgLines(approval.args).length + (approval.unreadFile ? 1 : 0) + lines.length + (scrollable ? 1 : 0);
 }
 
 export interface ApprovalDiffProps {
@@ -66,6 +84,11 @@ export function ApprovalDiff({ approval, diff, width, rows, scroll, focused, key
   return (
     <Box flexDirection="column">
       <LineView line={header} />
+      {shortArgLines(approval.args).map((line, i) => (
+        <Text key={`arg${i}`} dimColor wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
       {approval.unreadFile && (
         <Text color="yellow" wrap="truncate-end">
           {t('ui:approval.unreadFile', { path: diff.path })}

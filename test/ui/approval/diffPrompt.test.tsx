@@ -52,6 +52,8 @@ describe('approval prompt with a diff', () => {
     expect(frame).toMatch(/2\s+-two/);
     expect(frame).toMatch(/2\s+\+TWO/);
     expect(frame).toMatch(/4\s+\+four/);
+    // The arguments the diff does not show stay, as sent; the content is the diff.
+    expect(frame).toContain('"path": "src/a.ts"');
     expect(frame).not.toContain('"content"');
     expect(frame).toContain('[y] allow once');
     expect(frame).toContain('↑↓ choose · Enter answer');
