@@ -100,6 +100,16 @@ describe('approval prompt with a diff', () => {
     expect(app.runtime.calls.answerApproval).toEqual([{ id: approval.id, answer: 'allow_once' }]);
   });
 
+  it('tab-indented and wide lines stay inside the box, one row each', async () => {
+    const before = Array.from({ length: 30 }, (_, i) => `\tfunc${i}() {\t// ${'x'.repeat(150)}\n`).join('');
+    const { app } = await askWithDiff(before, before.replace(/func/g, 'fn'));
+    const rows = promptRows(app.frame());
+    expect(rows.length).toBeGreaterThan(10);
+    const width = rows[0].length;
+    for (const r of rows) expect(r.length, r).toBe(width);
+    expect(rows.join('\n')).toContain('-    func0() {');
+  });
+
   it('warns when the write replaces a file the agent never read', async () => {
     const { app } = await askWithDiff('a\n', 'b\n', { unreadFile: true });
     expect(app.frame()).toContain('⚠ src/a.ts already exists and this agent never read it in this run');
