@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import type { DiffDisplay } from '../../../src/model/toolDisplay.js';
+import { ApprovalBroker, type ApprovalRequest } from '../../../src/runtime/approvals.js';
+import { createRuntimeStore, type RuntimeStore } from '../../../src/runtime/store.js';
+import type { Tool } from '../../../src/tools/types.js';
+import { risk } from '../tools/helpers.js';
 import { hasToolResults, lastUserText, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, type Fixture } from '../../helpers/runtimeFixture.js';
 
@@ -134,5 +138,66 @@ describe('an ask carries the change it would make', () => {
     await fx!.runtime.startTurn('blind write');
     expect(asks()).toEqual([]);
     expect(readFileSync(join(fx!.workdir, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+  });
+});
+
+describe('the broker and a preview still being computed', () => {
+  const tool = (preview: () => Promise<DiffDisplay | undefined>): Tool => ({
+    name: 'write_file',
+    asksByDefault: true,
+    spec: () => ({ name: 'write_file', description: '', parameters: {} }),
+    run: async () => ({ success: true, output: '' }),
+    preview: () => preview(),
+  });
+  const diff: DiffDisplay = { kind: 'diff', path: 'a.txt', hunks: [], added: 1, removed: 0 };
+  const request = (t: Tool, callId: string, signal = new AbortController().signal): ApprovalRequest => ({
+    runId: 'r',
+    callId,
+    tool: t,
+    args: {},
+    risk: risk(),
+    isChild: false,
+    signal,
+    preview: async () => ({ display: (await t.preview!({}, undefined as never))! }),
+  });
+  const broker = (store: RuntimeStore) =>
+    new ApprovalBroker(store, { interactive: true, autoYes: false, subagentApprovals: () => ({ mode: 'deny' }) as never });
+
+  it('an ask covered by "allow for this session" given meanwhile is never shown', async () => {
+    const store = createRuntimeStore('s');
+    const b = broker(store);
+    let release!: () => void;
+    const slow = tool(() => new Promise((r) => (release = () => r(diff))));
+    const first = b.decide(
+      request(
+        tool(async () => diff),
+        'c1',
+      ),
+    );
+    await until(() => store.getState().controls.approvals.length === 1, 'the first ask');
+    const second = b.decide(request(slow, 'c2'));
+    b.answer(store.getState().controls.approvals[0].id, 'allow_session');
+    await expect(first).resolves.toEqual({ allowed: true, asked: 'allow_session' });
+    release();
+    await expect(second).resolves.toEqual({ allowed: true, asked: 'granted' });
+    expect(store.getState().controls.approvals).toEqual([]);
+  });
+
+  it('a run stopped while its preview is computed asks nothing', async () => {
+    const store = createRuntimeStore('s');
+    const b = broker(store);
+    let release!: () => void;
+    const ac = new AbortController();
+    const pending = b.decide(
+      request(
+        tool(() => new Promise((r) => (release = () => r(diff)))),
+        'c1',
+        ac.signal,
+      ),
+    );
+    ac.abort();
+    release();
+    await expect(pending).resolves.toMatchObject({ allowed: false, asked: 'withdrawn' });
+    expect(store.getState().controls.approvals).toEqual([]);
   });
 });
