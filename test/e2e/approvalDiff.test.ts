@@ -1,7 +1,8 @@
 // The approval prompt of a file change as a person meets it in a real terminal: the diff
 // of what write_file would do (line numbers, +N −M), the warning for a file the model
 // never read (and none after it read it), a 300-line diff scrolled inside the prompt with
-// PgDn and, after Tab, ↓, without moving the chat above it; the card's +N −M afterwards.
+// PgDn and, after Tab, ↓, without moving the chat above it; the card's +N −M afterwards;
+// headless, the display in --output json and the stderr line.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,6 +140,36 @@ describe('approving a file change', () => {
       await term.waitForText('all done');
       await term.waitForText('write_file big.txt +300 −300');
       expect(readFileSync(join(sb.h.dir, 'big.txt'), 'utf8')).toBe(lines(300, 'new'));
+    },
+  );
+});
+
+describe('headless, the same change as data and as a stderr line', () => {
+  it(
+    '--output json carries the diff display; text mode prints write_file <path> +N −M on stderr',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
+      await sb.withModel(model);
+      const json = await sb.arbor(['-p', 'rewrite', '--yes', '--output', 'json']);
+      expect(json.code).toBe(0);
+      const events = json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, any>);
+      const result = events.find((e) => e.type === 'tool_result' && e.name === 'write_file')!;
+      expect(result.display).toEqual({
+        kind: 'diff',
+        path: 'notes.txt',
+        added: 2,
+        removed: 1,
+        hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+TWO', ' three', '+four'] }],
+      });
+      writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
+      const text = await sb.arbor(['-p', 'rewrite', '--yes']);
+      expect(text.code).toBe(0);
+      expect(text.stderr).toContain('write_file notes.txt +2 −1');
     },
   );
 });
