@@ -354,9 +354,12 @@ export function App(props: AppProps) {
   const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
-  // A diff gets a taller window, still leaving the prompt's other rows, the input and the
-  // status bar on screen; its height does not change as it scrolls.
-  const approvalDiffRows = Math.max(3, Math.min(Math.floor(rows / 2), rows - 18));
+  // A diff gets a taller window (up to half the screen), sized so the prompt's other rows,
+  // one input row, one live row and the status bar stay on screen; its height does not
+  // change as it scrolls. The prompt with a one-row window, less that row, is the rest.
+  const approvalAround = approval ? approvalPromptHeight(approval, width, approvalArgRows, 0, approvalPath, false, 1) - 1 : 0;
+  const approvalSpare = rows - (1 + approvalAround) - statusRows - quotaRows - flashRows - LIVE_TURN_MARGIN - 4;
+  const approvalDiffRows = Math.max(1, Math.min(Math.floor(rows / 2), approvalSpare));
   const approvalRows = approval
     ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll, approvalPath, approvalDeferred, approvalDiffRows)
     : 0;

@@ -6,7 +6,7 @@ import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import { fileDiff } from '../../../src/text/diff.js';
-import { DOWN, ENTER, mount, TAB, UP, waitFor } from '../harness.js';
+import { DOWN, ENTER, mount, mountSized, TAB, UP, waitFor } from '../harness.js';
 
 const PGDN = '\u001B[6~';
 const PGUP = '\u001B[5~';
@@ -123,5 +123,32 @@ describe('approval prompt with a diff', () => {
     expect(frame).toMatch(/líneas 1–\d+ de 601/);
     expect(frame).toContain('desplazan el diff');
     expect(frame).toContain('src/a.ts +300 −300');
+  });
+
+  it("keeps the live region shorter than a small terminal, a child's ask with every row included", async () => {
+    for (const rows of [22, 24, 30]) {
+      const app = await mountSized(80, rows);
+      try {
+        await app.press('go');
+        await app.press(ENTER);
+        const args = { path: 'src/a.ts', content: lines(300, 'new'), replace_all: false };
+        const ask = app.runtime.requestApproval('write_file', args);
+        const preview = fileDiff('src/a.ts', lines(300, 'old'), lines(300, 'new'));
+        app.runtime.store.setState((s) => ({
+          controls: {
+            ...s.controls,
+            approvals: s.controls.approvals.map((a) => (a.id === ask.id ? { ...a, preview, unreadFile: true, isChild: true } : a)),
+          },
+        }));
+        await waitFor(() => expect(app.stdout.last()).toContain('[t] allow for the whole tree'));
+        const frame = app.stdout.last();
+        const live = frame.slice(frame.indexOf('› go\n') + '› go\n'.length);
+        expect(live.split('\n').length, `rows=${rows}\n${live}`).toBeLessThan(rows);
+        expect(live).toContain('src/a.ts +300 −300');
+        expect(live).toMatch(/lines 1–\d+ of 601/);
+      } finally {
+        app.unmount();
+      }
+    }
   });
 });
