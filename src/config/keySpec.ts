@@ -136,6 +136,8 @@ export const KEY_COMMANDS = {
   'approval.choose': { keys: ['enter'] },
   'approval.scroll_up': { keys: ['pgup'] },
   'approval.scroll_down': { keys: ['pgdn'] },
+  // a diff taller than its window: ↑/↓ scroll it instead of moving the choice
+  'approval.focus': { keys: ['tab'] },
   // the /agents pane
   'agents.up': { keys: ['up'], alsoKeys: ['k'] },
   'agents.down': { keys: ['down'], alsoKeys: ['j'] },

@@ -1,5 +1,6 @@
 // Session-wide controls and totals: pending approvals, the spawn pause, the runaway guard's
 // state and the token/cost sums.
+import type { ToolDisplay } from './toolDisplay.js';
 
 export interface PendingApproval {
   id: string;
@@ -7,6 +8,11 @@ export interface PendingApproval {
   callId: string;
   tool: string;
   args: unknown;
+  /** What the call would change (write_file / edit_file: the diff), neutralised; absent
+   * when the tool has no preview or its arguments do not parse. */
+  preview?: ToolDisplay;
+  /** The call changes an existing file this run never read: the prompt says so. */
+  unreadFile?: boolean;
   createdAt: number;
   /** A child's ask ([delegation] subagent_approvals = "ask"): answered with allow once, for
    * this child, for the whole tree this turn, or deny. */

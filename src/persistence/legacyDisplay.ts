@@ -123,6 +123,26 @@ function delegateTargets(args: Record<string, unknown>): { targets: string[]; pa
   return undefined;
 }
 
+/** An old check_result's text: the task view as JSON (task_id, agent, status, output, error). */
+function taskView(result: string): ToolDisplay | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(result);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(v) || !isString(v.task_id) || !isString(v.agent) || !isString(v.status)) return undefined;
+  const target: DelegateTargetDisplay = {
+    target: v.agent,
+    success: v.status === 'completed',
+    taskId: v.task_id,
+    status: v.status,
+    ...(isString(v.output) ? { answer: v.output } : {}),
+    ...(isString(v.error) ? { error: v.error } : {}),
+  };
+  return capDisplay({ kind: 'delegate', action: 'check_result', targets: [target], taskIds: [v.task_id] });
+}
+
 /** The display an old item's text stands for, for the calls whose cards read one. */
 export function legacyDisplay(item: ToolTranscriptItem): ToolDisplay | undefined {
   const result = item.result;
@@ -131,6 +151,7 @@ export function legacyDisplay(item: ToolTranscriptItem): ToolDisplay | undefined
   if (item.name === SPAWN) return failed ? { kind: 'spawn', error: result } : { kind: 'spawn', answer: result };
   if (item.name !== DELEGATE || !isObject(item.args)) return undefined;
   const action = item.args.action ?? 'delegate';
+  if (action === 'check_result' && !failed) return taskView(result);
   if (action !== 'delegate' || item.args.background === true) return undefined;
   const who = delegateTargets(item.args);
   if (!who) return undefined;

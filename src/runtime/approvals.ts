@@ -18,6 +18,7 @@ import { combinedApprovalRequirement } from '../tools/authority.js';
 import { listNames } from '../tools/toolGlob.js';
 import type { Tool } from '../tools/types.js';
 import type { RiskProfile } from '../config/types.js';
+import type { ApprovalPreview } from './approvalPreview.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
 import { isTerminal, type ApprovalAnswer } from './types.js';
 
@@ -43,6 +44,10 @@ export interface ApprovalRequest {
   ceilings?: RiskProfile[];
   isChild: boolean;
   signal: AbortSignal;
+  /** What the call would change (Tool.preview, e.g. write_file's diff) and whether it
+   * replaces a file the run never read: computed only when the operator is really asked,
+   * so an auto-approved or granted call reads nothing extra. */
+  preview?: () => Promise<ApprovalPreview | undefined>;
 }
 
 export interface ApprovalBrokerOptions {
@@ -88,14 +93,15 @@ export class ApprovalBroker {
         const error = narrowedBy ? CHILD_APPROVAL_DENIED_BY_PROFILE(name, narrowedBy) : CHILD_APPROVAL_DENIED(name);
         return { allowed: false, error, asked: 'auto_denied' };
       }
-      if (!alwaysAsk && this.granted(req.runId, name)) return { allowed: true, asked: 'granted' };
-    } else if (!alwaysAsk && (this.sessionAllowed.has(name) || this.granted(req.runId, name))) return { allowed: true, asked: 'granted' };
+    }
+    if (!alwaysAsk && this.covered(req)) return { allowed: true, asked: 'granted' };
     if (!this.opts.interactive)
       return this.opts.autoYes
         ? { allowed: true, asked: 'auto_allowed' }
         : { allowed: false, error: HEADLESS_DENIED(name), asked: 'auto_denied' };
-    const answer = await this.ask(req);
+    const answer = await this.ask(req, alwaysAsk);
     if (answer === undefined) return { allowed: false, error: ASK_WITHDRAWN, asked: 'withdrawn' };
+    if (answer === 'granted') return { allowed: true, asked: 'granted' };
     if (answer === 'deny') return { allowed: false, error: OPERATOR_DENIED(name), asked: 'deny' };
     if (answer !== 'allow_once') this.grant(req, answer);
     return { allowed: true, asked: answer };
@@ -103,6 +109,13 @@ export class ApprovalBroker {
 
   answer(approvalId: string, answer: ApprovalAnswer): void {
     this.pending.get(approvalId)?.finish(answer);
+  }
+
+  /** Whether an earlier answer covers this call: for the root, "allow for this session";
+   * for anyone, "allow for this child / the tree". */
+  private covered(req: ApprovalRequest): boolean {
+    const name = req.tool.name;
+    return (!req.isChild && this.sessionAllowed.has(name)) || this.granted(req.runId, name);
   }
 
   /** Whether an earlier "allow for this child / the tree" covers `tool` for this run. */
@@ -140,12 +153,17 @@ export class ApprovalBroker {
       if (w.req.tool.name !== name) continue;
       const theirs = [w.req.risk, ...(w.req.ceilings ?? [])];
       if (theirs.some((p) => listNames(p.always_ask, name))) continue;
-      const covered = w.req.isChild ? this.granted(w.req.runId, name) : this.sessionAllowed.has(name) || this.granted(w.req.runId, name);
-      if (covered) w.finish('allow_once');
+      if (this.covered(w.req)) w.finish('allow_once');
     }
   }
 
-  private ask(req: ApprovalRequest): Promise<ApprovalAnswer | undefined> {
+  /** The operator's answer; undefined: withdrawn; 'granted': covered by an answer given
+   * while the preview was computed, so never shown. */
+  private async ask(req: ApprovalRequest, alwaysAsk: boolean): Promise<ApprovalAnswer | 'granted' | undefined> {
+    const preview = req.preview ? await req.preview().catch(() => undefined) : undefined;
+    if (req.signal.aborted) return undefined;
+    // An answer given meanwhile (allow for this session on another ask) may cover this one.
+    if (req.preview && !alwaysAsk && this.covered(req)) return 'granted';
     const id = randomUUID();
     this.store.setState((s) => ({
       controls: {
@@ -159,6 +177,9 @@ export class ApprovalBroker {
             callId: req.callId,
             tool: req.tool.name,
             args: neutralizeDeep(req.args),
+            // File content and paths are outside text too.
+            ...(preview ? { preview: neutralizeDeep(preview.display) } : {}),
+            ...(preview?.unreadFile ? { unreadFile: true } : {}),
             createdAt: Date.now(),
             ...(req.isChild ? { isChild: true } : {}),
           },

@@ -8,8 +8,9 @@ import { t } from '../i18n/index.js';
 import { estimateCostUsd } from '../providers/createProvider.js';
 import { isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ActionTracker, ToolCaller, ToolResult, ToolServices } from '../tools/types.js';
+import type { ActionTracker, ToolCaller, ToolContext, ToolResult, ToolServices } from '../tools/types.js';
 import type { ArborConfig } from '../config/types.js';
+import { approvalPreview } from './approvalPreview.js';
 import type { ApprovalBroker } from './approvals.js';
 import type { ToolObservation, ToolObserver } from './ledger/book.js';
 import { replyCapBytes } from '../config/defaults.js';
@@ -387,6 +388,16 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
   if (spec.gate.paused) await spec.gate.wait(spec.signal);
   if (spec.signal.aborted) return finish('error', { success: false, output: '', error: 'aborted' });
 
+  const ctx: ToolContext = {
+    runId: spec.runId,
+    toolCallId: call.id,
+    signal: spec.signal,
+    caller: spec.caller,
+    config: spec.config,
+    cwd: spec.cwd,
+    tracker: spec.tracker,
+    services: spec.services,
+  };
   const decision = await spec.approvals.decide({
     runId: spec.runId,
     callId: call.id,
@@ -396,6 +407,7 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
     ceilings: spec.caller.ceilings,
     isChild: spec.isChild,
     signal: spec.signal,
+    ...(tool.preview ? { preview: () => approvalPreview(spec.store, tool, call.args, ctx) } : {}),
   });
   approval = decision.asked;
   // Stopped while its ask waited: nothing was answered, so the item does not say denied.
@@ -411,16 +423,7 @@ async function runToolCall(spec: LoopSpec, call: ToolCallRequest, item: ToolTran
   spec.hooks.onToolStarted?.(spec.runId, tool.name);
   let result: ToolResult;
   try {
-    result = await tool.run(call.args, {
-      runId: spec.runId,
-      toolCallId: call.id,
-      signal: spec.signal,
-      caller: spec.caller,
-      config: spec.config,
-      cwd: spec.cwd,
-      tracker: spec.tracker,
-      services: spec.services,
-    });
+    result = await tool.run(call.args, ctx);
   } catch (err) {
     result = { success: false, output: '', error: `Tool '${tool.name}' failed: ${(err as Error).message}` };
   }

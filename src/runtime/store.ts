@@ -224,6 +224,11 @@ function isRootRun(s: RuntimeState, runId: string): boolean {
   return !run || run.kind === 'root';
 }
 
+/** The transcript a run's items go to: the chat's for a root turn, else the child's own. */
+export function transcriptOf(s: RuntimeState, runId: string): readonly TranscriptItem[] {
+  return isRootRun(s, runId) ? s.transcript : (s.runTranscripts.get(runId) ?? []);
+}
+
 // ---- selectors (pure; safe for React) ----
 
 /** The run and its descendants that have not ended, the run first. */

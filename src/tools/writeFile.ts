@@ -6,12 +6,12 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { DiffDisplay } from '../model/toolDisplay.js';
 import { fileDiff } from '../text/diff.js';
-import { openForWrite } from './confinedOpen.js';
+import { openForRead, openForWrite } from './confinedOpen.js';
 import { defineTool } from './defineTool.js';
 import { describeConfinement, filePath, guard, IO_ERROR } from './fileAccess.js';
 import { realpathLoose } from './pathGuard.js';
 import { invalidArgsMap } from './toolArgs.js';
-import { fail, ok } from './types.js';
+import { fail, ok, type ToolContext } from './types.js';
 
 export const WROTE_FILE = (p: string, bytes: number) => `Wrote ${bytes} bytes to '${p}'.`;
 
@@ -40,6 +40,33 @@ async function previousContent(handle: FileHandle, size: number): Promise<string
 function unreadDiff(path: string, content: string): DiffDisplay {
   const added = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return { kind: 'diff', path, hunks: [], added, removed: 0, truncated: true };
+}
+
+/** What the write would change, read through the same guard and no-follow open as the write
+ * itself, without opening anything for writing: undefined where the write would be refused
+ * (run says why). */
+async function previewWrite(input: string, content: string, ctx: ToolContext): Promise<DiffDisplay | undefined> {
+  const guarded = guard(input, ctx, true);
+  if (!guarded.ok) return undefined;
+  let checked: string;
+  try {
+    checked = realpathLoose(guarded.path);
+  } catch {
+    return undefined;
+  }
+  const opened = await openForRead(checked, input, (where) => guard(where, ctx, true));
+  if (!opened.ok) {
+    if (opened.code === 'ENOENT') return fileDiff(input, undefined, content);
+    // Writable but not readable: replaced unseen, as run's display says too.
+    return opened.code === 'EACCES' ? unreadDiff(input, content) : undefined;
+  }
+  try {
+    if (!opened.stat.isFile()) return undefined;
+    const before = await previousContent(opened.handle, opened.stat.size);
+    return before === undefined ? unreadDiff(input, content) : fileDiff(input, before, content);
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 export const writeFileTool = defineTool({
@@ -77,4 +104,5 @@ export const writeFileTool = defineTool({
     }
     return ok(WROTE_FILE(input, Buffer.byteLength(content, 'utf8')), display);
   },
+  preview: ({ path, content }, ctx) => previewWrite(path, content, ctx),
 });

@@ -20,7 +20,7 @@ import {
   type SessionsSource,
   type SlashCommand,
 } from './commands/registry.js';
-import { ApprovalPrompt, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
+import { ApprovalPrompt, approvalDiffScrollable, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
 import { FanoutPrompt, fanoutPromptHeight } from './fanout/FanoutPrompt.js';
 import { fanoutKeyBinding } from './fanout/keys.js';
 import { ElicitationPrompt, elicitationPromptHeight } from './elicitation/ElicitationPrompt.js';
@@ -128,6 +128,7 @@ export function App(props: AppProps) {
     view: approvalView,
     ui: approvalUi,
     scrollMax: approvalScrollMax,
+    diffPage: approvalDiffPage,
   } = useApprovalView(store, () => paneRef.current?.holdsApprovalKeys === true);
   // The asking run as the user knows it: `main`, or a child's label (researcher#2), and
   // for a child its path in the tree (main › researcher#2 › researcher#3).
@@ -358,10 +359,17 @@ export function App(props: AppProps) {
   const statusRows = statusBarHeight(retryNotice, width);
   const flashRows = flashText ? 1 : 0;
   const approvalArgRows = Math.max(1, Math.min(12, Math.floor(rows / 3)));
+  // A diff gets a taller window (up to half the screen), sized so the prompt's other rows,
+  // one input row, one live row and the status bar stay on screen; its height does not
+  // change as it scrolls. The prompt with a one-row window, less that row, is the rest.
+  const approvalAround = approval ? approvalPromptHeight(approval, width, approvalArgRows, 0, approvalPath, false, 1) - 1 : 0;
+  const approvalSpare = rows - (1 + approvalAround) - statusRows - quotaRows - flashRows - LIVE_TURN_MARGIN - 4;
+  const approvalDiffRows = Math.max(1, Math.min(Math.floor(rows / 2), approvalSpare));
   const approvalRows = approval
-    ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll, approvalPath, approvalDeferred)
+    ? 1 + approvalPromptHeight(approval, width, approvalArgRows, approvalView.scroll, approvalPath, approvalDeferred, approvalDiffRows)
     : 0;
-  approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows) : 0;
+  approvalScrollMax.current = approval ? approvalMaxScroll(approval, width, approvalArgRows, approvalDiffRows) : 0;
+  approvalDiffPage.current = approval && approvalDiffScrollable(approval, width, approvalDiffRows) ? Math.max(1, approvalDiffRows - 1) : 0;
   const inputMaxLines = Math.max(1, Math.min(6, Math.floor(rows / 4)));
   const fanoutList = Math.max(1, Math.min(10, Math.floor(rows / 3)));
   const fanoutRows = fanout ? 1 + fanoutPromptHeight(fanout, fanoutList) : 0;
@@ -393,6 +401,8 @@ export function App(props: AppProps) {
                 deferred={approvalDeferred}
                 width={width}
                 maxArgLines={approvalArgRows}
+                maxDiffRows={approvalDiffRows}
+                diffFocused={approvalView.diffFocus === true}
                 selected={approvalView.index}
                 scroll={approvalView.scroll}
                 keys={keys}

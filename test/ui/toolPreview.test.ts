@@ -1,6 +1,8 @@
 // What a generic tool card says on its two rows: delegate arguments spelled out instead of
 // an unexplained "(+2)", and a JSON task view previewed by its status, not as "└ {".
 import { describe, expect, it } from 'vitest';
+import type { ToolDisplay } from '../../src/model/toolDisplay.js';
+import { restoreDisplay } from '../../src/persistence/legacyDisplay.js';
 import { resultPreview, toolArgsSummary } from '../../src/ui/text/format.js';
 
 describe('tool card preview', () => {
@@ -14,15 +16,40 @@ describe('tool card preview', () => {
     expect(toolArgsSummary('write_file', { path: 'a.txt', content: 'x' })).toBe('a.txt (+1)');
   });
 
-  it('a check_result view reads as its status and output', () => {
+  it('a check_result view reads as its status and output, from its display', () => {
     const view = JSON.stringify(
       { task_id: 'abc', agent: 'researcher', status: 'completed', output: 'The report.\nPage two.', error: null },
       null,
       2,
     );
-    expect(resultPreview(view)).toBe('status=completed · agent=researcher · task_id=abc · output: The report.');
-    expect(resultPreview('{"n": 3, "ok": true}')).toBe('n=3 ok=true');
+    const display: ToolDisplay = {
+      kind: 'delegate',
+      action: 'check_result',
+      taskIds: ['abc'],
+      targets: [{ target: 'researcher', success: true, taskId: 'abc', status: 'completed', answer: 'The report.\nPage two.' }],
+    };
+    expect(resultPreview(view, display)).toBe('status=completed · agent=researcher · task_id=abc · output: The report.');
+    // The text alone is not parsed: its first line that says something.
+    expect(resultPreview(view)).toBe('"task_id": "abc",');
+    expect(resultPreview('{"n": 3, "ok": true}')).toBe('{"n": 3, "ok": true}');
     expect(resultPreview('{ not json')).toBe('{ not json');
     expect(resultPreview('plain text\nmore')).toBe('plain text');
+  });
+
+  it('an old session file without a display still previews its check_result view', () => {
+    const view = JSON.stringify({ task_id: 'abc', agent: 'researcher', status: 'failed', output: null, error: 'boom\nmore' }, null, 2);
+    const restored = restoreDisplay({
+      id: 'i',
+      kind: 'tool',
+      runId: 'r',
+      callId: 'c',
+      name: 'delegate',
+      args: { action: 'check_result', task_id: 'abc' },
+      rawArgs: '',
+      status: 'ok',
+      result: view,
+      startedAt: 0,
+    });
+    expect(resultPreview(restored.result, restored.display)).toBe('status=failed · agent=researcher · task_id=abc · error: boom');
   });
 });

@@ -6,6 +6,7 @@ import { t } from '../../i18n/index.js';
 import type { DiffDisplay } from '../../model/toolDisplay.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { diffCounts, hunkRows, type DiffRow } from '../../text/diff.js';
+import { sanitizeLine } from '../text/width.js';
 import { row, wrapBlock, type Line, type Seg } from './lines.js';
 
 export function diffOf(item: ToolTranscriptItem): DiffDisplay | undefined {
@@ -48,7 +49,8 @@ export function diffBodyLines(d: DiffDisplay, width: number, indent = 4): Line[]
           width,
           { text: ' '.repeat(indent) },
           { text: `${num(r.oldLine)} ${num(r.newLine)} `, dim: true },
-          { text: `${style.mark}${r.text}`, color: style.color, dim: style.dim },
+          // A tab would move the terminal's column past what the row was cut to.
+          { text: `${style.mark}${sanitizeLine(r.text)}`, color: style.color, dim: style.dim },
         ),
       );
     }

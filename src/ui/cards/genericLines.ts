@@ -14,7 +14,7 @@ import { reachedRetentionCap } from './cardArgs.js';
 import { diffBodyLines, diffOf, diffSummarySegs } from './diffLines.js';
 
 function outcome(item: ToolTranscriptItem): string {
-  const first = resultPreview(item.result);
+  const first = resultPreview(item.result, item.display);
   if (first) return first;
   switch (item.status) {
     case 'running':

@@ -23,7 +23,7 @@ export function toolGlyph(item: ToolTranscriptItem, frame: number): string {
 
 /** What the second line says: the result's first line, or a word for the status. */
 function outcomeLine(item: ToolTranscriptItem): string {
-  const first = resultPreview(item.result);
+  const first = resultPreview(item.result, item.display);
   if (first) return first;
   switch (item.status) {
     case 'pending_approval':

@@ -19,6 +19,8 @@ export function useApprovalView(store: RuntimeStore, paneHoldsKeys: () => boolea
   const viewRef = useRef(view);
   /** How far the shown ask's arguments can scroll; the App sets it each render. */
   const scrollMax = useRef(0);
+  /** Rows a page moves the shown ask's diff (0: no diff taller than its window); the App sets it. */
+  const diffPage = useRef(0);
   const ui: ApprovalUi = useMemo(() => {
     const set = (wanted: ApprovalView) => {
       const next = { ...wanted, scroll: Math.max(0, Math.min(wanted.scroll, scrollMax.current)) };
@@ -36,6 +38,7 @@ export function useApprovalView(store: RuntimeStore, paneHoldsKeys: () => boolea
         return !(v.armed && v.focusId !== undefined && current()?.id === v.focusId);
       },
       focus: (approvalId) => set({ index: 0, scroll: 0, focusId: approvalId, armed: true }),
+      diffPage: () => diffPage.current,
     };
     // paneHoldsKeys reads a ref: stable for the life of the screen.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -49,5 +52,5 @@ export function useApprovalView(store: RuntimeStore, paneHoldsKeys: () => boolea
     const v = viewRef.current;
     ui.set(v.focusId !== undefined && v.focusId === approvalId ? { ...v, index: 0, scroll: 0 } : { index: 0, scroll: 0 });
   }, [approvalId, ui]);
-  return { approval, approvals, view, ui, scrollMax };
+  return { approval, approvals, view, ui, scrollMax, diffPage };
 }

@@ -34,6 +34,8 @@ export interface ApprovalView {
   focusId?: string;
   /** The prompt has the keys although a pane that holds them is open (Enter on the asking row). */
   armed?: boolean;
+  /** ↑/↓ scroll the ask's diff (Tab gave it the focus) instead of moving the choice. */
+  diffFocus?: boolean;
 }
 
 export interface ApprovalUi {
@@ -45,6 +47,8 @@ export interface ApprovalUi {
   deferred(): boolean;
   /** Shows this ask in the prompt and gives the prompt the keys. */
   focus(approvalId: string): void;
+  /** Rows a PgUp/PgDn moves the ask's diff; 0 when it shows none taller than its window. */
+  diffPage(): number;
 }
 
 export interface KeyContext {
@@ -122,10 +126,13 @@ const APPROVAL_COMMANDS: KeyCommand[] = [
   'approval.choose',
   'approval.scroll_up',
   'approval.scroll_down',
+  'approval.focus',
 ];
 
 /** The approval prompt's keys: y / a / n answer directly, ↑/↓ and Enter choose from the
- * list, Esc denies, PgUp/PgDn scroll long arguments. Decided from the store at the moment
+ * list, Esc denies, PgUp/PgDn scroll long arguments or page through a diff; with a diff
+ * taller than its window, Tab gives it ↑/↓ (a line at a time) and gives them back, the
+ * split a pager with a menu under it uses. Decided from the store at the moment
  * of the key: a prompt's own handler would subscribe only after its first frame, and a
  * quick key would be lost. While an approval waits, no other key reaches the input line. */
 const approvalKeys: KeyBinding = {
@@ -152,11 +159,18 @@ const approvalKeys: KeyBinding = {
     // The other prompt's quick key (a on a child's ask, c / t on the root's): nothing.
     if (ANSWER_COMMANDS.has(command)) return;
     const n = choices.length;
-    if (command === 'approval.up') ctx.approvalUi.set({ ...ui, index: (ui.index + n - 1) % n });
+    const page = ctx.approvalUi.diffPage();
+    const onDiff = page > 0 && ui.diffFocus === true;
+    const step = page > 0 ? page : 5;
+    if (command === 'approval.focus') {
+      if (page > 0) ctx.approvalUi.set({ ...ui, diffFocus: !ui.diffFocus });
+    } else if (command === 'approval.up' && onDiff) ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - 1) });
+    else if (command === 'approval.down' && onDiff) ctx.approvalUi.set({ ...ui, scroll: ui.scroll + 1 });
+    else if (command === 'approval.up') ctx.approvalUi.set({ ...ui, index: (ui.index + n - 1) % n });
     else if (command === 'approval.down') ctx.approvalUi.set({ ...ui, index: (ui.index + 1) % n });
     else if (command === 'approval.choose') answer(choices[ui.index]?.answer ?? 'allow_once');
-    else if (command === 'approval.scroll_up') ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - 5) });
-    else if (command === 'approval.scroll_down') ctx.approvalUi.set({ ...ui, scroll: ui.scroll + 5 });
+    else if (command === 'approval.scroll_up') ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - step) });
+    else if (command === 'approval.scroll_down') ctx.approvalUi.set({ ...ui, scroll: ui.scroll + step });
   },
   // The prompt shows its own keys.
   help: [],

@@ -1,4 +1,5 @@
 // Small, language-neutral formatters for numbers, durations, dates and tool arguments.
+import type { ToolDisplay } from '../../model/toolDisplay.js';
 
 export function formatTokens(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '0';
@@ -83,32 +84,29 @@ export function toolArgsSummary(name: string, args: unknown, rawArgs = ''): stri
   return [...rest, ...(prompt ? [scalar(prompt[1])] : [])].join(' · ');
 }
 
-/** The one-line preview of a tool result. A JSON object (a task view from check_result)
- * reads as its status and first line of output or error, not as "{". */
-export function resultPreview(result: string | undefined): string {
-  const first = firstLine(result);
-  if (!result || !(first === '{' || first.startsWith('{"'))) return first;
-  let value: unknown;
-  try {
-    value = JSON.parse(result);
-  } catch {
-    return first;
+/** The one-line preview of a tool result. A task view (delegate check_result) reads as its
+ * status and first line of output or error, from the result's display, not as "{": views
+ * never parse the text the model reads. Other results show their first line that says
+ * something (a lone bracket of pretty-printed JSON does not). */
+export function resultPreview(result: string | undefined, display?: ToolDisplay): string {
+  const task = display?.kind === 'delegate' && display.action === 'check_result' ? display.targets[0] : undefined;
+  if (task) {
+    const parts: string[] = [];
+    if (task.status) parts.push(`status=${task.status}`);
+    if (task.target) parts.push(`agent=${task.target}`);
+    if (task.taskId) parts.push(`task_id=${task.taskId}`);
+    const output = firstLine(task.answer);
+    const error = firstLine(task.error);
+    if (output) parts.push(`output: ${output}`);
+    if (error) parts.push(`error: ${error}`);
+    if (parts.length > 0) return parts.join(' · ');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return first;
-  const v = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of ['status', 'agent', 'task_id']) if (typeof v[key] === 'string') parts.push(`${key}=${v[key] as string}`);
-  for (const key of ['output', 'error']) {
-    const line = typeof v[key] === 'string' ? firstLine(v[key] as string) : '';
-    if (line) parts.push(`${key}: ${line}`);
+  if (!result) return '';
+  for (const line of result.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed && !/^[[{]$/.test(trimmed)) return trimmed;
   }
-  if (parts.length > 0) return parts.join(' · ');
-  return (
-    Object.entries(v)
-      .filter(([, x]) => x === null || ['string', 'number', 'boolean'].includes(typeof x))
-      .map(([k, x]) => `${k}=${scalar(x)}`)
-      .join(' ') || first
-  );
+  return firstLine(result);
 }
 
 /** Pretty JSON for prompts; anything JSON cannot show is shown as text. */
