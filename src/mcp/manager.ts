@@ -34,12 +34,17 @@ export class McpManager {
     this.elicitHandler = handler;
   }
 
-  private oauthServer(name: string): McpConnection {
+  /** `name` if it keeps a grant in its AuthStore; `forLogin` also needs a browser sign-in
+   * (cross_app_access keeps its exchanged tokens there, but nobody signs in). */
+  private oauthServer(name: string, forLogin = true): McpConnection {
     const conn = this.servers.get(name);
     if (!conn) throw new Error(`unknown MCP server '${name}' (known: ${this.names().join(', ') || 'none'})`);
     if (conn.config.url === undefined) throw new Error(`MCP server '${name}' is started with a command: it has no sign-in`);
     if (conn.config.bearer_token_env !== undefined || conn.config.auth === 'client_credentials' || this.deps.authDir === undefined) {
       throw new Error(`MCP server '${name}' signs in without a browser (bearer_token_env or client_credentials)`);
+    }
+    if (forLogin && conn.config.auth === 'cross_app_access') {
+      throw new Error(`MCP server '${name}' signs in through its identity provider (cross_app_access), not in a browser`);
     }
     return conn;
   }
@@ -58,7 +63,7 @@ export class McpManager {
 
   /** Forgets `name`'s grant (its session ended first), then starts it without one. */
   async logout(name: string): Promise<void> {
-    const conn = this.oauthServer(name);
+    const conn = this.oauthServer(name, false);
     await conn.close();
     authStoreFor(conn.config, this.deps.authDir!).clear();
     if (!this.closed && conn.config.enabled) await conn.start();
