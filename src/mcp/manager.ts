@@ -8,16 +8,17 @@ import { neutralize } from '../text/untrusted.js';
 import { signIn, type SignInOutcome, type SignInView } from './auth/login.js';
 import { authStoreFor } from './auth/select.js';
 import { McpConnection, type McpConnectionDeps } from './connection.js';
-import type { ElicitationHandler } from './elicitation.js';
+import type { ElicitationCompleteHandler, ElicitationHandler } from './elicitation.js';
 import { assignToolNames } from './names.js';
 
-export type McpManagerDeps = Omit<McpConnectionDeps, 'changed' | 'elicit'>;
+export type McpManagerDeps = Omit<McpConnectionDeps, 'changed' | 'elicit' | 'elicitComplete'>;
 
 export class McpManager {
   private readonly servers = new Map<string, McpConnection>();
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private elicitHandler: ElicitationHandler | undefined;
+  private completeHandler: ElicitationCompleteHandler | undefined;
 
   constructor(
     configs: McpServerConfig[],
@@ -25,13 +26,21 @@ export class McpManager {
   ) {
     const elicit: ElicitationHandler = (req, signal) =>
       this.elicitHandler ? this.elicitHandler(req, signal) : Promise.resolve({ action: 'decline' });
-    for (const config of configs) this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit(), elicit }));
+    const elicitComplete: ElicitationCompleteHandler = (server, id) => this.completeHandler?.(server, id);
+    for (const config of configs) {
+      this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit(), elicit, elicitComplete }));
+    }
   }
 
   /** Who answers servers' elicitation requests (the runtime: the operator or headless
    * policy); until set, they are declined. */
   setElicitationHandler(handler: ElicitationHandler | undefined): void {
     this.elicitHandler = handler;
+  }
+
+  /** Who hears that a URL-mode request's step finished (the runtime's queue). */
+  setElicitationCompleteHandler(handler: ElicitationCompleteHandler | undefined): void {
+    this.completeHandler = handler;
   }
 
   /** `name` if it keeps a grant in its AuthStore; `forLogin` also needs a browser sign-in
