@@ -91,7 +91,8 @@ auto_approve = ["mcp__links__*"]
     await send(term, 'connect it');
     await term.waitForText('MCP link: server links asks main to visit a page', 30000);
     await term.waitForText('Connect your Acme account', 5000);
-    await term.waitForText('URL: https://acme.example/connect?state=42', 5000);
+    await term.waitForText('URL:', 5000);
+    await term.waitForText('https://acme.example/connect?state=42', 5000);
     await term.waitForText('[Open in browser]', 5000);
     await term.waitForText("[I've done it]", 5000);
     expect(term.screen()).not.toContain('\u001b[2J');

@@ -19,8 +19,11 @@ const MAX_URL_LINES = 6;
 
 const inner = (width: number) => Math.max(8, width - 4);
 const messageLines = (e: PendingElicitation, width: number, max: number) => wrapText(e.message, inner(width)).slice(0, max);
-const urlLines = (e: PendingElicitation, width: number) =>
-  wrapText(`${t('ui:elicit.url.label')} ${e.url ?? ''}`, inner(width)).slice(0, MAX_URL_LINES);
+/** The label, then the URL from the start of its own row (easy to select and copy). */
+const urlLines = (e: PendingElicitation, width: number) => [
+  t('ui:elicit.url.label'),
+  ...wrapText(e.url ?? '', inner(width)).slice(0, MAX_URL_LINES),
+];
 
 /** Border (2), title, attribution note, message, URL, opened note, three choices, hint. */
 export function urlElicitationHeight(e: PendingElicitation, width: number, maxMessageLines: number): number {
