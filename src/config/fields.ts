@@ -125,7 +125,8 @@ export const mcpDuration: Range = { ...positive, max: MCP_MAX_TIMEOUT_SECS };
 
 /** The NAME of an environment variable (api_key_env, bearer_token_env, passthrough lists).
  * Never echo the value: a key pasted here by mistake must not end up in an error line. */
-export const envVarName = () => string().refine((name) => ENV_VAR_NAME.test(name), { error: () => t('config:errors.badEnvName') });
+export const envVarName = (opts: { missing?: () => string } = {}) =>
+  string(opts).refine((name) => ENV_VAR_NAME.test(name), { error: () => t('config:errors.badEnvName') });
 
 export function isHttpUrl(text: string): boolean {
   try {

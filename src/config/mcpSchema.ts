@@ -13,6 +13,7 @@ import {
   isHttpUrl,
   looseTable,
   mcpDuration,
+  missingKey,
   namedTables,
   number,
   oneOf,
@@ -27,7 +28,7 @@ import {
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 const STDIO_ONLY = ['args', 'env', 'cwd'] as const;
-const HTTP_ONLY = ['headers', 'bearer_token_env', 'oauth', 'auth', 'oauth_callback_port'] as const;
+const HTTP_ONLY = ['headers', 'bearer_token_env', 'oauth', 'auth', 'oauth_callback_port', 'idp'] as const;
 
 const mcpIdentity = looseTable({ command: string({ nonEmpty: true }).optional(), url: string({ nonEmpty: true }).optional() }).check(
   (ctx) => {
@@ -56,6 +57,19 @@ const oauthSchema = table({
   key_id: string({ nonEmpty: true }).optional(),
 });
 
+/** `idp = { ... }` for `auth = "cross_app_access"` (SEP-990, enterprise-managed sign-in):
+ * the enterprise identity provider that trades the user's ID token for an ID-JAG. */
+const idpSchema = table({
+  /** The IdP's token endpoint (RFC 8693 token exchange). */
+  token_endpoint: string({ nonEmpty: true, missing: missingKey }).refine(isHttpUrl, { error: () => t('config:errors.mcpIdpEndpoint') }),
+  /** arbor's client id at the IdP. */
+  client_id: string({ nonEmpty: true, missing: missingKey }),
+  /** The NAME of the variable holding arbor's client secret at the IdP (if it has one). */
+  client_secret_env: envVarName().optional(),
+  /** The NAME of the variable holding the user's ID token from the IdP. */
+  id_token_env: envVarName({ missing: missingKey }),
+});
+
 /** SEP-991 asks for an https URL with a path: the document's URL is the client id. */
 function isHttpsDocumentUrl(text: string): boolean {
   try {
@@ -74,6 +88,8 @@ function checkAuth(ctx: { value: McpServerFieldsRaw; issues: z.core.$ZodRawIssue
   if (e.bearer_token_env !== undefined && (o !== undefined || e.auth !== undefined)) {
     return problem([o !== undefined ? 'oauth' : 'auth'], t('config:errors.mcpBearerAndOauth'));
   }
+  if (e.idp !== undefined && e.auth !== 'cross_app_access') return problem(['idp'], t('config:errors.mcpIdpNeedsXaa'));
+  if (e.auth === 'cross_app_access') return checkCrossAppAccess(e, problem);
   if (e.auth === 'client_credentials') {
     if (!o?.client_id) return problem(['oauth', 'client_id'], t('config:errors.mcpCcNeedsClientId'));
     if (o.client_secret_env === undefined && o.private_key_file === undefined)
@@ -92,6 +108,21 @@ function checkAuth(ctx: { value: McpServerFieldsRaw; issues: z.core.$ZodRawIssue
     return problem(['oauth', 'client_secret_env'], t('config:errors.mcpSecretNeedsClientId'));
 }
 
+/** Cross-app access: a pre-registered client at the server's authorization server, the
+ * IdP to exchange the ID token at, and no browser. */
+function checkCrossAppAccess(e: McpServerFieldsRaw, problem: (path: string[], message: string) => void): void {
+  const o = e.oauth;
+  if (e.idp === undefined) return problem(['idp'], t('config:errors.mcpXaaNeedsIdp'));
+  if (!o?.client_id) return problem(['oauth', 'client_id'], t('config:errors.mcpXaaNeedsClientId'));
+  if (o.client_secret_env === undefined) return problem(['oauth', 'client_secret_env'], t('config:errors.mcpXaaNeedsSecret'));
+  if (o.private_key_file !== undefined) return problem(['oauth', 'private_key_file'], t('config:errors.mcpKeyNeedsCc'));
+  if (o.key_id !== undefined) return problem(['oauth', 'key_id'], t('config:errors.mcpKeyIdNeedsKey'));
+  if (e.oauth_callback_port !== undefined)
+    return problem(['oauth_callback_port'], t('config:errors.mcpXaaNoBrowser', { key: 'oauth_callback_port' }));
+  if (o.client_metadata_url !== undefined)
+    return problem(['oauth', 'client_metadata_url'], t('config:errors.mcpXaaNoBrowser', { key: 'client_metadata_url' }));
+}
+
 const mcpServerSchema = mcpIdentity.pipe(
   z
     .object({
@@ -104,9 +135,11 @@ const mcpServerSchema = mcpIdentity.pipe(
       /** The NAME of the variable holding the token; the value is read at connect time. */
       bearer_token_env: envVarName().optional(),
       oauth: oauthSchema.optional(),
-      /** `oauth` (the default: a user signs in when the server asks) or `client_credentials`
-       * (machine to machine, no user). */
-      auth: oneOf(['oauth', 'client_credentials']).optional(),
+      /** `oauth` (the default: a user signs in when the server asks), `client_credentials`
+       * (machine to machine, no user) or `cross_app_access` (the user's enterprise IdP
+       * vouches for them, no browser). */
+      auth: oneOf(['oauth', 'client_credentials', 'cross_app_access']).optional(),
+      idp: idpSchema.optional(),
       /** The sign-in callback's port on 127.0.0.1 (random when absent). */
       oauth_callback_port: integer({ min: 1, max: 65535 }).optional(),
       enabled: boolean().default(true),
@@ -118,8 +151,9 @@ const mcpServerSchema = mcpIdentity.pipe(
 
 type McpServerFieldsRaw = {
   bearer_token_env?: string;
-  auth?: 'oauth' | 'client_credentials';
+  auth?: 'oauth' | 'client_credentials' | 'cross_app_access';
   oauth_callback_port?: number;
+  idp?: z.output<typeof idpSchema>;
   oauth?: z.output<typeof oauthSchema>;
 };
 

@@ -12,7 +12,7 @@ import type { McpServerStatus, McpTransportKind } from '../model/mcp.js';
 import { registerSecret } from '../persistence/redact.js';
 import { authProviderFor, isSignInError, loadAuthSdk, observingFetch, refreshIfDue, type McpAuthProvider } from './auth/select.js';
 import { describeConnectError, httpStatusOf, worthSseFallback } from './connectErrors.js';
-import { installClientHandlers, type ElicitationHandler } from './elicitation.js';
+import { installClientHandlers, type ElicitationCompleteHandler, type ElicitationHandler } from './elicitation.js';
 import { formatToolResult } from './results.js';
 import { StderrTail } from './stderrTail.js';
 import { startTimer, type Timer } from '../timers/timer.js';
@@ -46,15 +46,17 @@ export interface McpConnectionDeps {
   authDir?: string;
   /** Answers a server's elicitation/create (absent: every request is declined). */
   elicit?: ElicitationHandler;
+  /** A server's notifications/elicitation/complete (a URL-mode step it saw finish). */
+  elicitComplete?: ElicitationCompleteHandler;
 }
 
 /** Thrown for a call the server could not take (not started, gone, timed out). */
 export class McpCallError extends Error {}
 
 const CLIENT_INFO = { name: 'arbor', version: '1' };
-/** Form-mode elicitation is declared; sampling and roots are not (the SDK answers them
+/** Form- and URL-mode elicitation are declared; sampling and roots are not (the SDK answers them
  * with Method not found, so a server that asks anyway gets an error, never silence). */
-const CLIENT_OPTIONS = { capabilities: { elicitation: { form: { applyDefaults: true } } } };
+const CLIENT_OPTIONS = { capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } } };
 /** How long an ending Streamable HTTP session's DELETE may take. */
 const DELETE_WAIT_MS = 1000;
 
@@ -141,7 +143,13 @@ export class McpConnection {
   private async newClient(): Promise<SdkClient> {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(CLIENT_INFO, CLIENT_OPTIONS);
-    await installClientHandlers(client, this.config.name, this.deps.elicit, () => [...new Set(this.inFlight.values())]);
+    await installClientHandlers(
+      client,
+      this.config.name,
+      this.deps.elicit,
+      () => [...new Set(this.inFlight.values())],
+      this.deps.elicitComplete,
+    );
     return client;
   }
 

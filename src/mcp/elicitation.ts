@@ -1,6 +1,8 @@
 // A server's elicitation/create: it asks the user for a few values (form mode) or to visit
-// a URL. arbor declares form mode only; the answer comes from the handler the runtime
-// installs (the operator, or headless policy), and without one every request is declined.
+// a URL (URL mode: a sign-in or payment page the server must not see through the client).
+// arbor declares both; the answer comes from the handler the runtime installs (the
+// operator, or headless policy), and without one every request is declined. A URL that is
+// not http(s) is declined here: nothing else may reach a browser opener.
 // Sampling and roots are not declared, so the SDK answers those with an error at once.
 
 import type { ElicitFieldSpec, ElicitationReply } from '../model/controls.js';
@@ -12,6 +14,11 @@ export interface ElicitationRequest {
   /** The server's text, NOT neutralised (the view does that). */
   message: string;
   fields: ElicitField[];
+  /** 'url': visit `url` (an http(s) URL, not neutralised); `fields` is empty. */
+  mode: 'form' | 'url';
+  url?: string;
+  /** URL mode: the server's id for this request, named again by its completion notice. */
+  elicitationId?: string;
   /** The runs with a tools/call in flight on this server when it asked. The client side of
    * the protocol does not see which request a server request relates to (relatedRequestId
    * only routes it on the server's side), so exactly one run means that run asked. */
@@ -91,22 +98,54 @@ export function parseFieldInput(field: ElicitField, text: string): { value?: str
   return { value: num };
 }
 
-/** Sets arbor's handler for elicitation/create on a new SDK client. */
+/** A server said a URL-mode request's out-of-band step is finished. */
+export type ElicitationCompleteHandler = (server: string, elicitationId: string) => void;
+
+/** The URL a browser may be given: http(s) only (no file:, javascript:, custom schemes). */
+export function openableUrl(text: string | undefined): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type RawElicitParams = {
+  mode?: string;
+  message: string;
+  requestedSchema?: Parameters<typeof formFields>[0];
+  url?: string;
+  elicitationId?: string;
+};
+
+/** Sets arbor's handlers for elicitation/create and its completion notice on a new SDK client. */
 export async function installClientHandlers(
   client: import('@modelcontextprotocol/sdk/client/index.js').Client,
   server: string,
   handler: ElicitationHandler | undefined,
   callers: () => string[] = () => [],
+  onComplete?: ElicitationCompleteHandler,
 ): Promise<void> {
-  const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-    const params = request.params as { mode?: string; message: string; requestedSchema?: Parameters<typeof formFields>[0] };
-    // Only form mode is declared; the SDK refuses a URL-mode request before this runs.
-    if (!handler || (params.mode !== undefined && params.mode !== 'form')) return { action: 'decline' };
-    const answer = await handler(
-      { server, message: params.message, fields: formFields(params.requestedSchema), callers: callers() },
-      extra.signal,
-    );
-    return answer;
+    const params = request.params as RawElicitParams;
+    const mode = params.mode ?? 'form';
+    if (!handler || (mode !== 'form' && mode !== 'url')) return { action: 'decline' };
+    if (mode === 'url') {
+      const url = openableUrl(params.url);
+      if (!url) return { action: 'decline' };
+      const answer = await handler(
+        { server, message: params.message, fields: [], mode, url, elicitationId: params.elicitationId, callers: callers() },
+        extra.signal,
+      );
+      // A URL request's accept carries no content: it means the operator went there.
+      return answer.action === 'accept' ? { action: 'accept' } : answer;
+    }
+    return handler({ server, message: params.message, fields: formFields(params.requestedSchema), mode, callers: callers() }, extra.signal);
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (note) => {
+    onComplete?.(server, note.params.elicitationId);
   });
 }

@@ -8,16 +8,17 @@ import { neutralize } from '../text/untrusted.js';
 import { signIn, type SignInOutcome, type SignInView } from './auth/login.js';
 import { authStoreFor } from './auth/select.js';
 import { McpConnection, type McpConnectionDeps } from './connection.js';
-import type { ElicitationHandler } from './elicitation.js';
+import type { ElicitationCompleteHandler, ElicitationHandler } from './elicitation.js';
 import { assignToolNames } from './names.js';
 
-export type McpManagerDeps = Omit<McpConnectionDeps, 'changed' | 'elicit'>;
+export type McpManagerDeps = Omit<McpConnectionDeps, 'changed' | 'elicit' | 'elicitComplete'>;
 
 export class McpManager {
   private readonly servers = new Map<string, McpConnection>();
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private elicitHandler: ElicitationHandler | undefined;
+  private completeHandler: ElicitationCompleteHandler | undefined;
 
   constructor(
     configs: McpServerConfig[],
@@ -25,7 +26,10 @@ export class McpManager {
   ) {
     const elicit: ElicitationHandler = (req, signal) =>
       this.elicitHandler ? this.elicitHandler(req, signal) : Promise.resolve({ action: 'decline' });
-    for (const config of configs) this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit(), elicit }));
+    const elicitComplete: ElicitationCompleteHandler = (server, id) => this.completeHandler?.(server, id);
+    for (const config of configs) {
+      this.servers.set(config.name, new McpConnection(config, { ...deps, changed: () => this.emit(), elicit, elicitComplete }));
+    }
   }
 
   /** Who answers servers' elicitation requests (the runtime: the operator or headless
@@ -34,12 +38,22 @@ export class McpManager {
     this.elicitHandler = handler;
   }
 
-  private oauthServer(name: string): McpConnection {
+  /** Who hears that a URL-mode request's step finished (the runtime's queue). */
+  setElicitationCompleteHandler(handler: ElicitationCompleteHandler | undefined): void {
+    this.completeHandler = handler;
+  }
+
+  /** `name` if it keeps a grant in its AuthStore; `forLogin` also needs a browser sign-in
+   * (cross_app_access keeps its exchanged tokens there, but nobody signs in). */
+  private oauthServer(name: string, forLogin = true): McpConnection {
     const conn = this.servers.get(name);
     if (!conn) throw new Error(`unknown MCP server '${name}' (known: ${this.names().join(', ') || 'none'})`);
     if (conn.config.url === undefined) throw new Error(`MCP server '${name}' is started with a command: it has no sign-in`);
     if (conn.config.bearer_token_env !== undefined || conn.config.auth === 'client_credentials' || this.deps.authDir === undefined) {
       throw new Error(`MCP server '${name}' signs in without a browser (bearer_token_env or client_credentials)`);
+    }
+    if (forLogin && conn.config.auth === 'cross_app_access') {
+      throw new Error(`MCP server '${name}' signs in through its identity provider (cross_app_access), not in a browser`);
     }
     return conn;
   }
@@ -58,7 +72,7 @@ export class McpManager {
 
   /** Forgets `name`'s grant (its session ended first), then starts it without one. */
   async logout(name: string): Promise<void> {
-    const conn = this.oauthServer(name);
+    const conn = this.oauthServer(name, false);
     await conn.close();
     authStoreFor(conn.config, this.deps.authDir!).clear();
     if (!this.closed && conn.config.enabled) await conn.start();

@@ -70,6 +70,12 @@ export interface PendingElicitation {
   message: string;
   fields: ElicitFieldSpec[];
   createdAt: number;
+  /** URL mode: the server asks the operator to visit `url` (no fields). */
+  mode?: 'url';
+  /** Neutralised; an http(s) URL (others are declined before they reach the queue). */
+  url?: string;
+  /** The operator had arbor open the URL in the browser. */
+  opened?: boolean;
 }
 
 export type ElicitationReply =

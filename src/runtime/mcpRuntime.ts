@@ -4,7 +4,7 @@
 import type { AgentConfig, ArborConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import type { SignInOutcome, SignInView } from '../mcp/auth/login.js';
-import type { ElicitationHandler } from '../mcp/elicitation.js';
+import type { ElicitationCompleteHandler, ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { McpServerStatus } from '../model/mcp.js';
 import { agentSeesTool, mcpToolsOf } from '../tools/mcpTools.js';
@@ -130,8 +130,9 @@ export class McpRuntime {
   }
 
   /** Who answers servers' elicitation requests. */
-  setElicitationHandler(handler: ElicitationHandler | undefined): void {
+  setElicitationHandler(handler: ElicitationHandler | undefined, onComplete?: ElicitationCompleteHandler): void {
     this.manager?.setElicitationHandler(handler);
+    this.manager?.setElicitationCompleteHandler(onComplete);
   }
 
   private known(name: string): McpManager {

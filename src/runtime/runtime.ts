@@ -35,6 +35,8 @@ import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
 import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ElicitationReply } from '../model/controls.js';
+import { openBrowser } from '../mcp/auth/browser.js';
+import { browserEnv } from '../mcp/auth/login.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
@@ -291,8 +293,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     autoYes: opts.autoYes ?? false,
     notice,
     onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
+    openUrl: (url) => openBrowser(url, browserEnv(opts.env ?? process.env)),
   });
-  mcpRt.setElicitationHandler(elicitations.handler);
+  mcpRt.setElicitationHandler(elicitations.handler, elicitations.complete);
   if (opts.startMcp !== false) mcpRt.start();
 
   function reportSaveError(message: string | undefined): void {
@@ -428,6 +431,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     answerElicitation(id: string, answer: ElicitationReply) {
       elicitations.answer(id, answer);
+    },
+    openElicitationUrl(id: string) {
+      elicitations.openUrl(id);
     },
     answerFanout(fanoutId: string, count: number) {
       fanout.answer(fanoutId, count);

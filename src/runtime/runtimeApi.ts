@@ -72,6 +72,8 @@ export interface RuntimeApi {
   answerFanout(fanoutId: string, count: number): void;
   /** The operator's answer to an MCP server's form (controls.elicitations). */
   answerElicitation(id: string, answer: ElicitationReply): void;
+  /** Opens a URL-mode request's page in the browser (only on the operator's choice). */
+  openElicitationUrl(id: string): void;
   /** Forget the session transcript on screen and in the model's context; what follows is
    * recorded as a new session (the cleared one stays resumable as it was). */
   clear(): void;

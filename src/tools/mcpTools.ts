@@ -98,8 +98,13 @@ export function agentSeesTool(servers: readonly string[] | undefined, toolName: 
  * plus the entry's own env; its reaper marker makes every exit path end it. */
 export function createMcpManager(config: ArborConfig, cwd: string, env: NodeJS.ProcessEnv = process.env): McpManager {
   const servers = Object.values(config.mcp_servers ?? {});
-  // Bearer and OAuth client-secret variables never reach a server's (or any tool's) process.
-  const bearerNames = servers.flatMap((s) => [s.bearer_token_env, s.oauth?.client_secret_env].filter((n): n is string => n !== undefined));
+  // Bearer, OAuth client-secret and IdP (ID token, IdP secret) variables never reach a
+  // server's (or any tool's) process.
+  const bearerNames = servers.flatMap((s) =>
+    [s.bearer_token_env, s.oauth?.client_secret_env, s.idp?.client_secret_env, s.idp?.id_token_env].filter(
+      (n): n is string => n !== undefined,
+    ),
+  );
   return new McpManager(servers, {
     cwd,
     env,

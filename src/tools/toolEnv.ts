@@ -26,7 +26,7 @@ export interface ToolEnvOptions {
 }
 
 /** Names of every variable treated as secret in `base`: each provider's api_key_env, each
- * MCP server's bearer_token_env (whatever it is called: a shell must not read a server's
+ * MCP server's bearer_token_env, client secrets and IdP ID token variable (whatever it is called: a shell must not read a server's
  * token either), the auto-detected key variables, the extra names, and any name ending in
  * _KEY/_TOKEN/_SECRET. */
 export function secretEnvNames(opts: Pick<ToolEnvOptions, 'config' | 'extraSecretNames' | 'base'>): Set<string> {
@@ -36,6 +36,8 @@ export function secretEnvNames(opts: Pick<ToolEnvOptions, 'config' | 'extraSecre
   for (const server of Object.values(opts.config.mcp_servers ?? {})) {
     if (server.bearer_token_env) names.add(server.bearer_token_env);
     if (server.oauth?.client_secret_env) names.add(server.oauth.client_secret_env);
+    if (server.idp?.client_secret_env) names.add(server.idp.client_secret_env);
+    if (server.idp?.id_token_env) names.add(server.idp.id_token_env);
   }
   for (const name of Object.keys(base)) if (SECRET_ENV_NAME.test(name)) names.add(name);
   return names;

@@ -29,6 +29,19 @@ if (context.private_key_pem) {
   writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
   lines.push('auth = "client_credentials"');
   oauth.push(`client_id = ${JSON.stringify(context.client_id)}`, `private_key_file = ${JSON.stringify(keyFile)}`);
+} else if (context.idp_token_endpoint) {
+  // SEP-990: the user's enterprise ID token (as an IdP login would leave it in the
+  // environment), exchanged at the IdP for an ID-JAG that arbor's client presents.
+  env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+  env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
+  lines.push('auth = "cross_app_access"');
+  oauth.push(`client_id = ${JSON.stringify(context.client_id)}`, 'client_secret_env = "CONFORMANCE_CLIENT_SECRET"');
+  const idp = [
+    `token_endpoint = ${JSON.stringify(context.idp_token_endpoint)}`,
+    `client_id = ${JSON.stringify(context.idp_client_id)}`,
+    'id_token_env = "CONFORMANCE_ID_TOKEN"',
+  ];
+  lines.push(`idp = { ${idp.join(', ')} }`);
 } else if (context.client_id && context.client_secret) {
   env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
   if (scenario.startsWith('auth/client-credentials')) lines.push('auth = "client_credentials"');

@@ -10,6 +10,7 @@ type Optional =
 export abstract class WithoutCapabilities implements Pick<RuntimeApi, Optional> {
   answerFanout(_fanoutId: string, _count: number): void {}
   answerElicitation(_id: string, _answer: ElicitationReply): void {}
+  openElicitationUrl(_id: string): void {}
   exportTree(): { path: string; runs: number } {
     throw new Error('this test runtime keeps no session to export');
   }

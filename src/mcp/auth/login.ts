@@ -33,7 +33,7 @@ export interface SignInOptions {
 export type SignInOutcome = 'signed-in' | 'not-needed';
 
 /** The browser's environment: no secrets (provider keys, tokens, client secrets). */
-function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const secrets = new Set(knownSecrets(env));
   return Object.fromEntries(Object.entries(env).filter(([k, v]) => !SECRET_ENV_NAME.test(k) && !(v && secrets.has(v))));
 }

@@ -1,13 +1,14 @@
 // Which provider a url server's transports get: none for a server with its own
 // Authorization (bearer_token_env or a header), client credentials for
-// `auth = "client_credentials"`, and otherwise the stored-grant OAuth provider, since any
+// `auth = "client_credentials"`, the IdP token exchange for `auth = "cross_app_access"`, and otherwise the stored-grant OAuth provider, since any
 // server may answer 401 and ask users to sign in.
 import type { McpServerConfig } from '../../config/types.js';
 import { ClientCredentialsAuth } from './clientCredentials.js';
+import { CrossAppAccessAuth } from './crossAppAccess.js';
 import { NeedsSignInError, StoredOAuthProvider } from './provider.js';
 import { AuthStore } from './store.js';
 
-export type McpAuthProvider = StoredOAuthProvider | ClientCredentialsAuth | undefined;
+export type McpAuthProvider = StoredOAuthProvider | ClientCredentialsAuth | CrossAppAccessAuth | undefined;
 
 export interface AuthDeps {
   authDir?: string;
@@ -23,6 +24,7 @@ export function authProviderFor(config: McpServerConfig, headers: Record<string,
   if (Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
   if (config.auth === 'client_credentials') return new ClientCredentialsAuth(config, deps.env, deps.cwd);
   if (deps.authDir === undefined) return undefined;
+  if (config.auth === 'cross_app_access') return new CrossAppAccessAuth(config, authStoreFor(config, deps.authDir), deps.env);
   return new StoredOAuthProvider(config, authStoreFor(config, deps.authDir), deps.env);
 }
 

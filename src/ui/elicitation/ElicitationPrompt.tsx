@@ -2,13 +2,15 @@
 // by its path in the tree; the root, said so, when the run could not be told), the server's
 // message (neutralised by the runtime), one row per field — its title, * when required, the
 // value being edited — with the validation message under a wrong one, then Submit and
-// Decline, and the keys (elicitation/keys.ts handles them).
+// Decline, and the keys (elicitation/keys.ts handles them). A URL-mode request has its own
+// view (UrlElicitationPrompt).
 import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { ElicitFieldSpec, PendingElicitation } from '../../model/controls.js';
 import { t } from '../../i18n/index.js';
 import { wrapText } from '../text/width.js';
 import { formOf, subscribeForms, type FieldValue, type FormState } from './formState.js';
+import { UrlElicitationPrompt, urlElicitationHeight } from './UrlElicitationPrompt.js';
 
 export interface ElicitationPromptProps {
   elicitation: PendingElicitation;
@@ -24,6 +26,7 @@ const messageLines = (e: PendingElicitation, width: number, max: number) => wrap
 
 /** Border (2), title, attribution note, message, fields, errors, Submit, Decline, hint. */
 export function elicitationPromptHeight(e: PendingElicitation, form: FormState, width: number, maxMessageLines: number): number {
+  if (e.mode === 'url') return urlElicitationHeight(e, width, maxMessageLines);
   const note = e.attribution === 'call' ? 0 : 1;
   return 2 + 1 + note + messageLines(e, width, maxMessageLines).length + e.fields.length + Object.keys(form.errors).length + 3;
 }
@@ -48,7 +51,16 @@ function shownValue(field: ElicitFieldSpec, v: FieldValue, focused: boolean): Re
 
 const kindLabel = (f: ElicitFieldSpec) => t(`ui:elicit.kind.${f.kind}`);
 
-export function ElicitationPrompt({ elicitation: e, path, position, width, maxMessageLines }: ElicitationPromptProps) {
+export function ElicitationPrompt(props: ElicitationPromptProps) {
+  if (props.elicitation.mode === 'url') {
+    const { position } = props;
+    const queued = position.of > 1 ? ` ${t('ui:approval.queue', { n: position.n, of: position.of })}` : '';
+    return <UrlElicitationPrompt {...props} queued={queued} />;
+  }
+  return <FormElicitationPrompt {...props} />;
+}
+
+function FormElicitationPrompt({ elicitation: e, path, position, width, maxMessageLines }: ElicitationPromptProps) {
   const form = useSyncExternalStore(
     subscribeForms,
     () => formOf(e),

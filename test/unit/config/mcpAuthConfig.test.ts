@@ -1,5 +1,6 @@
 // The sign-in keys of a url MCP server: oauth = { client_id, client_secret_env, scopes,
-// client_metadata_url, private_key_file, key_id }, auth = "oauth" | "client_credentials",
+// client_metadata_url, private_key_file, key_id }, auth = "oauth" | "client_credentials" |
+// "cross_app_access", idp = { token_endpoint, client_id, client_secret_env, id_token_env },
 // oauth_callback_port. Every accepted form, and every refused one with its exact message
 // and key path.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,9 @@ import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { BASE, load, loadError } from './helpers.js';
 
 beforeAll(() => setLanguage('en'));
+
+const XAA =
+  'auth = "cross_app_access"\noauth = { client_id = "svc", client_secret_env = "SVC_SECRET" }\nidp = { token_endpoint = "https://idp.example.com/token", client_id = "arbor", id_token_env = "IDP_ID_TOKEN" }';
 
 const server = (lines: string, url = 'https://mcp.example.com/mcp') => `${BASE}\n[mcp_servers.docs]\nurl = "${url}"\n${lines}\n`;
 
@@ -27,10 +31,27 @@ describe('MCP sign-in config', () => {
       'client credentials with a key',
       'auth = "client_credentials"\noauth = { client_id = "svc", private_key_file = "key.pem", key_id = "k1" }',
     ],
+    ['cross-app access', XAA],
+    [
+      'cross-app access with an IdP secret and scopes',
+      XAA.replace('id_token_env', 'client_secret_env = "IDP_SECRET", id_token_env').replace(
+        '"SVC_SECRET" }',
+        '"SVC_SECRET", scopes = ["mcp"] }',
+      ),
+    ],
   ])('%s', (_label, lines) => {
     const { config, warnings } = load(server(lines));
     expect(warnings).toEqual([]);
     expect(config.mcp_servers!.docs.url).toBe('https://mcp.example.com/mcp');
+  });
+
+  it('keeps the idp table of cross-app access', () => {
+    const docs = load(server(XAA)).config.mcp_servers!.docs;
+    expect(docs).toMatchObject({
+      auth: 'cross_app_access',
+      oauth: { client_id: 'svc', client_secret_env: 'SVC_SECRET' },
+      idp: { token_endpoint: 'https://idp.example.com/token', client_id: 'arbor', id_token_env: 'IDP_ID_TOKEN' },
+    });
   });
 
   it('keeps what was written', () => {
@@ -53,7 +74,91 @@ describe('MCP sign-in config', () => {
       'mcp_servers.docs.oauth_callback_port',
       'oauth_callback_port applies to url servers, not to servers started with command',
     ],
-    ['an unknown auth', server('auth = "magic"'), 'mcp_servers.docs.auth', 'must be one of "oauth", "client_credentials", got "magic"'],
+    [
+      'an unknown auth',
+      server('auth = "magic"'),
+      'mcp_servers.docs.auth',
+      'must be one of "oauth", "client_credentials", "cross_app_access", got "magic"',
+    ],
+    [
+      'idp on a stdio server',
+      `${BASE}\n[mcp_servers.docs]\ncommand = "x"\nidp = { client_id = "a" }\n`,
+      'mcp_servers.docs.idp',
+      'idp applies to url servers, not to servers started with command',
+    ],
+    [
+      'cross-app access without idp',
+      server('auth = "cross_app_access"\noauth = { client_id = "svc", client_secret_env = "S" }'),
+      'mcp_servers.docs.idp',
+      'auth = "cross_app_access" needs idp = { token_endpoint, client_id, id_token_env }',
+    ],
+    [
+      'idp without cross-app access',
+      server(XAA.replace('auth = "cross_app_access"\n', '')),
+      'mcp_servers.docs.idp',
+      'idp applies only to auth = "cross_app_access"',
+    ],
+    [
+      'cross-app access without a client id',
+      server(XAA.replace('client_id = "svc", ', '')),
+      'mcp_servers.docs.oauth.client_id',
+      'auth = "cross_app_access" needs oauth.client_id',
+    ],
+    [
+      'cross-app access without a client secret',
+      server(XAA.replace(', client_secret_env = "SVC_SECRET"', '')),
+      'mcp_servers.docs.oauth.client_secret_env',
+      'auth = "cross_app_access" needs oauth.client_secret_env',
+    ],
+    [
+      'cross-app access with a key file',
+      server(XAA.replace('"SVC_SECRET"', '"SVC_SECRET", private_key_file = "k.pem"')),
+      'mcp_servers.docs.oauth.private_key_file',
+      'private_key_file applies only to auth = "client_credentials"',
+    ],
+    [
+      'cross-app access with a callback port',
+      server(`${XAA}\noauth_callback_port = 9000`),
+      'mcp_servers.docs.oauth_callback_port',
+      'oauth_callback_port applies to sign-in in a browser, not to auth = "cross_app_access"',
+    ],
+    [
+      'cross-app access with a metadata URL',
+      server(XAA.replace('"SVC_SECRET"', '"SVC_SECRET", client_metadata_url = "https://a.example/c.json"')),
+      'mcp_servers.docs.oauth.client_metadata_url',
+      'client_metadata_url applies to sign-in in a browser, not to auth = "cross_app_access"',
+    ],
+    [
+      'an idp without a token endpoint',
+      server(XAA.replace('token_endpoint = "https://idp.example.com/token", ', '')),
+      'mcp_servers.docs.idp.token_endpoint',
+      'missing required key',
+    ],
+    [
+      'an idp token endpoint that is not a URL',
+      server(XAA.replace('https://idp.example.com/token', 'idp/token')),
+      'mcp_servers.docs.idp.token_endpoint',
+      "must be an http(s) URL (the identity provider's token endpoint)",
+    ],
+    [
+      'an idp without a client id',
+      server(XAA.replace('client_id = "arbor", ', '')),
+      'mcp_servers.docs.idp.client_id',
+      'missing required key',
+    ],
+    [
+      'an idp without an ID token variable',
+      server(XAA.replace(', id_token_env = "IDP_ID_TOKEN"', '')),
+      'mcp_servers.docs.idp.id_token_env',
+      'missing required key',
+    ],
+    ['a bad ID token variable name', server(XAA.replace('"IDP_ID_TOKEN"', '"not a name"')), 'mcp_servers.docs.idp.id_token_env', null],
+    [
+      'a bad IdP secret variable name',
+      server(XAA.replace('id_token_env', 'client_secret_env = "a-b", id_token_env')),
+      'mcp_servers.docs.idp.client_secret_env',
+      null,
+    ],
     ['a port out of range', server('oauth_callback_port = 70000'), 'mcp_servers.docs.oauth_callback_port', null],
     ['a port that is not an integer', server('oauth_callback_port = 80.5'), 'mcp_servers.docs.oauth_callback_port', null],
     ['oauth not a table', server('oauth = "x"'), 'mcp_servers.docs.oauth', null],

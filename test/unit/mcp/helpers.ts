@@ -65,6 +65,8 @@ export async function mcpFixture(opts: {
   agents: Record<string, Responder>;
   /** An operator answers (the chat); default headless. */
   interactive?: boolean;
+  /** More environment for the runtime (beside SECRET_ENV). */
+  env?: Record<string, string>;
 }): Promise<McpFixture> {
   const { server, byAgent } = await startScriptedAgents(opts.agents);
   const home = mkdtempSync(join(tmpdir(), 'arbor-mcp-home-'));
@@ -81,7 +83,7 @@ ${opts.config(server.url, workdir)}`;
     config: loaded.config,
     cwd: workdir,
     interactive: opts.interactive ?? false,
-    env: SECRET_ENV,
+    env: { ...SECRET_ENV, ...opts.env },
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),
     mcp: createMcpManager(loaded.config, workdir, SECRET_ENV),
