@@ -15,7 +15,9 @@ export interface ShellWindow {
 }
 
 export interface ObservedChanges {
-  files: Array<Omit<FileEffect, 'tool' | 'callId' | 'via'>>;
+  /** `before`: the path's text before the command (null: it did not exist; absent: not
+   * known — binary or too large), for the session's base (/diff). */
+  files: Array<Omit<FileEffect, 'tool' | 'callId' | 'via'> & { before?: string | null }>;
   observed: 'git' | 'unobserved';
 }
 
@@ -27,6 +29,13 @@ export class WorkTree {
   /** One path's change between two states, diffed once: overlapping commands all see the
    * same changes, and a fan-out of a hundred would otherwise diff each a hundred times. */
   private readonly changes = new Map<string, Change | null>();
+
+  /** Bumped whenever arbor may have changed the tree: a command starts or ends, a file
+   * tool wrote. A snapshot taken in one epoch is still exact for a command opening in it. */
+  private epoch = 0;
+  private inFlightEpoch = -1;
+  /** Commands between their before snapshot and their close. */
+  private running = 0;
 
   constructor(readonly top: string) {}
 
@@ -45,6 +54,7 @@ export class WorkTree {
   private start(): Promise<Snapshot> {
     const p = takeSnapshot(this.top);
     this.inFlight = p;
+    this.inFlightEpoch = this.epoch;
     void p.finally(() => {
       if (this.inFlight === p) this.inFlight = undefined;
     });
@@ -56,17 +66,25 @@ export class WorkTree {
     const w: ShellWindow = { concurrent: this.active.size > 0, before: { entries: new Map() } };
     for (const o of this.active) o.concurrent = true;
     this.active.add(w);
-    w.before = await this.snapshot();
+    // Nothing of arbor's ran in the tree since the snapshot in flight began: it is this
+    // command's before as well (a fan-out of commands shares one `git status`).
+    const shared = this.inFlight && this.running === 0 && this.inFlightEpoch === this.epoch ? this.inFlight : undefined;
+    w.before = await (shared ?? this.snapshot());
+    this.running++;
+    this.epoch++;
     return w;
   }
 
   /** A file tool wrote into this tree: open command windows may see its change. */
   touched(): void {
+    this.epoch++;
     for (const o of this.active) o.concurrent = true;
   }
 
   /** After the command: what changed between the two snapshots. */
   async close(w: ShellWindow, cwd: string): Promise<ObservedChanges> {
+    this.running--;
+    this.epoch++;
     try {
       const after = await this.snapshot();
       if (w.before.tooMany || after.tooMany || w.before.failed || after.failed) return { files: [], observed: 'unobserved' };
@@ -141,8 +159,10 @@ async function changeOf(top: string, path: string, b: Entry | undefined, a: Entr
   const oldText = existedBefore ? await contentOf(top, path, b) : '';
   const newText = existsAfter ? await contentOf(top, path, a) : '';
   // Binary or too large to diff: the change is known, its lines are not.
-  if (oldText === undefined || newText === undefined) return { change, added: 0, removed: 0, diffCut: true };
+  const before = existedBefore ? oldText : null;
+  if (oldText === undefined || newText === undefined)
+    return { change, added: 0, removed: 0, diffCut: true, ...(before !== undefined ? { before } : {}) };
   if (oldText === newText) return null;
   const d = diffTexts(oldText, newText);
-  return { change, added: d.added, removed: d.removed, diff: d.diff, ...(d.cut ? { diffCut: true } : {}) };
+  return { change, added: d.added, removed: d.removed, diff: d.diff, ...(d.cut ? { diffCut: true } : {}), before };
 }
