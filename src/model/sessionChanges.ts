@@ -3,6 +3,7 @@
 // changes, which runs changed it (their stable names), when it last changed, and its
 // content before the session's first change when that was kept.
 import type { FileBase, FileEffect } from './ledger.js';
+import type { DiffDisplay } from './toolDisplay.js';
 import { runName, type Run } from './run.js';
 
 export interface SessionChange {
@@ -20,6 +21,17 @@ export interface SessionChange {
   /** Its content before the session's first change; absent: none was recorded. */
   base?: FileBase;
 }
+
+/** One file's diff as /diff opens it (runtime/ledger/sessionDiff.ts makes it). */
+export type SessionFileDiff =
+  | { kind: 'diff'; display: DiffDisplay }
+  /** The file is gone; the diff removes what it held. */
+  | { kind: 'deleted'; display?: DiffDisplay }
+  /** No base was kept (too large, binary, unreadable, over budget, or none recorded). */
+  | { kind: 'no_base'; reason: string; added: number; removed: number }
+  /** The file now is what it was before (or cannot be read now). */
+  | { kind: 'unchanged' }
+  | { kind: 'unreadable'; added: number; removed: number };
 
 /** Rows for `runs` (live and recorded, any order), most recently changed first. */
 export function sessionChanges(runs: readonly Run[]): SessionChange[] {

@@ -7,8 +7,7 @@ import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { ShowReasoning } from '../config/types.js';
 import type { ProjectContext } from '../config/projectContext.js';
-import type { SessionChange } from '../model/sessionChanges.js';
-import type { SessionFileDiff } from './ledger/sessionDiff.js';
+import type { SessionChange, SessionFileDiff } from '../model/sessionChanges.js';
 
 /** What /context shows: the files found, and whether the root agent reads them. */
 export interface ProjectContextReport extends Omit<ProjectContext, 'text'> {

@@ -3,20 +3,11 @@
 // change to its content on disk now. What is shown of file text is neutralised here.
 import { readBase } from './fileBase.js';
 import type { Run } from '../../model/run.js';
-import { sessionChanges, type SessionChange } from '../../model/sessionChanges.js';
-import type { DiffDisplay } from '../../model/toolDisplay.js';
+import { sessionChanges, type SessionChange, type SessionFileDiff } from '../../model/sessionChanges.js';
+
+export type { SessionFileDiff } from '../../model/sessionChanges.js';
 import { fileDiff } from '../../text/diff.js';
 import { neutralizeDeep } from '../../text/untrusted.js';
-
-export type SessionFileDiff =
-  | { kind: 'diff'; display: DiffDisplay }
-  /** The file is gone; the diff removes what it held. */
-  | { kind: 'deleted'; display?: DiffDisplay }
-  /** No base was kept (too large, binary, unreadable, over budget, or none recorded). */
-  | { kind: 'no_base'; reason: string; added: number; removed: number }
-  /** The file now is what it was before (or cannot be read now). */
-  | { kind: 'unchanged' }
-  | { kind: 'unreadable'; added: number; removed: number };
 
 /** Live runs win over their recorded copies. */
 export function mergeRuns(recorded: readonly Run[], live: readonly Run[]): Run[] {

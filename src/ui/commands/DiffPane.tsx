@@ -4,9 +4,7 @@
 import { Box } from 'ink';
 import React, { useEffect, useState } from 'react';
 import { t } from '../../i18n/index.js';
-import type { SessionChange } from '../../model/sessionChanges.js';
-import type { SessionFileDiff } from '../../runtime/ledger/sessionDiff.js';
-import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { SessionChange, SessionFileDiff } from '../../model/sessionChanges.js';
 import { neutralize } from '../../text/untrusted.js';
 import { diffBodyLines } from '../cards/diffLines.js';
 import { row, wrapBlock, type Line } from '../cards/lines.js';
