@@ -2,7 +2,7 @@
 // runs that changed them, when) and, on Enter, one file's diff against its content before
 // the session's first change. ↑/↓ choose, PgUp/PgDn scroll the diff, Esc goes back.
 import { Box } from 'ink';
-import React, { useEffect, useState } from 'react';
+import React, { useEffect, useRef, useState } from 'react';
 import { t } from '../../i18n/index.js';
 import type { SessionChange, SessionFileDiff } from '../../model/sessionChanges.js';
 import { neutralize } from '../../text/untrusted.js';
@@ -67,8 +67,20 @@ export function fileLines(c: SessionChange, d: SessionFileDiff | undefined, widt
 }
 
 function DiffView({ runtime, width, maxRows, close, changes, open }: PaneProps & { changes: SessionChange[]; open?: number }) {
-  const [selected, setSelected] = useState(open ?? 0);
-  const [opened, setOpened] = useState<number | undefined>(open);
+  // Keys can arrive faster than renders (↓ then Enter in one burst): the selection is read
+  // from a ref, never from a render's closure.
+  const selectedRef = useRef(open ?? 0);
+  const [selected, setSelectedState] = useState(open ?? 0);
+  const setSelected = (f: (s: number) => number) => {
+    selectedRef.current = f(selectedRef.current);
+    setSelectedState(selectedRef.current);
+  };
+  const openedRef = useRef<number | undefined>(open);
+  const [opened, setOpenedState] = useState<number | undefined>(open);
+  const setOpened = (v: number | undefined) => {
+    openedRef.current = v;
+    setOpenedState(v);
+  };
   const [diff, setDiff] = useState<SessionFileDiff | undefined>(undefined);
   const [offset, setOffset] = useState(0);
   const rows = Math.max(3, maxRows);
@@ -93,11 +105,11 @@ function DiffView({ runtime, width, maxRows, close, changes, open }: PaneProps &
   usePaneInput((event) => {
     if (event.kind !== 'key') return;
     const maxOffset = Math.max(0, lines.length - body);
-    if (opened === undefined) {
+    if (openedRef.current === undefined) {
       if (event.name === 'escape' || event.name === 'q') close();
       else if (event.name === 'up' || event.name === 'k') setSelected((s) => Math.max(0, s - 1));
       else if (event.name === 'down' || event.name === 'j') setSelected((s) => Math.min(changes.length - 1, s + 1));
-      else if (event.name === 'return') setOpened(selected);
+      else if (event.name === 'return') setOpened(selectedRef.current);
       return;
     }
     if (event.name === 'escape' || event.name === 'q') setOpened(undefined);
