@@ -53,8 +53,8 @@ describe('/diff', () => {
     await send(term, '/diff');
     await term.waitForText('2 files changed in this session');
     // Newest first; each with its +/−, the run that changed it and when.
-    await term.waitForText(/todo\.txt  \+1 −0 \(created\)  main  \d\d:\d\d:\d\d/);
-    await term.waitForText(/notes\.md  \+1 −1  main  \d\d:\d\d:\d\d/);
+    await term.waitForText(/todo\.txt {2}\+1 −0 \(created\) {2}main {2}\d\d:\d\d:\d\d/);
+    await term.waitForText(/notes\.md {2}\+1 −1 {2}main {2}\d\d:\d\d:\d\d/);
     term.press('down');
     term.press('enter');
     await term.waitForText("against its content before the session's first change");
@@ -62,7 +62,7 @@ describe('/diff', () => {
     await term.waitForText('+TWO');
     const screen = term.screen();
     expect(screen).toContain('notes.md');
-    expect(screen).toMatch(/ one\n|  one/);
+    expect(screen).toMatch(/ one\n| {2}one/);
     term.press('esc');
     await term.waitForText('2 files changed in this session');
     term.press('esc');
