@@ -77,6 +77,8 @@ describe('/diff', () => {
     await term.waitForNoText('2 files changed in this session');
     await send(term, '/diff nope.txt');
     await term.waitForText('No file changed in this session matches "nope.txt"');
+    await send(term, '/help');
+    await term.waitForText(/\/diff \[path\]\s+Files changed in this session by arbor's tools/);
   });
 });
 

@@ -1,6 +1,5 @@
 // The built-in commands. Later features append theirs (e.g. /agents, /subagents).
 import { clearCommand } from './clear.js';
-import { diffCommand } from './diff.js';
 import { helpCommand } from './help.js';
 import { langCommand } from './lang.js';
 import { modelCommand } from './model.js';
@@ -10,7 +9,7 @@ import type { SlashCommand } from './registry.js';
 import { sessionsCommand } from './sessions.js';
 
 export function builtinCommands(): SlashCommand[] {
-  return [helpCommand, clearCommand, modelCommand, sessionsCommand, resumeCommand, diffCommand, langCommand, quitCommand];
+  return [helpCommand, clearCommand, modelCommand, sessionsCommand, resumeCommand, langCommand, quitCommand];
 }
 
 export { CommandRegistry, runSlashLine, isSlashLine, unescapeSlash, parseSlashLine, usageOf } from './registry.js';
