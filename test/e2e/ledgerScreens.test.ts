@@ -2,7 +2,7 @@
 // both files with their +/−, and opening one shows its diff against the content before the
 // session's first change; a child that says "I updated the config" without a single tool
 // call gets its ⚠ flags on its /agents row and on the card of the call that started it.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
@@ -79,6 +79,19 @@ describe('/diff', () => {
     await term.waitForText('No file changed in this session matches "nope.txt"');
     await send(term, '/help');
     await term.waitForText(/\/diff \[path\]\s+Files changed in this session by arbor's tools/);
+
+    // The content before the first change is in the session file: after --resume (and a
+    // change to the file meanwhile) /diff still diffs against it.
+    await send(term, '/quit');
+    await term.waitForExit(15000);
+    const id = readdirSync(join(sb.h.home, 'sessions'))
+      .filter((f) => f.endsWith('.jsonl'))[0]
+      .replace(/\.jsonl$/, '');
+    writeFileSync(join(sb.h.dir, 'notes.md'), 'one\nTWO\nthree\nfour\n');
+    const again = await sb.startArbor(['--resume', id], { cols: 110, rows: 30 });
+    await send(again, '/diff notes.md');
+    await again.waitForText('-two');
+    await again.waitForText('+four');
   });
 });
 
