@@ -178,8 +178,53 @@ async function openFanout({ children, childDelayMs }) {
 }
 
 // ---------------------------------------------------------------------------------------
+// fanout-shell (the ledger benchmark): as fanout, but each child's first request gets one
+// `shell` call (`shellCommandOf(i)`), and its answer comes once the call's result is back.
 
-const scenarios = { 'paced-text': openPacedText, fanout: openFanout, 'agents-tree': openAgentsTree, 'huge-reply': openHugeReply };
+const shellCommandOf = (i) => `echo child ${i} > out-${i}.txt`;
+
+async function openFanoutShell({ children, childDelayMs }) {
+  const rootCalls = [];
+  const childReqs = [];
+  const model = await startLoopbackModel({
+    dialect: 'openai',
+    respond(req) {
+      const at = now();
+      const first = firstUserText(req.body);
+      const results = toolResults(req.body);
+      if (first === ROOT_PROMPT) {
+        rootCalls.push({ arriveAt: at, withResults: results.length > 0 });
+        if (results.length === 0)
+          return {
+            kind: 'tools',
+            calls: Array.from({ length: children }, (_, i) => ({
+              id: `call_${i}`,
+              name: 'spawn_subagent',
+              args: { prompt: childPrompt(i) },
+            })),
+          };
+        return { kind: 'text', chunks: ['All children answered.'] };
+      }
+      const m = CHILD_PROMPT_RE.exec(first);
+      const child = m ? Number(m[1]) : -1;
+      childReqs.push({ child, arriveAt: at, withResults: results.length > 0 });
+      if (results.length === 0)
+        return { kind: 'tools', calls: [{ id: `shell_${child}`, name: 'shell', args: { command: shellCommandOf(child) } }] };
+      return { kind: 'text', chunks: [childAnswer(child)], delayMs: childDelayMs };
+    },
+  });
+  return { url: model.url, stats: () => ({ rootCalls, childReqs }), close: () => model.close() };
+}
+
+// ---------------------------------------------------------------------------------------
+
+const scenarios = {
+  'paced-text': openPacedText,
+  fanout: openFanout,
+  'fanout-shell': openFanoutShell,
+  'agents-tree': openAgentsTree,
+  'huge-reply': openHugeReply,
+};
 
 process.on('message', async (/** @type {any} */ msg) => {
   const reply = (data) => process.send({ id: msg.id, ...data });

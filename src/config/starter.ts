@@ -1,5 +1,6 @@
 // The commented starter config `arbor init` writes. Loading it gives the same setup as
-// the built-in starter used when there is no config (a test holds the two together).
+// the built-in starter used when there is no config (a test holds the two together), with
+// one documented deviation: STARTER_DEVIATIONS.
 import { makePrivateDir, writePrivate } from '../persistence/privateFs.js';
 import { dirname } from 'node:path';
 import { t } from '../i18n/index.js';
@@ -20,6 +21,11 @@ import {
 import { formatDelegates, tomlInline, tomlString } from './tomlFormat.js';
 
 export { formatDelegateEntry } from './tomlFormat.js';
+
+/** Settings the starter file deliberately sets away from the built-in defaults, each said
+ * in a comment beside it: receipts stay off by default (the reference documents' output
+ * contracts hold byte for byte), while a new config shows them on (issue #27). */
+export const STARTER_DEVIATIONS = { delegation: { child_receipts: true } } as const;
 
 function agentSection(agent: (typeof STARTER_AGENTS)[number]): string {
   return [
@@ -148,7 +154,8 @@ run_timeout_secs = ${d.run_timeout_secs}               # per child; 0 = none; pa
 # max_child_cost_cents = 50        # per child and its subtree (needs the provider's pricing)
 # max_child_seconds = 600          # per child, active time (paused time does not count)
 # confirm_fanout_over = 4          # ask before one model turn starts more children than this; 0 = never
-# child_receipts = true            # after a child's answer the parent model reads what the runtime saw it do (tool calls, files, commands)
+# The built-in default is false so the reference output contracts stay byte for byte; the starter turns it on:
+child_receipts = true              # after a child's answer the parent model reads what the runtime saw it do (tool calls, files, commands)
 
 # The runaway guard watches each tree; omitted thresholds are off.
 # [delegation.runaway]

@@ -28,6 +28,25 @@ export interface FileEffect {
   /** Another command or file write ran in the same work tree meanwhile: the change may be
    * that one's. */
   concurrent?: boolean;
+  /** When it was recorded (ms since the epoch); absent in sessions recorded before. */
+  at?: number;
+}
+
+/** A file's content before the session first changed it (/diff diffs against it), recorded
+ * once per file and session, at that first change. */
+export interface FileBase {
+  /** As the file's FileEffect says it. */
+  path: string;
+  /** Absolute, to read its content now. */
+  abs: string;
+  /** false: the file did not exist before the change. */
+  existed: boolean;
+  /** The text before; absent when it was not kept (too large, binary, unreadable) or the
+   * file did not exist. */
+  content?: string;
+  /** Why a content that existed was not kept. */
+  notKept?: 'too_large' | 'binary' | 'unreadable' | 'budget';
+  at: number;
 }
 
 export interface CommandEffect {
@@ -73,6 +92,8 @@ export interface RunLedger {
   approvals: ApprovalEffect[];
   /** false: the run was offered no tool (a single-call target). */
   toolsOffered?: boolean;
+  /** Files this run was the first in the session to change, with their content before. */
+  bases?: FileBase[];
   /** Entries left out past the per-run caps (their counts stay in toolCalls). */
   dropped?: { files?: number; commands?: number; mcp?: number; approvals?: number };
 }

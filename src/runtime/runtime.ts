@@ -29,6 +29,7 @@ import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { LedgerBook } from './ledger/book.js';
 import { buildTreeReport, writeTreeReport } from './ledger/treeReport.js';
+import { changesOf, diffOfChange, mergeRuns } from './ledger/sessionDiff.js';
 import { runLabel } from './runSelection.js';
 import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
@@ -496,6 +497,19 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const report = buildTreeReport(state.sessionId, [...recorded.filter((r) => !ids.has(r.id)), ...live]);
       return { path: writeTreeReport(report, { path, home }), runs: report.runs.length };
     },
+    sessionChanges() {
+      flushSinks();
+      const state = store.getState();
+      let recorded: Run[] = [];
+      try {
+        recorded = restoreSession(opts.arborHome ?? arborHome(), state.sessionId).runs;
+      } catch {
+        // No file yet: only this process's runs.
+      }
+      const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
+      return changesOf(mergeRuns(recorded, live));
+    },
+    sessionFileDiff: (change) => diffOfChange(change),
     models: () => rootModel.choices(),
     setModel(spec) {
       const selection = parseModelSpec(spec, config);

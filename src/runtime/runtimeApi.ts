@@ -7,6 +7,7 @@ import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { ShowReasoning } from '../config/types.js';
 import type { ProjectContext } from '../config/projectContext.js';
+import type { SessionChange, SessionFileDiff } from '../model/sessionChanges.js';
 
 /** What /context shows: the files found, and whether the root agent reads them. */
 export interface ProjectContextReport extends Omit<ProjectContext, 'text'> {
@@ -95,6 +96,12 @@ export interface RuntimeApi {
   /** Writes the session's run tree as a report (Markdown, or JSON for a `.json` path;
    * default $ARBOR_HOME/exports/<session>-tree.md, 0600). Throws naming the path. */
   exportTree(path?: string): { path: string; runs: number };
+  /** /diff: every file arbor's tools changed in this session (this process's runs over what
+   * the session file recorded), most recently changed first. */
+  sessionChanges(): SessionChange[];
+  /** /diff <path>: the file's diff from its content before the session's first change to
+   * its content now. */
+  sessionFileDiff(change: SessionChange): Promise<SessionFileDiff>;
   /** Every configured provider, the one the user's agent uses now marked current. */
   models(): ModelChoice[];
   /** Switches the user's agent to `<provider>` or `<provider>/<model>` (a configured

@@ -2,6 +2,7 @@
 // says a runtime without one does: through a value (no models, no project context) or an
 // error naming what is missing, never a missing method.
 import type { ElicitationReply } from '../../src/model/controls.js';
+import type { SessionChange, SessionFileDiff } from '../../src/model/sessionChanges.js';
 import type { ModelChoice, ProjectContextReport, RuntimeApi } from '../../src/runtime/runtimeApi.js';
 
 type Optional =
@@ -19,6 +20,12 @@ export abstract class WithoutCapabilities implements Pick<RuntimeApi, Optional> 
   }
   setModel(spec: string): void {
     throw new Error(`this test runtime has no model "${spec}" to switch to`);
+  }
+  sessionChanges(): SessionChange[] {
+    return [];
+  }
+  sessionFileDiff(change: SessionChange): Promise<SessionFileDiff> {
+    return Promise.reject(new Error(`this test runtime changed no file (${change.path})`));
   }
   projectContext(): ProjectContextReport | undefined {
     return undefined;

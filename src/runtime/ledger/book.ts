@@ -4,13 +4,23 @@
 // snapshots, the approval answer — and gives spawn_subagent / delegate items what their
 // children were observed doing. Kept within a budget per run: long lists keep their counts,
 // long diffs their stats.
+import { resolve } from 'node:path';
 import type { ToolCallRequest } from '../../model/messages.js';
-import { childObserved, emptyLedger, type ChildObserved, type CommandEffect, type FileEffect, type RunLedger } from '../../model/ledger.js';
+import {
+  childObserved,
+  emptyLedger,
+  type ChildObserved,
+  type CommandEffect,
+  type FileBase,
+  type FileEffect,
+  type RunLedger,
+} from '../../model/ledger.js';
 import type { ToolCallStatus } from '../../model/transcript.js';
 import { neutralizeDeep } from '../../text/untrusted.js';
 import type { ToolResult } from '../../tools/types.js';
 import { patchRun, type RuntimeStore } from '../store.js';
 import { commandEndingOf, fileEffectOf, mcpCallOf, shellCommandOf } from './effects.js';
+import { BASES_SESSION_BUDGET_BYTES, readBase, type BaseRead } from './fileBase.js';
 import { gitTopLevel } from './gitSnapshot.js';
 import { workTreeFor, type ShellWindow, type WorkTree } from './workTree.js';
 
@@ -20,9 +30,13 @@ export const LEDGER_LIST_CAP = 200;
 export const LEDGER_DIFF_BUDGET_BYTES = 128 * 1024;
 const COMMAND_TEXT_CAP = 500;
 const CHILD_TOOLS = new Set(['spawn_subagent', 'delegate']);
+/** Tools that change the file their `path` argument names (its base is read before). */
+const FILE_TOOLS = new Set(['write_file', 'edit_file', 'multi_edit', 'delete_file']);
 
 export interface ToolObservation {
   startedAt: number;
+  /** A file tool's target as it was before the call, when the session had no base for it. */
+  base?: { abs: string; read: BaseRead };
   shell?: { tree: WorkTree; window: ShellWindow } | { outside: true };
 }
 
@@ -48,6 +62,9 @@ export interface LedgerOptions {
 export class LedgerBook {
   private readonly ledgers = new Map<string, RunLedger>();
   private readonly diffBytes = new Map<string, number>();
+  /** Files with a base this session (absolute paths), and the bytes the bases keep. */
+  private readonly based = new Set<string>();
+  private baseBytes = 0;
 
   constructor(
     private readonly store: RuntimeStore,
@@ -70,6 +87,12 @@ export class LedgerBook {
 
   private async before(call: ToolCallRequest, tool: string, cwd: string): Promise<ToolObservation> {
     const startedAt = Date.now();
+    if (FILE_TOOLS.has(tool)) {
+      const path = (call.args as { path?: unknown } | undefined)?.path;
+      if (typeof path !== 'string' || path === '') return { startedAt };
+      const abs = resolve(cwd, path);
+      return this.hasBase(abs) ? { startedAt } : { startedAt, base: { abs, read: await readBase(abs) } };
+    }
     if (tool !== 'shell' || this.opts.observeShell === false) return { startedAt };
     const top = await gitTopLevel(cwd);
     if (!top) return { startedAt, shell: { outside: true } };
@@ -110,6 +133,7 @@ export class LedgerBook {
       const file = fileEffectOf(result, cwd);
       if (file) {
         this.addFile(runId, l, { ...file, tool: call.name, callId: call.id });
+        if (ran.base && !failed) this.addBase(l, file.path, ran.base.abs, ran.base.read);
         const top = await gitTopLevel(cwd);
         if (top) workTreeFor(top).touched();
       }
@@ -135,7 +159,13 @@ export class LedgerBook {
     if (ran.shell && 'tree' in ran.shell) {
       const seen = await ran.shell.tree.close(ran.shell.window, cwd);
       observed = seen.observed;
-      files = seen.files.map((f) => ({ ...f, tool: call.name, callId: call.id, via: 'shell' as const }));
+      files = seen.files.map(({ before, ...f }) => {
+        const abs = resolve(cwd, f.path);
+        if (before !== undefined && !this.hasBase(abs))
+          this.addBase(l, f.path, abs, before === null ? { existed: false } : { existed: true, content: before });
+        else if (f.change !== 'created' && !this.hasBase(abs)) this.addBase(l, f.path, abs, { existed: true, notKept: 'too_large' });
+        return { ...f, tool: call.name, callId: call.id, via: 'shell' as const };
+      });
     } else if (!ran.shell) observed = 'unobserved';
     const ending = commandEndingOf(result);
     // A refused command (allowed_commands, bad arguments) never ran: not a command.
@@ -145,12 +175,31 @@ export class LedgerBook {
     for (const f of files) this.addFile(runId, l, f);
   }
 
+  /** Whether this process already recorded `abs`'s base. A resumed session may record a
+   * second one after its restart; /diff takes the earliest (model/sessionChanges.ts). */
+  private hasBase(abs: string): boolean {
+    return this.based.has(abs);
+  }
+
+  private addBase(l: RunLedger, path: string, abs: string, read: BaseRead): void {
+    if (this.hasBase(abs)) return;
+    this.based.add(abs);
+    let kept = read;
+    const size = read.content === undefined ? 0 : Buffer.byteLength(read.content);
+    if (size > 0 && this.baseBytes + size > BASES_SESSION_BUDGET_BYTES) kept = { existed: true, notKept: 'budget' };
+    else this.baseBytes += size;
+    // The content stays as the file held it (a diff against the file now must be exact);
+    // views neutralise what they show of it. The path is outside text like any other.
+    const base: FileBase = { ...neutralizeDeep({ path, abs }), ...kept, at: Date.now() };
+    (l.bases ??= []).push(base);
+  }
+
   private addFile(runId: string, l: RunLedger, f: FileEffect): void {
     const used = this.diffBytes.get(runId) ?? 0;
     const size = f.diff ? Buffer.byteLength(f.diff) : 0;
-    let entry = f;
+    let entry: FileEffect = { ...f, at: Date.now() };
     if (size > 0 && used + size > LEDGER_DIFF_BUDGET_BYTES) {
-      const { diff: _diff, ...rest } = f;
+      const { diff: _diff, ...rest } = entry;
       entry = { ...rest, diffCut: true };
     } else this.diffBytes.set(runId, used + size);
     this.push(l, 'files', entry);
@@ -176,6 +225,7 @@ export class LedgerBook {
         commands: [...l.commands],
         mcp: [...l.mcp],
         approvals: [...l.approvals],
+        ...(l.bases ? { bases: [...l.bases] } : {}),
       },
     });
   }

@@ -15,7 +15,9 @@ export interface ShellWindow {
 }
 
 export interface ObservedChanges {
-  files: Array<Omit<FileEffect, 'tool' | 'callId' | 'via'>>;
+  /** `before`: the path's text before the command (null: it did not exist; absent: not
+   * known — binary or too large), for the session's base (/diff). */
+  files: Array<Omit<FileEffect, 'tool' | 'callId' | 'via'> & { before?: string | null }>;
   observed: 'git' | 'unobserved';
 }
 
@@ -24,6 +26,16 @@ export class WorkTree {
   private inFlight: Promise<Snapshot> | undefined;
   private queued: Promise<Snapshot> | undefined;
   private readonly active = new Set<ShellWindow>();
+  /** One path's change between two states, diffed once: overlapping commands all see the
+   * same changes, and a fan-out of a hundred would otherwise diff each a hundred times. */
+  private readonly changes = new Map<string, Change | null>();
+
+  /** Bumped whenever arbor may have changed the tree: a command starts or ends, a file
+   * tool wrote. A snapshot taken in one epoch is still exact for a command opening in it. */
+  private epoch = 0;
+  private inFlightEpoch = -1;
+  /** Commands between their before snapshot and their close. */
+  private running = 0;
 
   constructor(readonly top: string) {}
 
@@ -42,6 +54,7 @@ export class WorkTree {
   private start(): Promise<Snapshot> {
     const p = takeSnapshot(this.top);
     this.inFlight = p;
+    this.inFlightEpoch = this.epoch;
     void p.finally(() => {
       if (this.inFlight === p) this.inFlight = undefined;
     });
@@ -53,21 +66,29 @@ export class WorkTree {
     const w: ShellWindow = { concurrent: this.active.size > 0, before: { entries: new Map() } };
     for (const o of this.active) o.concurrent = true;
     this.active.add(w);
-    w.before = await this.snapshot();
+    // Nothing of arbor's ran in the tree since the snapshot in flight began: it is this
+    // command's before as well (a fan-out of commands shares one `git status`).
+    const shared = this.inFlight && this.running === 0 && this.inFlightEpoch === this.epoch ? this.inFlight : undefined;
+    w.before = await (shared ?? this.snapshot());
+    this.running++;
+    this.epoch++;
     return w;
   }
 
   /** A file tool wrote into this tree: open command windows may see its change. */
   touched(): void {
+    this.epoch++;
     for (const o of this.active) o.concurrent = true;
   }
 
   /** After the command: what changed between the two snapshots. */
   async close(w: ShellWindow, cwd: string): Promise<ObservedChanges> {
+    this.running--;
+    this.epoch++;
     try {
       const after = await this.snapshot();
       if (w.before.tooMany || after.tooMany || w.before.failed || after.failed) return { files: [], observed: 'unobserved' };
-      const files = await compare(this.top, cwd, w.before, after);
+      const files = await compare(this.top, cwd, w.before, after, this.changes);
       return { files: files.map((f) => (w.concurrent ? { ...f, concurrent: true } : f)), observed: 'git' };
     } finally {
       this.active.delete(w);
@@ -99,30 +120,49 @@ function displayPath(top: string, cwd: string, path: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
 }
 
-async function compare(top: string, cwd: string, before: Snapshot, after: Snapshot): Promise<ObservedChanges['files']> {
+type Change = Omit<ObservedChanges['files'][number], 'path'>;
+const CHANGES_CACHE_MAX = 10_000;
+
+async function compare(
+  top: string,
+  cwd: string,
+  before: Snapshot,
+  after: Snapshot,
+  cache: Map<string, Change | null>,
+): Promise<ObservedChanges['files']> {
   const paths = new Set([...before.entries.keys(), ...after.entries.keys()]);
   const out: ObservedChanges['files'] = [];
   for (const path of [...paths].sort()) {
     const b = before.entries.get(path);
     const a = after.entries.get(path);
     if (sameState(b, a)) continue;
-    // A path absent from one snapshot is clean there (the index's version), except that an
-    // untracked or newly added path absent from the other side did not exist there.
-    const existedBefore = b ? b.hash !== null : !(a?.code === '??' || a?.code[0] === 'A');
-    const existsAfter = a ? a.hash !== null : b?.code !== '??';
-    if (!existedBefore && !existsAfter) continue;
-    const change: FileChange = existedBefore && !existsAfter ? 'deleted' : !existedBefore && existsAfter ? 'created' : 'modified';
-    const oldText = existedBefore ? await contentOf(top, path, b) : '';
-    const newText = existsAfter ? await contentOf(top, path, a) : '';
-    const shown = displayPath(top, cwd, path);
-    if (oldText === undefined || newText === undefined) {
-      // Binary or too large to diff: the change is known, its lines are not.
-      out.push({ path: shown, change, added: 0, removed: 0, diffCut: true });
-      continue;
+    const key = `${path}\u0000${b?.code ?? ''}\u0000${b?.hash ?? ''}\u0000${a?.code ?? ''}\u0000${a?.hash ?? ''}`;
+    let change = cache.get(key);
+    if (change === undefined) {
+      change = await changeOf(top, path, b, a);
+      if (cache.size >= CHANGES_CACHE_MAX) cache.clear();
+      cache.set(key, change);
     }
-    if (oldText === newText) continue;
-    const d = diffTexts(oldText, newText);
-    out.push({ path: shown, change, added: d.added, removed: d.removed, diff: d.diff, ...(d.cut ? { diffCut: true } : {}) });
+    if (change) out.push({ path: displayPath(top, cwd, path), ...change });
   }
   return out;
+}
+
+/** What happened to one path between two states, or null when nothing did. */
+async function changeOf(top: string, path: string, b: Entry | undefined, a: Entry | undefined): Promise<Change | null> {
+  // A path absent from one snapshot is clean there (the index's version), except that an
+  // untracked or newly added path absent from the other side did not exist there.
+  const existedBefore = b ? b.hash !== null : !(a?.code === '??' || a?.code[0] === 'A');
+  const existsAfter = a ? a.hash !== null : b?.code !== '??';
+  if (!existedBefore && !existsAfter) return null;
+  const change: FileChange = existedBefore && !existsAfter ? 'deleted' : !existedBefore && existsAfter ? 'created' : 'modified';
+  const oldText = existedBefore ? await contentOf(top, path, b) : '';
+  const newText = existsAfter ? await contentOf(top, path, a) : '';
+  // Binary or too large to diff: the change is known, its lines are not.
+  const before = existedBefore ? oldText : null;
+  if (oldText === undefined || newText === undefined)
+    return { change, added: 0, removed: 0, diffCut: true, ...(before !== undefined ? { before } : {}) };
+  if (oldText === newText) return null;
+  const d = diffTexts(oldText, newText);
+  return { change, added: d.added, removed: d.removed, diff: d.diff, ...(d.cut ? { diffCut: true } : {}), before };
 }

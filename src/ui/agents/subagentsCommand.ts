@@ -4,6 +4,7 @@
 import { t } from '../../i18n/index.js';
 import { listedRuns, resolveRunRef, runLabel } from '../../runtime/runSelection.js';
 import type { Run } from '../../model/run.js';
+import type { RuntimeState } from '../../runtime/types.js';
 import type { CommandContext, SlashCommand } from '../commands/registry.js';
 import { killAll, killRun, pauseRun, resumeRun, setSpawning, steerRun, type ActionResult } from './actions.js';
 import { formatInfo, formatList, formatLog, LOG_DEFAULT, LOG_MAX } from './subagentsFormat.js';
@@ -30,6 +31,23 @@ function resolve(ctx: CommandContext, archiveAfterMinutes: number, ref: string |
   if (res.reason === 'ambiguous') ctx.print(t('agents:sub.ambiguous', { ref, candidates: res.candidates.join(', ') }), 'error');
   else ctx.print(t('agents:sub.unknown', { ref }), 'error');
   return undefined;
+}
+
+/** The store's state with the runs the session file recorded added (live ones win). */
+function withRecorded(ctx: CommandContext): RuntimeState {
+  const s = ctx.runtime.store.getState();
+  let recorded: Run[] = [];
+  try {
+    recorded = ctx.runtime.recordedRuns().runs.filter((r) => !s.runs.get(r.id));
+  } catch {
+    // No session file yet: only this process's runs.
+  }
+  if (recorded.length === 0) return s;
+  return {
+    ...s,
+    runs: s.runs.withMany(recorded.map((r) => [r.id, r] as const)),
+    runOrder: [...recorded.sort((a, b) => a.createdAt - b.createdAt).map((r) => r.id), ...s.runOrder],
+  };
 }
 
 function parseLogOptions(args: string[]): { limit: number; tools: boolean } | { error: string } {
@@ -94,6 +112,11 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
         }
         case 'info': {
           if (rest.length > 1) return ctx.print(t('agents:sub.usageInfo'), 'error');
+          // A resumed session's earlier runs are in its file, not in the store: info reads
+          // them (their ledger included) beside this process's runs.
+          const s = withRecorded(ctx);
+          const res = rest[0] ? resolveRunRef(s, listedRuns(s, archive), rest[0]) : undefined;
+          if (res?.ok && !ctx.runtime.store.getState().runs.get(res.run.id)) return ctx.print(formatInfo(s, res.run));
           const run = resolve(ctx, archive, rest[0], 'info');
           if (run) ctx.print(formatInfo(runtime.store.getState(), runtime.store.getState().runs.get(run.id) ?? run));
           return;
