@@ -134,6 +134,14 @@ export const STARTER_AGENTS: readonly StarterAgent[] = [
   },
 ];
 
+/** The built-in agents and the profiles they use, on the built-in offline provider, for a
+ * config that brings its own providers or agents: no provider table (the user's list of
+ * providers stays theirs) and no default_agent (the user's agents decide it). */
+export function builtinAgentsLayer(): Record<string, unknown> {
+  const { agents, risk_profiles, runtime_profiles } = starterLayer();
+  return { agents, risk_profiles, runtime_profiles };
+}
+
 /** The starter setup as a raw config layer, so it goes through the same validation as a
  * file. Fresh objects on every call: the merge may not mutate them, but callers might. */
 export function starterLayer(detected?: DetectedProvider): Record<string, unknown> {
