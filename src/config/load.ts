@@ -107,6 +107,7 @@ export function loadConfigFromTexts(
   // A table replaces the built-in agent of its name whole, as an agent file does: the
   // built-in's prompt and delegates must not leak into the user's agent key by key.
   for (const name of fromToml.keys()) delete builtinAgents[name];
+  if (ownSetup) pruneBuiltinProfiles(builtin, parsed);
   const builtinOnly = ownSetup ? Object.keys(builtinAgents) : [];
 
   const { data, origins } = mergeLayers([{ data: builtin }, ...files.layers, ...parsed]);
@@ -131,6 +132,22 @@ export function loadConfigFromTexts(
   };
   if (autoDetectedFrom) loaded.autoDetectedFrom = autoDetectedFrom;
   return loaded;
+}
+
+/** The built-in profiles stay only for the built-in agents still there, and a file's
+ * profile of the same name replaces the built-in one whole: its policy never blends in. */
+function pruneBuiltinProfiles(builtin: RawTable, parsed: readonly Layer[]): void {
+  const agents = Object.values(isTable(builtin.agents) ? builtin.agents : {}).filter(isTable);
+  for (const [key, field] of [
+    ['risk_profiles', 'risk_profile'],
+    ['runtime_profiles', 'runtime_profile'],
+  ] as const) {
+    const own = builtin[key];
+    if (!isTable(own)) continue;
+    const used = new Set(agents.map((a) => a[field]));
+    for (const name of Object.keys(own)) if (!used.has(name)) delete own[name];
+    for (const l of parsed) if (isTable(l.data[key])) for (const name of Object.keys(l.data[key])) delete own[name];
+  }
 }
 
 /** Built-in agents and profiles that no file touched go after the file's own, so lists

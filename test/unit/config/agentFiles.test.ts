@@ -212,7 +212,11 @@ describe('errors name the file and the field (and the line:col)', () => {
       '---\ndelegates: main\n---\n',
       `${F}:2:12: delegates: expected a list of agent names or { agent, mode } tables, got string "main"`,
     ],
-    ['delegate unknown', '---\ndelegates: [nobody]\n---\n', `${F}:2:13: delegates[0]: unknown agent "nobody" (known: rev, main, researcher, reviewer)`],
+    [
+      'delegate unknown',
+      '---\ndelegates: [nobody]\n---\n',
+      `${F}:2:13: delegates[0]: unknown agent "nobody" (known: rev, main, researcher, reviewer)`,
+    ],
     [
       'delegate mode',
       '---\ndelegates:\n  - agent: main\n    mode: sideways\n---\n',
@@ -241,7 +245,7 @@ describe('errors name the file and the field (and the line:col)', () => {
   it('a missing risk profile is a warning naming the file, line and field', () => {
     const l = load([proj('rev', '---\nrisk_profile: strict\n---\n')]);
     expect(l.warnings).toEqual([
-      `${PROJECT}/rev.md:2:15: risk_profile: risk profile "strict" is not configured (known: default, trusted); delegation to "rev" will be refused`,
+      `${PROJECT}/rev.md:2:15: risk_profile: risk profile "strict" is not configured (known: default, builtin); delegation to "rev" will be refused`,
     ]);
   });
 });
@@ -356,7 +360,9 @@ describe('--agent <alias>', () => {
   it('makes that agent the root; unknown or disabled names the known agents', () => {
     const l = load([proj('rev', '---\nmodel: big\n---\n'), proj('off', '---\nenabled: false\n---\n')]);
     expect(withRootAgent(l, 'rev').config.default_agent).toBe('rev');
-    expect(() => withRootAgent(l, 'nope')).toThrow(new RootAgentError('--agent: no agent named "nope" (known: rev, main, researcher, reviewer)'));
+    expect(() => withRootAgent(l, 'nope')).toThrow(
+      new RootAgentError('--agent: no agent named "nope" (known: rev, main, researcher, reviewer)'),
+    );
     expect(() => withRootAgent(l, 'off')).toThrow(/agent "off" is disabled/);
     expect(() => withRootAgent(l, '__proto__')).toThrow(RootAgentError);
   });
