@@ -87,6 +87,7 @@ export async function main(argv: string[]): Promise<void> {
       out: process.stdout,
       project: trust.layers,
       projectNotices: trust.notices,
+      json: cmd.json,
     });
     return;
   }
