@@ -8,7 +8,7 @@ import type { LoadedConfig } from './types.js';
 import { t } from '../i18n/index.js';
 import { fileError, formatKeyPath, syntaxError } from './errors.js';
 import { isTable, mergeLayers, type Layer, type RawTable } from './merge.js';
-import { findUnknownKeys } from './schema.js';
+import { findUnknownKeys, suggestKey } from './schema.js';
 import { validateConfig } from './validate.js';
 import { builtinAgentsLayer, detectProviderFromEnv, starterLayer } from './defaults.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
@@ -75,7 +75,9 @@ export function loadConfigFromTexts(
   for (const layer of parsed) {
     for (const path of findUnknownKeys(layer.data)) {
       const key = String(path[path.length - 1]);
-      warnings.add(t('config:warnings.unknownKey', { key, path: formatKeyPath(path), file: layer.file }));
+      const suggestion = suggestKey(path);
+      const values = { key, path: formatKeyPath(path), file: layer.file, suggestion };
+      warnings.add(t(suggestion ? 'config:warnings.unknownKeySuggest' : 'config:warnings.unknownKey', values));
     }
   }
 
