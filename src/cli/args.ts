@@ -10,7 +10,8 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'init'; configPath?: string }
-  | { kind: 'doctor'; configPath?: string }
+  /** `json`: `arbor doctor --json`, one JSON document for scripts. */
+  | { kind: 'doctor'; configPath?: string; json?: true }
   /** `arbor agents new <name>`: a commented agent-file template in ./.arbor/agents. */
   | { kind: 'agentsNew'; name: string }
   /** `arbor trust [--revoke] [path]`: trust (or forget) a folder's .arbor settings. */
@@ -63,6 +64,7 @@ export function parseCli(argv: string[]): CliCommand {
         agent: { type: 'string' },
         'trust-project': { type: 'boolean' },
         revoke: { type: 'boolean' },
+        json: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -89,7 +91,7 @@ export function parseCli(argv: string[]): CliCommand {
   }
   if (rest[0] === 'doctor') {
     if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
-    return { kind: 'doctor', configPath: values.config };
+    return { kind: 'doctor', configPath: values.config, ...(values.json ? { json: true as const } : {}) };
   }
   if (rest[0] === 'agents') {
     if (rest[1] !== 'new' || rest.length !== 3) throw new UsageError(t('agentFiles:new.usage'));
@@ -100,6 +102,7 @@ export function parseCli(argv: string[]): CliCommand {
     return { kind: 'trust', ...(rest[1] !== undefined ? { path: rest[1] } : {}), revoke: values.revoke ?? false };
   }
   if (values.revoke) throw new UsageError(t('trust:cli.usage'));
+  if (values.json) throw new UsageError(t('cli:jsonNeedsDoctor'));
   if (rest[0] === 'mcp') {
     if ((rest[1] !== 'login' && rest[1] !== 'logout') || rest.length !== 3) throw new UsageError(t('cli:mcpUsage'));
     return { kind: 'mcpAuth', action: rest[1], name: rest[2], configPath: values.config };

@@ -17,7 +17,8 @@ export function parseLaunchModel(spec: string, config: ArborConfig): ModelSelect
 }
 
 /** The model a resumed session was switched to, if today's config still has its provider,
- * and the notice that says what the chat runs on. */
+ * and the notice that says what the chat runs on: only when that differs from what the
+ * default agent uses today (a session saved on the default model says nothing). */
 export function restoredModel(config: ArborConfig, restored: RestoredSession | undefined): { selection?: ModelSelection; notice?: string } {
   const recorded = restored?.model;
   if (!recorded) return {};
@@ -25,7 +26,11 @@ export function restoredModel(config: ArborConfig, restored: RestoredSession | u
   const spec = selectionSpec(recorded);
   try {
     const selection = checkSelection(recorded, config);
-    return { selection, notice: t('models:restored', { alias, label: providerLabel(selectionConfig(config, selection)) }) };
+    const chosen = selectionConfig(config, selection);
+    const agent = config.agents[alias];
+    const today = config.providers[agent.provider];
+    if (selection.provider === agent.provider && chosen.model === (agent.model ?? today?.model)) return { selection };
+    return { selection, notice: t('models:restored', { alias, label: providerLabel(chosen) }) };
   } catch (err) {
     const own = config.providers[config.agents[alias].provider];
     return { notice: t('models:restoreGone', { spec, error: (err as Error).message, alias, label: providerLabel(own) }) };

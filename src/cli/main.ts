@@ -37,6 +37,7 @@ import { SessionRecorder } from './sessionRecorder.js';
 import { parseLaunchModel, restoredModel } from './launchModel.js';
 import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import { loadProjectContext } from '../config/projectContext.js';
+import { agentCreatedMessage } from './agentsNewMessage.js';
 import { chatTrust, decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
 
 async function readStdin(): Promise<string> {
@@ -87,13 +88,14 @@ export async function main(argv: string[]): Promise<void> {
       out: process.stdout,
       project: trust.layers,
       projectNotices: trust.notices,
+      json: cmd.json,
     });
     return;
   }
   if (cmd.kind === 'agentsNew') {
     try {
       const path = writeAgentTemplate(process.cwd(), cmd.name);
-      process.stdout.write(`${t('agentFiles:new.created', { path })}\n`);
+      process.stdout.write(`${agentCreatedMessage(process.cwd(), cmd.name, path)}\n`);
     } catch (err) {
       if (!(err instanceof AgentTemplateError)) throw err;
       process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);

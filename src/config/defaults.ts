@@ -134,9 +134,31 @@ export const STARTER_AGENTS: readonly StarterAgent[] = [
   },
 ];
 
+/** The names the built-in agents' profiles take beside a config that brings its own
+ * providers or agents: not the starter's `trusted`/`orchestrator`/`agentic`, which a user
+ * may well name too. Sharing a risk profile would make the built-in agents (offline model)
+ * same-profile peers of the user's own, and merging into a user's profile of that name
+ * would lend it the built-in `delegation_policy = allow`. */
+export const BUILTIN_PROFILE_NAMES = { risk: 'builtin', orchestrator: 'builtin-orchestrator', agentic: 'builtin-agentic' } as const;
+
+/** The built-in agents and the profiles they use, on the built-in offline provider, for a
+ * config that brings its own providers or agents: no provider table (the user's list of
+ * providers stays theirs) and no default_agent (the user's agents decide it). */
+export function builtinAgentsLayer(): Record<string, unknown> {
+  const { agents, risk_profiles, runtime_profiles } = starterLayer(undefined, BUILTIN_PROFILE_NAMES);
+  return { agents, risk_profiles, runtime_profiles };
+}
+
 /** The starter setup as a raw config layer, so it goes through the same validation as a
  * file. Fresh objects on every call: the merge may not mutate them, but callers might. */
-export function starterLayer(detected?: DetectedProvider): Record<string, unknown> {
+export function starterLayer(
+  detected?: DetectedProvider,
+  names: { risk: string; orchestrator: string; agentic: string } = {
+    risk: STARTER_RISK_PROFILE,
+    orchestrator: STARTER_ORCHESTRATOR_PROFILE,
+    agentic: STARTER_AGENTIC_PROFILE,
+  },
+): Record<string, unknown> {
   const provider = detected
     ? { name: detected.name, table: { type: detected.type, model: detected.model, api_key_env: detected.envVar } }
     : { name: OFFLINE_PROVIDER, table: { type: 'offline', model: OFFLINE_MODEL } };
@@ -146,8 +168,8 @@ export function starterLayer(detected?: DetectedProvider): Record<string, unknow
       provider: provider.name,
       description: a.description,
       system_prompt: a.system_prompt,
-      risk_profile: STARTER_RISK_PROFILE,
-      runtime_profile: a.runtime_profile,
+      risk_profile: names.risk,
+      runtime_profile: a.runtime_profile === STARTER_ORCHESTRATOR_PROFILE ? names.orchestrator : names.agentic,
       delegates: a.delegates.map((agent) => ({ agent, mode: 'bounded' })),
     };
   }
@@ -155,10 +177,10 @@ export function starterLayer(detected?: DetectedProvider): Record<string, unknow
     default_agent: DEFAULT_AGENT_ALIAS,
     providers: { [provider.name]: provider.table },
     agents,
-    risk_profiles: { [STARTER_RISK_PROFILE]: { delegation_policy: { mode: 'allow' } } },
+    risk_profiles: { [names.risk]: { delegation_policy: { mode: 'allow' } } },
     runtime_profiles: {
-      [STARTER_ORCHESTRATOR_PROFILE]: { max_tool_iterations: 10, parallel_tools: true },
-      [STARTER_AGENTIC_PROFILE]: { agentic: true, max_delegation_depth: 3 },
+      [names.orchestrator]: { max_tool_iterations: 10, parallel_tools: true },
+      [names.agentic]: { agentic: true, max_delegation_depth: 3 },
     },
   };
 }

@@ -8,9 +8,9 @@ import type { LoadedConfig } from './types.js';
 import { t } from '../i18n/index.js';
 import { fileError, formatKeyPath, syntaxError } from './errors.js';
 import { isTable, mergeLayers, type Layer, type RawTable } from './merge.js';
-import { findUnknownKeys } from './schema.js';
+import { findUnknownKeys, suggestKey } from './schema.js';
 import { validateConfig } from './validate.js';
-import { detectProviderFromEnv, starterLayer } from './defaults.js';
+import { builtinAgentsLayer, detectProviderFromEnv, starterLayer } from './defaults.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
 import { neutralize } from '../text/untrusted.js';
 import { capDescriptions, inertTable } from './inert.js';
@@ -58,7 +58,8 @@ function definesSetup(data: RawTable): boolean {
 
 /** Layers already read, lowest precedence first. The starter setup fills in when no
  * layer defines a provider or agent; with no layers at all, an API key in the
- * environment picks the starter's provider. */
+ * environment picks the starter's provider. The built-in agents are always there unless
+ * a definition of the same name replaces them. */
 export function loadConfigFromTexts(
   layers: readonly ConfigLayerText[],
   env: NodeJS.ProcessEnv = process.env,
@@ -74,16 +75,24 @@ export function loadConfigFromTexts(
   for (const layer of parsed) {
     for (const path of findUnknownKeys(layer.data)) {
       const key = String(path[path.length - 1]);
-      warnings.add(t('config:warnings.unknownKey', { key, path: formatKeyPath(path), file: layer.file }));
+      const suggestion = suggestKey(path);
+      const values = { key, path: formatKeyPath(path), file: layer.file, suggestion };
+      warnings.add(t(suggestion ? 'config:warnings.unknownKeySuggest' : 'config:warnings.unknownKey', values));
     }
   }
 
   let autoDetectedFrom: string | undefined;
-  let builtin: RawTable = {};
-  if (!parsed.some((l) => definesSetup(l.data))) {
+  let builtin: RawTable;
+  const ownSetup = parsed.some((l) => definesSetup(l.data));
+  if (!ownSetup) {
     const detected = parsed.length === 0 ? detectProviderFromEnv(env) : undefined;
     autoDetectedFrom = detected?.envVar;
     builtin = starterLayer(detected);
+  } else {
+    // The built-in agents stay beside a file's own setup, each replaced only by a
+    // definition of its name; they keep the built-in offline provider (validate.ts adds
+    // it), and the file's agents, not them, decide the default agent.
+    builtin = builtinAgentsLayer();
   }
 
   // Agent files sit between the built-in setup and the TOML files, and each definition
@@ -92,15 +101,22 @@ export function loadConfigFromTexts(
   for (const l of parsed) if (isTable(l.data.agents)) for (const name of Object.keys(l.data.agents)) fromToml.set(name, l.file!);
   const files = agentFileLayers(defs, fromToml);
   for (const w of files.warnings) warnings.add(w);
+  const builtinAgents = isTable(builtin.agents) ? builtin.agents : {};
   for (const def of files.kept) {
     for (const w of unknownFrontmatterKeys(def)) warnings.add(w);
-    if (isTable(builtin.agents)) delete builtin.agents[def.name];
+    delete builtinAgents[def.name];
   }
+  // A table replaces the built-in agent of its name whole, as an agent file does: the
+  // built-in's prompt and delegates must not leak into the user's agent key by key.
+  for (const name of fromToml.keys()) delete builtinAgents[name];
+  if (ownSetup) pruneBuiltinProfiles(builtin, parsed);
+  const builtinOnly = ownSetup ? Object.keys(builtinAgents) : [];
 
   const { data, origins } = mergeLayers([{ data: builtin }, ...files.layers, ...parsed]);
+  if (ownSetup) builtinLast(data, builtin);
   let validated: ReturnType<typeof validateConfig>;
   try {
-    validated = validateConfig(data, origins, env);
+    validated = validateConfig(data, origins, env, builtinOnly);
   } catch (err) {
     throw relocateError(err, files.kept);
   }
@@ -118,6 +134,40 @@ export function loadConfigFromTexts(
   };
   if (autoDetectedFrom) loaded.autoDetectedFrom = autoDetectedFrom;
   return loaded;
+}
+
+/** The built-in profiles stay only for the built-in agents still there, and a file's
+ * profile of the same name replaces the built-in one whole: its policy never blends in. */
+function pruneBuiltinProfiles(builtin: RawTable, parsed: readonly Layer[]): void {
+  const agents = Object.values(isTable(builtin.agents) ? builtin.agents : {}).filter(isTable);
+  for (const [key, field] of [
+    ['risk_profiles', 'risk_profile'],
+    ['runtime_profiles', 'runtime_profile'],
+  ] as const) {
+    const own = builtin[key];
+    if (!isTable(own)) continue;
+    const used = new Set(agents.map((a) => a[field]));
+    for (const name of Object.keys(own)) if (!used.has(name)) delete own[name];
+    for (const l of parsed) if (isTable(l.data[key])) for (const name of Object.keys(l.data[key])) delete own[name];
+  }
+}
+
+/** Built-in agents and profiles that no file touched go after the file's own, so lists
+ * (`known: …`, /agents list) start with what the user wrote. */
+function builtinLast(data: RawTable, builtin: RawTable): void {
+  for (const key of ['agents', 'risk_profiles', 'runtime_profiles']) {
+    const merged = data[key];
+    const own = builtin[key];
+    if (!isTable(merged) || !isTable(own)) continue;
+    const fromFiles = Object.keys(merged).filter((name) => merged[name] !== undefined && !sameBuiltin(merged[name], own[name]));
+    const reordered = Object.create(null) as RawTable;
+    for (const name of [...fromFiles, ...Object.keys(merged).filter((n) => !fromFiles.includes(n))]) reordered[name] = merged[name];
+    data[key] = reordered;
+  }
+}
+
+function sameBuiltin(merged: unknown, builtin: unknown): boolean {
+  return builtin !== undefined && JSON.stringify(merged) === JSON.stringify(builtin);
 }
 
 function readLayer(file: string): ConfigLayerText {

@@ -30,6 +30,7 @@ import {
 } from './fields.js';
 import { knownList } from './errors.js';
 import { mcpServersSchema } from './mcpSchema.js';
+import { knownKeysBeside, nearestKey } from './suggest.js';
 
 /** The provider every install has (defaults.ts OFFLINE_PROVIDER; kept here so the schema
  * stays below defaults.ts). */
@@ -347,4 +348,10 @@ export function findUnknownKeys(data: unknown, schema: z.core.$ZodType = configF
     data.forEach((item, i) => found.push(...findUnknownKeys(item, def.element!, [...path, i])));
   }
   return found;
+}
+
+/** The known key a mistyped one most likely meant (`temprature` → `temperature`), among
+ * the keys of the table it sits in; undefined when none is close. */
+export function suggestKey(path: KeyPath, schema: z.core.$ZodType = configFileSchema()): string | undefined {
+  return nearestKey(String(path[path.length - 1]), knownKeysBeside(path, schema, core));
 }

@@ -58,9 +58,15 @@ function mcpServersOf(servers: NonNullable<ConfigFile['mcp_servers']>): Record<s
   return Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { ...s, name }]));
 }
 
-/** Validates the merged config. Warnings (e.g. agents on unconfigured profiles) are
+/** Validates the merged config. `builtinOnly`: built-in agents kept beside a file's own
+ * agents, which do not take part in choosing the default agent. Warnings (e.g. agents on unconfigured profiles) are
  * returned; the first error is thrown as a ConfigError. */
-export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.ProcessEnv): { config: ArborConfig; warnings: string[] } {
+export function validateConfig(
+  root: RawTable,
+  origins: Origins,
+  env: NodeJS.ProcessEnv,
+  builtinOnly: readonly string[] = [],
+): { config: ArborConfig; warnings: string[] } {
   const file = parseFile(root, origins);
   const problems = new Problems(origins);
   const providers = providersOf(file);
@@ -74,7 +80,7 @@ export function validateConfig(root: RawTable, origins: Origins, env: NodeJS.Pro
   checkProfileSubagentApprovals(problems, file.delegation, file.risk_profiles);
   const ui: UiConfig = { language: file.ui.language ?? defaultUi(env).language };
   if (file.ui.show_reasoning) ui.show_reasoning = file.ui.show_reasoning;
-  const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles });
+  const { agents, default_agent } = validateAgents(problems, file, { providers, risk_profiles, runtime_profiles }, builtinOnly);
 
   return {
     config: {

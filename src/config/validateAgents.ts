@@ -69,10 +69,12 @@ function missingProfiles(agent: AgentConfig, known: Known): [string, string][] {
   return out;
 }
 
-function pickDefaultAgent(p: Problems, set: string | undefined, agentNames: string[]): string {
+/** `own`: the agents a file or the starter defined; built-in agents kept beside a file's own
+ * are named by default_agent only explicitly. */
+function pickDefaultAgent(p: Problems, set: string | undefined, allNames: string[], agentNames: string[]): string {
   if (set !== undefined) {
-    if (!agentNames.includes(set)) {
-      p.fail(['default_agent'], t('config:errors.unknownAgent', { name: quote(set), known: knownList(agentNames) }));
+    if (!allNames.includes(set)) {
+      p.fail(['default_agent'], t('config:errors.unknownAgent', { name: quote(set), known: knownList(allNames) }));
     }
     return set;
   }
@@ -87,12 +89,14 @@ export function validateAgents(
   p: Problems,
   file: ConfigFile,
   known: Known,
+  builtinOnly: readonly string[] = [],
 ): { agents: Record<string, AgentConfig>; default_agent: string } {
   const agentNames = Object.keys(file.agents);
   const agents: Record<string, AgentConfig> = {};
   for (const [alias, raw] of Object.entries(file.agents)) agents[alias] = resolveAgent(p, alias, raw);
 
-  const default_agent = pickDefaultAgent(p, file.default_agent, agentNames);
+  const own = agentNames.filter((n) => !builtinOnly.includes(n));
+  const default_agent = pickDefaultAgent(p, file.default_agent, agentNames, own);
   const main = agents[default_agent];
   if (!main.enabled) p.fail(['agents', default_agent, 'enabled'], t('config:errors.defaultAgentDisabled', { name: quote(default_agent) }));
 

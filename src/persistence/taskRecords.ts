@@ -70,6 +70,23 @@ export function isValidTaskId(id: unknown): id is string {
   return typeof id === 'string' && TASK_ID.test(id);
 }
 
+// A short id as people copy it from a card or a notice (`4ef3523f`): hex digits and the
+// UUID's dashes, at least four characters, so "a", "5" or "bad" stay invalid.
+const TASK_ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i;
+
+/** A full task id or the start of one; like a full id, it can never name a path. */
+export function isTaskIdOrPrefix(id: unknown): id is string {
+  return typeof id === 'string' && (TASK_ID.test(id) || TASK_ID_PREFIX.test(id));
+}
+
+/** The ids among `ids` that `idOrPrefix` names: itself when it is a full id there, else each
+ * id it starts. Compared lower-case. */
+export function matchTaskIds(idOrPrefix: string, ids: readonly string[]): string[] {
+  const wanted = idOrPrefix.toLowerCase();
+  if (ids.includes(wanted)) return [wanted];
+  return ids.filter((id) => id.startsWith(wanted));
+}
+
 export function tasksDir(arborHome: string): string {
   return join(arborHome, 'tasks');
 }

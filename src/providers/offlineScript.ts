@@ -1,5 +1,6 @@
 // What the offline model says, decided only from the conversation and the tools offered.
 // Model output, so English and not localized. The phrasings are documented in offline.ts.
+import { t } from '../i18n/index.js';
 import { delegateRoster, pickDelegateTarget } from './offlineRoster.js';
 import type { DelegateTargetDisplay, ToolDisplay } from '../model/toolDisplay.js';
 import type { ModelMessage, ToolCallRequest, ToolSpec } from './types.js';
@@ -295,15 +296,17 @@ function defaultReply(userText: string, tools: ToolSpec[], configPath: string): 
     );
   }
   if (has(tools, SPAWN_TOOL) || has(tools, DELEGATE_TOOL)) {
-    tries.push('- runaway: explore everything (keeps spreading until a limit or the runaway guard stops it)');
+    tries.push(`- runaway: explore everything (${t('providers:offline.runawayHint')})`);
   }
-  const echo = clip(userText, 80) || '(nothing)';
+  // The prose follows the UI language (/lang), read at each reply; the example prompts stay
+  // as written, since they are what this model recognises.
+  const echo = clip(userText, 80) || t('providers:offline.nothing');
   const parts = [
-    `${OFFLINE_LABEL} You said: "${echo}"`,
-    "I am arbor's built-in offline model: I need no network, I echo what you write and I can demonstrate subagents, but I do not really answer.",
-    `To chat with a real model, run \`arbor init\`, then edit ${configPath} to add a provider (Ollama, vLLM, LM Studio, OpenAI, Anthropic, ...), or start arbor with OPENAI_API_KEY or ANTHROPIC_API_KEY set.`,
+    `${OFFLINE_LABEL} ${t('providers:offline.youSaid', { echo })}`,
+    t('providers:offline.intro'),
+    t('providers:offline.howTo', { configPath }),
   ];
-  if (tries.length > 0) parts.push(`To watch subagents without a model, try:\n${tries.join('\n')}`);
+  if (tries.length > 0) parts.push(`${t('providers:offline.tryTitle')}\n${tries.join('\n')}`);
   return parts.join('\n\n');
 }
 

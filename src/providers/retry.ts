@@ -11,6 +11,19 @@ import { ProviderError, type CompletionRequest, type ModelProvider, type StreamE
 import { providerLabel } from './label.js';
 import { sleep } from '../timers/timer.js';
 
+/** How a notice counts a `retry` event: the event numbers attempts (the first retry is
+ * attempt 2 of maxAttempts, which counts the first try too), a person counts retries, so
+ * the first retry is 1 of maxAttempts - 1. Counting attempts made the notice open at 2/4. */
+export function retryOrdinal(ev: { attempt: number; maxAttempts: number }): { retry: number; of: number } {
+  return { retry: ev.attempt - 1, of: ev.maxAttempts - 1 };
+}
+
+/** The status-bar / stderr line for a `retry` event: `<reason> — retry 1/3 in 0.5 s`. */
+export function retryNoticeText(ev: Extract<StreamEvent, { type: 'retry' }>): string {
+  const { retry, of } = retryOrdinal(ev);
+  return t('runtime:retryNotice', { reason: ev.reason, attempt: retry, max: of, secs: Math.round(ev.delayMs / 100) / 10 });
+}
+
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 30_000;

@@ -27,6 +27,8 @@ export { FANOUT_DECLINED } from './fanoutDeclined.js';
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 
 /** The input cost of a prompt of `tokens` at `pricing`; undefined when not priced. */
+/** Unpriced is unknown, except the built-in offline model, which is free (the cost shown
+ * as $0.00 everywhere else): its forecast is 0, not "unknown". */
 export function promptCostUsd(pricing: Pricing | undefined, tokens: number): number | undefined {
   return pricing ? (tokens * pricing.input_per_mtok) / 1_000_000 : undefined;
 }
@@ -55,7 +57,7 @@ export function plannedChildren(config: ArborConfig, req: Pick<FanoutRequest, 'c
       model: provider ? providerLabel(provider) : '?',
       task,
       inputTokens: tokens,
-      costUsd: promptCostUsd(provider?.pricing, tokens),
+      costUsd: provider?.type === 'offline' && !provider.pricing ? 0 : promptCostUsd(provider?.pricing, tokens),
     });
   };
   for (const call of req.calls) {

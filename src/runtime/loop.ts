@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import { estimateCostUsd } from '../providers/createProvider.js';
+import { retryNoticeText } from '../providers/retry.js';
 import { isAbortError, type ModelMessage, type ModelProvider, type ToolCallRequest } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolContext, ToolResult, ToolServices } from '../tools/types.js';
@@ -250,15 +251,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
           break;
         }
         case 'retry':
-          spec.hooks.onRetry?.(
-            spec.runId,
-            t('runtime:retryNotice', {
-              reason: ev.reason,
-              attempt: ev.attempt,
-              max: ev.maxAttempts,
-              secs: Math.round(ev.delayMs / 100) / 10,
-            }),
-          );
+          spec.hooks.onRetry?.(spec.runId, retryNoticeText(ev));
           break;
         case 'model':
           noteAnsweringModel(spec, ev.modelId);

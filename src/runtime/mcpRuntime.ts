@@ -112,7 +112,7 @@ export class McpRuntime {
   async restart(name: string): Promise<void> {
     const manager = this.manager;
     if (!manager?.connection(name)) {
-      throw new Error(t('runtime:mcp.unknown', { name, known: manager?.names().join(', ') || '-' }));
+      throw new Error(unknownServer(name, manager?.names() ?? []));
     }
     await manager.restart(name);
   }
@@ -138,7 +138,7 @@ export class McpRuntime {
   private known(name: string): McpManager {
     const manager = this.manager;
     if (!manager?.connection(name)) {
-      throw new Error(t('runtime:mcp.unknown', { name, known: manager?.names().join(', ') || '-' }));
+      throw new Error(unknownServer(name, manager?.names() ?? []));
     }
     return manager;
   }
@@ -157,4 +157,9 @@ export class McpRuntime {
     this.unsubscribe?.();
     await this.manager?.close();
   }
+}
+
+/** No such MCP server: the configured ones named, or, with none, how to add one. */
+function unknownServer(name: string, known: readonly string[]): string {
+  return known.length ? t('runtime:mcp.unknown', { name, known: known.join(', ') }) : t('runtime:mcp.unknownNone', { name });
 }

@@ -2,6 +2,7 @@
 // --model: a configured provider, optionally with another model name on it. Children keep
 // their own definitions: only root turns read this.
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
+import { OFFLINE_MODEL, OFFLINE_PROVIDER } from '../config/defaults.js';
 import { t } from '../i18n/index.js';
 import { providerLabel } from '../providers/label.js';
 import { hasControls } from '../text/untrusted.js';
@@ -15,6 +16,35 @@ export interface ModelSelection {
   model?: string;
 }
 
+/** The providers a config file set up: the built-in offline one (there with no config, or
+ * for the built-in agents) is always usable but is not "configured". */
+export function configuredProviderNames(config: Pick<ArborConfig, 'providers'>): string[] {
+  return Object.values(config.providers)
+    .filter((p) => !isBuiltinOffline(p))
+    .map((p) => p.name);
+}
+
+function isBuiltinOffline(p: ProviderConfig): boolean {
+  return (
+    p.name === OFFLINE_PROVIDER &&
+    p.type === 'offline' &&
+    p.model === OFFLINE_MODEL &&
+    p.base_url === undefined &&
+    Object.keys(p.headers).length === 0
+  );
+}
+
+function configuredList(config: Pick<ArborConfig, 'providers'>): string {
+  const names = configuredProviderNames(config);
+  return names.length ? names.join(', ') : t('runtime:model.noneConfigured');
+}
+
+/** No such provider: the configured ones named, or, with none, how to add one. */
+function unknownProvider(name: string, config: Pick<ArborConfig, 'providers'>): Error {
+  const names = configuredProviderNames(config);
+  return new Error(names.length ? t('runtime:model.unknown', { name, known: names.join(', ') }) : t('runtime:model.unknownNone', { name }));
+}
+
 /** `<provider>` or `<provider>/<model>`. Provider names may hold '/' and so may model
  * names ("openrouter/meta-llama/llama-3"): the whole spec is a provider when it names one,
  * else the longest configured provider name followed by '/' starts it. Throws an Error
@@ -22,12 +52,12 @@ export interface ModelSelection {
 export function parseModelSpec(spec: string, config: Pick<ArborConfig, 'providers'>): ModelSelection {
   const text = spec.trim();
   const known = Object.keys(config.providers);
-  if (text === '') throw new Error(t('models:empty', { known: known.join(', ') }));
+  if (text === '') throw new Error(t('models:empty', { known: configuredList(config) }));
   if (Object.hasOwn(config.providers, text)) return { provider: text };
   const provider = [...known].sort((a, b) => b.length - a.length).find((name) => text.startsWith(`${name}/`));
   if (provider === undefined) {
     const name = text.includes('/') ? text.slice(0, text.indexOf('/')) : text;
-    throw new Error(t('runtime:model.unknown', { name, known: known.join(', ') }));
+    throw unknownProvider(name, config);
   }
   return checkSelection({ provider, model: text.slice(provider.length + 1) }, config);
 }
@@ -38,7 +68,7 @@ export function parseModelSpec(spec: string, config: Pick<ArborConfig, 'provider
 export function checkSelection(sel: ModelSelection, config: Pick<ArborConfig, 'providers'>): ModelSelection {
   const pc = config.providers[sel.provider];
   if (!Object.hasOwn(config.providers, sel.provider) || !pc) {
-    throw new Error(t('runtime:model.unknown', { name: sel.provider, known: Object.keys(config.providers).join(', ') }));
+    throw unknownProvider(sel.provider, config);
   }
   if (sel.model === undefined || sel.model === pc.model) return { provider: sel.provider };
   const model = sel.model;
@@ -50,7 +80,7 @@ export function checkSelection(sel: ModelSelection, config: Pick<ArborConfig, 'p
  * for its own model, so an override drops it (no cost shown rather than a wrong one). */
 export function selectionConfig(config: Pick<ArborConfig, 'providers'>, sel: ModelSelection): ProviderConfig {
   const pc = config.providers[sel.provider];
-  if (!pc) throw new Error(t('runtime:model.unknown', { name: sel.provider, known: Object.keys(config.providers).join(', ') }));
+  if (!pc) throw unknownProvider(sel.provider, config);
   if (sel.model === undefined || sel.model === pc.model) return pc;
   const { pricing: _pricing, ...rest } = pc;
   return { ...rest, model: sel.model };
@@ -65,7 +95,11 @@ const sameSelection = (config: Pick<ArborConfig, 'providers'>, a: ModelSelection
  * current selection when it is another model name. The one place the list is built: more
  * sources (agent definitions' models) add their entries here. */
 export function modelChoices(config: Pick<ArborConfig, 'providers' | 'agents'>, current: ModelSelection): ModelChoice[] {
-  const choices: ModelChoice[] = Object.entries(config.providers).map(([name, pc]) => ({
+  // The built-in offline provider is there for the built-in agents beside a user's own
+  // providers: listed only when it is all there is (or in use, below).
+  const configured = configuredProviderNames(config);
+  const listed = Object.entries(config.providers).filter(([name]) => configured.length === 0 || configured.includes(name));
+  const choices: ModelChoice[] = listed.map(([name, pc]) => ({
     id: name,
     provider: name,
     label: providerLabel(pc),

@@ -94,8 +94,10 @@ describe('--agent and /agents list', () => {
       await setup(sb, ctx);
       const term = await sb.startArbor([], WIDE);
       await send(term, '/agents list');
-      await term.waitForText('3 agents defined:');
+      // helper, main, reviewer from files, and the built-in researcher kept beside them (#20 item 6).
+      await term.waitForText('4 agents defined:');
       const screen = term.screen();
+      expect(screen).toMatch(/researcher {2}offline · offline\/arbor-offline/);
       expect(screen).toMatch(/helper {2}fake · openai-compatible\/fake-model/);
       expect(screen).toContain(`from ${join(sb.h.home, 'agents', 'helper.md')}`);
       expect(screen).toMatch(/main \(you talk to this one\) {2}fake · openai-compatible\/fake-model/);
@@ -149,7 +151,7 @@ describe('--agent and /agents list', () => {
 
       const bad = await sb.arbor(['--agent', 'nobody', '-p', 'hi']);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain('--agent: no agent named "nobody" (known: helper, reviewer, main)');
+      expect(bad.stderr).toContain('--agent: no agent named "nobody" (known: helper, reviewer, main, researcher)');
       expect(model.requests).toHaveLength(1);
     },
   );

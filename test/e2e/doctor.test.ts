@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { startTerminal } from '../support/terminal.js';
+import { runArbor } from '../support/runArbor.js';
 import { tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { PTY_TEST_TIMEOUT } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT } from './sandbox.js';
 
 const KEY = 'sk-doctor-test-0123456789abcdef';
 
@@ -145,5 +146,39 @@ describe('arbor doctor', { timeout: PTY_TEST_TIMEOUT }, () => {
     expect(text).toContain('✓ configuración: válida; no hay archivo de configuración');
     expect(text).toContain('Todas las comprobaciones pasaron.');
     expect(code).toBe(0);
+  });
+});
+
+// CI runs doctor with stdout a pipe (#20 item 13): the terminal line informs and passes.
+describe('arbor doctor without a terminal', { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it('passes with stdout a pipe, and --json gives scripts the checks and the verdict', async (ctx) => {
+    const h = withHome(ctx);
+    const model = await modelsServer(ctx);
+    writeConfig(h.dir, providerToml(model.url));
+    const env = { ...h.env, DOCTOR_TEST_KEY: KEY };
+
+    const text = await runArbor(['doctor'], { env, cwd: h.dir });
+    expect(text.stdout).toContain('· terminal: not a terminal (stdin, stdout), terminal checks skipped');
+    expect(text.stdout).toContain('All checks passed.');
+    expect(text.code, text.stdout).toBe(0);
+
+    const json = await runArbor(['doctor', '--json'], { env, cwd: h.dir });
+    expect(json.code, json.stdout).toBe(0);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    const doc = JSON.parse(json.stdout) as { ok: boolean; failed: number; checks: { status: string; label: string; detail: string }[] };
+    expect(doc).toMatchObject({ ok: true, failed: 0 });
+    expect(doc.checks.find((c) => c.label === 'terminal')).toMatchObject({ status: 'info' });
+    expect(doc.checks.find((c) => c.label.startsWith('provider local'))).toMatchObject({ status: 'ok' });
+    expect(json.stdout).not.toContain(KEY);
+
+    // A failing check: ok false, exit 1, the failure among the checks.
+    writeConfig(h.dir, providerToml(model.url, 'UNSET_DOCTOR_KEY'));
+    const bad = await runArbor(['doctor', '--json'], { env, cwd: h.dir });
+    expect(bad.code).toBe(1);
+    const badDoc = JSON.parse(bad.stdout) as { ok: boolean; failed: number; checks: { status: string; detail: string }[] };
+    expect(badDoc).toMatchObject({ ok: false, failed: 1 });
+    expect(badDoc.checks.filter((c) => c.status === 'fail').map((c) => c.detail)).toEqual([
+      'the key variable UNSET_DOCTOR_KEY is not set (or empty)',
+    ]);
   });
 });

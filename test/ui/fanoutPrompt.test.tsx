@@ -28,7 +28,7 @@ const child = (callId: string, agent: string, task: string, costUsd?: number): P
   costUsd,
 });
 
-async function withFanout(children: PlannedChild[], estimatedUsd: number | undefined, unpriced = 0) {
+async function withFanout(children: PlannedChild[], estimatedUsd: number | undefined, unpriced = 0, title = 'Fan-out') {
   const runtime = new FanoutRuntime();
   const app = await mount({ runtime });
   await app.type('go wide');
@@ -43,7 +43,7 @@ async function withFanout(children: PlannedChild[], estimatedUsd: number | undef
     createdAt: Date.now(),
   };
   runtime.store.setState((s) => ({ controls: { ...s.controls, fanouts: [fanout] } }));
-  await waitFor(() => expect(app.frame()).toContain('Fan-out'));
+  await waitFor(() => expect(app.frame()).toContain(title));
   return { app, runtime, fanout };
 }
 
@@ -55,6 +55,16 @@ const four = () => [
 ];
 
 describe('fan-out prompt', () => {
+  it('the free offline model is $0.00, not unknown, in English and Spanish (#20 wording)', async () => {
+    const offline = (id: string) => ({ ...child(id, 'main', 'x', 0), model: 'offline/arbor-offline' });
+    const { app } = await withFanout([offline('c1'), offline('c2')], 0);
+    expect(app.frame()).toContain('Estimated prompt cost: $0.00 (input of each first call)');
+    cleanup();
+    setLanguage('es');
+    const es = await withFanout([offline('c1'), offline('c2')], 0, 0, 'Coste estimado');
+    expect(es.app.frame()).toContain('Coste estimado de los prompts: $0.00');
+  });
+
   it('shows who asks, each planned child with its model and estimate, the total and the keys', async () => {
     const { app } = await withFanout(four(), 0.0144);
     const frame = app.frame();

@@ -67,13 +67,15 @@ function likelyBracketedPaste(env: NodeJS.ProcessEnv): boolean {
 }
 
 /** The chat needs a terminal on both ends; colours, size and the two escape-sequence
- * features are reported but decide nothing, since arbor works without them. */
+ * features are reported but decide nothing, since arbor works without them. Without a
+ * terminal (CI, a pipe, `--json` to a script) there is nothing to check: that is said and
+ * passes, since headless runs need none. */
 export function terminalChecks(f: TerminalFacts): CheckLine[] {
   const label = t('doctor:terminal.label');
   const lines: CheckLine[] = [];
   if (!f.stdinIsTTY || !f.stdoutIsTTY) {
     const which = [!f.stdinIsTTY ? 'stdin' : '', !f.stdoutIsTTY ? 'stdout' : ''].filter(Boolean).join(', ');
-    lines.push({ status: 'fail', label, detail: t('doctor:terminal.notTty', { which }) });
+    lines.push({ status: 'info', label, detail: t('doctor:terminal.notTty', { which }) });
     return lines;
   }
   lines.push({ status: 'ok', label, detail: t('doctor:terminal.tty', { term: f.env.TERM || t('doctor:terminal.unset') }) });

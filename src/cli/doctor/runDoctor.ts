@@ -9,6 +9,7 @@ import { createOfflineProvider } from '../../providers/offline.js';
 import { formatCheckLine, type CheckLine } from './checkLine.js';
 import { homeCheck, nodeCheck, terminalChecks, terminalFacts } from './environmentChecks.js';
 import { probeProvider } from './providerProbe.js';
+import { neutralize } from '../../text/untrusted.js';
 
 export interface DoctorOptions {
   configPath?: string;
@@ -19,6 +20,17 @@ export interface DoctorOptions {
   project?: ProjectLayers;
   /** Said among the config warnings (e.g. the folder is not trusted). */
   projectNotices?: string[];
+  /** `--json`: one JSON document for scripts instead of the lines (doctorJson below). */
+  json?: boolean;
+}
+
+/** What `arbor doctor --json` prints: every check in order, the failures counted, and `ok`
+ * as the exit code says it. Statuses and field names are the contract; labels and details
+ * are the same (localised, neutralised) text the lines show. */
+export interface DoctorJson {
+  ok: boolean;
+  failed: number;
+  checks: CheckLine[];
 }
 
 function configCheck(opts: DoctorOptions, env: NodeJS.ProcessEnv): { line: CheckLine; loaded?: LoadedConfig; warnings: CheckLine[] } {
@@ -66,7 +78,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   const lines: CheckLine[] = [];
   const print = (line: CheckLine) => {
     lines.push(line);
-    opts.out.write(`${formatCheckLine(line)}\n`);
+    if (!opts.json) opts.out.write(`${formatCheckLine(line)}\n`);
   };
   print(nodeCheck());
   for (const line of terminalChecks(terminalFacts(env))) print(line);
@@ -82,6 +94,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<number> {
   }
   print(await offlineCheck());
   const failed = lines.filter((l) => l.status === 'fail').length;
-  opts.out.write(`\n${failed === 0 ? t('doctor:allPassed') : t('doctor:someFailed', { count: failed })}\n`);
+  if (opts.json) {
+    const checks = lines.map((l) => ({ status: l.status, label: neutralize(l.label), detail: neutralize(l.detail) }));
+    const doc: DoctorJson = { ok: failed === 0, failed, checks };
+    opts.out.write(`${JSON.stringify(doc)}\n`);
+  } else {
+    opts.out.write(`\n${failed === 0 ? t('doctor:allPassed') : t('doctor:someFailed', { count: failed })}\n`);
+  }
   return failed === 0 ? 0 : 1;
 }

@@ -37,6 +37,7 @@ export class DelegationService {
       startBackground: (ctx, request) => this.startBackground(ctx, request),
       checkResult: (ctx, id) => this.tasks.check(ctx, id),
       listResults: (ctx) => this.tasks.list(ctx),
+      matchTaskIds: (ctx, id) => this.tasks.match(ctx, id),
       cancelTask: (ctx, id) => this.tasks.cancel(ctx, id),
       awaitSessions: (ctx, ids, timeoutMs) => this.tasks.await(ctx, ids, timeoutMs),
     };

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { t } from '../../i18n/index.js';
 import {
   TERMINAL_TASK_STATUSES,
+  matchTaskIds,
   type TaskPatch,
   type TaskProgress,
   type TaskRecord,
@@ -279,6 +280,16 @@ export class BackgroundTasks {
       .list()
       .filter((r) => r.caller_chain.includes(ctx.caller.alias))
       .map((r) => this.store.view(r));
+  }
+
+  /** Matched against every visible record, not only this process's tasks: a task started
+   * in an earlier run is still checked by the short id its card showed. */
+  match(ctx: ToolCallOrigin, idOrPrefix: string): string[] {
+    const ids = this.store
+      .list()
+      .filter((r) => r.caller_chain.includes(ctx.caller.alias))
+      .map((r) => r.task_id);
+    return matchTaskIds(idOrPrefix, ids);
   }
 
   async cancel(ctx: ToolCallOrigin, taskId: string): Promise<CancelResult> {

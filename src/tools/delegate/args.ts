@@ -3,7 +3,7 @@
 // arguments into one request per action, checking in the reference's order and refusing
 // with its literal strings (strings.ts). Both are built from the same field schemas.
 import { z } from 'zod';
-import { isValidTaskId } from '../../persistence/taskRecords.js';
+import { isTaskIdOrPrefix } from '../../persistence/taskRecords.js';
 import { nonBlank, parseToolArgs } from '../toolArgs.js';
 import {
   ACTIONS,
@@ -79,9 +79,10 @@ const parallel = z
 
 const prompt = z.string({ error: MISSING_PROMPT }).refine(nonBlank, { error: MISSING_PROMPT });
 
-/** A UUID, compared lower-case; the id names a file, so nothing else gets through. */
+/** A UUID or a short prefix of one (tool.ts resolves it from the task records), compared
+ * lower-case; only hex and dashes, so it can never name a path. */
 const taskId = z
-  .custom<string>(isValidTaskId, {
+  .custom<string>(isTaskIdOrPrefix, {
     error: (issue) =>
       issue.input === undefined || issue.input === null || issue.input === '' ? MISSING_TASK_ID : invalidTaskId(shown(issue.input)),
   })

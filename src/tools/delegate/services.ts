@@ -45,6 +45,10 @@ export interface DelegateServices {
   /** Rows are visible only when their caller chain contains the caller's alias. */
   checkResult(ctx: ToolCallOrigin, taskId: string): TaskView | undefined;
   listResults(ctx: ToolCallOrigin): TaskView[];
+  /** The task ids visible to the caller that a full id or a short prefix names, from the
+   * task records (any earlier run or session on this ARBOR_HOME): one for a unique match,
+   * several when ambiguous, none when nothing matches. */
+  matchTaskIds(ctx: ToolCallOrigin, idOrPrefix: string): string[];
   cancelTask(ctx: ToolCallOrigin, taskId: string): Promise<CancelResult>;
   awaitSessions(ctx: ToolCallOrigin, taskIds: string[], timeoutMs: number): Promise<AwaitReport>;
 }

@@ -81,6 +81,9 @@ export const parallelBlock = (target: string, success: boolean, body: string) =>
   success ? `--- ${target} (success=true) ---\n${body}` : `--- ${target} (success=false) ---\nError: ${body}`;
 
 export const noResult = (taskId: string) => `No result found for task_id '${taskId}'`;
+/** A short task id that starts more than one of the caller's tasks. */
+export const ambiguousTaskId = (prefix: string, candidates: readonly string[]) =>
+  `task_id '${prefix}' is ambiguous: it starts ${candidates.length} tasks (${candidates.join(', ')}); use more characters or the full id.`;
 
 export const taskCancelled = (taskId: string, agent: string) => `Cancelled task_id '${taskId}' (agent '${agent}').`;
 export const taskAlreadyFinished = (taskId: string, status: string) =>

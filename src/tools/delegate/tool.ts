@@ -14,6 +14,7 @@ import {
   TASK_ACTIONS,
   agentFailed,
   backgroundStarted,
+  ambiguousTaskId,
   delegateOnlyRefusal,
   noResult,
   taskAlreadyFinished,
@@ -101,11 +102,21 @@ async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: Deleg
   return rendered.success ? ok(rendered.text, display) : fail(rendered.text, display);
 }
 
+/** A short id names the one task of the caller's it starts; else the refusal to return. */
+function resolveTaskId(ctx: ToolContext, services: DelegateServices, idOrPrefix: string): { id: string } | { refusal: string } {
+  const matches = services.matchTaskIds(ctx, idOrPrefix);
+  if (matches.length === 1) return { id: matches[0] };
+  return { refusal: matches.length === 0 ? noResult(idOrPrefix) : ambiguousTaskId(idOrPrefix, matches) };
+}
+
 async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, DelegateArgs>, services: DelegateServices): Promise<ToolResult> {
   switch (args.action) {
     case 'check_result': {
-      const view = services.checkResult(ctx, args.taskId);
-      if (!view) return fail(noResult(args.taskId), taskDisplay('check_result', [args.taskId]));
+      const resolved = resolveTaskId(ctx, services, args.taskId);
+      if ('refusal' in resolved) return fail(resolved.refusal, taskDisplay('check_result', [args.taskId]));
+      const taskId = resolved.id;
+      const view = services.checkResult(ctx, taskId);
+      if (!view) return fail(noResult(args.taskId), taskDisplay('check_result', [taskId]));
       const entry: DelegateTargetDisplay = {
         target: view.agent,
         success: view.status === 'completed',
@@ -114,7 +125,7 @@ async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, Delegat
         ...(view.output !== null ? { answer: view.output } : {}),
         ...(view.error !== null ? { error: view.error } : {}),
       };
-      return ok(JSON.stringify(view, null, 2), taskDisplay('check_result', [args.taskId], [entry]));
+      return ok(JSON.stringify(view, null, 2), taskDisplay('check_result', [taskId], [entry]));
     }
     case 'list_results': {
       const tasks = services.listResults(ctx);
@@ -134,24 +145,35 @@ async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, Delegat
       );
     }
     case 'cancel_task': {
-      const r = await services.cancelTask(ctx, args.taskId);
-      const display = taskDisplay('cancel_task', [args.taskId]);
+      const resolved = resolveTaskId(ctx, services, args.taskId);
+      if ('refusal' in resolved) return fail(resolved.refusal, taskDisplay('cancel_task', [args.taskId]));
+      const taskId = resolved.id;
+      const r = await services.cancelTask(ctx, taskId);
+      const display = taskDisplay('cancel_task', [taskId]);
       switch (r.kind) {
         case 'cancelled':
-          return ok(taskCancelled(args.taskId, r.agent), display);
+          return ok(taskCancelled(taskId, r.agent), display);
         case 'finished':
-          return fail(taskAlreadyFinished(args.taskId, r.status), display);
+          return fail(taskAlreadyFinished(taskId, r.status), display);
         case 'elsewhere':
-          return fail(taskNotInThisProcess(args.taskId, r.pid), display);
+          return fail(taskNotInThisProcess(taskId, r.pid), display);
         case 'missing':
-          return fail(noResult(args.taskId), display);
+          return fail(noResult(taskId), display);
       }
       break;
     }
     case 'await_sessions': {
-      const report = await services.awaitSessions(ctx, args.taskIds, args.timeoutMs);
+      const taskIds: string[] = [];
+      for (const id of args.taskIds) {
+        const matches = services.matchTaskIds(ctx, id);
+        // An id nothing matches is reported missing by the wait, as before; an ambiguous one is refused.
+        if (matches.length > 1) return fail(ambiguousTaskId(id, matches), taskDisplay('await_sessions', args.taskIds));
+        const full = matches[0] ?? id;
+        if (!taskIds.includes(full)) taskIds.push(full);
+      }
+      const report = await services.awaitSessions(ctx, taskIds, args.timeoutMs);
       const rendered = renderAwait(report);
-      const display = taskDisplay('await_sessions', args.taskIds);
+      const display = taskDisplay('await_sessions', taskIds);
       return rendered.success ? ok(rendered.text, display) : { success: false, output: rendered.text, error: rendered.text, display };
     }
   }

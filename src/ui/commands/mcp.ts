@@ -47,7 +47,8 @@ function describeServer(s: McpServerView): string[] {
 function known(name: string, ctx: CommandContext): boolean {
   const servers = serversOf(ctx.runtime);
   if (servers.some((s) => s.name === name)) return true;
-  ctx.print(t('ui:commands.mcp.unknown', { name, known: servers.map((s) => s.name).join(', ') || '-' }), 'error');
+  const names = servers.map((s) => s.name).join(', ');
+  ctx.print(names ? t('ui:commands.mcp.unknown', { name, known: names }) : t('ui:commands.mcp.unknownNone', { name }), 'error');
   return false;
 }
 

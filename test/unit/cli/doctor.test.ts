@@ -20,6 +20,13 @@ describe('arbor doctor: argv', () => {
     expect(() => parseCli(['doctor', 'now'])).toThrow(UsageError);
     expect(() => parseCli(['doctor', 'now'])).toThrow(/"now"/);
   });
+
+  it('takes --json; --json elsewhere is a usage error pointing at --output json', () => {
+    expect(parseCli(['doctor', '--json'])).toEqual({ kind: 'doctor', configPath: undefined, json: true });
+    expect(() => parseCli(['--json', '-p', 'hi'])).toThrow(
+      new UsageError('--json works with arbor doctor only (headless -p uses --output json).'),
+    );
+  });
 });
 
 describe('arbor doctor: Node version', () => {
@@ -46,9 +53,18 @@ describe('arbor doctor: terminal', () => {
   });
   const detail = (lines: ReturnType<typeof terminalChecks>, label: string) => lines.find((l) => l.label === label)?.detail;
 
-  it('fails without a terminal, naming the end that is not one', () => {
+  it('informs and passes without a terminal, naming the end that is not one (#20 item 13: CI)', () => {
     const lines = terminalChecks(tty({ TERM: 'xterm' }, { stdoutIsTTY: false }));
-    expect(lines).toEqual([{ status: 'fail', label: 'terminal', detail: expect.stringContaining('not a terminal (stdout)') }]);
+    expect(lines).toEqual([{ status: 'info', label: 'terminal', detail: expect.stringContaining('not a terminal (stdout)') }]);
+    expect(terminalChecks(tty({}, { stdinIsTTY: false, stdoutIsTTY: false }))[0]).toMatchObject({
+      status: 'info',
+      detail: expect.stringContaining('not a terminal (stdin, stdout), terminal checks skipped'),
+    });
+    initI18n('es');
+    expect(terminalChecks(tty({}, { stdoutIsTTY: false }))[0].detail).toContain(
+      'no es una terminal (stdout), comprobaciones de terminal omitidas',
+    );
+    initI18n('en');
   });
 
   it('reports colours, size and the escape-sequence features without failing', () => {

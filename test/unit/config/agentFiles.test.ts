@@ -75,7 +75,7 @@ describe('parsing an agent file', () => {
     const { config } = load([
       proj('x', '\uFEFF---\r\nname: critic\r\nmodel:\r\ndelegates:\r\n  - agent: main\r\n    mode: independent\r\n---\r\n'),
     ]);
-    expect(Object.keys(config.agents).sort()).toEqual(['critic', 'main']);
+    expect(Object.keys(config.agents).sort()).toEqual(['critic', 'main', 'researcher', 'reviewer']);
     expect(config.agents.critic.system_prompt).toBe(DEFAULT_SYSTEM_PROMPT);
     expect(config.agents.critic.model).toBeUndefined();
     expect(config.agents.critic.delegates).toEqual([{ agent: 'main', mode: 'independent' }]);
@@ -96,6 +96,17 @@ describe('parsing an agent file', () => {
     expect(config.agents.t).toMatchObject({ model: 'm2', temperature: 1.5, tools: ['shell'] });
   });
 });
+
+// The built-in agents stay beside a TOML setup, on the built-in offline model (#20 item 6).
+const BUILTIN_RESEARCHER = {
+  alias: 'researcher',
+  description: 'Finds and summarizes information',
+  provider: 'offline',
+  model: 'offline/arbor-offline',
+  enabled: true,
+  root: false,
+};
+const BUILTIN_REVIEWER = { ...BUILTIN_RESEARCHER, alias: 'reviewer', description: 'Reviews code and plans' };
 
 describe('precedence: built-in < user files < project files < TOML tables', () => {
   it('a project file replaces a user file of the same name, whole, with a warning naming both', () => {
@@ -140,6 +151,7 @@ describe('precedence: built-in < user files < project files < TOML tables', () =
     const l = load([proj('rev', '---\nmodel: big\ndescription: reviews\nenabled: false\n---\n')]);
     expect(agentDefinitions(l)).toEqual([
       { alias: 'main', source: TOML, provider: 'local', model: 'openai-compatible/qwen3:8b', enabled: true, root: true },
+      BUILTIN_RESEARCHER,
       {
         alias: 'rev',
         source: `${PROJECT}/rev.md`,
@@ -149,6 +161,7 @@ describe('precedence: built-in < user files < project files < TOML tables', () =
         enabled: false,
         root: false,
       },
+      BUILTIN_REVIEWER,
     ]);
   });
 });
@@ -199,7 +212,11 @@ describe('errors name the file and the field (and the line:col)', () => {
       '---\ndelegates: main\n---\n',
       `${F}:2:12: delegates: expected a list of agent names or { agent, mode } tables, got string "main"`,
     ],
-    ['delegate unknown', '---\ndelegates: [nobody]\n---\n', `${F}:2:13: delegates[0]: unknown agent "nobody" (known: rev, main)`],
+    [
+      'delegate unknown',
+      '---\ndelegates: [nobody]\n---\n',
+      `${F}:2:13: delegates[0]: unknown agent "nobody" (known: rev, main, researcher, reviewer)`,
+    ],
     [
       'delegate mode',
       '---\ndelegates:\n  - agent: main\n    mode: sideways\n---\n',
@@ -228,7 +245,7 @@ describe('errors name the file and the field (and the line:col)', () => {
   it('a missing risk profile is a warning naming the file, line and field', () => {
     const l = load([proj('rev', '---\nrisk_profile: strict\n---\n')]);
     expect(l.warnings).toEqual([
-      `${PROJECT}/rev.md:2:15: risk_profile: risk profile "strict" is not configured (known: default); delegation to "rev" will be refused`,
+      `${PROJECT}/rev.md:2:15: risk_profile: risk profile "strict" is not configured (known: default, builtin); delegation to "rev" will be refused`,
     ]);
   });
 });
@@ -343,7 +360,9 @@ describe('--agent <alias>', () => {
   it('makes that agent the root; unknown or disabled names the known agents', () => {
     const l = load([proj('rev', '---\nmodel: big\n---\n'), proj('off', '---\nenabled: false\n---\n')]);
     expect(withRootAgent(l, 'rev').config.default_agent).toBe('rev');
-    expect(() => withRootAgent(l, 'nope')).toThrow(new RootAgentError('--agent: no agent named "nope" (known: rev, main)'));
+    expect(() => withRootAgent(l, 'nope')).toThrow(
+      new RootAgentError('--agent: no agent named "nope" (known: rev, main, researcher, reviewer)'),
+    );
     expect(() => withRootAgent(l, 'off')).toThrow(/agent "off" is disabled/);
     expect(() => withRootAgent(l, '__proto__')).toThrow(RootAgentError);
   });

@@ -24,7 +24,10 @@ describe('provider = "offline"', () => {
   });
 
   it('is not added when no agent names it, and other unknown names are still errors', () => {
-    expect(load(BASE).config.providers.offline).toBeUndefined();
+    // The built-in agents kept beside BASE's main name it (#20 item 6); with them replaced, none does.
+    expect(load(BASE).config.providers.offline).toMatchObject({ type: 'offline' });
+    const replaced = `${BASE}\n[agents.researcher]\nprovider = "local"\n[agents.reviewer]\nprovider = "local"\n`;
+    expect(load(replaced).config.providers.offline).toBeUndefined();
     const err = loadError(`${BASE}\n[agents.x]\nprovider = "nosuch"\n`);
     expect(err.message).toContain('"nosuch"');
   });

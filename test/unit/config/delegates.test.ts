@@ -39,7 +39,7 @@ describe('agents.<alias>.delegates', () => {
   it('an unknown agent is an error at its index', () => {
     const err = loadError(`${AGENTS}delegates = ["reviewer", "revewer"]\n`);
     expect(err.keyPath).toBe('agents.main.delegates[1]');
-    expect(err.message).toBe(`${FILE}: agents.main.delegates[1]: unknown agent "revewer" (known: reviewer, sysadmin, main)`);
+    expect(err.message).toBe(`${FILE}: agents.main.delegates[1]: unknown agent "revewer" (known: reviewer, sysadmin, main, researcher)`);
   });
 
   it('the agent itself is an error', () => {
@@ -98,15 +98,15 @@ describe('agent defaults and profiles', () => {
     );
     expect(loaded.config.agents.reviewer.risk_profile).toBe('strict');
     expect(loaded.warnings).toEqual([
-      `${FILE}: agents.reviewer.risk_profile: risk profile "strict" is not configured (known: default); delegation to "reviewer" will be refused`,
-      `${FILE}: agents.reviewer.runtime_profile: runtime profile "slow" is not configured (known: default); delegation to "reviewer" will be refused`,
+      `${FILE}: agents.reviewer.risk_profile: risk profile "strict" is not configured (known: default, builtin); delegation to "reviewer" will be refused`,
+      `${FILE}: agents.reviewer.runtime_profile: runtime profile "slow" is not configured (known: default, builtin-agentic); delegation to "reviewer" will be refused`,
     ]);
   });
 
   it('the default agent on an unconfigured profile is an error', () => {
     const err = loadError(`${AGENTS}runtime_profile = "fast"\n[runtime_profiles.slow]\n`);
     expect(err.message).toBe(
-      `${FILE}: agents.main.runtime_profile: runtime profile "fast" is not configured (known: default, slow); the default agent cannot run without it`,
+      `${FILE}: agents.main.runtime_profile: runtime profile "fast" is not configured (known: default, slow, builtin-agentic); the default agent cannot run without it`,
     );
   });
 

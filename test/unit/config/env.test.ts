@@ -74,7 +74,8 @@ describe('provider auto-detection with no config file', () => {
     writeFileSync(join(root, 'home', 'config.toml'), '[providers.p]\ntype = "offline"\n[agents.main]\nprovider = "p"\n');
     const loaded = loadConfig({ cwd: root, env: { ...base, OPENAI_API_KEY: OPENAI_KEY } });
     expect(loaded.autoDetectedFrom).toBeUndefined();
-    expect(Object.keys(loaded.config.providers)).toEqual(['p']);
+    // p, and the built-in offline provider the built-in agents kept beside main use.
+    expect(Object.keys(loaded.config.providers)).toEqual(['p', 'offline']);
   });
 });
 

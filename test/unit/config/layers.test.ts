@@ -78,8 +78,8 @@ describe('layer precedence', () => {
     expect(config.agents.main).toMatchObject({ system_prompt: 'from project', description: 'user main' });
     expect(config.delegation).toMatchObject({ max_concurrent: 9, max_children_per_agent: 2 });
     expect(config.ui.language).toBe('es');
-    // A file that defines agents replaces the starter setup entirely.
-    expect(Object.keys(config.agents)).toEqual(['main']);
+    // A file that defines agents replaces the built-in agent of that name only (#20 item 6).
+    expect(Object.keys(config.agents)).toEqual(['main', 'researcher', 'reviewer']);
   });
 
   it('a list in a later file replaces the earlier list', () => {

@@ -24,7 +24,7 @@ describe('references', () => {
   });
 
   it('default_agent must name an existing agent', () => {
-    expectError(`default_agent = "boss"\n${BASE}`, 'default_agent', 'unknown agent "boss" (known: main)');
+    expectError(`default_agent = "boss"\n${BASE}`, 'default_agent', 'unknown agent "boss" (known: main, researcher, reviewer)');
   });
 
   it('the default agent may not be disabled', () => {

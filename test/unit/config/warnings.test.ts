@@ -10,8 +10,8 @@ describe('unknown keys', () => {
     const text = BASE.replace('[agents.main]', 'temprature = 0.2\n[agents.main]') + 'modle = "x"\n[ui]\nlang = "es"\n';
     const { warnings } = load(text);
     expect(warnings).toEqual([
-      `unknown key "temprature" at providers.local.temprature in ${FILE}`,
-      `unknown key "modle" at agents.main.modle in ${FILE}`,
+      `unknown key "temprature" at providers.local.temprature in ${FILE}; did you mean "temperature"?`,
+      `unknown key "modle" at agents.main.modle in ${FILE}; did you mean "model"?`,
       `unknown key "lang" at ui.lang in ${FILE}`,
     ]);
   });
@@ -31,7 +31,7 @@ delegation_policy = { mode = "allow", scope = "all" }
     const { warnings } = load(text);
     expect(warnings).toEqual([
       `unknown key "why" at agents.main.delegates[0].why in ${FILE}`,
-      `unknown key "agent" at agent in ${FILE}`,
+      `unknown key "agent" at agent in ${FILE}; did you mean "agents"?`,
       `unknown key "max_tree_depth" at delegation.runaway.max_tree_depth in ${FILE}`,
       `unknown key "scope" at risk_profiles.default.delegation_policy.scope in ${FILE}`,
     ]);
@@ -62,6 +62,27 @@ delegation_policy = { mode = "allow", scope = "all" }
     try {
       const { warnings } = load(`${BASE}colour = "red"\n`);
       expect(warnings).toEqual([`clave desconocida "colour" en agents.main.colour de ${FILE}`]);
+    } finally {
+      setLanguage('en');
+    }
+  });
+});
+
+describe('unknown keys: the nearest known key (#20 wording)', () => {
+  it('suggests a key a typo away, in the table the key sits in, in English and Spanish', () => {
+    const text = `${BASE}max_child_token = 5\n[runtime_profiles.fast]\nmax_tool_iteration = 3\n[delegation]\nmax_concurent = 2\nwhatever = 1\n`;
+    expect(load(text).warnings).toEqual([
+      `unknown key "max_child_token" at agents.main.max_child_token in ${FILE}; did you mean "max_child_tokens"?`,
+      `unknown key "max_tool_iteration" at runtime_profiles.fast.max_tool_iteration in ${FILE}; did you mean "max_tool_iterations"?`,
+      `unknown key "max_concurent" at delegation.max_concurent in ${FILE}; did you mean "max_concurrent"?`,
+      // Nothing close: no guess.
+      `unknown key "whatever" at delegation.whatever in ${FILE}`,
+    ]);
+    setLanguage('es');
+    try {
+      expect(load(`${BASE}modle = "x"\n`).warnings).toEqual([
+        `clave desconocida "modle" en agents.main.modle de ${FILE}; ¿quiso decir "model"?`,
+      ]);
     } finally {
       setLanguage('en');
     }

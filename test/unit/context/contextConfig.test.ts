@@ -37,6 +37,6 @@ describe('[context] and agents.<alias>.context', () => {
 
   it('an unknown key under [context] is a warning, as elsewhere', () => {
     const { warnings } = load(`[context]\nmax_kbs = 8\n${BASE}`);
-    expect(warnings).toEqual([`unknown key "max_kbs" at context.max_kbs in ${FILE}`]);
+    expect(warnings).toEqual([`unknown key "max_kbs" at context.max_kbs in ${FILE}; did you mean "max_kb"?`]);
   });
 });

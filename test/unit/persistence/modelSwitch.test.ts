@@ -138,4 +138,20 @@ describe('checking a model against the config at launch', () => {
     expect(restoredModel(config, { model: { provider: 'demo', model: 'd' } } as never).selection).toEqual({ provider: 'demo' });
     expect(restoredModel(config, undefined)).toEqual({});
   });
+
+  it('a session saved on what the default agent uses today says nothing on resume (#20 wording)', () => {
+    expect(restoredModel(config, { model: { provider: 'fake' } } as never)).toEqual({ selection: { provider: 'fake' } });
+    expect(restoredModel(config, { model: { provider: 'fake', model: 'arbor-offline' } } as never).notice).toBeUndefined();
+    const starter = loadConfigFromTexts([], {}).config;
+    expect(restoredModel(starter, { model: { provider: 'offline', model: 'arbor-offline' } } as never).notice).toBeUndefined();
+    setLanguage('es');
+    try {
+      expect(restoredModel(config, { model: { provider: 'demo', model: 'other' } } as never).notice).toBe(
+        'main usa offline/other, como cuando se guardó esta sesión (/model lo cambia).',
+      );
+      expect(restoredModel(config, { model: { provider: 'fake' } } as never).notice).toBeUndefined();
+    } finally {
+      setLanguage('en');
+    }
+  });
 });

@@ -255,6 +255,12 @@ system_prompt = ""
     ]);
   });
 
+  it('the free offline model forecasts $0, not unknown (#20 wording)', () => {
+    const offline = loadConfigFromTexts([], {}).config;
+    const planned = plannedChildren(offline, { caller, tools, calls: [call('s1', 'spawn_subagent', { prompt: 'abcd' })] });
+    expect(planned).toMatchObject([{ model: 'offline/arbor-offline', costUsd: 0 }]);
+  });
+
   it('a reduced count declines whole calls: a parallel delegate runs all its targets or none', () => {
     const planned = plannedChildren(config, {
       caller,
