@@ -11,6 +11,7 @@ import { spawnSubagentTool } from '../tools/spawnSubagent.js';
 import type { ActionTracker, Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
 import { arborHome } from '../config/paths.js';
+import { WorktreeQueue } from './worktrees/queue.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -232,7 +233,9 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     probeMs: Number((opts.env ?? process.env).ARBOR_QUOTA_PROBE_MS) || undefined,
   });
   const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
+  const worktrees = new WorktreeQueue({ home: opts.arborHome ?? arborHome(), store, mergeMode: () => config.delegation.merge ?? 'ask' });
   const supervisor = new Supervisor({
+    worktrees,
     store,
     config,
     cwd: opts.cwd,
