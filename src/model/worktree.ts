@@ -29,3 +29,31 @@ export interface RunWorktree {
 
 /** States whose entry still waits in the merge queue. */
 export const QUEUED_STATES: ReadonlySet<WorktreeState> = new Set(['waiting', 'conflict']);
+
+/** A worktree an earlier arbor process made and never removed (it crashed or was killed). */
+export interface WorktreeLeftover {
+  repo: string;
+  path: string;
+  branch: string;
+  runName: string;
+  session: string;
+}
+
+/** The operator's side of the merge queue (RuntimeApi.worktrees): every call names a run. */
+export interface WorktreeApi {
+  /** Applies a queued entry if its three-way check is clean now; the entry's state after. */
+  apply(runId: string): Promise<WorktreeState | undefined>;
+  /** Skips an entry: its worktree and branch are removed. */
+  drop(runId: string): Promise<boolean>;
+  /** Keeps the entry's branch (the worktree folder goes). */
+  keep(runId: string): Promise<boolean>;
+  /** The entry's diff from its base to its final state. */
+  diff(runId: string): Promise<string | undefined>;
+  /** A new child with the same task in a worktree of the current tree; the old entry is
+   * dropped. False when the run cannot be re-run (not an isolated child of this session). */
+  rerun(runId: string): Promise<boolean>;
+  /** Worktrees left by an earlier process, found at start. */
+  leftovers(): WorktreeLeftover[];
+  /** Removes the leftovers (worktree, branch, `git worktree prune`); how many. */
+  cleanLeftovers(): Promise<number>;
+}

@@ -12,6 +12,7 @@ import type { ActionTracker, Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
 import { arborHome } from '../config/paths.js';
 import { WorktreeQueue } from './worktrees/queue.js';
+import { worktreeApi } from './worktrees/api.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -417,6 +418,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   return {
     store,
     info,
+    worktrees: worktreeApi(supervisor, supervisor.places, worktrees),
     supervisor,
     config,
     history,

@@ -4,7 +4,7 @@
 // write-tree / commit-tree make objects. HEAD, the index, the stash list and the refs stay
 // as they were.
 import { randomUUID } from 'node:crypto';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { gitText } from './git.js';
@@ -23,10 +23,17 @@ export async function stateTree(top: string): Promise<string> {
   try {
     const own = await gitText(top, ['rev-parse', '--git-path', 'index']);
     const ownPath = isAbsolute(own) ? own : join(top, own);
-    await copyFile(ownPath, index).catch(async () => {
+    try {
+      await copyFile(ownPath, index);
+      // The copy keeps the index's own time: git's racy-entry check compares file times with
+      // it, and a file edited in the same second as the index was written (same size) would
+      // otherwise pass for unchanged.
+      const st = await stat(ownPath);
+      await utimes(index, st.atime, st.mtime);
+    } catch {
       // No index yet (a fresh repository): start from HEAD, if there is one.
       if (await headOf(top)) await gitText(top, ['read-tree', 'HEAD'], { indexFile: index });
-    });
+    }
     await gitText(top, ['add', '-A', '--', '.'], { indexFile: index });
     return await gitText(top, ['write-tree'], { indexFile: index });
   } finally {

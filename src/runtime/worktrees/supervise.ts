@@ -18,6 +18,8 @@ export function wantsWorktree(config: ArborConfig, spec: Pick<ChildSpec, 'alias'
 
 export class RunPlaces {
   private readonly pending = new Set<string>();
+  /** Isolated children's specs, for a re-run on the new tree. */
+  private readonly specs = new Map<string, ChildSpec>();
 
   constructor(
     private readonly queue: WorktreeQueue | undefined,
@@ -28,8 +30,10 @@ export class RunPlaces {
   /** At announce: marks a child that needs its own worktree, or lets it inherit its caller's. */
   announced(spec: ChildSpec, run: Run): void {
     if (!this.queue) return;
-    if (wantsWorktree(this.config, spec)) this.pending.add(run.id);
-    else this.queue.inherit(run.id, spec.parentRunId);
+    if (wantsWorktree(this.config, spec)) {
+      this.pending.add(run.id);
+      this.specs.set(run.id, spec);
+    } else this.queue.inherit(run.id, spec.parentRunId);
   }
 
   /** Before the child starts: its worktree, or the refusal it fails with. */
@@ -57,6 +61,11 @@ export class RunPlaces {
       notice?.(`worktree of ${result.run.alias}: ${(err as Error).message}`);
       return result;
     }
+  }
+
+  /** The spec an isolated child ran with: a re-run starts a new child from it. */
+  specOf(runId: string): ChildSpec | undefined {
+    return this.specs.get(runId);
   }
 
   cwdOf(runId: string | undefined): string {
