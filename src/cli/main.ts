@@ -234,6 +234,7 @@ export async function main(argv: string[]): Promise<void> {
     { contextCommand },
     { mcpCommand },
     { trustCommand: trustSlashCommand },
+    { worktreesCommand, leftoverNotices },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -244,6 +245,7 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/commands/context.js'),
     import('../ui/commands/mcp.js'),
     import('../ui/commands/trust.js'),
+    import('../ui/commands/worktrees.js'),
   ]);
   const agentsOpts = {
     archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
@@ -283,11 +285,12 @@ export async function main(argv: string[]): Promise<void> {
         },
       },
       onExit: () => app.unmount(),
-      initialNotices: chat.warnings,
+      initialNotices: [...chat.warnings, ...leftoverNotices(runtime)],
       commands: [
         keysCommand,
         contextCommand,
         mcpCommand,
+        worktreesCommand,
         trustSlashCommand(chatTrust({ cwd: process.cwd(), env: process.env, home, applied: loaded.projectTrust })),
         ...viewerCommands(),
         ...agentsCommands(agentsOpts),
