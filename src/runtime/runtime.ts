@@ -234,7 +234,25 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     probeMs: Number((opts.env ?? process.env).ARBOR_QUOTA_PROBE_MS) || undefined,
   });
   const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
-  const worktrees = new WorktreeQueue({ home: opts.arborHome ?? arborHome(), store, mergeMode: () => config.delegation.merge ?? 'ask' });
+  const worktrees = new WorktreeQueue({
+    home: opts.arborHome ?? arborHome(),
+    store,
+    mergeMode: () => config.delegation.merge ?? 'ask',
+    onOutcome(run) {
+      sinks.trace?.({
+        event: 'worktree',
+        agent_alias: run.alias,
+        session_key: run.sessionKey,
+        run_id: run.id,
+        parent_run_id: run.parentRunId,
+        ...(run.number !== undefined ? { run_number: run.number } : {}),
+        branch: run.worktree?.branch,
+        merge: run.worktree?.state,
+      });
+      // The session file (and the tree export built from it) keeps the outcome.
+      sinks.appendRun?.(run);
+    },
+  });
   const supervisor = new Supervisor({
     worktrees,
     store,

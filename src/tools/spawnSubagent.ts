@@ -88,8 +88,8 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
 
 /** The result with its display: the answer the card shows, or the error. The model's text
  * may carry the runtime's receipt; the card shows observed effects in its own section. */
-function answered(text: string, modelText = text): ToolResult {
-  return ok(modelText, { kind: 'spawn', answer: text });
+function answered(text: string, modelText = text, worktree?: string): ToolResult {
+  return ok(modelText, { kind: 'spawn', answer: text, ...(worktree ? { worktree } : {}) });
 }
 
 function failed(error: string, modelText = error): ToolResult {
@@ -121,7 +121,8 @@ export const spawnSubagentTool = defineTool({
     }
     if (outcome.status === 'completed') {
       const answer = outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text;
-      return answered(answer, withWorktreeNote(withReceipt(ctx.config, answer, outcome.observed), outcome.worktreeNote));
+      const modelText = withWorktreeNote(withReceipt(ctx.config, answer, outcome.observed), outcome.worktreeNote);
+      return answered(answer, modelText, outcome.worktreeNote);
     }
     const error = runFailed(outcome.error ?? outcome.status);
     return failed(error, withReceipt(ctx.config, error, outcome.observed));

@@ -52,6 +52,8 @@ export interface WorktreeDeps {
   home: string;
   store: RuntimeStore;
   mergeMode(): MergeMode;
+  /** A run's worktree reached a new state after it ended (trace log, session file). */
+  onOutcome?(run: Run): void;
 }
 
 /** Where the caller works inside its tree (the child works at the same place in its own). */
@@ -140,8 +142,10 @@ export class WorktreeQueue {
     entry.changes = set.changes;
     const files = set.changes.map((c) => neutralize(c.path));
     const counts = { files, added: set.added, removed: set.removed };
-    if (set.changes.length > 0) await this.keepOnBranch(entry, final);
+    // Whatever is not merged now stays on the branch (a merged entry's branch goes anyway).
+    const keep = () => this.keepOnBranch(entry, final);
     if (!completed) {
+      if (set.changes.length > 0) await keep();
       this.mark(entry, 'kept', counts);
       return undefined;
     }
@@ -152,12 +156,17 @@ export class WorktreeQueue {
     }
     const mode = this.deps.mergeMode();
     if (mode === 'manual') {
+      await keep();
       this.mark(entry, 'kept', counts);
       return WORKTREE_WAITING(files.length);
     }
     const check = await checkChanges(entry.callerTop, entry.callerTop, entry.changes);
-    if (!check.clean) return this.conflicted(entry, check.conflicts, counts);
+    if (!check.clean) {
+      await keep();
+      return this.conflicted(entry, check.conflicts, counts);
+    }
     if (mode === 'ask') {
+      await keep();
       this.mark(entry, 'waiting', counts);
       return WORKTREE_WAITING(files.length);
     }
@@ -268,8 +277,11 @@ export class WorktreeQueue {
     // Only our own: a folder under $ARBOR_HOME/worktrees on an arbor/ branch.
     if (!entry.branch.startsWith(BRANCH_PREFIX) || relative(this.dir, entry.path).startsWith('..')) return;
     if (existsSync(entry.path)) await runGit(entry.callerTop, ['worktree', 'remove', '--force', entry.path]).catch(() => undefined);
-    await rm(entry.path, { recursive: true, force: true });
-    await runGit(entry.callerTop, ['worktree', 'prune']).catch(() => undefined);
+    // `worktree remove` took its admin files too; a folder it could not remove is pruned.
+    if (existsSync(entry.path)) {
+      await rm(entry.path, { recursive: true, force: true });
+      await runGit(entry.callerTop, ['worktree', 'prune']).catch(() => undefined);
+    }
     entry.removedDir = true;
   }
 
@@ -283,6 +295,8 @@ export class WorktreeQueue {
   private mark(entry: Entry, state: WorktreeState, extra: Partial<RunWorktree>): void {
     entry.state = state;
     this.setRun(entry.runId, { branch: entry.branch, path: entry.path, state, ...extra });
+    const run = this.deps.store.getState().runs.get(entry.runId);
+    if (run) this.deps.onOutcome?.(run);
   }
 
   /** The run's worktree field, even on a run that has ended (its merge comes after). */

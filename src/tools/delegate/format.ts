@@ -38,7 +38,8 @@ function failure(target: string, text: string, receipt: (t: string) => string): 
 export function renderOutcome(target: string, outcome: DelegateRunOutcome, config?: ArborConfig): RenderedTarget {
   const receipt = (text: string) => (config ? withReceipt(config, text, outcome.observed) : text);
   const r = renderBare(target, outcome, receipt);
-  return { ...r, text: withWorktreeNote(r.text, outcome.worktreeNote) };
+  const note = outcome.worktreeNote;
+  return note ? { ...r, text: withWorktreeNote(r.text, note), entry: { ...r.entry, worktree: note } } : r;
 }
 
 function renderBare(target: string, outcome: DelegateRunOutcome, receipt: (t: string) => string): RenderedTarget {

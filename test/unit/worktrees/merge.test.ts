@@ -30,6 +30,12 @@ describe('two parallel isolated children editing one file', () => {
     const result = delegateResults(fx.runtime)[0].result!;
     expect(result.match(/\[worktree: changes merged \(1 file\)\]/g)).toHaveLength(2);
     for (const alias of ['w1', 'w2']) expect(runsOf(fx, alias)[0].worktree?.state).toBe('merged');
+    // The card's entries carry the outcome (cards read display, never the model's text).
+    const display = delegateResults(fx.runtime)[0].display;
+    expect(display?.kind === 'delegate' && display.targets.map((t) => t.worktree)).toEqual([
+      '[worktree: changes merged (1 file)]',
+      '[worktree: changes merged (1 file)]',
+    ]);
     expect(leftovers(fx)).toEqual({ branches: [], worktrees: [], dirs: [] });
     // The user's index, HEAD and stash are as they were.
     expect(git(fx.workdir, 'stash', 'list')).toBe('');
