@@ -96,6 +96,7 @@ describe('merge = "ask" in the terminal', () => {
     await term.waitFor((s) => (s.match(/⇢ merge waiting: a\.txt \+1 −1/g) ?? []).length === 2, 'two waiting entries', 10000);
     // The first row is the turn; the next two are the children.
     term.press('down');
+    await term.waitForText(/a apply merge .* d skip .* b keep branch .* r re-run on current tree/, 5000);
     term.type('a');
     await term.waitForText(/w[12]#\d+: changes merged/, 10000);
     const merged = /(w[12])#\d+: changes merged/.exec(term.screen())![1];

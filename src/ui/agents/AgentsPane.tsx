@@ -2,7 +2,7 @@
 // It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
 import React, { memo, useCallback, useMemo, useRef, useState } from 'react';
-import { mergeAction, mergeKey } from './mergeKeys.js';
+import { mergeAction, mergeKey, queuedMerge } from './mergeKeys.js';
 import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
@@ -99,7 +99,9 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
           ? 'confirm'
           : selectedAsks
             ? 'ask'
-            : 'list';
+            : rows[index] !== undefined && queuedMerge(rows[index].run)
+              ? 'merge'
+              : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs.get(tripped.rootRunId) ? runLabel(state, tripped.rootRunId) : undefined;
   const parts = budget(

@@ -17,6 +17,12 @@ const KEYS: [KeyCommand, MergeKey][] = [
   ['agents.merge_rerun', 'rerun'],
 ];
 
+/** The run's own worktree entry still waits for the operator (the pane shows its keys). */
+export function queuedMerge(run: Run): boolean {
+  const wt = run.worktree;
+  return !!wt && !wt.inherited && (wt.state === 'waiting' || wt.state === 'conflict' || wt.state === 'kept');
+}
+
 export function mergeKey(is: (c: KeyCommand) => boolean): MergeKey | undefined {
   return KEYS.find(([c]) => is(c))?.[1];
 }
@@ -25,8 +31,7 @@ export async function mergeAction(rt: RuntimeApi, run: Run, action: MergeKey): P
   const name = runName(run);
   const wt = rt.store.getState().runs.get(run.id)?.worktree;
   const api = rt.worktrees;
-  const queued = wt && !wt.inherited && ['waiting', 'conflict', 'kept'].includes(wt.state);
-  if (!api || !queued) return { text: t('worktrees:keys.nothing', { run: name }), level: 'warn' };
+  if (!api || !wt || !queuedMerge({ ...run, worktree: wt })) return { text: t('worktrees:keys.nothing', { run: name }), level: 'warn' };
   if (action === 'apply') {
     const state = await api.apply(run.id);
     if (state === 'merged') return { text: t('worktrees:keys.applied', { run: name }), level: 'info' };
