@@ -147,11 +147,11 @@ describe('a crash while an isolated child works', () => {
       expect(branch).toMatch(/^arbor\/[0-9a-f]{8}\/1$/);
 
       const second = await sb.startArbor([], { cols: 160, rows: 30 });
-      await second.waitForText(/1 worktrees left by an earlier arbor/, 10000, { where: 'all' });
+      await second.waitForText(/1 worktree left by an earlier arbor/, 10000, { where: 'all' });
       await send(second, '/worktrees');
       await second.waitForText('(leftover)', 10000);
       await send(second, '/worktrees clean');
-      await second.waitForText('Removed 1 leftover worktrees', 10000);
+      await second.waitForText('Removed 1 leftover worktree ', 10000);
       expect(git(sb.h.dir, 'for-each-ref', 'refs/heads/arbor/')).toBe('');
       expect(git(sb.h.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
       expect(readFileSync(join(sb.h.dir, 'a.txt'), 'utf8')).toBe(A);
