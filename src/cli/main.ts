@@ -237,6 +237,7 @@ export async function main(argv: string[]): Promise<void> {
     { mcpCommand },
     { trustCommand: trustSlashCommand },
     { diffCommand },
+    { worktreesCommand, leftoverNotices },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
     import('../ui/cards/register.js'),
@@ -248,6 +249,7 @@ export async function main(argv: string[]): Promise<void> {
     import('../ui/commands/mcp.js'),
     import('../ui/commands/trust.js'),
     import('../ui/commands/diff.js'),
+    import('../ui/commands/worktrees.js'),
   ]);
   const agentsOpts = {
     archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
@@ -287,12 +289,13 @@ export async function main(argv: string[]): Promise<void> {
         },
       },
       onExit: () => app.unmount(),
-      initialNotices: chat.warnings,
+      initialNotices: [...chat.warnings, ...leftoverNotices(runtime)],
       commands: [
         keysCommand,
         contextCommand,
         mcpCommand,
         diffCommand,
+        worktreesCommand,
         trustSlashCommand(chatTrust({ cwd: process.cwd(), env: process.env, home, applied: loaded.projectTrust })),
         ...viewerCommands(),
         ...agentsCommands(agentsOpts),

@@ -153,6 +153,11 @@ export const KEY_COMMANDS = {
   'agents.steer': { keys: ['s'] },
   'agents.open': { keys: ['enter'] },
   'agents.filter': { keys: ['f'] },
+  // a selected isolated child's queued merge (issue #23): apply, skip, keep the branch, re-run
+  'agents.merge_apply': { keys: ['a'] },
+  'agents.merge_skip': { keys: ['d'] },
+  'agents.merge_keep': { keys: ['b'] },
+  'agents.merge_rerun': { keys: ['r'] },
   'agents.close': { keys: ['esc', 'q'] },
   // the transcript viewer
   'viewer.up': { keys: ['up'], alsoKeys: ['k'] },

@@ -41,6 +41,10 @@ export const RUNAWAY_ACTIONS = ['pause_spawning', 'pause_tree', 'kill_tree'] as 
 export const DELEGATE_MODES = ['bounded', 'independent'] as const;
 /** What happens to a child's tool call that would ask: strictest first (subagentApprovals.ts). */
 export const SUBAGENT_APPROVALS = ['deny', 'ask', 'allow'] as const;
+/** Where a child writes: the caller's checkout, or its own git worktree (issue #23). */
+export const ISOLATIONS = ['none', 'worktree'] as const;
+/** What happens to an isolated child's finished changes (the merge queue). */
+export const MERGE_MODES = ['auto', 'ask', 'manual'] as const;
 
 const pricingSchema = table({
   input_per_mtok: number({ min: 0 }, { missing: missingKey }),
@@ -153,6 +157,10 @@ const delegationSchema = table({
   subagent_approvals: oneOf(SUBAGENT_APPROVALS).optional(),
   /** The runtime's receipt of what a child did follows its answer in the parent's tool result; absent = false. */
   child_receipts: boolean().optional(),
+  /** Default isolation of children whose agent sets none; absent = "none". */
+  isolation: oneOf(ISOLATIONS).optional(),
+  /** What happens to an isolated child's changes when it completes; absent = "ask". */
+  merge: oneOf(MERGE_MODES).optional(),
 }).check((ctx) => {
   // subagent_auto_approve = true is the older spelling of "allow": both set and disagreeing is refused.
   const d = ctx.value;
@@ -230,6 +238,8 @@ const agentSchema = (names: ConfigNames) =>
     temperature: number({ min: 0, max: 2 }).optional(),
     /** Allow-list of tool names (globs): narrows the agent's tools within its risk profile. */
     tools: stringList().optional(),
+    /** Absent: [delegation] isolation. */
+    isolation: oneOf(ISOLATIONS).optional(),
     ...childLimitKeys(),
   });
 

@@ -49,6 +49,8 @@ export type AgentConfig = {
   temperature?: number;
   /** Tool-name globs the agent may use, within its risk profile (absent: all it allows). */
   tools?: string[];
+  /** 'worktree': its runs as children get their own git worktree (absent: [delegation] isolation). */
+  isolation?: 'none' | 'worktree';
 } & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>> &
   Pick<AgentFields, 'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds'>;
 
@@ -61,6 +63,7 @@ export type RuntimeProfile = { name: string } & RuntimeProfileFields;
 export type RunawayConfig = RunawayFields;
 export type RunawayAction = RunawayConfig['on_trip'];
 export type DelegationConfig = DelegationFields;
+export type MergeMode = NonNullable<DelegationConfig['merge']>;
 
 /** One `[mcp_servers.<name>]` entry: `command` (stdio) or `url` (Streamable HTTP / SSE). */
 export type McpServerConfig = McpServerFields & { name: string };

@@ -49,6 +49,7 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
   if (raw.model !== undefined) agent.model = raw.model;
   if (raw.temperature !== undefined) agent.temperature = raw.temperature;
   if (raw.tools !== undefined) agent.tools = raw.tools;
+  if (raw.isolation !== undefined) agent.isolation = raw.isolation;
   for (const key of ['max_child_tokens', 'max_child_cost_cents', 'max_child_seconds'] as const) {
     if (raw[key] !== undefined) agent[key] = raw[key];
   }

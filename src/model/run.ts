@@ -1,6 +1,7 @@
 // A run's shape and lifecycle: what every layer (runtime, persistence, ui, text) reads about
 // one agent run. Plain data, so it sits below every layer.
 import type { RunLedger } from './ledger.js';
+import type { RunWorktree } from './worktree.js';
 
 export type RunStatus =
   | 'queued'
@@ -80,6 +81,8 @@ export interface Run {
   limits?: Partial<Record<'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds', number>>;
   /** What the runtime saw the run do (model/ledger.ts); absent until its first tool call. */
   observed?: RunLedger;
+  /** Its own git worktree or an ancestor's (model/worktree.ts); absent: the caller's checkout. */
+  worktree?: RunWorktree;
 }
 
 /** How a run is named on screen and in commands: "researcher#3" for a child (its session

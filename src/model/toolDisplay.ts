@@ -66,6 +66,8 @@ export interface SpawnDisplay {
   kind: 'spawn';
   answer?: string;
   error?: string;
+  /** An isolated child's worktree outcome, as its result's last line says it (issue #23). */
+  worktree?: string;
 }
 
 /** One target of a delegate call. */
@@ -78,6 +80,8 @@ export interface DelegateTargetDisplay {
   agentic?: boolean;
   answer?: string;
   error?: string;
+  /** An isolated child's worktree outcome, as its block's last line says it (issue #23). */
+  worktree?: string;
   /** Background launches and task actions: the task id the child runs under. */
   taskId?: string;
   /** Task actions (check_result): the task's recorded status. */

@@ -8,7 +8,7 @@ import { flushOnExit } from './exitFlush.js';
 import { appendPrivate, makePrivateDir } from './privateFs.js';
 import { knownSecrets, scrubSecretLike } from './redact.js';
 
-export type TraceEventName = 'run_started' | 'run_finished' | 'run_failed' | 'tool_started' | 'tool_finished';
+export type TraceEventName = 'run_started' | 'run_finished' | 'run_failed' | 'tool_started' | 'tool_finished' | 'worktree';
 
 export interface TraceEvent {
   event: TraceEventName;
@@ -25,6 +25,9 @@ export interface TraceEvent {
   tools?: string[];
   /** "<provider type>/<model>": configured at a run's start, the one that answered at its end. */
   model?: string;
+  /** worktree: an isolated child's branch and what became of its changes (merged, waiting, ...). */
+  branch?: string;
+  merge?: string;
 }
 
 /** Longest time an event waits in memory before it is written. */
@@ -32,8 +35,8 @@ export const TRACE_FLUSH_MS = 250;
 /** Past this size the log is moved to arbor.log.1 when a TraceLog first writes. */
 export const TRACE_ROTATE_BYTES = 10 * 1024 * 1024;
 
-const EVENT_NAMES = new Set<string>(['run_started', 'run_finished', 'run_failed', 'tool_started', 'tool_finished']);
-const STRING_FIELDS = ['agent_alias', 'session_key', 'run_id', 'parent_run_id', 'tool', 'status', 'model'] as const;
+const EVENT_NAMES = new Set<string>(['run_started', 'run_finished', 'run_failed', 'tool_started', 'tool_finished', 'worktree']);
+const STRING_FIELDS = ['agent_alias', 'session_key', 'run_id', 'parent_run_id', 'tool', 'status', 'model', 'branch', 'merge'] as const;
 
 export function traceLogPath(arborHome: string): string {
   return join(arborHome, 'logs', 'arbor.log');

@@ -11,6 +11,8 @@ import { spawnSubagentTool } from '../tools/spawnSubagent.js';
 import type { ActionTracker, Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
 import { arborHome } from '../config/paths.js';
+import { WorktreeQueue } from './worktrees/queue.js';
+import { worktreeApi } from './worktrees/api.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -235,7 +237,27 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     probeMs: Number((opts.env ?? process.env).ARBOR_QUOTA_PROBE_MS) || undefined,
   });
   const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
+  const worktrees = new WorktreeQueue({
+    home: opts.arborHome ?? arborHome(),
+    store,
+    mergeMode: () => config.delegation.merge ?? 'ask',
+    onOutcome(run) {
+      sinks.trace?.({
+        event: 'worktree',
+        agent_alias: run.alias,
+        session_key: run.sessionKey,
+        run_id: run.id,
+        parent_run_id: run.parentRunId,
+        ...(run.number !== undefined ? { run_number: run.number } : {}),
+        branch: run.worktree?.branch,
+        merge: run.worktree?.state,
+      });
+      // The session file (and the tree export built from it) keeps the outcome.
+      sinks.appendRun?.(run);
+    },
+  });
   const supervisor = new Supervisor({
+    worktrees,
     store,
     config,
     cwd: opts.cwd,
@@ -418,6 +440,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   return {
     store,
     info,
+    worktrees: worktreeApi(supervisor, supervisor.places, worktrees),
     supervisor,
     config,
     history,

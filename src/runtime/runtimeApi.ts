@@ -4,6 +4,7 @@ import { scrubKnownSecrets } from '../persistence/redact.js';
 import type { RuntimeStore } from './store.js';
 import type { ApprovalAnswer, ElicitationReply } from '../model/controls.js';
 import type { Run } from '../model/run.js';
+import type { WorktreeApi } from '../model/worktree.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { ShowReasoning } from '../config/types.js';
 import type { ProjectContext } from '../config/projectContext.js';
@@ -62,6 +63,8 @@ export interface ModelChoice {
 export interface RuntimeApi {
   readonly store: RuntimeStore;
   readonly info: RuntimeInfo;
+  /** Isolated children's worktrees and the merge queue (issue #23). */
+  readonly worktrees?: WorktreeApi;
   /** Runs one root turn for the user's message; resolves when the turn ends. */
   startTurn(text: string): Promise<void>;
   /** Esc / Ctrl+C / /stop: stops the current turn and every foreground child. The partial

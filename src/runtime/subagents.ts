@@ -44,6 +44,7 @@ export async function runSubagent(
   prompt: string,
   budget: ExecutionBudget | undefined,
   overrides?: SubagentOverrides,
+  isolation?: 'worktree',
 ): Promise<ChildOutcome> {
   const agent = sup.agent(ctx.caller.alias);
   const resolved = sup.deps.providerFor(agent);
@@ -63,6 +64,7 @@ export async function runSubagent(
     sessionKeyPrefix: 'subagent',
     parentSignal: ctx.signal,
     timeoutSecs: sup.deps.config.delegation.run_timeout_secs,
+    isolation,
     // What loopFor will offer: the agent's own allow-list applies there.
     tools: narrowToAgentTools(tools, agent.tools).names(),
     execute: (handle, run) => {

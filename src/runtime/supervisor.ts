@@ -20,6 +20,7 @@ import { childObserved } from './ledger/book.js';
 import { KILLED_TEXT, RunControl } from './runControl.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
+import { RunPlaces } from './worktrees/supervise.js';
 import { addRun, appendItem, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
@@ -65,9 +66,12 @@ export class Supervisor implements SupervisorCore {
   private readonly loopHooks: LoopHooks;
   /** Stop, pause and resume over subtrees (runControl.ts), on this supervisor's handles. */
   private readonly control: RunControl;
+  /** Where each run works: the checkout, its own worktree or an ancestor's (issue #23). */
+  readonly places: RunPlaces;
 
   constructor(readonly deps: SupervisorDeps) {
     this.control = new RunControl(deps.store, this.handles);
+    this.places = new RunPlaces(deps.worktrees, deps.config, deps.cwd);
     this.lane = new ConcurrencyLane(deps.config.delegation.max_concurrent, (positions) => this.control.applyQueuePositions(positions));
     this.loopHooks = {
       ...deps.hooks,
@@ -253,13 +257,16 @@ export class Supervisor implements SupervisorCore {
     });
     // Born held under a pausing parent: that parent may now be waiting only on held children.
     if (handle.gate.paused && !detached) this.control.settleWaitingParent(spec.parentRunId);
-    const work = this.executeChild(spec, run, handle);
+    this.places.announced(spec, run);
+    const work = this.executeChild(spec, run, handle).then((r) => this.places.ended(r, (text) => this.deps.notice?.('warn', text)));
     // A parent blocked on its child does not hold a lane slot meanwhile.
     const outcome = spec.parentSignal ? await this.lane.suspendWhile(spec.parentRunId, work) : await work;
     return outcome;
   }
 
   private async executeChild(spec: ChildSpec, run: Run, handle: RunHandle): Promise<ChildResult> {
+    const refused = await this.places.prepare(spec, run);
+    if (refused !== undefined) return this.endChild(run.id, handle, 'failed', '', refused);
     try {
       await this.lane.acquire(run.id, handle.controller.signal);
       handle.laned = true;
@@ -325,8 +332,9 @@ export class Supervisor implements SupervisorCore {
     prompt: string,
     budget: ExecutionBudget | undefined,
     overrides?: SubagentOverrides,
+    isolation?: 'worktree',
   ): Promise<ChildOutcome> {
-    return runSubagent(this, ctx, prompt, budget, overrides);
+    return runSubagent(this, ctx, prompt, budget, overrides, isolation);
   }
 
   /** A child's task (or a steering message) as the first item of its own transcript,
@@ -340,6 +348,9 @@ export class Supervisor implements SupervisorCore {
   async loopFor(ctx: LoopContext): Promise<string> {
     // Every run's tools pass its agent's own allow-list here, whichever path built them.
     const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
+    // An isolated run (or one inheriting an isolated caller's tree) works in its worktree.
+    const cwd = this.places.cwdOf(opts.run.id);
+    const caller = this.places.callerOf(opts.run.id, opts.caller);
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
     else this.rootTools.set(opts.run.id, opts.tools);
@@ -354,14 +365,14 @@ export class Supervisor implements SupervisorCore {
       systemPrompt: withProjectContext(opts.agent.system_prompt, opts.agent.context === false ? undefined : this.deps.projectContext),
       history: opts.history,
       tools: opts.tools,
-      caller: opts.caller,
+      caller,
       signal: handle.controller.signal,
       gate: handle.gate,
       budget: opts.budget,
       approvals: this.deps.approvals,
       isChild: opts.isChild,
       tracker: opts.tracker,
-      cwd: this.deps.cwd,
+      cwd,
       services: opts.services ?? this.servicesFor(opts.budget?.budget),
       takeSteering: () => handle.steering.splice(0),
       hasSteering: () => handle.steering.length > 0,
@@ -369,7 +380,7 @@ export class Supervisor implements SupervisorCore {
       maxIterations: opts.maxIterations,
       quota: this.deps.quota,
       reviewFanout: fanoutReviewFor(this.deps.fanout, opts.run, opts.caller, opts.tools, handle),
-      observer: this.deps.ledger?.observer(opts.run.id, this.deps.cwd, opts.maxIterations > 1 && opts.tools.names().length > 0),
+      observer: this.deps.ledger?.observer(opts.run.id, cwd, opts.maxIterations > 1 && opts.tools.names().length > 0),
     });
     return result.text;
   }
@@ -379,7 +390,7 @@ export class Supervisor implements SupervisorCore {
   servicesFor(budget: ExecutionBudget | undefined): ToolServices {
     return {
       spawnRefusal: (ctx) => this.spawnRefusal(ctx.runId),
-      runSubagent: (ctx, prompt) => this.runSubagent(ctx, prompt, budget),
+      runSubagent: (ctx, prompt, opts) => this.runSubagent(ctx, prompt, budget, undefined, opts?.isolation),
       ...(this.deps.extraServices?.(this, budget) ?? {}),
     };
   }

@@ -17,6 +17,7 @@ import type { PauseGate } from './pauseGate.js';
 import type { QuotaWaiter } from './quotaPause.js';
 import type { ApprovalBroker } from './approvals.js';
 import type { LedgerBook } from './ledger/book.js';
+import type { WorktreeQueue } from './worktrees/queue.js';
 import type { RuntimeStore } from './store.js';
 import type { Run, RunKind } from './types.js';
 
@@ -81,6 +82,8 @@ export interface SupervisorDeps {
   projectContext?: string;
   /** The observed-effects ledger; absent: nothing is recorded (a benchmark's baseline). */
   ledger?: LedgerBook;
+  /** Worktrees of isolated children and the merge queue (issue #23); absent: no isolation. */
+  worktrees?: WorktreeQueue;
 }
 
 export interface ChildSpec {
@@ -100,6 +103,8 @@ export interface ChildSpec {
   taskId?: string;
   /** The names of the tools the child is offered (its trace record lists them). */
   tools?: string[];
+  /** The call asked for its own git worktree (it can only tighten the configured isolation). */
+  isolation?: 'worktree';
   /** Runs the child's work; gets the handle once the child holds a lane slot. */
   execute(handle: RunHandle, run: Run): Promise<string>;
 }

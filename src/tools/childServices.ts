@@ -13,6 +13,8 @@ export interface ChildOutcome {
   error?: string;
   /** What the runtime saw the child (and its subtree) do: the receipt's source. */
   observed?: ChildObserved;
+  /** An isolated child's worktree outcome (tools/worktreeNotes.ts), the last line of its result. */
+  worktreeNote?: string;
 }
 
 export interface SubagentServices {
@@ -21,7 +23,7 @@ export interface SubagentServices {
   spawnRefusal(ctx: ToolCallOrigin): string | undefined;
   /** Builds the child under the caller's identity and runs it to the end. Throws with a
    * message when the child cannot be built (unknown alias, escalating override). */
-  runSubagent(ctx: ToolCallOrigin, prompt: string): Promise<ChildOutcome>;
+  runSubagent(ctx: ToolCallOrigin, prompt: string, opts?: { isolation?: 'worktree' }): Promise<ChildOutcome>;
 }
 
 /** The subagent services of a call's context (ToolContext.services, which are a superset). */

@@ -8,6 +8,7 @@ import { defineTool } from './defineTool.js';
 import { RECEIPT_DESCRIPTION, receiptsOn, withReceipt } from './receipt.js';
 import { nonBlank } from './toolArgs.js';
 import { listNames } from './toolGlob.js';
+import { isolationArg, withWorktreeNote } from './worktreeNotes.js';
 import { fail, ok, type ToolCaller, type ToolResult } from './types.js';
 
 export const SPAWN_SUBAGENT = 'spawn_subagent';
@@ -27,6 +28,7 @@ export const spawnSubagentArgs = z.object(
       .string({ error: MISSING_PROMPT })
       .refine(nonBlank, { error: MISSING_PROMPT })
       .describe('The complete task for the child. It sees nothing else of this conversation.'),
+    isolation: isolationArg,
   },
   { error: MISSING_PROMPT },
 );
@@ -86,8 +88,8 @@ function describe(caller: ToolCaller, config: ArborConfig): string {
 
 /** The result with its display: the answer the card shows, or the error. The model's text
  * may carry the runtime's receipt; the card shows observed effects in its own section. */
-function answered(text: string, modelText = text): ToolResult {
-  return ok(modelText, { kind: 'spawn', answer: text });
+function answered(text: string, modelText = text, worktree?: string): ToolResult {
+  return ok(modelText, { kind: 'spawn', answer: text, ...(worktree ? { worktree } : {}) });
 }
 
 function failed(error: string, modelText = error): ToolResult {
@@ -104,7 +106,7 @@ export const spawnSubagentTool = defineTool({
   // The child's own tool calls count against the shared tracker; the spawn itself does not.
   countsAsAction: false,
   description: describe,
-  async run({ prompt }, ctx) {
+  async run({ prompt, isolation }, ctx) {
     if (ctx.caller.isSubagent) return failed(DEPTH_CAP_REFUSAL);
     if (!profileAdmits(ctx.caller)) return failed(profileGateRefusal(ctx.caller.alias));
     const services = subagentServices(ctx);
@@ -113,13 +115,14 @@ export const spawnSubagentTool = defineTool({
     if (refusal) return failed(refusal);
     let outcome;
     try {
-      outcome = await services.runSubagent(ctx, prompt);
+      outcome = await services.runSubagent(ctx, prompt, isolation ? { isolation } : undefined);
     } catch (err) {
       return failed(spawnFailed((err as Error).message));
     }
     if (outcome.status === 'completed') {
       const answer = outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text;
-      return answered(answer, withReceipt(ctx.config, answer, outcome.observed));
+      const modelText = withWorktreeNote(withReceipt(ctx.config, answer, outcome.observed), outcome.worktreeNote);
+      return answered(answer, modelText, outcome.worktreeNote);
     }
     const error = runFailed(outcome.error ?? outcome.status);
     return failed(error, withReceipt(ctx.config, error, outcome.observed));

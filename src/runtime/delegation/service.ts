@@ -99,6 +99,7 @@ export class DelegationService {
       parentSignal: ctx.signal,
       timeoutSecs: plan.timeoutSecs,
       tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
+      isolation: req.isolation,
       execute: (handle, run) => this.execute(handle, run, plan, req.task, budget),
     });
     return {
@@ -109,6 +110,7 @@ export class DelegationService {
       agentic: plan.agentic,
       timeoutSecs: plan.timeoutSecs,
       observed: outcome.observed,
+      ...(outcome.worktreeNote ? { worktreeNote: outcome.worktreeNote } : {}),
     };
   }
 
@@ -164,6 +166,7 @@ export class DelegationService {
       // No parentSignal: the turn's cancellation does not reach it.
       timeoutSecs: plan.timeoutSecs,
       taskId: launch.taskId,
+      isolation: req.isolation,
       tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
       execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
     });

@@ -43,6 +43,8 @@ export interface ReportRun {
     flags: Array<{ flag: string; reason: string }>;
   };
   approvals: Array<{ tool: string; answer: string }>;
+  /** An isolated child's worktree: its branch and what became of its changes (issue #23). */
+  worktree?: { branch: string; state: string; files: string[]; inherited: boolean };
   answer: string | null;
   answerCut: boolean;
   error: string | null;
@@ -121,6 +123,16 @@ export function buildTreeReport(session: string, list: readonly Run[], now = Dat
         flags: r.kind === 'root' ? [] : o.flags.map((f) => ({ flag: flagLabel(f), reason: flagReason(f, o.summary) })),
       },
       approvals: (l?.approvals ?? []).map((a) => ({ tool: a.tool, answer: a.answer })),
+      ...(r.worktree
+        ? {
+            worktree: {
+              branch: r.worktree.branch,
+              state: r.worktree.state,
+              files: r.worktree.files ?? [],
+              inherited: r.worktree.inherited === true,
+            },
+          }
+        : {}),
       answer: answer === null ? null : answer.slice(0, ANSWER_CAP_CHARS),
       answerCut: answer !== null && answer.length > ANSWER_CAP_CHARS,
       error: r.error ?? null,
@@ -160,6 +172,11 @@ export function reportMarkdown(rep: TreeReport): string {
       `- status: ${r.status}${r.error ? ` (${r.error.split('\n')[0]})` : ''}`,
       `- started: ${r.startedAt ?? '—'} · ended: ${r.endedAt ?? '—'} · active: ${r.activeSecs}s`,
       `- tokens: ${r.tokensIn} in / ${r.tokensOut} out · cost: $${r.costUsd.toFixed(4)}`,
+      ...(r.worktree
+        ? [
+            `- worktree: ${r.worktree.branch} (${r.worktree.inherited ? 'inherited' : r.worktree.state})${r.worktree.files.length ? ` — ${r.worktree.files.join(', ')}` : ''}`,
+          ]
+        : []),
       `- tool calls: ${r.observed.toolCalls} (${r.observed.failedCalls} failed)` +
         (Object.keys(r.observed.byTool).length
           ? ` — ${Object.entries(r.observed.byTool)

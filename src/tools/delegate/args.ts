@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { isTaskIdOrPrefix } from '../../persistence/taskRecords.js';
 import { nonBlank, parseToolArgs } from '../toolArgs.js';
+import { isolationArg } from '../worktreeNotes.js';
 import {
   ACTIONS,
   AGENT_AND_PARALLEL,
@@ -23,7 +24,7 @@ import {
 } from './strings.js';
 
 export type ParsedArgs =
-  | { action: 'delegate'; targets: string[]; parallel: boolean; task: string; background: boolean }
+  | { action: 'delegate'; targets: string[]; parallel: boolean; task: string; background: boolean; isolation?: 'worktree' }
   | { action: 'check_result' | 'cancel_task'; taskId: string }
   | { action: 'list_results' }
   | { action: 'await_sessions'; taskIds: string[]; timeoutMs: number };
@@ -57,6 +58,7 @@ export const delegateParameters = z
       .max(AWAIT_MAX_TIMEOUT_MS)
       .default(AWAIT_DEFAULT_TIMEOUT_MS)
       .describe(`How long await_sessions waits (default ${AWAIT_DEFAULT_TIMEOUT_MS}, capped at ${AWAIT_MAX_TIMEOUT_MS}).`),
+    isolation: isolationArg,
   })
   .partial();
 
@@ -129,6 +131,7 @@ const delegateAction = z
     action: z.literal('delegate'),
     context: z.string({ error: badField('context', 'a string') }).optional(),
     background: z.boolean({ error: badField('background', 'true or false') }).optional(),
+    isolation: isolationArg.nullish(),
   })
   .transform((a, ctx): ParsedArgs => {
     const hasAgent = present(a.agent, '');
@@ -144,6 +147,7 @@ const delegateAction = z
       parallel: hasParallel,
       task: composeTask(task.data, a.context),
       background: a.background === true,
+      ...(a.isolation ? { isolation: a.isolation } : {}),
     };
   });
 

@@ -4,6 +4,7 @@ import type { ArborConfig } from '../../config/types.js';
 import { t } from '../../i18n/index.js';
 import type { DelegateTargetDisplay } from '../../model/toolDisplay.js';
 import { withReceipt } from '../receipt.js';
+import { withWorktreeNote } from '../worktreeNotes.js';
 import type { AwaitReport, DelegateRunOutcome } from './services.js';
 import { AWAIT_PENDING, agentFailed, agentTimedOut, parallelBlock, parallelHeader, syncEnvelope } from './strings.js';
 
@@ -36,6 +37,12 @@ function failure(target: string, text: string, receipt: (t: string) => string): 
  * (or its failure) inside the same text. */
 export function renderOutcome(target: string, outcome: DelegateRunOutcome, config?: ArborConfig): RenderedTarget {
   const receipt = (text: string) => (config ? withReceipt(config, text, outcome.observed) : text);
+  const r = renderBare(target, outcome, receipt);
+  const note = outcome.worktreeNote;
+  return note ? { ...r, text: withWorktreeNote(r.text, note), entry: { ...r.entry, worktree: note } } : r;
+}
+
+function renderBare(target: string, outcome: DelegateRunOutcome, receipt: (t: string) => string): RenderedTarget {
   if (outcome.status === 'completed') {
     if (outcome.text.trim() === '') return failure(target, invalidSemanticCompletion(target), receipt);
     return {

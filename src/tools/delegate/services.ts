@@ -11,6 +11,8 @@ export interface DelegateRequest {
   mode: DelegateMode;
   /** The child's only user message (context already prepended). */
   task: string;
+  /** The call asked for its own git worktree. */
+  isolation?: 'worktree';
 }
 
 export interface DelegateRunOutcome extends ChildOutcome {

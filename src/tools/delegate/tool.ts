@@ -55,7 +55,7 @@ function admit(ctx: ToolContext, args: DelegateArgs): { requests: DelegateReques
   for (const target of args.targets) {
     const r = reach(ctx.config, ctx.caller.alias, target);
     if (!r.ok) return { error: r.error };
-    requests.push({ target, mode: r.mode, task: args.task });
+    requests.push({ target, mode: r.mode, task: args.task, ...(args.isolation ? { isolation: args.isolation } : {}) });
   }
   const depth = depthLimitRefusal(ctx.caller);
   if (depth) return { error: depth };

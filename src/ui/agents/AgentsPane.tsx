@@ -2,6 +2,7 @@
 // It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
 import React, { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { mergeAction, mergeKey, queuedMerge } from './mergeKeys.js';
 import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
@@ -102,7 +103,9 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
           ? 'confirm'
           : selectedAsks
             ? 'ask'
-            : 'list';
+            : rows[index] !== undefined && queuedMerge(rows[index].run)
+              ? 'merge'
+              : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs.get(tripped.rootRunId) ? runLabel(state, tripped.rootRunId) : undefined;
   const parts = budget(
@@ -209,6 +212,9 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
       } else if (!sel) {
         if (is('agents.pause') || is('agents.kill') || is('agents.steer') || is('agents.open'))
           showFlash(t('agents:pane.noSelection'), 'warn');
+      } else if (mergeKey(is)) {
+        const action = mergeKey(is)!;
+        void mergeAction(rt, sel.run, action).then((r) => act(r));
       } else if (is('agents.pause')) act(togglePause(rt, sel.run.id));
       else if (is('agents.kill')) act(killRun(rt, sel.run.id));
       else if (is('agents.steer')) setMode({ kind: 'steer', runId: sel.run.id });

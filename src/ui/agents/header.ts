@@ -57,7 +57,7 @@ export function runawayLines(controls: Controls, rootLabel: string | undefined, 
   return wrapSeg(`⚠ ${text}`, width, { color: 'red', bold: true });
 }
 
-export type HintMode = 'list' | 'ask' | 'transcript' | 'steer' | 'confirm';
+export type HintMode = 'list' | 'ask' | 'merge' | 'transcript' | 'steer' | 'confirm';
 
 /** Each hint: the commands whose keys it shows (from the key table), then what they do. */
 const HINTS: Record<HintMode, [KeyUnder<'agents:hints.'>, KeyCommand[]][]> = {
@@ -82,6 +82,16 @@ const HINTS: Record<HintMode, [KeyUnder<'agents:hints.'>, KeyCommand[]][]> = {
     ['spawnPause', ['agents.spawn_pause']],
     ['steer', ['agents.steer']],
     ['filter', ['agents.filter']],
+    ['close', ['agents.close']],
+  ],
+  // The selected row's worktree entry waits in the merge queue (issue #23).
+  merge: [
+    ['select', ['agents.up', 'agents.down']],
+    ['mergeApply', ['agents.merge_apply']],
+    ['mergeSkip', ['agents.merge_skip']],
+    ['mergeKeep', ['agents.merge_keep']],
+    ['mergeRerun', ['agents.merge_rerun']],
+    ['open', ['agents.open']],
     ['close', ['agents.close']],
   ],
   transcript: [

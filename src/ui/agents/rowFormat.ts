@@ -11,6 +11,7 @@ import { fitLine, type Line, type Seg } from './segments.js';
 import { flagsText } from '../../model/ledgerText.js';
 import { kindWord, STATUS_COLORS, STATUS_GLYPHS, statusText } from './status.js';
 import { activeMs, compactDuration, type TreeRow } from './tree.js';
+import { worktreeBadge } from '../worktrees/worktreeText.js';
 
 /** The task column never shrinks below this before metrics start to drop. */
 const MIN_TASK = 12;
@@ -76,6 +77,7 @@ function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
     { text: ` ${row.label}`, bold: !row.context },
     { text: ` ${kindWord(run)}`, dim: true },
     ...(row.flags ? [{ text: ` ${flagsText(row.flags)}`, color: 'yellow' }] : []),
+    ...(run.worktree ? [{ text: ` ${worktreeBadge(run.worktree)}`, color: run.worktree.state === 'conflict' ? 'red' : 'magenta' }] : []),
     { text: '  ' },
   ];
 }

@@ -1,6 +1,7 @@
 // What /subagents list, info and log print. Output must read well in a narrow terminal:
 // no tables, each entry on its own short lines, long text cut.
 import { t, type KeyUnder } from '../../i18n/index.js';
+import { worktreeInfo } from '../worktrees/worktreeText.js';
 import { runLabel, runLabels } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../model/state.js';
 import { runName, type Run } from '../../model/run.js';
@@ -116,6 +117,7 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
     ['error', truncate(firstLine(run.error), 200) || none],
     ['queuePosition', run.queuePosition !== undefined ? String(run.queuePosition) : none],
     ['taskId', run.taskId ?? none],
+    ...(run.worktree ? [['worktree', worktreeInfo(run.worktree)] as [InfoField, string]] : []),
     ...observedFields(s, run),
   ];
   return fields.map(([k, v]) => `${t(`agents:info.fields.${k}`)}: ${v}`).join('\n');

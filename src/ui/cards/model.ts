@@ -37,7 +37,7 @@ function answerBlock(e: DelegateTargetDisplay, parallel: boolean): ResponseBlock
     return {
       target: e.target,
       ...flag,
-      text: e.answer,
+      text: e.worktree ? `${e.answer}\n${e.worktree}` : e.answer,
       ...(e.label !== undefined ? { attribution: e.label, agentic: e.agentic === true } : {}),
     };
   }
@@ -55,7 +55,8 @@ function blocksFor(args: CardArgs, item: ToolTranscriptItem, settled: boolean): 
   const whole = (): ResponseBlock[] => [result ? { text: result, error: failed } : {}];
   if (args.tool === 'spawn_subagent') {
     const d = item.display?.kind === 'spawn' ? item.display : undefined;
-    const text = d?.answer ?? d?.error ?? result;
+    const answer = d?.answer !== undefined && d.worktree ? `${d.answer}\n${d.worktree}` : d?.answer;
+    const text = answer ?? d?.error ?? result;
     return [text ? { text, error: failed } : {}];
   }
   const entries = delegateEntries(item);
