@@ -267,6 +267,7 @@ export function App(props: AppProps) {
     commands: commandList,
     keyBindings: keyHelp,
     keyTable: keys,
+    columns,
   };
 
   // Read from the store, not from this render: keys can arrive before the next one.
