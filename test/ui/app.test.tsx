@@ -79,21 +79,6 @@ describe('App: a turn', () => {
     expect(app.runtime.calls.interrupt).toBe(0);
   });
 
-  it('Enter while a turn runs sends nothing, keeps the text and says why', async () => {
-    const app = await mount();
-    await app.type('first');
-    await app.press(ENTER);
-    await app.type('second');
-    await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['first']);
-    await waitFor(() => expect(app.frame()).toContain('Enter sends once it ends'));
-    expect(app.frame()).toContain('second');
-    app.runtime.endTurn();
-    await sleep(20);
-    await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['first', 'second']);
-  });
-
   it('shows tool cards: spinner while running, then ✓ with the first result line', async () => {
     const app = await mount();
     await app.type('list files');
