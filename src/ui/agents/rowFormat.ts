@@ -112,35 +112,62 @@ export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number):
   return METRICS.filter((m) => shown.has(m));
 }
 
+/** Cells the subtree-sum column takes on the rows shown: reserved on every row (blank where
+ * a run has no children), so a parent's metrics line up with its children's instead of
+ * sitting left of them by the sum's width. */
+export function subtreeColumn(rows: readonly TreeRow[]): number {
+  let w = 0;
+  for (const row of rows) if (row.subtree) w = Math.max(w, displayWidth(` ${subtreeText(row.subtree)}`));
+  return w;
+}
+
 interface Cached {
   key: string;
   line: Line;
 }
 const cache = new WeakMap<TreeRow['run'], Cached>();
 
-export function formatRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking = false): Line {
+export function formatRow(
+  row: TreeRow,
+  width: number,
+  posWidth: number,
+  metrics: MetricId[],
+  now: number,
+  asking = false,
+  sumWidth = 0,
+): Line {
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
   const sub = row.subtree ? `${row.subtree.tokensIn + row.subtree.tokensOut}/${row.subtree.costUsd}` : '';
-  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}|${row.flags?.length ?? 0}`;
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}|${row.flags?.length ?? 0}|${sumWidth}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
-  const line = buildRow(row, width, posWidth, metrics, now, asking);
+  const line = buildRow(row, width, posWidth, metrics, now, asking, sumWidth);
   cache.set(run, { key, line });
   return line;
 }
 
-function buildRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking: boolean): Line {
+function buildRow(
+  row: TreeRow,
+  width: number,
+  posWidth: number,
+  metrics: MetricId[],
+  now: number,
+  asking: boolean,
+  sumWidth: number,
+): Line {
   const left = leftPart(row, posWidth, asking);
   const right: Line = [];
   for (const m of metrics) right.push({ text: ' ' }, metric(m, row, now));
   const fullTask = row.run.task.replace(/\s+/g, ' ').trim() || '—';
   // A parent's row ends with its whole subtree's spend (itself included), taken from the
   // task's room while the task keeps its first TASK_BEFORE_SUM cells (or all of a short one).
-  if (row.subtree) {
-    const sum: Seg = { text: ` ${subtreeText(row.subtree)}`, color: 'magenta' };
+  const own = row.subtree ? ` ${subtreeText(row.subtree)}` : '';
+  const column = Math.max(sumWidth, displayWidth(own));
+  if (column > 0) {
+    const sum: Seg = { text: ' '.repeat(column - displayWidth(own)) + own, color: 'magenta' };
     const keep = Math.max(MIN_TASK, Math.min(displayWidth(fullTask), TASK_BEFORE_SUM));
-    if (width - widthOf(left) - widthOf(right) - displayWidth(sum.text) >= keep) right.push(sum);
+    if (width - widthOf(left) - widthOf(right) - column >= keep) right.push(sum);
   }
   const taskRoom = Math.max(1, width - widthOf(left) - widthOf(right));
   const task = truncate(fullTask, taskRoom);
