@@ -1,4 +1,5 @@
 // Small, language-neutral formatters for numbers, durations, dates and tool arguments.
+import { delegateSummary } from './delegateSummary.js';
 
 export function formatTokens(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '0';
@@ -77,6 +78,7 @@ const SPELLED_OUT_TOOLS = new Set(['delegate', 'spawn_subagent']);
 /** The argument summary a tool card shows. */
 export function toolArgsSummary(name: string, args: unknown, rawArgs = ''): string {
   if (!SPELLED_OUT_TOOLS.has(name) || !args || typeof args !== 'object' || Array.isArray(args)) return summarizeArgs(args, rawArgs);
+  if (name === 'delegate') return delegateSummary(args as Record<string, unknown>);
   const entries = Object.entries(args as Record<string, unknown>);
   const prompt = entries.find(([k]) => k === 'prompt');
   const rest = entries.filter(([k]) => k !== 'prompt').map(([k, v]) => `${k}=${scalar(v)}`);

@@ -236,10 +236,13 @@ describe('generic fallbacks through the dispatch', () => {
     );
     const out = chat(launch);
     expect(out).toContain('Background task started');
-    expect(out).not.toContain('→ reviewer');
+    // Still the generic card (no dedicated model), with the one delegate header form.
+    expect(cardModel(launch)).toBeUndefined();
+    expect(out).toContain('delegate → reviewer · background · Long job');
     for (const action of ['check_result', 'list_results', 'cancel_task', 'await_sessions']) {
       const item = toolItem('delegate', { action, task_id: '123e4567-e89b-12d3-a456-426614174000' }, { result: '{"status":"completed"}' });
       expect(chat(item), action).not.toContain('→');
+      expect(chat(item), action).toContain(`delegate ${action} · 123e4567-e89b-12d3-a456-426614174000`);
       expect(toolItemHeight(item, { width: 80, frame: 0, live: true })).toBe(2);
     }
     expect(chat(toolItem('shell', { command: 'ls' }, { result: 'a\nb' }))).toMatch(/shell ls\n.*└ a/);
