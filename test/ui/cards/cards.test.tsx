@@ -359,3 +359,22 @@ describe('live binding', () => {
     r.unmount();
   });
 });
+
+describe('a refused delegate call', () => {
+  const refusal =
+    'delegation is forbidden for caller "main" by risk profile "default" delegation_policy; set [risk_profiles.default].delegation_policy mode = "allow"';
+
+  it('wraps the reason on the card instead of cutting the remedy, and budgets the rows it takes', () => {
+    const item = toolItem('delegate', { agent: 'researcher', prompt: 'dig into Y' }, { status: 'error', result: refusal });
+    const out = chat(item, 80);
+    const flat = out.replace(/\n\s*/g, ' ');
+    expect(flat).toContain('set [risk_profiles.default].delegation_policy mode = "allow"');
+    expect(out).not.toContain('dele…');
+    const rows = out.split('\n').filter((l) => l.trim() !== '');
+    expect(toolItemHeight(item, { width: 80, frame: 0, live: true })).toBe(rows.length);
+    for (const r of rows) expect(r.length).toBeLessThanOrEqual(80);
+    // A short reason keeps the two-row card.
+    const short = toolItem('delegate', { agent: 'r', prompt: 'p' }, { status: 'error', result: 'no agent named "r"' });
+    expect(toolItemHeight(short, { width: 80, frame: 0, live: true })).toBe(2);
+  });
+});
