@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ENTER, ESC, mount, sleep, waitFor } from './harness.js';
+import { ENTER, ESC, mount, waitFor } from './harness.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => cleanup());
