@@ -14,7 +14,7 @@ import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
 import { LineView } from '../components/LineView.js';
-import { chooseMetrics, formatRow, subtreeColumn } from './rowFormat.js';
+import { chooseColumns, formatRow } from './rowFormat.js';
 import { fitLine, wrapSeg, type Line } from './segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
 import { runItems, transcriptLines } from './transcriptLines.js';
@@ -79,7 +79,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const { posWidth, metrics, sumWidth } = useMemo(() => {
     // The left margin; the run's number is in its label (researcher#3).
     const pw = 1;
-    return { posWidth: pw, metrics: chooseMetrics(rows, width, pw), sumWidth: subtreeColumn(rows) };
+    return { posWidth: pw, ...chooseColumns(rows, width, pw) };
   }, [rows, width]);
 
   let index = selectedId === undefined ? -1 : rows.findIndex((r) => r.run.id === selectedId);
