@@ -48,7 +48,7 @@ async function readStdin(): Promise<string> {
 
 function tightenHomeNotice(home: string): string | undefined {
   const { paths } = tightenArborHome(home);
-  return paths.length ? t('cli:permissionsTightened', { home, what: summarizeTightened(paths) }) : undefined;
+  return paths.length ? t('cli:permissionsTightened', { home, what: summarizeTightened(paths, home) }) : undefined;
 }
 
 export async function main(argv: string[]): Promise<void> {

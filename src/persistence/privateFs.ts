@@ -86,14 +86,20 @@ export function tightenArborHome(home: string): Tightened {
   return { paths: fixed };
 }
 
-/** "., sessions (3), logs (2), config.toml": what was tightened, counted per top-level
- * entry of ARBOR_HOME (a folder counts itself and its files; "." is the home itself). */
-export function summarizeTightened(paths: readonly string[]): string {
+/** "/home/ana/.arbor, sessions (3), logs (2), config.toml": what was tightened, counted per
+ * top-level entry of ARBOR_HOME (a folder counts itself and its files). The home itself is
+ * recorded as "." and named by its path here: a bare "." before a full stop read as "..". */
+export function summarizeTightened(paths: readonly string[], home: string): string {
   const groups = new Map<string, number>();
   for (const p of paths) {
     const slash = p.indexOf('/');
     const key = slash < 0 ? p : p.slice(0, slash);
     groups.set(key, (groups.get(key) ?? 0) + 1);
   }
-  return [...groups].map(([k, n]) => (n > 1 ? `${k} (${n})` : k)).join(', ');
+  return [...groups]
+    .map(([k, n]) => {
+      const name = k === '.' ? home : k;
+      return n > 1 ? `${name} (${n})` : name;
+    })
+    .join(', ');
 }

@@ -127,6 +127,12 @@ function firstLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** A refusal's or failure's first line, uncut: its end is the remedy ("set
+ * [risk_profiles.default].delegation_policy mode = \"allow\""), which a cut at 120 lost. */
+function reason(text: string): string {
+  return firstLine(text, Number.POSITIVE_INFINITY);
+}
+
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -231,7 +237,7 @@ function listResults(pairs: ResultPair[]): string {
   return pairs
     .map(
       (p, i) =>
-        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p) : firstLine(p.content) || '(no output)'}`,
+        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p) : (p.ok ? firstLine(p.content) : reason(p.content)) || '(no output)'}`,
     )
     .join('\n');
 }
@@ -239,7 +245,7 @@ function listResults(pairs: ResultPair[]): string {
 /** The first target's answer, as the display records it. */
 function delegateAnswer(p: ResultPair): string {
   const target = delegateTargets(p.display)[0];
-  return firstLine(target?.answer ?? target?.error ?? '') || '(no output)';
+  return (target?.answer !== undefined ? firstLine(target.answer) : reason(target?.error ?? '')) || '(no output)';
 }
 
 function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
@@ -252,26 +258,26 @@ function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
     case 'delegate':
       return single.ok
         ? `${OFFLINE_LABEL} ${trigger.agent} answered: ${delegateAnswer(single)}`
-        : `${OFFLINE_LABEL} Delegation to ${trigger.agent} failed: ${firstLine(single.content)}`;
+        : `${OFFLINE_LABEL} Delegation to ${trigger.agent} failed: ${reason(single.content)}`;
     case 'parallel': {
       const blocks = delegateTargets(single.display);
       if (!single.ok || blocks.length === 0) {
-        return `${OFFLINE_LABEL} Parallel delegation ${single.ok ? 'finished' : 'failed'}: ${firstLine(single.content)}`;
+        return `${OFFLINE_LABEL} Parallel delegation ${single.ok ? 'finished' : 'failed'}: ${single.ok ? firstLine(single.content) : reason(single.content)}`;
       }
       const ok = blocks.filter((b) => b.success).length;
       // A failed block reads as the tool's block does: "Error: <why>".
       const said = (b: DelegateTargetDisplay) =>
-        (b.success ? firstLine(b.answer ?? '') : firstLine(`Error: ${b.error ?? ''}`)) || '(no output)';
+        (b.success ? firstLine(b.answer ?? '') : reason(`Error: ${b.error ?? ''}`)) || '(no output)';
       const lines = blocks.map((b, i) => `${i + 1}. ${mark(b.success)} ${b.target}: ${said(b)}`);
       return `${OFFLINE_LABEL} Parallel delegation finished: ${ok} of ${blocks.length} agents succeeded, ${blocks.length - ok} failed.\n\n${lines.join('\n')}`;
     }
     case 'background': {
       const id = delegateTargets(single.display)[0]?.taskId;
-      if (!single.ok || !id) return `${OFFLINE_LABEL} The background task did not start: ${firstLine(single.content)}`;
+      if (!single.ok || !id) return `${OFFLINE_LABEL} The background task did not start: ${reason(single.content)}`;
       return `${OFFLINE_LABEL} Background task started for ${trigger.agent}: ${id}. It keeps running on its own; say "check task ${id}" to read its result.`;
     }
     case 'check': {
-      if (!single.ok) return `${OFFLINE_LABEL} Could not check task ${trigger.taskId}: ${firstLine(single.content)}`;
+      if (!single.ok) return `${OFFLINE_LABEL} Could not check task ${trigger.taskId}: ${reason(single.content)}`;
       const task = delegateTargets(single.display)[0];
       if (!task) return `${OFFLINE_LABEL} Task ${trigger.taskId}: ${firstLine(single.content)}`;
       const body = task.answer ? task.answer : (task.error ?? '');

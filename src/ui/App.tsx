@@ -35,6 +35,8 @@ import { useChatKeys } from './hooks/useChatKeys.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
+import { useTypeAhead } from './hooks/useTypeAhead.js';
+import { sanitizeLine, truncate } from './text/width.js';
 import { editorKey } from './input/editorKeys.js';
 import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
@@ -105,6 +107,7 @@ export function App(props: AppProps) {
   const bindings = bindingsRef.current;
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });
+  const typeAhead = useTypeAhead();
   const { flash: chatFlash, show: flash, clear: clearFlash } = useFlash();
   const flashText = chatFlash?.text;
   const [pane, setPaneState] = useState<Pane | null>(null);
@@ -273,6 +276,7 @@ export function App(props: AppProps) {
     commands: commandList,
     keyBindings: keyHelp,
     keyTable: keys,
+    columns,
   };
 
   // Read from the store, not from this render: keys can arrive before the next one.
@@ -295,13 +299,15 @@ export function App(props: AppProps) {
       void runSlashLine(value, registry, commandContext);
       return;
     }
-    if (turnRunningRef.current) {
-      flash(t('ui:input.busy'));
-      return;
-    }
-    const text = tidyMessage(unescapeSlash(value));
     input.commit(value);
     clearFlash();
+    // Type-ahead: sent as the next turn when this one ends.
+    if (turnRunningRef.current) typeAhead.queue(value);
+    else startMessage(value);
+  };
+
+  const startMessage = (value: string) => {
+    const text = tidyMessage(unescapeSlash(value));
     setPendingTurn(true);
     turnRunningRef.current = true;
     runtime
@@ -309,6 +315,13 @@ export function App(props: AppProps) {
       .catch((err: unknown) => print(t('ui:errors.turnFailed', { message: err instanceof Error ? err.message : String(err) }), 'error'))
       .finally(() => setPendingTurn(false));
   };
+
+  // The turn ended: the queued message is the next one, sent once (take() empties it).
+  useEffect(() => {
+    if (turnRunning || approvalPendingNow()) return;
+    const queued = typeAhead.take();
+    if (queued !== undefined) startMessage(queued);
+  });
 
   const submitRef = useRef(onSubmit);
   submitRef.current = onSubmit;
@@ -341,6 +354,7 @@ export function App(props: AppProps) {
       openPaneId: () => paneRef.current?.id,
       redraw: reprintScrollback,
       now: Date.now,
+      typeAhead,
     },
     {
       isOpen: () => paneRef.current !== null,
@@ -379,7 +393,8 @@ export function App(props: AppProps) {
     : 0;
   const fixedRows = statusRows + quotaRows + flashRows + approvalRows + fanoutRows + elicitRows + LIVE_TURN_MARGIN + 1;
   const paneRows = Math.max(3, rows - fixedRows - 1 - Math.min(4, live.length > 0 ? 4 : 0));
-  const inputRows = pane ? 1 + paneRows : 1 + inputLineHeight(input, width, inputMaxLines);
+  const queuedRows = !pane && typeAhead.queued !== undefined ? 1 : 0;
+  const inputRows = pane ? 1 + paneRows : 1 + queuedRows + inputLineHeight(input, width, inputMaxLines);
   const liveRows = Math.max(1, rows - fixedRows - inputRows);
 
   return (
@@ -431,13 +446,16 @@ export function App(props: AppProps) {
                 {pane.render({ runtime, width, maxRows: paneRows, close: () => setPane(null), focusApproval: approvalUi.focus })}
               </PaneKeysContext.Provider>
             ) : (
-              <InputLine
-                controller={input}
-                focus={approval === undefined && fanout === undefined && elicitation === undefined}
-                width={width}
-                maxLines={inputMaxLines}
-                language={language}
-              />
+              <>
+                {typeAhead.queued !== undefined && <QueuedLine text={typeAhead.queued} width={width} />}
+                <InputLine
+                  controller={input}
+                  focus={approval === undefined && fanout === undefined && elicitation === undefined}
+                  width={width}
+                  maxLines={inputMaxLines}
+                  language={language}
+                />
+              </>
             )}
           </Box>
           {flashText && !quitting && (
@@ -450,5 +468,17 @@ export function App(props: AppProps) {
         </Box>
       </KeyTableContext.Provider>
     </RuntimeStoreContext.Provider>
+  );
+}
+
+/** The type-ahead message above the input: its first line, and how many more it has. */
+function QueuedLine({ text, width }: { text: string; width: number }) {
+  const lines = text.split('\n');
+  const more = lines.length > 1 ? ` ${t('ui:input.queuedMore', { count: lines.length - 1 })}` : '';
+  const first = sanitizeLine(lines[0]);
+  return (
+    <Text color="cyan" dimColor wrap="truncate-end">
+      {truncate(t('ui:input.queued', { text: `${truncate(first, Math.max(8, Math.floor(width / 3)))}${more}` }), width)}
+    </Text>
   );
 }

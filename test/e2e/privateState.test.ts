@@ -94,7 +94,7 @@ describe('private state under ARBOR_HOME', () => {
       expect(r.code).toBe(0);
       const notices = r.stderr.split('\n').filter((l) => l.includes('readable by other users'));
       expect(notices).toEqual([
-        `warning: ${sb.h.home} was readable by other users; made it private (folders 0700, files 0600): ., sessions (2).`,
+        `warning: ${sb.h.home} was readable by other users; made it private (folders 0700, files 0600): ${sb.h.home}, sessions (2).`,
       ]);
       expect(statSync(old).mode & 0o777).toBe(0o600);
       expect(statSync(sessions).mode & 0o777).toBe(0o700);

@@ -199,6 +199,18 @@ describe('offline provider: delegate', () => {
     expect(out.text).toBe('[offline model] researcher answered: Done: find the config docs');
   });
 
+  it('a refused delegation is summarized with its whole reason: the remedy at its end is kept', async () => {
+    const refusal =
+      'delegation is forbidden for caller "main" by risk profile "default" delegation_policy; set [risk_profiles.default].delegation_policy mode = "allow"';
+    const messages = user('delegate to researcher: dig into Y');
+    const first = await drain(offline(), { messages, tools: ALL_TOOLS });
+    const history = withResults(messages, calls(first.events), [
+      { content: refusal, isError: true, display: delegated([{ target: 'researcher', success: false, error: refusal }]) },
+    ]);
+    const out = await drain(offline(), { messages: history, tools: ALL_TOOLS });
+    expect(out.text).toBe(`[offline model] Delegation to researcher failed: ${refusal}`);
+  });
+
   it('the delegated child answers its task as a child', async () => {
     await drain(offline(), { messages: user('delegate to reviewer: look over plan B'), tools: ALL_TOOLS });
     const child = await drain(offline(), {

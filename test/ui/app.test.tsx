@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ENTER, ESC, mount, sleep, waitFor } from './harness.js';
+import { ENTER, ESC, mount, waitFor } from './harness.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => cleanup());
@@ -77,21 +77,6 @@ describe('App: a turn', () => {
     const app = await mount();
     await app.press(ESC);
     expect(app.runtime.calls.interrupt).toBe(0);
-  });
-
-  it('Enter while a turn runs sends nothing, keeps the text and says why', async () => {
-    const app = await mount();
-    await app.type('first');
-    await app.press(ENTER);
-    await app.type('second');
-    await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['first']);
-    await waitFor(() => expect(app.frame()).toContain('Enter sends once it ends'));
-    expect(app.frame()).toContain('second');
-    app.runtime.endTurn();
-    await sleep(20);
-    await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['first', 'second']);
   });
 
   it('shows tool cards: spinner while running, then ✓ with the first result line', async () => {

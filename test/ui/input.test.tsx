@@ -47,6 +47,19 @@ describe('input line', () => {
     expect(app.runtime.calls.startTurn).toEqual(['alpha\nbeta']);
   });
 
+  it.each([
+    ['en', '3 lines, Enter sends them as one message', '4 lines'],
+    ['es', '3 líneas, Intro las envía como un solo mensaje', '4 líneas'],
+  ] as const)('a 3-line paste ending in a line break says 3 lines, the lines it sends (%s)', async (lang, three, four) => {
+    setLanguage(lang);
+    const app = await mount();
+    await app.type('alpha\rbeta\rgamma\r');
+    await waitFor(() => expect(app.frame()).toContain(three));
+    expect(app.frame()).not.toContain(four);
+    await app.press(ENTER);
+    expect(app.runtime.calls.startTurn).toEqual(['alpha\nbeta\ngamma']);
+  });
+
   it('a single line arriving with its Enter in one chunk is sent', async () => {
     const app = await mount();
     await app.type('quick\r');

@@ -107,7 +107,7 @@ describe('layout', () => {
     app.runtime.addTool('shell', { command: 'ls' }, 'running');
     await app.type('otra\nlínea');
     await app.press(ENTER);
-    await waitFor(() => expect(app.frame()).toContain('Hay un turno en curso'));
+    await waitFor(() => expect(app.frame()).toContain('en cola: otra (+1 línea)'));
     const busy = app.frame();
     app.runtime.requestApproval('shell', { command: 'ls' });
     await waitFor(() => expect(app.frame()).toContain('Se necesita aprobación'));

@@ -4,6 +4,9 @@ import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { ListPicker, type PickerRow } from '../../src/ui/pickers/ListPicker.js';
+import { sessionRows } from '../../src/ui/pickers/sessionRows.js';
+import { sessionSummary } from './harness.js';
+import { setLanguage } from '../../src/i18n/index.js';
 import { DOWN, ENTER, ESC, sleep, waitFor } from './harness.js';
 
 afterEach(() => cleanup());
@@ -67,5 +70,54 @@ describe('ListPicker', () => {
     await p.press(ESC);
     await waitFor(() => expect(p.cancelled()).toBe(1));
     expect(p.picked).toEqual([]);
+  });
+});
+
+describe('ListPicker counts and columns', () => {
+  afterEach(() => setLanguage('en'));
+
+  it.each([
+    ['en', '3 in all', '1 of 3 matches', '2 of 3 match'],
+    ['es', '3 en total', '1 de 3 coincide', '2 de 3 coinciden'],
+  ] as const)('counts the rows that match the filter, not a position (%s)', async (lang, all, one, two) => {
+    setLanguage(lang);
+    const p = mountPicker();
+    await sleep(40);
+    await waitFor(() => expect(p.app.lastFrame()).toContain(all));
+    await p.press('gr');
+    await waitFor(() => expect(p.app.lastFrame()).toContain(one));
+    await p.press('\u007f\u007f');
+    await p.press('es');
+    await waitFor(() => expect(p.app.lastFrame()).toContain(two));
+  });
+
+  it('a resume row at 120 columns keeps its cost whole; the first message is cut instead', async () => {
+    setLanguage('en');
+    const session = sessionSummary({
+      id: '20261202-020800-abcd',
+      createdAt: '2026-12-02T02:08:00Z',
+      cwd: '/tmp/arbor-e2e-GiqYKu/work/deeper/folder',
+      firstUserMessage: 'a first message long enough to need cutting somewhere along the way, really',
+      turns: 12,
+      tokens: 123456,
+      costUsd: 1.2345,
+      headless: true,
+      items: 0,
+    });
+    const app = render(
+      <ListPicker
+        title="t"
+        rows={sessionRows([session], undefined, undefined)}
+        width={120}
+        maxRows={10}
+        empty="-"
+        onPick={() => {}}
+        onCancel={() => {}}
+      />,
+    );
+    await sleep(40);
+    const row = (app.lastFrame() ?? '').split('\n').find((l) => l.includes('[headless]')) ?? '';
+    expect(row).toMatch(/12 turns · 123k tokens · \$1\.23$/);
+    expect(row.length).toBeLessThanOrEqual(120);
   });
 });

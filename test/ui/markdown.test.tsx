@@ -79,3 +79,20 @@ describe('Markdown', () => {
     expect(md('<div>raw html</div>')).toContain('raw html');
   });
 });
+
+describe('wrapped reply lines', () => {
+  // A row exactly full used to push the space it broke at onto the next row (" Anthropic").
+  it('a row that fills the width exactly does not start the next row with a space', () => {
+    const text = 'add a provider (Ollama, vLLM, LM Studio, OpenAI, Anthropic, ...), or start arbor';
+    const rows = md(text, 48).split('\n');
+    expect(rows[0]).toBe('add a provider (Ollama, vLLM, LM Studio, OpenAI,');
+    expect(rows[1]).toBe('Anthropic, ...), or start arbor');
+    // Also inside bold text, and with no row left holding just the space.
+    const bold = md('**bold words here** more', 10).split('\n');
+    expect(bold).toEqual(['bold words', 'here more']);
+  });
+
+  it('a line keeps its own indentation', () => {
+    expect(md('```\n  indented code\n    more\n```', 40)).toContain('  indented code');
+  });
+});

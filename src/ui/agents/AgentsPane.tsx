@@ -15,7 +15,7 @@ import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
 import { LineView } from '../components/LineView.js';
-import { chooseMetrics, formatRow } from './rowFormat.js';
+import { chooseColumns, formatRow } from './rowFormat.js';
 import { fitLine, wrapSeg, type Line } from './segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
 import { runItems, transcriptLines } from './transcriptLines.js';
@@ -81,10 +81,10 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const rows = view.rows;
   const now = Date.now();
   // Column layout for the whole list, once per refresh, so columns stay put while scrolling.
-  const { posWidth, metrics } = useMemo(() => {
+  const { posWidth, metrics, sumWidth } = useMemo(() => {
     // The left margin; the run's number is in its label (researcher#3).
     const pw = 1;
-    return { posWidth: pw, metrics: chooseMetrics(rows, width, pw) };
+    return { posWidth: pw, ...chooseColumns(rows, width, pw) };
   }, [rows, width]);
 
   let index = selectedId === undefined ? -1 : rows.findIndex((r) => r.run.id === selectedId);
@@ -249,7 +249,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
     const lines: React.ReactNode[] = shown.map((row, i) => (
       <LineView
         key={row.run.id}
-        line={formatRow(row, width, posWidth, metrics, now, askOf.has(row.run.id))}
+        line={formatRow(row, width, posWidth, metrics, now, askOf.has(row.run.id), sumWidth)}
         inverse={start + i === index}
       />
     ));

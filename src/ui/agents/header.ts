@@ -25,6 +25,16 @@ export function headerLines(opts: {
     opts.spawnPaused
       ? [{ text: t('agents:pane.spawnPaused'), color: 'yellow', bold: true }]
       : [{ text: t('agents:pane.spawnOn'), dim: true }],
+    ...(totals.turn
+      ? [
+          [
+            {
+              text: t('agents:pane.turn', { status: t(`agents:status.${totals.turn}`) }),
+              color: totals.turn === 'running' ? 'cyan' : 'yellow',
+            },
+          ],
+        ]
+      : []),
     [{ text: t('agents:pane.running', { count: totals.running }), color: totals.running ? 'cyan' : undefined }],
     [{ text: t('agents:pane.queued', { count: totals.queued }), dim: totals.queued === 0 }],
     [{ text: t('agents:pane.paused', { count: totals.paused }), color: totals.paused ? 'yellow' : undefined, dim: totals.paused === 0 }],

@@ -86,7 +86,13 @@ const widthOf = (line: Line) => line.reduce((w, s) => w + displayWidth(s.text), 
 
 /** Which metrics fit, decided once for the rows on screen so their columns line up at the
  * right edge: the widest left part must still leave MIN_TASK cells for the task. */
-export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number): MetricId[] {
+export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number, reserved = 0): MetricId[] {
+  return fitColumns(rows, width, posWidth, reserved).metrics;
+}
+
+/** chooseMetrics with the room `reserved` cells more take (the subtree-sum column); `fits`
+ * says whether that room is there even once every metric has dropped. */
+function fitColumns(rows: TreeRow[], width: number, posWidth: number, reserved: number): { metrics: MetricId[]; fits: boolean } {
   // Arithmetic on cached word widths: this runs over every row once per refresh.
   const words = new Map<string, number>();
   const wordWidth = (key: string, make: () => string) => {
@@ -108,10 +114,30 @@ export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number):
   const shown = new Set(METRICS);
   const metricsWidth = () => METRICS.filter((m) => shown.has(m)).reduce((w, m) => w + 1 + METRIC_WIDTHS[m], 0);
   for (const m of DROP_ORDER) {
-    if (width - left - metricsWidth() >= MIN_TASK) break;
+    if (width - left - metricsWidth() - reserved >= MIN_TASK) break;
     shown.delete(m);
   }
-  return METRICS.filter((m) => shown.has(m));
+  return { metrics: METRICS.filter((m) => shown.has(m)), fits: width - left - metricsWidth() - reserved >= MIN_TASK };
+}
+
+/** The columns of the rows on screen: the metrics that fit, then the subtree-sum column's
+ * width if it fits beside all of them (0: no row shows a sum, as a narrow terminal drops
+ * them first). One decision for every row, so the columns line up. */
+export function chooseColumns(rows: TreeRow[], width: number, posWidth: number): { metrics: MetricId[]; sumWidth: number } {
+  const metrics = chooseMetrics(rows, width, posWidth);
+  const sumWidth = subtreeColumn(rows);
+  const withSums = fitColumns(rows, width, posWidth, sumWidth);
+  const keeps = withSums.fits && withSums.metrics.length === metrics.length;
+  return { metrics, sumWidth: sumWidth > 0 && keeps ? sumWidth : 0 };
+}
+
+/** Cells the subtree-sum column takes on the rows shown: reserved on every row (blank where
+ * a run has no children), so a parent's metrics line up with its children's instead of
+ * sitting left of them by the sum's width. */
+export function subtreeColumn(rows: readonly TreeRow[]): number {
+  let w = 0;
+  for (const row of rows) if (row.subtree) w = Math.max(w, displayWidth(` ${subtreeText(row.subtree)}`));
+  return w;
 }
 
 interface Cached {
@@ -120,29 +146,50 @@ interface Cached {
 }
 const cache = new WeakMap<TreeRow['run'], Cached>();
 
-export function formatRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking = false): Line {
+export function formatRow(
+  row: TreeRow,
+  width: number,
+  posWidth: number,
+  metrics: MetricId[],
+  now: number,
+  asking = false,
+  /** The sum column chosen for all rows (chooseColumns; 0: none); omitted, each parent row
+   * shows its sum where it fits. */
+  sumWidth?: number,
+): Line {
   const run = row.run;
   const elapsedKey = isTerminal(run.status) || run.startedAt === undefined ? '' : Math.floor(activeMs(run, now) / 1000);
   const sub = row.subtree ? `${row.subtree.tokensIn + row.subtree.tokensOut}/${row.subtree.costUsd}` : '';
-  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}|${row.flags?.length ?? 0}`;
+  const key = `${width}|${posWidth}|${metrics.join(',')}|${row.level}|${row.label}|${row.context ? 1 : 0}|${elapsedKey}|${currentLanguage()}|${asking ? 1 : 0}|${sub}|${row.flags?.length ?? 0}|${sumWidth ?? '-'}`;
   const hit = cache.get(run);
   if (hit && hit.key === key) return hit.line;
-  const line = buildRow(row, width, posWidth, metrics, now, asking);
+  const line = buildRow(row, width, posWidth, metrics, now, asking, sumWidth);
   cache.set(run, { key, line });
   return line;
 }
 
-function buildRow(row: TreeRow, width: number, posWidth: number, metrics: MetricId[], now: number, asking: boolean): Line {
+function buildRow(
+  row: TreeRow,
+  width: number,
+  posWidth: number,
+  metrics: MetricId[],
+  now: number,
+  asking: boolean,
+  sumWidth: number | undefined,
+): Line {
   const left = leftPart(row, posWidth, asking);
   const right: Line = [];
   for (const m of metrics) right.push({ text: ' ' }, metric(m, row, now));
   const fullTask = row.run.task.replace(/\s+/g, ' ').trim() || '—';
   // A parent's row ends with its whole subtree's spend (itself included), taken from the
   // task's room while the task keeps its first TASK_BEFORE_SUM cells (or all of a short one).
-  if (row.subtree) {
-    const sum: Seg = { text: ` ${subtreeText(row.subtree)}`, color: 'magenta' };
+  const own = row.subtree ? ` ${subtreeText(row.subtree)}` : '';
+  if (sumWidth !== undefined) {
+    // The column chosen for all rows (chooseColumns): always there, blank on a leaf.
+    if (sumWidth > 0) right.push({ text: ' '.repeat(Math.max(0, sumWidth - displayWidth(own))) + own, color: 'magenta' });
+  } else if (own) {
     const keep = Math.max(MIN_TASK, Math.min(displayWidth(fullTask), TASK_BEFORE_SUM));
-    if (width - widthOf(left) - widthOf(right) - displayWidth(sum.text) >= keep) right.push(sum);
+    if (width - widthOf(left) - widthOf(right) - displayWidth(own) >= keep) right.push({ text: own, color: 'magenta' });
   }
   const taskRoom = Math.max(1, width - widthOf(left) - widthOf(right));
   const task = truncate(fullTask, taskRoom);

@@ -37,6 +37,9 @@ export interface TreeTotals {
   children: number;
   /** Whether any shown run is still live (the elapsed clock must tick). */
   live: boolean;
+  /** The status of a live root turn shown, if any: the counts above are children only, and
+   * "0 running" beside a running root row read as a contradiction. */
+  turn?: Run['status'];
 }
 
 export interface TreeView {
@@ -131,6 +134,7 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
     totals.maxDepth = Math.max(totals.maxDepth, run.depth);
     if (!isTerminal(run.status)) totals.live = true;
     if (run.kind !== 'root') children.push(run);
+    else if (!isTerminal(run.status)) totals.turn = run.status;
     if (hit.get(run.id)) {
       rows.push({
         run,

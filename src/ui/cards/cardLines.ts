@@ -7,6 +7,7 @@ import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
 import { subtreeText } from '../text/usageText.js';
+import { displayWidth } from '../text/width.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { limitNote, limitText } from './limits.js';
 import { fitLine, row, wrapBlock, type Line, type Seg } from './lines.js';
@@ -126,9 +127,12 @@ function recordedSummary(v: CardView): Seg[] {
   }
   const b = model.blocks[0] ?? {};
   const failed = item.status !== 'ok';
-  const prefix =
-    item.status === 'denied' ? `${t('transcript:card.denied')}: ` : item.status === 'skipped' ? `${t('transcript:card.skipped')}: ` : '';
-  return [{ text: prefix + blockSummary(b), color: failed ? 'red' : undefined, dim: !failed }];
+  return [{ text: outcomePrefix(item) + blockSummary(b), color: failed ? 'red' : undefined, dim: !failed }];
+}
+
+function outcomePrefix(item: ToolTranscriptItem): string {
+  if (item.status === 'denied') return `${t('transcript:card.denied')}: `;
+  return item.status === 'skipped' ? `${t('transcript:card.skipped')}: ` : '';
 }
 
 export function statusLine(v: CardView): Line {
@@ -155,12 +159,37 @@ export function statusLine(v: CardView): Line {
   return row(v.width, lead, ...flags, ...recordedSummary(v));
 }
 
-/** Collapsed: always two rows, so the live region can budget it without a store read. */
+/** Collapsed: two rows, so the live region can budget it without a store read; a call
+ * refused before any child ran (a policy's "set [risk_profiles.default]…" remedy) wraps
+ * its reason instead, since the end of it is what the user needs. */
 export function collapsedLines(v: CardView): Line[] {
-  return [headingLine(v), statusLine(v)];
+  const refusal = v.runs.length === 0 ? refusalLines(v.item, v.model, v.width) : undefined;
+  return [headingLine(v), ...(refusal ?? [statusLine(v)])];
 }
 
 export const COLLAPSED_ROWS = 2;
+
+/** The wrapped reason of a settled call that failed or was denied, when it does not fit one
+ * row; undefined otherwise (the status row shows it). From the call's display, as the row. */
+export function refusalLines(item: ToolTranscriptItem, model: CardModel, width: number): Line[] | undefined {
+  if (item.restored || !model.settled || item.status === 'ok' || model.parallel) return undefined;
+  const whole =
+    (model.blocks[0]?.text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
+  const reason = `${outcomePrefix(item)}${whole}`;
+  const lead = '  └ ';
+  if (!whole || displayWidth(lead) + displayWidth(reason) <= width) return undefined;
+  const rows = wrapBlock(reason, width, lead.length, { color: 'red' });
+  rows[0] = [{ text: lead, dim: true }, ...rows[0].slice(1)];
+  return rows.map((l) => fitLine(l, width));
+}
+
+/** Rows a collapsed card takes, for the live region's budget. */
+export function collapsedRows(item: ToolTranscriptItem, model: CardModel, width: number): number {
+  return 1 + (refusalLines(item, model, width)?.length ?? 1);
+}
 
 // ---- expanded ----
 

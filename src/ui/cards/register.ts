@@ -4,7 +4,7 @@
 import { createElement } from 'react';
 import { registerToolRenderer, type ToolRenderer } from '../components/renderToolItem.js';
 import { toolCardHeight } from '../components/ToolCard.js';
-import { COLLAPSED_ROWS } from './cardLines.js';
+import { collapsedRows } from './cardLines.js';
 import { cardModel } from './model.js';
 import { DELEGATE_TOOL, SPAWN_TOOL } from './cardArgs.js';
 import { PrintedTranscriptCard, TranscriptCard } from './TranscriptCard.js';
@@ -16,8 +16,9 @@ const renderer: ToolRenderer = {
     if (ctx.live) return createElement(TranscriptCard, { item, model, width: ctx.width, frame: ctx.frame });
     return createElement(PrintedTranscriptCard, { item, model, width: ctx.width });
   },
-  height(item) {
-    return cardModel(item) ? COLLAPSED_ROWS : toolCardHeight(item);
+  height(item, ctx) {
+    const model = cardModel(item);
+    return model ? collapsedRows(item, model, ctx.width) : toolCardHeight(item);
   },
 };
 

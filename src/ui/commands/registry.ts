@@ -48,6 +48,8 @@ export interface CommandContext {
   keyBindings: readonly KeyBindingInfo[];
   /** The key table in force (/keys prints it). */
   keyTable?: KeyTable;
+  /** Terminal width, for commands that lay out columns (/help). */
+  columns?: number;
 }
 
 /** What argument completion may look at. */

@@ -41,7 +41,10 @@ function windowOf(layout: InputLayout, cursor: number, maxLines: number) {
   return { rows, shown, cursorRow, first, below: rows - first - shown };
 }
 
-function countLines(text: string): number {
+/** Lines the message sends: Enter sends the text trimmed, so a paste ending in a line
+ * break ("a\nb\nc\n") is 3 lines, not 4. */
+function countLines(value: string): number {
+  const text = value.trim();
   let n = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;

@@ -18,8 +18,10 @@ interface State extends EditorState {
   historyIndex: number | null;
   draft: string;
   selected: number;
-  /** The last text cut with Ctrl+U/K/W, for Ctrl+Y. */
+  /** The last text cut with Ctrl+U/K/W, for Ctrl+Y (consecutive kills joined). */
   killed: string;
+  /** Whether the last change was a kill, so the next kill joins the buffer. */
+  afterKill: boolean;
   /** Argument completions offered by Tab (cycled by ↑/↓ or more Tabs). */
   argChoices: string[];
 }
@@ -135,11 +137,22 @@ const EMPTY_VIEW: SuggestionView = { items: [], selected: 0, total: 0, offset: 0
 export function useInputController(registry: CommandRegistry, completion: CompletionContext): InputController {
   const completionRef = useRef(completion);
   completionRef.current = completion;
-  const state = useRef<State>({ text: '', cursor: 0, history: [], historyIndex: null, draft: '', selected: 0, killed: '', argChoices: [] });
+  const state = useRef<State>({
+    text: '',
+    cursor: 0,
+    history: [],
+    historyIndex: null,
+    draft: '',
+    selected: 0,
+    killed: '',
+    afterKill: false,
+    argChoices: [],
+  });
   const rerender = useLineVersion();
   const update = useCallback(
     (patch: Partial<State>) => {
-      state.current = { ...state.current, ...patch };
+      // Any change but a kill ends a run of kills.
+      state.current = { ...state.current, afterKill: false, ...patch };
       rerender();
     },
     [rerender],
@@ -184,7 +197,8 @@ export function useInputController(registry: CommandRegistry, completion: Comple
         case 'killWord': {
           const cut = op === 'killStart' ? ed.killToStart(s) : op === 'killEnd' ? ed.killToEnd(s) : ed.killWordBack(s);
           if (!cut.killed) return;
-          return apply(cut.state, { killed: cut.killed });
+          const killed = ed.joinKill(s.killed, cut.killed, op !== 'killEnd', s.afterKill);
+          return apply(cut.state, { killed, afterKill: true });
         }
       }
     },

@@ -114,6 +114,14 @@ export function killToEnd(s: EditorState) {
 }
 export const killWordBack = (s: EditorState) => cut(s, wordLeftOf(s.text, s.cursor), s.cursor);
 
+/** The kill buffer after a kill, as readline keeps it: a kill straight after another kill
+ * joins it (two Ctrl+W then Ctrl+Y give both words back), a backward kill (Ctrl+W, Ctrl+U)
+ * in front of it and a forward one (Ctrl+K) after; any other key starts a new buffer. */
+export function joinKill(buffer: string, killed: string, backward: boolean, afterKill: boolean): string {
+  if (!afterKill) return killed;
+  return backward ? killed + buffer : buffer + killed;
+}
+
 function columnOf(text: string, lineStart: number, at: number): number {
   let w = 0;
   for (const ch of text.slice(lineStart, at)) w += cellWidth(ch);

@@ -23,6 +23,13 @@ export interface InputActions {
   moveSuggestion(delta: number): void;
   complete(): boolean;
   clear(): void;
+  /** Replaces the whole line, cursor at the end. */
+  set(value: string): void;
+}
+
+/** The message queued while a turn runs (hooks/useTypeAhead.ts). */
+export interface QueuedMessage {
+  take(): string | undefined;
 }
 
 /** The approval prompt's own state: the highlighted answer, how far its arguments are
@@ -72,6 +79,19 @@ export interface KeyContext {
   now(): number;
   /** Scratch space that survives renders, e.g. when Ctrl+C was last pressed. */
   memory: Record<string, unknown>;
+  /** Type-ahead: ↑ on an empty line takes it back, an interrupt returns it unsent. */
+  typeAhead?: QueuedMessage;
+}
+
+/** Interrupting the turn a queued message waited for: the message goes back into the
+ * line, unsent (the user stopped the work it was to follow), before anything it typed since. */
+function interruptTurn(ctx: KeyContext): void {
+  const queued = ctx.typeAhead?.take();
+  if (queued !== undefined) {
+    ctx.input.set(ctx.inputValue ? `${queued}\n${ctx.inputValue}` : queued);
+    ctx.flash(t('ui:input.queuedBack'));
+  }
+  ctx.runtime.interrupt();
 }
 
 /** A /help line: the commands whose keys it shows, and what they do (an i18n key). */
@@ -181,7 +201,7 @@ const interrupt: KeyBinding = {
   command: 'chat.interrupt',
   run(ctx) {
     if (ctx.approvalPending || !ctx.turnRunning) return false;
-    ctx.runtime.interrupt();
+    interruptTurn(ctx);
   },
   help: [{ commands: ['chat.interrupt'], summary: 'ui:keys.summaries.interrupt' }],
 };
@@ -198,7 +218,7 @@ const ctrlC: KeyBinding = {
     }
     if (ctx.turnRunning) {
       ctx.memory.lastCtrlC = undefined;
-      ctx.runtime.interrupt();
+      interruptTurn(ctx);
       return;
     }
     const last = ctx.memory.lastCtrlC as number | undefined;
@@ -247,7 +267,10 @@ const arrows: KeyBinding = {
     const up = ctx.keys.is('chat.history_prev', k);
     if (ctx.suggestionsVisible) ctx.input.moveSuggestion(up ? -1 : 1);
     else if (up) {
-      if (!ctx.input.lineUp()) ctx.input.historyPrev();
+      // A queued message comes back before history does.
+      const queued = ctx.inputValue === '' ? ctx.typeAhead?.take() : undefined;
+      if (queued !== undefined) ctx.input.set(queued);
+      else if (!ctx.input.lineUp()) ctx.input.historyPrev();
     } else if (!ctx.input.lineDown()) ctx.input.historyNext();
   },
   help: [{ commands: ['chat.history_prev', 'chat.history_next'], summary: 'ui:keys.summaries.history' }],

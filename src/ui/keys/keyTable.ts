@@ -92,14 +92,20 @@ export class KeyTable {
 
   /** The command's keys as a hint shows them: "Esc/q", "Ctrl+T". */
   label(command: KeyCommand): string {
-    return (this.entries.get(command)?.shown ?? []).map(formatKey).join('/');
+    return joinKeys((this.entries.get(command)?.shown ?? []).map(formatKey));
   }
 
   /** Keys of several commands in one hint: "↑↓", "PgUp/PgDn", "n/N". */
   labels(commands: readonly KeyCommand[]): string {
     const parts = commands.map((c) => this.label(c)).filter(Boolean);
-    return parts.every((p) => ARROWS.has(p)) ? parts.join('') : parts.join('/');
+    return parts.every((p) => ARROWS.has(p)) ? parts.join('') : joinKeys(parts);
   }
+}
+
+/** "Esc/q"; when a key is "/" itself a slash cannot separate them ("//n/N" read as
+ * nothing), so they are listed "/, n, N". */
+function joinKeys(parts: readonly string[]): string {
+  return parts.some((p) => p.startsWith('/') || p.endsWith('/')) ? parts.join(', ') : parts.join('/');
 }
 
 const DEFAULT = new KeyTable();

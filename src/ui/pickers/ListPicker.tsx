@@ -6,7 +6,7 @@ import React, { useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../../i18n/index.js';
 import { usePaneInput } from '../panes/paneKeys.js';
-import { truncate } from '../text/width.js';
+import { displayWidth, truncate } from '../text/width.js';
 
 /** `text` with every C0/C1 control character (ESC included) replaced. */
 export function replaceControls(text: string, replacement: string): string {
@@ -27,6 +27,8 @@ export interface PickerRow {
   /** Marked (e.g. the current session or model). */
   current?: boolean;
   dim?: boolean;
+  /** Shown whole after the label (a session's cost): the label is cut before it instead. */
+  suffix?: string;
 }
 
 export interface ListPickerProps {
@@ -41,6 +43,11 @@ export interface ListPickerProps {
   empty: string;
   /** The row selected at first. */
   initialId?: string;
+}
+
+/** "2 in all", or with a filter "1 of 2 matches": "1 of 2" alone read as a position. */
+export function countText(shown: number, total: number, filter: string): string {
+  return filter.trim() ? t('ui:picker.countMatching', { count: shown, total }) : t('ui:picker.countAll', { count: total });
 }
 
 export function filterRows(rows: PickerRow[], filter: string): PickerRow[] {
@@ -133,7 +140,8 @@ export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empt
       ) : (
         visible.map((row, i) => {
           const isSel = offset.current + i === selected;
-          const line = `${isSel ? '›' : ' '} ${row.label}${row.current ? `  ${t('ui:picker.current')}` : ''}`;
+          const tail = `${row.suffix ? `  ${row.suffix}` : ''}${row.current ? `  ${t('ui:picker.current')}` : ''}`;
+          const line = `${truncate(`${isSel ? '›' : ' '} ${row.label}`, Math.max(1, w - displayWidth(tail)))}${tail}`;
           return (
             <Text key={row.id} inverse={isSel} dimColor={row.dim && !isSel} wrap="truncate-end">
               {truncate(line, w)}
@@ -142,7 +150,7 @@ export function ListPicker({ title, rows, width, maxRows, onPick, onCancel, empt
         })
       )}
       <Text dimColor wrap="truncate-end">
-        {truncate(t('ui:picker.hints', { shown: shown.length, total: rows.length }), w)}
+        {truncate(t('ui:picker.hints', { counted: countText(shown.length, rows.length, filter) }), w)}
       </Text>
     </Box>
   );

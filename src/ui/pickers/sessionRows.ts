@@ -29,10 +29,12 @@ export function sessionRows(sessions: SessionSummary[], currentId: string | unde
       cost: formatCost(s.costUsd ?? 0),
     });
     const mark = s.headless ? `${t('ui:picker.headless')} ` : '';
-    const label = `${when}  ${dir.padEnd(Math.min(DIR_WIDTH, Math.max(dir.length, 12)))}  ${mark}${truncate(first, FIRST_WIDTH)}  ${stats}`;
+    const label = `${when}  ${dir.padEnd(Math.min(DIR_WIDTH, Math.max(dir.length, 12)))}  ${mark}${truncate(first, FIRST_WIDTH)}`;
     return {
       id: s.id,
       label,
+      // Turns, tokens and cost are the columns to compare: the first message is cut first.
+      suffix: stats,
       search: `${s.id} ${s.cwd ?? ''} ${s.firstUserMessage ?? ''} ${when}`,
       current: s.id === currentId,
       dim: s.headless === true,

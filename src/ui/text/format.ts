@@ -1,5 +1,6 @@
 // Small, language-neutral formatters for numbers, durations, dates and tool arguments.
 import type { ToolDisplay } from '../../model/toolDisplay.js';
+import { delegateSummary } from './delegateSummary.js';
 
 export function formatTokens(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '0';
@@ -78,6 +79,7 @@ const SPELLED_OUT_TOOLS = new Set(['delegate', 'spawn_subagent']);
 /** The argument summary a tool card shows. */
 export function toolArgsSummary(name: string, args: unknown, rawArgs = ''): string {
   if (!SPELLED_OUT_TOOLS.has(name) || !args || typeof args !== 'object' || Array.isArray(args)) return summarizeArgs(args, rawArgs);
+  if (name === 'delegate') return delegateSummary(args as Record<string, unknown>);
   const entries = Object.entries(args as Record<string, unknown>);
   const prompt = entries.find(([k]) => k === 'prompt');
   const rest = entries.filter(([k]) => k !== 'prompt').map(([k, v]) => `${k}=${scalar(v)}`);

@@ -49,11 +49,13 @@ function withGutter(line: Line): Line {
 }
 
 /** Rows for each part, so the whole pane never exceeds maxRows at any size. */
-function budget(maxRows: number): { header: number; footer: number; hints: number; body: number } {
+function budget(maxRows: number, hintRows: number): { header: number; footer: number; hints: number; body: number } {
   const rows = Math.max(1, maxRows);
   const header = rows >= 2 ? 1 : 0;
   const footer = rows >= 3 ? 1 : 0;
-  const hints = rows >= 10 ? 2 : rows >= 5 ? 1 : 0;
+  // The hints get the rows they wrap to (at 50–60 columns, three), as /agents gives its
+  // own, so "Esc close" is never cut off; only a short pane keeps them to one or two.
+  const hints = rows >= 10 ? Math.min(hintRows, Math.max(2, Math.floor(rows / 4))) : rows >= 5 ? 1 : 0;
   return { header, footer, hints, body: Math.max(1, rows - header - footer - hints) };
 }
 
@@ -99,7 +101,8 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   else if (u.searching) footer = [row(width, { text: '/', bold: true, color: 'cyan' }, { text: u.draft }, { text: '▏', color: 'cyan' })];
   else if (flash) footer = wrapBlock(flash.text, width, 0, { color: FLASH_COLORS[flash.level] }).slice(0, MAX_FLASH_ROWS);
   else footer = [[]];
-  const base = budget(maxRows);
+  const mode: HintMode = approvalWaiting ? 'approval' : u.searching ? 'search' : u.stack.length > 1 ? 'child' : 'session';
+  const base = budget(maxRows, hintLines(mode, width, Number.MAX_SAFE_INTEGER, keys).length);
   const borrowed = base.footer ? Math.min(footer.length - 1, base.body - 1) : 0;
   const parts = { ...base, footer: base.footer ? 1 + borrowed : 0, body: base.body - borrowed };
   const contentWidth = Math.max(8, width - GUTTER);
@@ -271,7 +274,6 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const bodyEnd = parts.header + parts.body;
   while (rows.length < bodyEnd) rows.push(EMPTY_LINE);
   rows.push(...footer.slice(0, parts.footer));
-  const mode: HintMode = approvalWaiting ? 'approval' : u.searching ? 'search' : u.stack.length > 1 ? 'child' : 'session';
   rows.push(...hintLines(mode, width, parts.hints, keys));
 
   return (

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { subtreeUsage } from '../../../src/model/usage.js';
 import { buildTree } from '../../../src/ui/agents/tree.js';
-import { chooseMetrics, formatRow } from '../../../src/ui/agents/rowFormat.js';
+import { chooseColumns, chooseMetrics, formatRow } from '../../../src/ui/agents/rowFormat.js';
 import { formatInfo } from '../../../src/ui/agents/subagentsFormat.js';
 import { collapsedLines } from '../../../src/ui/cards/cardLines.js';
 import { boundRuns, callUsage } from '../../../src/ui/cards/live.js';
@@ -79,6 +79,50 @@ describe('subtree roll-up', () => {
         ),
       ),
     ).not.toContain('Σ');
+  });
+
+  it('root, parent and child rows keep their elapsed / iter / tools columns at one place', () => {
+    const { rt, root, a, a1, b } = tree();
+    const view = buildTree(rt.store.getState(), 60, 'all');
+    const width = 160;
+    const { metrics, sumWidth } = chooseColumns(view.rows, width, 1);
+    const text = (id: string) =>
+      lineText(
+        formatRow(
+          view.rows.find((r) => r.run.id === id)!,
+          width,
+          1,
+          metrics,
+          Date.now(),
+          false,
+          sumWidth,
+        ),
+      );
+    const column = (id: string) => text(id).search(/\d+ it /);
+    expect(column(root.id)).toBeGreaterThan(0);
+    for (const id of [a.id, a1.id, b.id]) expect(column(id)).toBe(column(root.id));
+    // The sums still end the parent rows, right-aligned in their column.
+    expect(text(root.id)).toMatch(/Σ3\.7k \$0\.3140$/);
+    expect(text(a.id)).toMatch(/ Σ3\.6k \$0\.3100$/);
+    expect(text(a1.id)).not.toContain('Σ');
+    for (const id of [root.id, a.id, a1.id, b.id]) expect(text(id).length).toBe(width);
+    // Narrower: one decision for every row, so whatever shows stays in one column.
+    for (const w of [70, 90, 110, 120]) {
+      const cols = chooseColumns(view.rows, w, 1);
+      const at = (id: string) =>
+        lineText(
+          formatRow(
+            view.rows.find((r) => r.run.id === id)!,
+            w,
+            1,
+            cols.metrics,
+            Date.now(),
+            false,
+            cols.sumWidth,
+          ),
+        ).search(/\d+s /);
+      for (const id of [a.id, a1.id, b.id]) expect(at(id), `${w}`).toBe(at(root.id));
+    }
   });
 
   it('/subagents info shows the subtree and the limits in force', () => {

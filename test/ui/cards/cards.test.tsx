@@ -236,10 +236,13 @@ describe('generic fallbacks through the dispatch', () => {
     );
     const out = chat(launch);
     expect(out).toContain('Background task started');
-    expect(out).not.toContain('→ reviewer');
+    // Still the generic card (no dedicated model), with the one delegate header form.
+    expect(cardModel(launch)).toBeUndefined();
+    expect(out).toContain('delegate → reviewer · background · Long job');
     for (const action of ['check_result', 'list_results', 'cancel_task', 'await_sessions']) {
       const item = toolItem('delegate', { action, task_id: '123e4567-e89b-12d3-a456-426614174000' }, { result: '{"status":"completed"}' });
       expect(chat(item), action).not.toContain('→');
+      expect(chat(item), action).toContain(`delegate ${action} · 123e4567-e89b-12d3-a456-426614174000`);
       expect(toolItemHeight(item, { width: 80, frame: 0, live: true })).toBe(2);
     }
     expect(chat(toolItem('shell', { command: 'ls' }, { result: 'a\nb' }))).toMatch(/shell ls\n.*└ a/);
@@ -354,5 +357,24 @@ describe('live binding', () => {
     );
     await waitFor(() => expect(plain(r.lastFrame())).toMatch(/reviewer#1 running \ds ▸ read_file │ tester#2 queued #1/));
     r.unmount();
+  });
+});
+
+describe('a refused delegate call', () => {
+  const refusal =
+    'delegation is forbidden for caller "main" by risk profile "default" delegation_policy; set [risk_profiles.default].delegation_policy mode = "allow"';
+
+  it('wraps the reason on the card instead of cutting the remedy, and budgets the rows it takes', () => {
+    const item = toolItem('delegate', { agent: 'researcher', prompt: 'dig into Y' }, { status: 'error', result: refusal });
+    const out = chat(item, 80);
+    const flat = out.replace(/\n\s*/g, ' ');
+    expect(flat).toContain('set [risk_profiles.default].delegation_policy mode = "allow"');
+    expect(out).not.toContain('dele…');
+    const rows = out.split('\n').filter((l) => l.trim() !== '');
+    expect(toolItemHeight(item, { width: 80, frame: 0, live: true })).toBe(rows.length);
+    for (const r of rows) expect(r.length).toBeLessThanOrEqual(80);
+    // A short reason keeps the two-row card.
+    const short = toolItem('delegate', { agent: 'r', prompt: 'p' }, { status: 'error', result: 'no agent named "r"' });
+    expect(toolItemHeight(short, { width: 80, frame: 0, live: true })).toBe(2);
   });
 });

@@ -111,6 +111,10 @@ describe('the line editor', () => {
   it('Ctrl+W cuts the word before, Ctrl+Y puts it back, Ctrl+U cuts to the start, Ctrl+K to the end', async () => {
     expect(await sent(`git commit fix${CTRL_W}${CTRL_A}${CTRL_Y}`)).toEqual(['fixgit commit']);
     expect(await sent(`one two${CTRL_U}three`)).toEqual(['three']);
+    // Two Ctrl+W in a row are one kill: Ctrl+Y gives both words back.
+    expect(await sent(`git commit fix${CTRL_W}${CTRL_W}${CTRL_Y}`)).toEqual(['git commit fix']);
+    // A key between kills starts a new buffer.
+    expect(await sent(`one two${CTRL_W}x${BS}${CTRL_W}${CTRL_Y}`)).toEqual(['one']);
     expect(await sent(`keep this${CTRL_A}\x1bf${CTRL_K}`)).toEqual(['keep']);
   });
 

@@ -54,6 +54,12 @@ describe('editing', () => {
     expect(word.killed).toBe('fix');
   });
 
+  it('a kill straight after a kill joins the buffer, backward kills in front (readline)', () => {
+    expect(ed.joinKill('commit', 'git ', true, true)).toBe('git commit');
+    expect(ed.joinKill('abc', 'def', false, true)).toBe('abcdef');
+    expect(ed.joinKill('old', 'new', true, false)).toBe('new');
+  });
+
   it('pasted text loses control characters and escape sequences, keeps tabs and line breaks', () => {
     expect(ed.cleanInsert('a\r\nb\rc\td\x1b[31me\x1b]0;title\x07f\x00g\x9bh')).toBe('a\nb\nc\tdefgh');
   });

@@ -327,6 +327,20 @@ describe('size and approvals', () => {
     r.unmount();
   });
 
+  it.each([50, 55, 60])('at %i columns the hints wrap onto the rows they need: Esc close is never cut', async (w) => {
+    for (const lang of ['en', 'es'] as const) {
+      setLanguage(lang);
+      const r = render(<TranscriptViewer runtime={withSession(5)} width={w} maxRows={24} close={() => {}} />);
+      await sleep(30);
+      const frame = plain(r.lastFrame());
+      expect(frame, lang).toContain(lang === 'en' ? 'Esc close' : 'Esc cerrar');
+      expect(frame, lang).not.toMatch(/ …$/m);
+      for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(w);
+      r.unmount();
+    }
+    setLanguage('en');
+  });
+
   it('in the chat, the pane plus the rest stay shorter than the terminal', async () => {
     for (const [cols, rows] of [
       [40, 10],

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setLanguage } from '../../../src/i18n/index.js';
+import { setLanguage, t } from '../../../src/i18n/index.js';
 import { summarizeTightened, tightenArborHome } from '../../../src/persistence/privateFs.js';
 import { assertHomeWritable } from '../../../src/persistence/homeAccess.js';
 import { SessionLog } from '../../../src/persistence/sessionLog.js';
@@ -100,12 +100,27 @@ describe('tightening at start', () => {
     expect(mode(join(home, 'logs', 'arbor.log'))).toBe(0o600);
     expect(mode(join(home, 'config.toml'))).toBe(0o600);
     expect(mode(outside)).toBe(0o644);
-    expect(summarizeTightened(['.', 'sessions', 'sessions/a.jsonl', 'logs/arbor.log', 'config.toml'])).toBe(
-      '., sessions (2), logs, config.toml',
+    expect(summarizeTightened(['.', 'sessions', 'sessions/a.jsonl', 'logs/arbor.log', 'config.toml'], home)).toBe(
+      `${home}, sessions (2), logs, config.toml`,
     );
   });
 
   it('a missing home is fine', () => {
     expect(tightenArborHome(join(root, 'nope')).paths).toEqual([]);
+  });
+
+  // The home itself was listed as "." and the notice then ended in ": ..", which read as
+  // the parent folder.
+  it.each(['en', 'es'] as const)('the notice names the home by its path, never "." (%s)', (lang) => {
+    setLanguage(lang);
+    try {
+      const what = summarizeTightened(['.', 'sessions', 'sessions/a.jsonl'], home);
+      const notice = t('cli:permissionsTightened', { home, what });
+      expect(notice.endsWith(`: ${home}, sessions (2).`)).toBe(true);
+      expect(notice).not.toContain('..');
+      expect(summarizeTightened(['.'], home)).toBe(home);
+    } finally {
+      setLanguage('en');
+    }
   });
 });

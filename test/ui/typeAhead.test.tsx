@@ -1,0 +1,85 @@
+// Type-ahead: Enter while a turn runs queues the message (shown above the input) and it is
+// sent, once, as the next turn when the running one ends. ↑ on an empty line takes it back;
+// interrupting the turn puts it back into the line unsent.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { setLanguage } from '../../src/i18n/index.js';
+import { ENTER, ESC, UP, mount, sleep, waitFor } from './harness.js';
+
+beforeEach(() => setLanguage('en'));
+afterEach(() => {
+  cleanup();
+  setLanguage('en');
+});
+
+describe('type-ahead', () => {
+  it.each([
+    ['en', 'queued: second · sent when this turn ends · ↑ takes it back to edit or drop'],
+    ['es', 'en cola: second · se envía cuando termine este turno · ↑ lo recupera para editarlo o descartarlo'],
+  ] as const)('Enter during a turn queues the text, shown as queued, sent once when the turn ends (%s)', async (lang, shown) => {
+    setLanguage(lang);
+    const app = await mount();
+    await app.type('first');
+    await app.press(ENTER);
+    await app.type('second');
+    await app.press(ENTER);
+    expect(app.runtime.calls.startTurn).toEqual(['first']);
+    await waitFor(() => expect(app.frame()).toContain(shown));
+    // The input is free again for more typing.
+    expect(app.frame()).not.toMatch(/› second/);
+    app.runtime.endTurn();
+    await waitFor(() => expect(app.runtime.calls.startTurn).toEqual(['first', 'second']));
+    await waitFor(() => expect(app.frame()).not.toContain('queued:'));
+    app.runtime.endTurn();
+    await sleep(60);
+    expect(app.runtime.calls.startTurn).toEqual(['first', 'second']);
+  });
+
+  it('a second Enter joins the queued message: one next turn', async () => {
+    const app = await mount();
+    await app.type('first');
+    await app.press(ENTER);
+    await app.type('two');
+    await app.press(ENTER);
+    await app.type('three');
+    await app.press(ENTER);
+    await waitFor(() => expect(app.frame()).toContain('queued: two (+1 line)'));
+    app.runtime.endTurn();
+    await waitFor(() => expect(app.runtime.calls.startTurn).toEqual(['first', 'two\nthree']));
+  });
+
+  it('↑ on an empty line takes the queued message back into the input; nothing is sent', async () => {
+    const app = await mount();
+    await app.type('first');
+    await app.press(ENTER);
+    await app.type('oops');
+    await app.press(ENTER);
+    await waitFor(() => expect(app.frame()).toContain('queued: oops'));
+    await app.press(UP);
+    await waitFor(() => expect(app.frame()).toMatch(/› oops/));
+    expect(app.frame()).not.toContain('queued:');
+    app.runtime.endTurn();
+    await sleep(80);
+    expect(app.runtime.calls.startTurn).toEqual(['first']);
+    // Edited and sent by hand.
+    await app.type('!');
+    await app.press(ENTER);
+    expect(app.runtime.calls.startTurn).toEqual(['first', 'oops!']);
+  });
+
+  it('Esc interrupts the turn and puts the queued message back, unsent', async () => {
+    const app = await mount();
+    await app.type('first');
+    await app.press(ENTER);
+    await app.type('later');
+    await app.press(ENTER);
+    await waitFor(() => expect(app.frame()).toContain('queued: later'));
+    await app.press(ESC);
+    expect(app.runtime.calls.interrupt).toBe(1);
+    await waitFor(() => expect(app.frame()).toMatch(/› later/));
+    expect(app.frame()).toContain('The queued message is back in the input, not sent: Enter sends it.');
+    app.runtime.endTurn();
+    await sleep(80);
+    expect(app.runtime.calls.startTurn).toEqual(['first']);
+  });
+});
