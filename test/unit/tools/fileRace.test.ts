@@ -90,7 +90,7 @@ describe('file tools under a symlink-flipping race', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await readFileTool.run({ path: 'flip' }, ctx);
       expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === 'INSIDE') insideReads++;
+      if (r.success && r.output === '     1\tINSIDE') insideReads++;
     }
     // The race was real: some reads got the inside file through the link.
     expect(insideReads).toBeGreaterThan(0);
@@ -103,7 +103,7 @@ describe('file tools under a symlink-flipping race', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await readFileTool.run({ path: 'd/secret.txt' }, ctx);
       expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === 'INSIDE') insideReads++;
+      if (r.success && r.output === '     1\tINSIDE') insideReads++;
     }
     expect(insideReads).toBeGreaterThan(0);
   });
