@@ -1,0 +1,203 @@
+// The files grep and glob look at: every file under a checked directory that .gitignore
+// files (nested ones included) do not ignore, never inside .git/ or a forbidden path. In a
+// git work tree the index says which they are (`git ls-files -co --exclude-standard`,
+// the fastest and most faithful answer); elsewhere, or where git cannot answer, a walk
+// through descriptors (as list_files walks) applies the .gitignore files it meets with the
+// `ignore` package. Nothing here follows a symlink: files are opened with O_NOFOLLOW and
+// the kernel's name for each descriptor must still be under the searched directory.
+import { execFile } from 'node:child_process';
+import { constants, readlinkSync, type Dirent } from 'node:fs';
+import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { forbiddenPathsOf } from './authority.js';
+import { descriptorPath, openChildDirectory } from './confinedOpen.js';
+import { isInside, realpathLoose, resolveConfigPath } from './pathGuard.js';
+import type { ToolContext } from './types.js';
+
+const GIT_TIMEOUT_MS = 30_000;
+const GIT_MAX_BUFFER = 256 * 1024 * 1024;
+
+/** A searched directory: the path as the model named it (for output), its real path (for
+ * every filesystem call) and the forbidden paths, both as written and as resolved. */
+export interface SearchRoot {
+  shown: string;
+  real: string;
+  forbidden: string[];
+  signal: AbortSignal;
+}
+
+export function searchRoot(shown: string, lexical: string, ctx: ToolContext): SearchRoot {
+  const home = homedir();
+  const forbidden = forbiddenPathsOf(ctx.caller).map((f) => resolveConfigPath(f, ctx.cwd, home));
+  const real = realpathLoose(lexical);
+  const all = new Set([...forbidden, ...forbidden.map((f) => realpathLoose(f))]);
+  return { shown, real, forbidden: [...all], signal: ctx.signal };
+}
+
+function forbiddenAt(root: SearchRoot, abs: string): boolean {
+  return root.forbidden.some((f) => isInside(abs, f));
+}
+
+/** git, answering only from what it is given: no prompts, no optional lock, no fsmonitor
+ * hook, and no secret of arbor's environment. */
+function gitLsFiles(cwd: string, signal: AbortSignal): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', '-co', '--exclude-standard'],
+      {
+        cwd,
+        encoding: 'buffer',
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: GIT_MAX_BUFFER,
+        signal,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_OPTIONAL_LOCKS: '0',
+          LC_ALL: 'C',
+        },
+        windowsHide: true,
+      },
+      (err, stdout) => resolve(err ? undefined : stdout),
+    );
+  });
+}
+
+/** Paths under `root` (relative, '/'-separated, sorted), from git or the walk. */
+export async function candidateFiles(root: SearchRoot): Promise<string[]> {
+  const listed = await gitLsFiles(root.real, root.signal);
+  if (listed && listed.length > 0) {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const rel of listed.toString('utf8').split('\0')) {
+      // A nested repository git does not enter is listed as 'dir/'; a file both tracked and
+      // changed is listed twice.
+      if (rel === '' || rel.endsWith('/') || seen.has(rel)) continue;
+      seen.add(rel);
+      if (rel.split('/').includes('.git')) continue;
+      if (root.forbidden.length > 0 && forbiddenAt(root, join(root.real, rel))) continue;
+      out.push(rel);
+    }
+    return out.sort();
+  }
+  const out: string[] = [];
+  const top = await open(root.real, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!top) return out;
+  try {
+    await walk(root, '', top, [], out);
+  } finally {
+    await top.close();
+  }
+  return out;
+}
+
+interface Rules {
+  /** The directory the .gitignore is in, relative to the searched root ('' for the root). */
+  dir: string;
+  rules: Ignore;
+}
+
+function ignoredBy(chain: Rules[], rel: string, isDir: boolean): boolean {
+  for (const { dir, rules } of chain) {
+    const sub = dir === '' ? rel : rel.slice(dir.length + 1);
+    if (rules.ignores(isDir ? `${sub}/` : sub)) return true;
+  }
+  return false;
+}
+
+async function rulesIn(dir: FileHandle, rel: string, entries: Dirent[]): Promise<Rules | undefined> {
+  if (!entries.some((e) => e.name === '.gitignore' && e.isFile())) return undefined;
+  const base = descriptorPath(dir.fd);
+  if (!base) return undefined;
+  try {
+    const text = await readFile(`${base}/.gitignore`, 'utf8');
+    return { dir: rel, rules: ignore().add(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+async function walk(root: SearchRoot, rel: string, dir: FileHandle, chain: Rules[], out: string[]): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(descriptorPath(dir.fd) ?? join(root.real, rel), { withFileTypes: true });
+  } catch {
+    return; // An unreadable directory is skipped.
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const own = await rulesIn(dir, rel, entries);
+  const rules = own ? [...chain, own] : chain;
+  for (const entry of entries) {
+    if (root.signal.aborted) return;
+    if (entry.name === '.git') continue;
+    const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+    if (root.forbidden.length > 0 && forbiddenAt(root, join(root.real, relPath))) continue;
+    const isDir = entry.isDirectory();
+    if (ignoredBy(rules, relPath, isDir)) continue;
+    if (entry.isFile()) out.push(relPath);
+    else if (isDir) {
+      // Opened relative to this directory without following a link.
+      const child = await openChildDirectory(dir.fd, entry.name, join(root.real, relPath));
+      if (!child) continue;
+      try {
+        await walk(root, relPath, child, rules, out);
+      } finally {
+        await child.close();
+      }
+    }
+  }
+}
+
+const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The content of `rel`, or undefined when it is not a regular file of at most `maxBytes`
+ * under the root (a symlink, a swapped directory, a FIFO, too large, gone). */
+export async function readConfined(root: SearchRoot, rel: string, maxBytes: number): Promise<Buffer | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(join(root.real, rel), FILE_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    const proc = descriptorPath(handle.fd);
+    if (proc) {
+      // A directory on the way swapped for a link after the listing: where the descriptor
+      // really is decides.
+      const where = readlinkSync(proc);
+      if (!isInside(where, root.real) || forbiddenAt(root, where)) return undefined;
+    }
+    const buf = Buffer.allocUnsafe(st.size);
+    let at = 0;
+    while (at < st.size) {
+      const { bytesRead } = await handle.read(buf, at, st.size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return at === st.size ? buf : buf.subarray(0, at);
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` calls in flight, keeping order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
