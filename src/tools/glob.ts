@@ -10,7 +10,7 @@ import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement, guard } from './fileAccess.js';
 import { shownPath, SEARCH_PATH_NOT_FOUND } from './grep.js';
 import { compileGlob } from './pathGlob.js';
-import { candidateFiles, searchRoot } from './searchFiles.js';
+import { candidateFiles, openSearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok } from './types.js';
 
@@ -43,23 +43,23 @@ export const globTool = defineTool({
     const input = args.path && args.path.trim() !== '' ? args.path : '.';
     const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
-    const root = searchRoot(input, guarded.path, ctx);
-    let isDir: boolean;
-    try {
-      isDir = lstatSync(root.real).isDirectory();
-    } catch {
-      return fail(SEARCH_PATH_NOT_FOUND(input));
-    }
-    if (!isDir) return fail(GLOB_NOT_DIRECTORY(input));
-    const matcher = compileGlob(pattern);
-    const files = (await candidateFiles(root)).filter((rel) => matcher.matches(rel));
-    if (ctx.signal.aborted) return fail(ABORTED('glob'));
-    // Synchronous lstat: for metadata the kernel has cached it is several times faster than a
-    // thread-pool round trip per file, and the whole pass is a few milliseconds.
+    const opened = await openSearchRoot(input, guarded.path, ctx);
+    if (!opened.ok) return fail(opened.code === 'ENOENT' ? SEARCH_PATH_NOT_FOUND(input) : opened.error);
+    const { root } = opened;
     const dated: Array<{ rel: string; mtime: number }> = [];
-    for (const rel of files) {
-      const st = lstatSync(join(root.real, rel), { throwIfNoEntry: false });
-      if (st && !st.isDirectory()) dated.push({ rel, mtime: st.mtimeMs });
+    try {
+      if (root.isFile) return fail(GLOB_NOT_DIRECTORY(input));
+      const matcher = compileGlob(pattern);
+      const files = (await candidateFiles(root)).filter((rel) => matcher.matches(rel));
+      if (ctx.signal.aborted) return fail(ABORTED('glob'));
+      // Synchronous lstat, through the opened directory: for metadata the kernel has cached
+      // it is several times faster than a thread-pool round trip per file.
+      for (const rel of files) {
+        const st = lstatSync(join(root.base, rel), { throwIfNoEntry: false });
+        if (st && !st.isDirectory()) dated.push({ rel, mtime: st.mtimeMs });
+      }
+    } finally {
+      await root.handle.close();
     }
     dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     const shown = dated.slice(0, GLOB_CAP_FILES).map((f) => shownPath(ctx, root, guarded.path, f.rel));

@@ -3,16 +3,15 @@
 // opened), skipping binary files and files over GREP_MAX_FILE_BYTES. Read a few files at a
 // time; a file whose bytes cannot contain a literal pattern is not even decoded, and a
 // file the pattern does not match as a whole is not split into lines.
-import { stat } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import { z } from 'zod';
 import type { GrepDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement, guard } from './fileAccess.js';
 import { compileGlob, type GlobMatcher } from './pathGlob.js';
-import { candidateFiles, mapBounded, readConfined, searchRoot, type SearchRoot } from './searchFiles.js';
+import { candidateFiles, mapBounded, openSearchRoot, readConfined, readRootFile, type SearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
-import { fail, ok, type ToolContext } from './types.js';
+import { fail, ok, type ToolContext, type ToolResult } from './types.js';
 
 export const GREP_DEFAULT_MAX_RESULTS = 200;
 export const GREP_MAX_RESULTS = 2000;
@@ -205,49 +204,56 @@ export const grepTool = defineTool({
     const input = args.path && args.path.trim() !== '' ? args.path : '.';
     const guarded = guard(input, ctx);
     if (!guarded.ok) return fail(guarded.error);
-    const root = searchRoot(input, guarded.path, ctx);
-    const st = await stat(root.real).catch(() => undefined);
-    if (!st) return fail(SEARCH_PATH_NOT_FOUND(input));
-    const mode: OutputMode = args.output_mode ?? 'content';
-    const context = mode === 'content' ? Math.min(args.context ?? 0, GREP_MAX_CONTEXT) : 0;
-    const max = Math.min(args.max_results ?? GREP_DEFAULT_MAX_RESULTS, GREP_MAX_RESULTS);
-    // A file path searches that one file; its name is then the path itself.
-    const single = st.isFile();
-    const fileRoot: SearchRoot = single ? { ...root, real: realDir(root.real) } : root;
-    const names = single ? [baseName(root.real)] : (await candidateFiles(root)).filter((rel) => !filter || filter.matches(rel));
-    if (ctx.signal.aborted) return fail(ABORTED('grep'));
-    const literal = literalOf(args.pattern, args.ignore_case === true);
-    const results = await mapBounded(names, READ_CONCURRENCY, async (rel) => {
-      if (ctx.signal.aborted) return undefined;
-      const buf = await readConfined(fileRoot, rel, GREP_MAX_FILE_BYTES);
-      return buf ? searchText(buf, compiled.re, literal, mode === 'content') : undefined;
-    });
-    if (ctx.signal.aborted) return fail(ABORTED('grep'));
-    const found: Found[] = [];
-    results.forEach((hits, i) => hits && found.push({ rel: names[i], hits }));
-    const name = (rel: string) => (single ? shownPath(ctx, root, guarded.path, '') : shownPath(ctx, root, guarded.path, rel));
-    const { out, shown, total } = render(mode, found, name, max, context);
-    const display: GrepDisplay = {
-      kind: 'grep',
-      pattern: args.pattern,
-      path: input,
-      mode,
-      matches: found.reduce((n, f) => n + f.hits.lines.length, 0),
-      files: found.length,
-      searched: names.length,
-      ...(total > shown ? { truncated: true } : {}),
-    };
-    if (found.length === 0) return ok(GREP_NO_MATCHES(args.pattern, input), display);
-    const more = total - shown;
-    return ok(more > 0 ? `${out.join('\n')}\n${MORE_MATCHES(more)}` : out.join('\n'), display);
+    const opened = await openSearchRoot(input, guarded.path, ctx);
+    if (!opened.ok) return fail(opened.code === 'ENOENT' ? SEARCH_PATH_NOT_FOUND(input) : opened.error);
+    const { root } = opened;
+    try {
+      return await search(args, ctx, root, guarded.path, compiled.re, filter);
+    } finally {
+      await root.handle.close();
+    }
   },
 });
 
-function realDir(file: string): string {
-  const at = file.lastIndexOf('/');
-  return at <= 0 ? '/' : file.slice(0, at);
-}
+type GrepArgs = z.output<typeof grepArgs>;
 
-function baseName(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1);
+async function search(
+  args: GrepArgs,
+  ctx: ToolContext,
+  root: SearchRoot,
+  lexical: string,
+  re: RegExp,
+  filter: GlobMatcher | undefined,
+): Promise<ToolResult> {
+  const input = root.shown;
+  const mode: OutputMode = args.output_mode ?? 'content';
+  const context = mode === 'content' ? Math.min(args.context ?? 0, GREP_MAX_CONTEXT) : 0;
+  const max = Math.min(args.max_results ?? GREP_DEFAULT_MAX_RESULTS, GREP_MAX_RESULTS);
+  // A file path searches that one file, read through the descriptor the guard checked.
+  const names = root.isFile ? [''] : (await candidateFiles(root)).filter((rel) => !filter || filter.matches(rel));
+  if (ctx.signal.aborted) return fail(ABORTED('grep'));
+  const literal = literalOf(args.pattern, args.ignore_case === true);
+  const results = await mapBounded(names, READ_CONCURRENCY, async (rel) => {
+    if (ctx.signal.aborted) return undefined;
+    const buf = root.isFile ? await readRootFile(root, GREP_MAX_FILE_BYTES) : await readConfined(root, rel, GREP_MAX_FILE_BYTES);
+    return buf ? searchText(buf, re, literal, mode === 'content') : undefined;
+  });
+  if (ctx.signal.aborted) return fail(ABORTED('grep'));
+  const found: Found[] = [];
+  results.forEach((hits, i) => hits && found.push({ rel: names[i], hits }));
+  const name = (rel: string) => shownPath(ctx, root, lexical, rel);
+  const { out, shown, total } = render(mode, found, name, max, context);
+  const display: GrepDisplay = {
+    kind: 'grep',
+    pattern: args.pattern,
+    path: input,
+    mode,
+    matches: found.reduce((n, f) => n + f.hits.lines.length, 0),
+    files: found.length,
+    searched: names.length,
+    ...(total > shown ? { truncated: true } : {}),
+  };
+  if (found.length === 0) return ok(GREP_NO_MATCHES(args.pattern, input), display);
+  const more = total - shown;
+  return ok(more > 0 ? `${out.join('\n')}\n${MORE_MATCHES(more)}` : out.join('\n'), display);
 }

@@ -13,27 +13,57 @@ import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { forbiddenPathsOf } from './authority.js';
 import { descriptorPath, openChildDirectory } from './confinedOpen.js';
+import { openChecked } from './fileAccess.js';
 import { isInside, realpathLoose, resolveConfigPath } from './pathGuard.js';
 import type { ToolContext } from './types.js';
 
 const GIT_TIMEOUT_MS = 30_000;
 const GIT_MAX_BUFFER = 256 * 1024 * 1024;
 
-/** A searched directory: the path as the model named it (for output), its real path (for
- * every filesystem call) and the forbidden paths, both as written and as resolved. */
+/** A searched directory (or file), opened through the checked open: `handle` is the
+ * verified descriptor, `real` the kernel's path for it when it was opened, `base` the path
+ * every later call goes through (the descriptor itself on Linux, so a directory renamed or
+ * swapped for a link after the check is not followed), and the forbidden paths both as
+ * written and as resolved. */
 export interface SearchRoot {
   shown: string;
   real: string;
+  base: string;
+  handle: FileHandle;
+  isFile: boolean;
   forbidden: string[];
   signal: AbortSignal;
 }
 
-export function searchRoot(shown: string, lexical: string, ctx: ToolContext): SearchRoot {
+export type OpenedRoot = { ok: true; root: SearchRoot } | { ok: false; error: string; code?: string };
+
+/** Opens what the guard checked; the caller closes `root.handle`. */
+export async function openSearchRoot(shown: string, lexical: string, ctx: ToolContext): Promise<OpenedRoot> {
+  const opened = await openChecked(shown, lexical, ctx, 'list');
+  if (!opened.ok) return opened;
+  const proc = descriptorPath(opened.handle.fd);
+  let real: string;
+  try {
+    real = proc ? readlinkSync(proc) : realpathLoose(lexical);
+  } catch (err) {
+    await opened.handle.close();
+    return { ok: false, error: (err as Error).message };
+  }
   const home = homedir();
   const forbidden = forbiddenPathsOf(ctx.caller).map((f) => resolveConfigPath(f, ctx.cwd, home));
-  const real = realpathLoose(lexical);
   const all = new Set([...forbidden, ...forbidden.map((f) => realpathLoose(f))]);
-  return { shown, real, forbidden: [...all], signal: ctx.signal };
+  return {
+    ok: true,
+    root: {
+      shown,
+      real,
+      base: proc ?? real,
+      handle: opened.handle,
+      isFile: opened.stat.isFile(),
+      forbidden: [...all],
+      signal: ctx.signal,
+    },
+  };
 }
 
 function forbiddenAt(root: SearchRoot, abs: string): boolean {
@@ -69,7 +99,9 @@ function gitLsFiles(cwd: string, signal: AbortSignal): Promise<Buffer | undefine
 
 /** Paths under `root` (relative, '/'-separated, sorted), from git or the walk. */
 export async function candidateFiles(root: SearchRoot): Promise<string[]> {
-  const listed = await gitLsFiles(root.real, root.signal);
+  // git starts in the opened directory itself (its descriptor, seen from the child).
+  const proc = descriptorPath(root.handle.fd);
+  const listed = await gitLsFiles(proc ? `/proc/${process.pid}/fd/${root.handle.fd}` : root.real, root.signal);
   if (listed && listed.length > 0) {
     const out: string[] = [];
     const seen = new Set<string>();
@@ -85,13 +117,7 @@ export async function candidateFiles(root: SearchRoot): Promise<string[]> {
     return out.sort();
   }
   const out: string[] = [];
-  const top = await open(root.real, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch(() => undefined);
-  if (!top) return out;
-  try {
-    await walk(root, '', top, [], out);
-  } finally {
-    await top.close();
-  }
+  await walk(root, '', root.handle, [], out);
   return out;
 }
 
@@ -159,15 +185,28 @@ const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 export async function readConfined(root: SearchRoot, rel: string, maxBytes: number): Promise<Buffer | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(join(root.real, rel), FILE_FLAGS);
+    handle = await open(join(root.base, rel), FILE_FLAGS);
   } catch {
     return undefined;
   }
   try {
+    return await readChecked(root, handle, maxBytes);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The root itself when it is a file: read through its verified descriptor. */
+export async function readRootFile(root: SearchRoot, maxBytes: number): Promise<Buffer | undefined> {
+  return readChecked(root, root.handle, maxBytes, false);
+}
+
+async function readChecked(root: SearchRoot, handle: FileHandle, maxBytes: number, check = true): Promise<Buffer | undefined> {
+  try {
     const st = await handle.stat();
     if (!st.isFile() || st.size > maxBytes) return undefined;
     const proc = descriptorPath(handle.fd);
-    if (proc) {
+    if (proc && check) {
       // A directory on the way swapped for a link after the listing: where the descriptor
       // really is decides.
       const where = readlinkSync(proc);
@@ -183,8 +222,6 @@ export async function readConfined(root: SearchRoot, rel: string, maxBytes: numb
     return at === st.size ? buf : buf.subarray(0, at);
   } catch {
     return undefined;
-  } finally {
-    await handle.close();
   }
 }
 
