@@ -1,15 +1,16 @@
 // grep: a JavaScript regular expression over the files under a directory of the allowed
 // roots (searchFiles.ts decides which: .gitignore honoured, .git/ and forbidden paths never
-// opened), skipping binary files and files over GREP_MAX_FILE_BYTES. Read a few files at a
-// time; a file whose bytes cannot contain a literal pattern is not even decoded, and a
-// file the pattern does not match as a whole is not split into lines.
+// opened), skipping binary files and files over GREP_MAX_FILE_BYTES. Files are read one at
+// a time in short synchronous slices (searchFiles.ts says why); a file whose bytes cannot
+// contain a literal pattern is not even decoded, and a file the pattern does not match as
+// a whole is not split into lines.
 import { isAbsolute, relative } from 'node:path';
 import { z } from 'zod';
 import type { GrepDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement, guard } from './fileAccess.js';
 import { compileGlob, type GlobMatcher } from './pathGlob.js';
-import { candidateFiles, mapBounded, openSearchRoot, readConfined, readRootFile, type SearchRoot } from './searchFiles.js';
+import { candidateFiles, openSearchRoot, readConfined, readRootFile, scratchFor, slicer, type SearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok, type ToolContext, type ToolResult } from './types.js';
 
@@ -20,7 +21,6 @@ export const GREP_MAX_FILE_BYTES = 4 * 1024 * 1024;
 export const GREP_LINE_CAP_CHARS = 500;
 /** A NUL in the first this many bytes makes a file binary (git's rule of thumb). */
 const BINARY_SNIFF_BYTES = 8000;
-const READ_CONCURRENCY = 8;
 
 export const GREP_INVALID_REGEX = (pattern: string, message: string) => `Invalid regular expression '${pattern}': ${message}`;
 export const GREP_NO_MATCHES = (pattern: string, p: string) => `No matches for '${pattern}' under '${p}'.`;
@@ -83,8 +83,11 @@ function literalOf(pattern: string, ignoreCase: boolean): Buffer | undefined {
 interface FileHits {
   /** 0-based numbers of the matching lines. */
   lines: number[];
-  /** The file's lines, kept only when content mode prints them. */
-  text?: string[];
+  /** The lines content mode prints (the first matches shown and their context), already
+   * cut; nothing is kept for matches past max_results, which are only counted. */
+  text?: Map<number, string>;
+  /** Lines in the file. */
+  count: number;
 }
 
 function isBinary(buf: Buffer): boolean {
@@ -93,44 +96,47 @@ function isBinary(buf: Buffer): boolean {
   return nul !== -1 && nul < end;
 }
 
-function searchText(buf: Buffer, re: RegExp, literal: Buffer | undefined, keepText: boolean): FileHits | undefined {
+const cut = (line: string) => (line.length > GREP_LINE_CAP_CHARS ? `${line.slice(0, GREP_LINE_CAP_CHARS)}${GREP_LINE_CUT}` : line);
+const noCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
+
+/** `keep`: how many of this file's matches will be printed, and with how much context. */
+function searchText(buf: Buffer, re: RegExp, literal: Buffer | undefined, keep: { room: number; context: number }): FileHits | undefined {
   if (literal && buf.indexOf(literal) === -1) return undefined;
   if (isBinary(buf)) return undefined;
   const text = buf.toString('utf8');
-  re.lastIndex = 0;
   if (!re.test(text)) return undefined;
   const lines = text.split('\n');
+  // The last "line" of a file ending in a newline is empty, not a line.
+  const count = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
   const hits: number[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
-    lines[i] = line;
-    // The last "line" of a file ending in a newline is empty, not a line.
-    if (i === lines.length - 1 && line === '' && i > 0) break;
-    if (re.test(line)) hits.push(i);
-  }
+  for (let i = 0; i < count; i++) if (re.test(noCr(lines[i]))) hits.push(i);
   if (hits.length === 0) return undefined;
-  return keepText ? { lines: hits, text: lines } : { lines: hits };
+  if (keep.room <= 0) return { lines: hits, count };
+  const kept = new Map<number, string>();
+  for (const at of hits.slice(0, keep.room)) {
+    for (let i = Math.max(0, at - keep.context); i <= Math.min(count - 1, at + keep.context); i++) {
+      if (!kept.has(i)) kept.set(i, cut(noCr(lines[i])));
+    }
+  }
+  return { lines: hits, count, text: kept };
 }
-
-const cut = (line: string) => (line.length > GREP_LINE_CAP_CHARS ? `${line.slice(0, GREP_LINE_CAP_CHARS)}${GREP_LINE_CUT}` : line);
 
 /** Content-mode lines of one file: matches as path:N:text, context as path-N-text, groups
  * that do not touch separated by '--' (grep's format). Stops at `room` matches. */
 function contentLines(path: string, hits: FileHits, context: number, room: number, out: string[], first: boolean): number {
-  const text = hits.text ?? [];
+  const text = hits.text ?? new Map<number, string>();
   const shown = hits.lines.slice(0, room);
   let printedTo = -1;
   for (const [k, at] of shown.entries()) {
     const from = Math.max(0, at - context, printedTo + 1);
     if (context > 0 && (k > 0 || !first) && from > printedTo + 1) out.push('--');
-    for (let i = from; i < at; i++) out.push(`${path}-${i + 1}-${cut(text[i])}`);
-    out.push(`${path}:${at + 1}:${cut(text[at])}`);
+    for (let i = from; i < at; i++) out.push(`${path}-${i + 1}-${text.get(i) ?? ''}`);
+    out.push(`${path}:${at + 1}:${text.get(at) ?? ''}`);
     printedTo = at;
     const next = shown[k + 1];
-    const to = Math.min(text.length - 1, at + context, next === undefined ? Number.POSITIVE_INFINITY : next - 1);
+    const to = Math.min(hits.count - 1, at + context, next === undefined ? Number.POSITIVE_INFINITY : next - 1);
     for (let i = at + 1; i <= to; i++) {
-      if (i === text.length - 1 && text[i] === '') break;
-      out.push(`${path}-${i + 1}-${cut(text[i])}`);
+      out.push(`${path}-${i + 1}-${text.get(i) ?? ''}`);
       printedTo = i;
     }
   }
@@ -233,14 +239,22 @@ async function search(
   const names = root.isFile ? [''] : (await candidateFiles(root)).filter((rel) => !filter || filter.matches(rel));
   if (ctx.signal.aborted) return fail(ABORTED('grep'));
   const literal = literalOf(args.pattern, args.ignore_case === true);
-  const results = await mapBounded(names, READ_CONCURRENCY, async (rel) => {
-    if (ctx.signal.aborted) return undefined;
-    const buf = root.isFile ? await readRootFile(root, GREP_MAX_FILE_BYTES) : await readConfined(root, rel, GREP_MAX_FILE_BYTES);
-    return buf ? searchText(buf, re, literal, mode === 'content') : undefined;
-  });
-  if (ctx.signal.aborted) return fail(ABORTED('grep'));
   const found: Found[] = [];
-  results.forEach((hits, i) => hits && found.push({ rel: names[i], hits }));
+  const pause = slicer();
+  const scratch = scratchFor(GREP_MAX_FILE_BYTES);
+  let kept = 0;
+  for (const rel of names) {
+    const wait = pause();
+    if (wait) await wait;
+    if (ctx.signal.aborted) return fail(ABORTED('grep'));
+    const buf = root.isFile ? readRootFile(root, scratch) : readConfined(root, rel, scratch);
+    const room = mode === 'content' ? max - kept : 0;
+    const hits = buf ? searchText(buf, re, literal, { room, context }) : undefined;
+    if (hits) {
+      found.push({ rel, hits });
+      kept += Math.min(Math.max(room, 0), hits.lines.length);
+    }
+  }
   const name = (rel: string) => shownPath(ctx, root, lexical, rel);
   const { out, shown, total } = render(mode, found, name, max, context);
   const display: GrepDisplay = {

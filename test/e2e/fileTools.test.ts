@@ -18,7 +18,7 @@ describe('read by range, grep, edit two places', { timeout: PROCESS_TEST_TIMEOUT
     const sb = sandbox(ctx);
     writeFileSync(join(sb.h.dir, 'big.ts'), `${LINES.join('\n')}\n`);
     const seen: string[] = [];
-    const call = (name: string, args: unknown) => ({ kind: 'tools' as const, calls: [{ id: `c${seen.length}`, name, args }] });
+    const call = (name: string, args: object) => ({ kind: 'tools' as const, calls: [{ id: `c${seen.length}`, name, args }] });
     await sb.withModel((req) => {
       const results = trailingToolResults(req.body);
       if (results.length > 0) seen.push(results.map((r) => r.content).join('\n'));
