@@ -52,10 +52,11 @@ export const globTool = defineTool({
       const matcher = compileGlob(pattern);
       const files = (await candidateFiles(root)).filter((rel) => matcher.matches(rel));
       if (ctx.signal.aborted) return fail(ABORTED('glob'));
-      // Synchronous lstat, through the opened directory: for metadata the kernel has cached
-      // it is several times faster than a thread-pool round trip per file.
+      // Synchronous lstat by the real path: for metadata the kernel has cached it is several
+      // times faster than a thread-pool round trip (or a procfs lookup) per file. Only the
+      // times are read here; the names came from the verified listing.
       for (const rel of files) {
-        const st = lstatSync(join(root.base, rel), { throwIfNoEntry: false });
+        const st = lstatSync(join(root.real, rel), { throwIfNoEntry: false });
         if (st && !st.isDirectory()) dated.push({ rel, mtime: st.mtimeMs });
       }
     } finally {

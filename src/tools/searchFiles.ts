@@ -22,14 +22,13 @@ const GIT_TIMEOUT_MS = 30_000;
 const GIT_MAX_BUFFER = 256 * 1024 * 1024;
 
 /** A searched directory (or file), opened through the checked open: `handle` is the
- * verified descriptor, `real` the kernel's path for it when it was opened, `base` the path
- * every later call goes through (the descriptor itself on Linux, so a directory renamed or
- * swapped for a link after the check is not followed), and the forbidden paths both as
- * written and as resolved. */
+ * verified descriptor (git starts in it and the walk reads through it, so a directory
+ * renamed or swapped for a link after the check is not followed), `real` the kernel's path
+ * for it when it was opened (every file read must still be under it), and the forbidden
+ * paths both as written and as resolved. */
 export interface SearchRoot {
   shown: string;
   real: string;
-  base: string;
   handle: FileHandle;
   isFile: boolean;
   forbidden: string[];
@@ -58,7 +57,6 @@ export async function openSearchRoot(shown: string, lexical: string, ctx: ToolCo
     root: {
       shown,
       real,
-      base: proc ?? real,
       handle: opened.handle,
       isFile: opened.stat.isFile(),
       forbidden: [...all],
@@ -191,7 +189,9 @@ const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 export function readConfined(root: SearchRoot, rel: string, scratch: Scratch): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(join(root.base, rel), FILE_FLAGS);
+    // By the real path: opening through /proc/self/fd/N/... costs a lookup through procfs
+    // per file; the check below is what makes the open safe either way.
+    fd = openSync(join(root.real, rel), FILE_FLAGS);
   } catch {
     return undefined;
   }
