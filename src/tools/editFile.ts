@@ -77,7 +77,11 @@ function editsOf(args: EditArgs): Edit[] | undefined {
  * with the native helpers (isAscii/isUtf8 are SIMD scans; an ASCII file decodes as a
  * byte-for-byte copy), synchronously: one file, and a 10 MB one must edit in well under
  * 100 ms on a busy machine. */
-function textOf(handle: FileHandle, size: number, input: string): { ok: true; text: string; ascii: boolean } | { ok: false; error: string } {
+function textOf(
+  handle: FileHandle,
+  size: number,
+  input: string,
+): { ok: true; text: string; ascii: boolean } | { ok: false; error: string } {
   if (size > EDIT_MAX_BYTES) return { ok: false, error: EDIT_TOO_LARGE(input, size) };
   const buf = readFileSync(handle.fd);
   if (buf.length > EDIT_MAX_BYTES) return { ok: false, error: EDIT_TOO_LARGE(input, buf.length) };

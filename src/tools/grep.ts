@@ -10,6 +10,7 @@ import type { GrepDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement, guard } from './fileAccess.js';
 import { compileGlob, type GlobMatcher } from './pathGlob.js';
+import { requiredLiterals } from './requiredLiteral.js';
 import { candidateFiles, openSearchRoot, readConfined, readRootFile, scratchFor, slicer, type SearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok, type ToolContext, type ToolResult } from './types.js';
@@ -74,10 +75,10 @@ export function compilePattern(pattern: string, ignoreCase: boolean): { ok: true
   }
 }
 
-/** A pattern with no regular-expression syntax: its bytes must appear in a matching file. */
-function literalOf(pattern: string, ignoreCase: boolean): Buffer | undefined {
-  if (ignoreCase || pattern === '' || /[\\^$.*+?()[\]{}|]/.test(pattern)) return undefined;
-  return Buffer.from(pattern, 'utf8');
+/** Bytes every matching file must contain (requiredLiteral.ts); none under ignore_case. */
+function literalsOf(pattern: string, ignoreCase: boolean): Buffer[] {
+  if (ignoreCase) return [];
+  return requiredLiterals(pattern).map((l) => Buffer.from(l, 'utf8'));
 }
 
 interface FileHits {
@@ -96,15 +97,19 @@ function isBinary(buf: Buffer): boolean {
   return nul !== -1 && nul < end;
 }
 
+const dollarCr = (re: RegExp) => re.source.includes('$');
 const cut = (line: string) => (line.length > GREP_LINE_CAP_CHARS ? `${line.slice(0, GREP_LINE_CAP_CHARS)}${GREP_LINE_CUT}` : line);
 const noCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
 
 /** `keep`: how many of this file's matches will be printed, and with how much context. */
-function searchText(buf: Buffer, re: RegExp, literal: Buffer | undefined, keep: { room: number; context: number }): FileHits | undefined {
-  if (literal && buf.indexOf(literal) === -1) return undefined;
+function searchText(buf: Buffer, re: RegExp, literals: Buffer[], keep: { room: number; context: number }): FileHits | undefined {
+  for (const l of literals) if (buf.indexOf(l) === -1) return undefined;
   if (isBinary(buf)) return undefined;
   const text = buf.toString('utf8');
-  if (!re.test(text)) return undefined;
+  // The whole text first, which is one native scan: a file it does not match has no
+  // matching line. Not for a '$' in a CRLF file: '$' does not match before '\r', a line
+  // without its '\r' does.
+  if (!(dollarCr(re) && text.includes('\r')) && !re.test(text)) return undefined;
   const lines = text.split('\n');
   // The last "line" of a file ending in a newline is empty, not a line.
   const count = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
@@ -238,7 +243,7 @@ async function search(
   // A file path searches that one file, read through the descriptor the guard checked.
   const names = root.isFile ? [''] : (await candidateFiles(root)).filter((rel) => !filter || filter.matches(rel));
   if (ctx.signal.aborted) return fail(ABORTED('grep'));
-  const literal = literalOf(args.pattern, args.ignore_case === true);
+  const literals = literalsOf(args.pattern, args.ignore_case === true);
   const found: Found[] = [];
   const pause = slicer();
   const scratch = scratchFor(GREP_MAX_FILE_BYTES);
@@ -249,7 +254,7 @@ async function search(
     if (ctx.signal.aborted) return fail(ABORTED('grep'));
     const buf = root.isFile ? readRootFile(root, scratch) : readConfined(root, rel, scratch);
     const room = mode === 'content' ? max - kept : 0;
-    const hits = buf ? searchText(buf, re, literal, { room, context }) : undefined;
+    const hits = buf ? searchText(buf, re, literals, { room, context }) : undefined;
     if (hits) {
       found.push({ rel, hits });
       kept += Math.min(Math.max(room, 0), hits.lines.length);
