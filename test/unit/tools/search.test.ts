@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { globTool } from '../../../src/tools/glob.js';
+import { GLOB_CAP_FILES, globTool } from '../../../src/tools/glob.js';
 import { GREP_MAX_FILE_BYTES, grepTool } from '../../../src/tools/grep.js';
 import { context, risk } from './helpers.js';
 
@@ -128,6 +128,20 @@ for (const mode of ['git', 'walk'] as const) {
     });
   });
 }
+
+describe('glob caps its list', () => {
+  beforeEach(() => tree(false));
+
+  it(`shows ${GLOB_CAP_FILES} paths and counts the rest`, async () => {
+    mkdirSync(join(work, 'many'));
+    for (let i = 0; i < GLOB_CAP_FILES + 5; i++) writeFileSync(join(work, 'many', `f${i}.txt`), '');
+    const r = await globTool.run({ pattern: 'many/*.txt' }, ctx());
+    const out = lines(r.output);
+    expect(out).toHaveLength(GLOB_CAP_FILES + 1);
+    expect(out[GLOB_CAP_FILES]).toBe('[5 more files not shown]');
+    expect(r.display).toEqual({ kind: 'glob', pattern: 'many/*.txt', path: '.', files: GLOB_CAP_FILES + 5, truncated: true });
+  });
+});
 
 describe('grep and glob ask nothing by default', () => {
   it('do not ask', () => {
