@@ -91,7 +91,11 @@ function textOf(
   return { ok: true, text: buf.toString('utf8'), ascii: false };
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** No character past U+007F: the text's UTF-8 is its Latin-1. */
+function isAsciiText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 /** Writes `text` over the whole file (positional writes: the read moved the position). */
 function writeAll(handle: FileHandle, text: string, ascii: boolean): void {
@@ -108,7 +112,7 @@ function planned(handle: FileHandle, size: number, input: string, edits: Edit[])
   const applied = applyEdits(read.text, edits, input);
   if (!applied.ok) return applied;
   // An ASCII file edited with ASCII text is still ASCII: encoded as a plain copy.
-  const ascii = read.ascii && edits.every((e) => ASCII_ONLY.test(e.new_string));
+  const ascii = read.ascii && edits.every((e) => isAsciiText(e.new_string));
   return {
     ok: true as const,
     text: applied.text,

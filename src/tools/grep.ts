@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { GrepDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement, guard } from './fileAccess.js';
-import { compileGlob, type GlobMatcher } from './pathGlob.js';
+import picomatch from 'picomatch';
 import { requiredLiterals } from './requiredLiteral.js';
 import { candidateFiles, openSearchRoot, readConfined, readRootFile, scratchFor, slicer, type SearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
@@ -155,12 +155,14 @@ export function shownPath(ctx: ToolContext, root: SearchRoot, lexicalBase: strin
   return fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd) ? fromCwd : abs || root.shown;
 }
 
-function globFilter(glob: string | undefined): GlobMatcher | undefined | 'bad' {
+type NameFilter = (rel: string) => boolean;
+
+function globFilter(glob: string | undefined): NameFilter | undefined | 'bad' {
   const g = glob?.trim().replace(/^(\.\/)+/, '');
   if (!g) return undefined;
   if (g.startsWith('/') || g.split('/').includes('..')) return 'bad';
   // A name pattern matches at any depth, as ripgrep's -g does.
-  return compileGlob(g.includes('/') ? g : `**/${g}`);
+  return picomatch(g.includes('/') ? g : `**/${g}`, { dot: true });
 }
 
 interface Found {
@@ -234,14 +236,14 @@ async function search(
   root: SearchRoot,
   lexical: string,
   re: RegExp,
-  filter: GlobMatcher | undefined,
+  filter: NameFilter | undefined,
 ): Promise<ToolResult> {
   const input = root.shown;
   const mode: OutputMode = args.output_mode ?? 'content';
   const context = mode === 'content' ? Math.min(args.context ?? 0, GREP_MAX_CONTEXT) : 0;
   const max = Math.min(args.max_results ?? GREP_DEFAULT_MAX_RESULTS, GREP_MAX_RESULTS);
   // A file path searches that one file, read through the descriptor the guard checked.
-  const names = root.isFile ? [''] : (await candidateFiles(root)).filter((rel) => !filter || filter.matches(rel));
+  const names = root.isFile ? [''] : (await candidateFiles(root)).filter((rel) => !filter || filter(rel));
   if (ctx.signal.aborted) return fail(ABORTED('grep'));
   const literals = literalsOf(args.pattern, args.ignore_case === true);
   const found: Found[] = [];

@@ -103,17 +103,16 @@ export async function candidateFiles(root: SearchRoot): Promise<string[]> {
   const listed = await gitLsFiles(proc ? `/proc/${process.pid}/fd/${root.handle.fd}` : root.real, root.signal);
   if (listed && listed.length > 0) {
     const out: string[] = [];
-    const seen = new Set<string>();
     for (const rel of listed.toString('utf8').split('\0')) {
-      // A nested repository git does not enter is listed as 'dir/'; a file both tracked and
-      // changed is listed twice.
-      if (rel === '' || rel.endsWith('/') || seen.has(rel)) continue;
-      seen.add(rel);
-      if (rel.split('/').includes('.git')) continue;
+      // A nested repository git does not enter is listed as 'dir/'.
+      if (rel === '' || rel.endsWith('/')) continue;
+      if (rel.startsWith('.git/') || rel.includes('/.git/')) continue;
       if (root.forbidden.length > 0 && forbiddenAt(root, join(root.real, rel))) continue;
       out.push(rel);
     }
-    return out.sort();
+    out.sort();
+    // An unmerged file is listed once per stage.
+    return out.filter((rel, i) => i === 0 || rel !== out[i - 1]);
   }
   const out: string[] = [];
   await walk(root, '', root.handle, [], out);
