@@ -165,10 +165,12 @@ export async function run({ log }) {
       if (err.status !== 1) regexMode = '-E';
     }
     log(`git grep regex engine: ${regexMode}`);
-    for (const [kind, pattern, gitArgs] of [
-      ['literal', LITERAL, ['grep', '-n', '-F', '-e', LITERAL]],
-      ['regex', REGEX, ['grep', '-n', regexMode, '-e', REGEX]],
-    ]) {
+    /** @type {Array<{ kind: string, pattern: string, gitArgs: string[] }>} */
+    const cases = [
+      { kind: 'literal', pattern: LITERAL, gitArgs: ['grep', '-n', '-F', '-e', LITERAL] },
+      { kind: 'regex', pattern: REGEX, gitArgs: ['grep', '-n', regexMode, '-e', REGEX] },
+    ];
+    for (const { kind, pattern, gitArgs } of cases) {
       const ours = checkOk(await grepTool.run({ pattern, max_results: 1000 }, ctx), `grep ${kind}`);
       const gitLines = git(...gitArgs)
         .toString('utf8')
