@@ -19,7 +19,9 @@ export const EDIT_CLOSEST = (from: number, to: number) =>
   from === to ? `The closest match is line ${from}:` : `The closest match is lines ${from}-${to}:`;
 export const EDIT_WHICH = (i: number, n: number) => `(edit ${i} of ${n}; none of the ${n} edits was written)`;
 
-export type Applied = { ok: true; text: string; replacements: number } | { ok: false; error: string };
+/** `head`/`tail`: characters at the start and the end the edit left as they were (for a
+ * diff of only the changed part); both 0 when not known (a CRLF file). */
+export type Applied = { ok: true; text: string; replacements: number; head: number; tail: number } | { ok: false; error: string };
 
 /** Refusals that need no file: an empty or unchanged old_string. */
 export function checkEdits(edits: readonly Edit[]): string | undefined {
@@ -64,6 +66,8 @@ export function applyEdits(original: string, edits: readonly Edit[], path: strin
   const lf = (s: string) => (crlf ? s.replaceAll('\r\n', '\n') : s);
   let text = lf(original);
   let replacements = 0;
+  let head = Number.POSITIVE_INFINITY;
+  let tail = Number.POSITIVE_INFINITY;
   for (const [i, e] of edits.entries()) {
     const old = lf(e.old_string);
     const replacement = lf(e.new_string);
@@ -73,15 +77,23 @@ export function applyEdits(original: string, edits: readonly Edit[], path: strin
     if (count > 1 && !e.replace_all) {
       return { ok: false, error: withWhich(EDIT_AMBIGUOUS(occurrences(text, old, Number.POSITIVE_INFINITY), path), i, edits.length) };
     }
+    // What comes before the first match and after the last is kept by this edit, so by all.
+    const first = text.indexOf(old);
+    const last = e.replace_all ? text.lastIndexOf(old) : first;
+    head = Math.min(head, first);
+    tail = Math.min(tail, text.length - (last + old.length));
     if (e.replace_all) {
       // split/join: a '$' in new_string is text, not a replacement pattern.
       text = text.split(old).join(replacement);
     } else {
-      const at = text.indexOf(old);
-      text = text.slice(0, at) + replacement + text.slice(at + old.length);
+      text = text.slice(0, first) + replacement + text.slice(first + old.length);
     }
     replacements += count;
   }
-  if (original.endsWith('\n') && text !== '' && !text.endsWith('\n')) text += '\n';
-  return { ok: true, text: crlf ? text.replaceAll('\n', '\r\n') : text, replacements };
+  if (original.endsWith('\n') && text !== '' && !text.endsWith('\n')) {
+    text += '\n';
+    tail = 0;
+  }
+  if (crlf) return { ok: true, text: text.replaceAll('\n', '\r\n'), replacements, head: 0, tail: 0 };
+  return { ok: true, text, replacements, head, tail };
 }

@@ -8,7 +8,7 @@ import { ftruncateSync, readFileSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import type { DiffDisplay } from '../model/toolDisplay.js';
-import { fileDiff } from '../text/diff.js';
+import { DIFF_CONTEXT_LINES, fileDiff } from '../text/diff.js';
 import { NOT_REGULAR, openForWrite } from './confinedOpen.js';
 import { defineTool } from './defineTool.js';
 import { applyEdits, type Edit } from './editApply.js';
@@ -105,6 +105,31 @@ function writeAll(handle: FileHandle, text: string, ascii: boolean): void {
   while (at < data.length) at += writeSync(handle.fd, data, at, data.length - at, at);
 }
 
+/** Lines of context taken around the changed part (the diff shows DIFF_CONTEXT_LINES). */
+const WINDOW_CONTEXT_LINES = DIFF_CONTEXT_LINES + 1;
+
+/** fileDiff of only the changed part, with the file's line numbers: `head`/`tail`
+ * characters at either end are the same in both, so only the lines between them (and
+ * their context) are diffed. A one-line edit in a 10 MB file diffs a few lines. */
+export function windowedDiff(path: string, before: string, after: string, head: number, tail: number): DiffDisplay {
+  const keep = Math.min(head, tail, before.length, after.length);
+  if (keep === 0 && head + tail === 0) return fileDiff(path, before, after);
+  let start = Math.min(head, before.length, after.length);
+  start = start === 0 ? 0 : before.lastIndexOf('\n', start - 1) + 1;
+  for (let k = 0; k < WINDOW_CONTEXT_LINES && start > 0; k++) start = before.lastIndexOf('\n', start - 2) + 1;
+  let end = before.length - Math.min(tail, before.length - start, after.length - start);
+  for (let k = 0; k <= WINDOW_CONTEXT_LINES && end < before.length; k++) {
+    const nl = before.indexOf('\n', end);
+    end = nl === -1 ? before.length : nl + 1;
+  }
+  const cutEnd = before.length - end;
+  const d = fileDiff(path, before.slice(start, end), after.slice(start, after.length - cutEnd));
+  let offset = 0;
+  for (let i = before.indexOf('\n'); i !== -1 && i < start; i = before.indexOf('\n', i + 1)) offset++;
+  const { created: _created, ...rest } = d;
+  return { ...rest, hunks: d.hunks.map((h) => ({ ...h, oldStart: h.oldStart + offset, newStart: h.newStart + offset })) };
+}
+
 /** The change the call would make: the edited text and its diff, read through `handle`. */
 function planned(handle: FileHandle, size: number, input: string, edits: Edit[]) {
   const read = textOf(handle, size, input);
@@ -118,7 +143,7 @@ function planned(handle: FileHandle, size: number, input: string, edits: Edit[])
     text: applied.text,
     ascii,
     replacements: applied.replacements,
-    display: fileDiff(input, read.text, applied.text),
+    display: windowedDiff(input, read.text, applied.text, applied.head, applied.tail),
   };
 }
 

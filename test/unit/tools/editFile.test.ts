@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { editFileTool } from '../../../src/tools/editFile.js';
+import { applyEdits } from '../../../src/tools/editApply.js';
+import { editFileTool, windowedDiff } from '../../../src/tools/editFile.js';
+import { fileDiff } from '../../../src/text/diff.js';
 import { context, risk } from './helpers.js';
 
 let base: string;
@@ -165,5 +167,27 @@ describe('edit_file preview', () => {
     ]) {
       expect(await editFileTool.preview!(args, ctx())).toBeUndefined();
     }
+  });
+});
+
+describe('edit_file diffs only the changed part', () => {
+  const text = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  it.each([
+    ['the first line', [{ old_string: 'line 1\n', new_string: 'first\n' }]],
+    ['the middle', [{ old_string: 'line 25', new_string: 'middle\nmore' }]],
+    ['the last line', [{ old_string: 'line 50\n', new_string: 'end' }]],
+    ['replace_all', [{ old_string: 'line 1', new_string: 'L1', replace_all: true }]],
+    [
+      'two places',
+      [
+        { old_string: 'line 3\n', new_string: '' },
+        { old_string: 'line 40', new_string: 'forty' },
+      ],
+    ],
+  ])('%s: the same diff as the whole file', (_what, edits) => {
+    const applied = applyEdits(text, edits, 'f');
+    if (!applied.ok) throw new Error(applied.error);
+    const { created: _c, ...whole } = fileDiff('f', text, applied.text);
+    expect(windowedDiff('f', text, applied.text, applied.head, applied.tail)).toEqual(whole);
   });
 });
