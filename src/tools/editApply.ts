@@ -38,6 +38,8 @@ function withWhich(error: string, i: number, n: number): string {
 
 /** Every '\n' of `text` ends a CRLF. */
 function isCrlf(text: string): boolean {
+  // One native scan settles the usual case: no CRLF at all.
+  if (!text.includes('\r\n')) return false;
   let lf = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
     if (text.charCodeAt(i - 1) !== 13) return false;
