@@ -90,7 +90,7 @@ const riskProfileSchema = table({
   allowed_tools: stringList().default(() => []),
   excluded_tools: stringList().default(() => []),
   deny_all_tools: boolean().default(false),
-  auto_approve: stringList().default(() => ['read_file', 'list_files']),
+  auto_approve: stringList().default(() => ['read_file', 'list_files', 'grep', 'glob']),
   always_ask: stringList().default(() => []),
   allowed_roots: stringList().default(() => ['.']),
   forbidden_paths: stringList().default(() => ['~/.ssh', '~/.aws']),

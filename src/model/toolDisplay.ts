@@ -51,6 +51,31 @@ export interface ListDisplay {
   truncated?: boolean;
 }
 
+/** grep: what was searched for and how much was found. */
+export interface GrepDisplay {
+  kind: 'grep';
+  pattern: string;
+  path: string;
+  mode: 'content' | 'files_with_matches' | 'count';
+  /** Matching lines over every file, shown or not. */
+  matches: number;
+  /** Files with at least one match. */
+  files: number;
+  /** Files looked at (after .gitignore and the glob filter). */
+  searched: number;
+  /** Results were left out at max_results. */
+  truncated?: boolean;
+}
+
+/** glob: how many files matched. */
+export interface GlobDisplay {
+  kind: 'glob';
+  pattern: string;
+  path: string;
+  files: number;
+  truncated?: boolean;
+}
+
 export interface ShellDisplay {
   kind: 'shell';
   command: string;
@@ -111,8 +136,9 @@ export interface McpDisplay {
   isError: boolean;
 }
 
-export type ToolDisplay = DiffDisplay | ReadDisplay | ListDisplay | ShellDisplay | SpawnDisplay | DelegateDisplay | McpDisplay;
+export type ToolDisplay =
+  DiffDisplay | ReadDisplay | ListDisplay | GrepDisplay | GlobDisplay | ShellDisplay | SpawnDisplay | DelegateDisplay | McpDisplay;
 
 export type ToolDisplayKind = ToolDisplay['kind'];
 
-export const TOOL_DISPLAY_KINDS: readonly ToolDisplayKind[] = ['diff', 'read', 'list', 'shell', 'spawn', 'delegate', 'mcp'];
+export const TOOL_DISPLAY_KINDS: readonly ToolDisplayKind[] = ['diff', 'read', 'list', 'grep', 'glob', 'shell', 'spawn', 'delegate', 'mcp'];

@@ -51,6 +51,10 @@ export function validDisplay(v: unknown): ToolDisplay | undefined {
         return isString(v.path) && isNumber(v.bytes);
       case 'list':
         return isString(v.path) && isNumber(v.entries);
+      case 'grep':
+        return isString(v.pattern) && isString(v.path) && isString(v.mode) && isNumber(v.matches) && isNumber(v.files);
+      case 'glob':
+        return isString(v.pattern) && isString(v.path) && isNumber(v.files);
       case 'shell':
         return isString(v.command) && optional(v.exitCode, isNumber);
       case 'spawn':

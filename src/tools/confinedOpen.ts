@@ -96,8 +96,9 @@ export async function openForRead(checked: string, input: string, recheck: Reche
 
 /** Opens the checked real path for writing: an existing file without truncating it yet,
  * else a new one with O_CREAT|O_EXCL (never through a link), then verifies it. The caller
- * truncates and writes only after this succeeded. */
-export async function openForWrite(checked: string, input: string, recheck: Recheck): Promise<Opened> {
+ * truncates and writes only after this succeeded. With `create: false` (edit_file) a missing
+ * file is an ENOENT failure, never created. */
+export async function openForWrite(checked: string, input: string, recheck: Recheck, opts: { create?: boolean } = {}): Promise<Opened> {
   for (let attempt = 0; attempt < 3; attempt++) {
     let handle: FileHandle | undefined;
     let created = false;
@@ -118,7 +119,7 @@ export async function openForWrite(checked: string, input: string, recheck: Rech
       }
       if (!handle) {
         if (failure.code === 'ELOOP') return { ok: false, error: PATH_CHANGED(input) };
-        if (failure.code !== 'ENOENT') return { ok: false, error: failure.message, code: failure.code };
+        if (failure.code !== 'ENOENT' || opts.create === false) return { ok: false, error: failure.message, code: failure.code };
       }
     }
     if (!handle) {

@@ -7,6 +7,9 @@ import type { Tool, ToolCaller } from './types.js';
 import { shellTool } from './shell.js';
 import { listFilesTool } from './listFiles.js';
 import { readFileTool } from './readFile.js';
+import { editFileTool } from './editFile.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
 import { writeFileTool } from './writeFile.js';
 
 export class ToolRegistry {
@@ -68,5 +71,5 @@ export class ToolRegistry {
 
 /** The built-ins every agent starts from (spawn_subagent and delegate are added by the runtime). */
 export function builtinTools(): Tool[] {
-  return [shellTool, readFileTool, writeFileTool, listFilesTool];
+  return [shellTool, readFileTool, writeFileTool, listFilesTool, editFileTool, grepTool, globTool];
 }

@@ -48,7 +48,7 @@ describe('defaults and unknown keys come from the schema', () => {
   it('built-in profiles are the schema defaults', () => {
     expect(defaultRiskProfile('x')).toMatchObject({
       name: 'x',
-      auto_approve: ['read_file', 'list_files'],
+      auto_approve: ['read_file', 'list_files', 'grep', 'glob'],
       delegation_policy: { mode: 'forbidden' },
     });
     expect(defaultRuntimeProfile('y')).toMatchObject({
@@ -67,7 +67,7 @@ describe('defaults and unknown keys come from the schema', () => {
     });
     // Fresh objects each time: a caller changing one cannot change the next.
     defaultRiskProfile('a').auto_approve.push('shell');
-    expect(defaultRiskProfile('b').auto_approve).toEqual(['read_file', 'list_files']);
+    expect(defaultRiskProfile('b').auto_approve).toEqual(['read_file', 'list_files', 'grep', 'glob']);
   });
 
   it('finds unknown keys through tables, named tables and lists', () => {

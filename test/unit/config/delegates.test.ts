@@ -115,7 +115,7 @@ describe('agent defaults and profiles', () => {
       `${AGENTS}risk_profile = "trusted"\n[risk_profiles.trusted]\ndelegation_policy = { mode = "allow" }\n[risk_profiles.default]\nmax_actions_per_hour = 20\n`,
     );
     expect(config.risk_profiles.default.max_actions_per_hour).toBe(20);
-    expect(config.risk_profiles.default.auto_approve).toEqual(['read_file', 'list_files']);
+    expect(config.risk_profiles.default.auto_approve).toEqual(['read_file', 'list_files', 'grep', 'glob']);
     expect(config.risk_profiles.trusted).toMatchObject({
       name: 'trusted',
       delegation_policy: { mode: 'allow' },

@@ -19,11 +19,11 @@ describe('approvalRequirement', () => {
     expect(approvalRequirement(tool, risk(overrides as never))).toBe(expected);
   });
 
-  it('asks by default for shell and write_file only among the built-ins', () => {
+  it('asks by default for shell, write_file and edit_file only among the built-ins', () => {
     const asks = builtinTools()
       .filter((t) => approvalRequirement(t, risk()) === 'ask')
       .map((t) => t.name);
-    expect(asks).toEqual(['shell', 'write_file']);
+    expect(asks).toEqual(['shell', 'write_file', 'edit_file']);
   });
 });
 

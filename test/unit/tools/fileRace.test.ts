@@ -7,6 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { editFileTool } from '../../../src/tools/editFile.js';
+import { globTool } from '../../../src/tools/glob.js';
+import { grepTool } from '../../../src/tools/grep.js';
 import { listFilesTool } from '../../../src/tools/listFiles.js';
 import { readFileTool } from '../../../src/tools/readFile.js';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
@@ -90,7 +93,7 @@ describe('file tools under a symlink-flipping race', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await readFileTool.run({ path: 'flip' }, ctx);
       expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === 'INSIDE') insideReads++;
+      if (r.success && r.output === '     1\tINSIDE') insideReads++;
     }
     // The race was real: some reads got the inside file through the link.
     expect(insideReads).toBeGreaterThan(0);
@@ -103,7 +106,7 @@ describe('file tools under a symlink-flipping race', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await readFileTool.run({ path: 'd/secret.txt' }, ctx);
       expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === 'INSIDE') insideReads++;
+      if (r.success && r.output === '     1\tINSIDE') insideReads++;
     }
     expect(insideReads).toBeGreaterThan(0);
   });
@@ -129,5 +132,37 @@ describe('file tools under a symlink-flipping race', () => {
       expect(deep.output).not.toContain('outside-only');
     }
     expect(listed).toBeGreaterThan(0);
+  });
+
+  it(`edit_file never edits the outside file through a flipping link (${ROUNDS} edits)`, async () => {
+    await startFlipper(flipLink());
+    const ctx = context({ cwd: inside });
+    let edits = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      // 'SIDE' is in both files: each round turns it into 'SIDX' or back.
+      const [from, to] = readFileSync(join(inside, 'real.txt'), 'utf8').includes('SIDE') ? ['SIDE', 'SIDX'] : ['SIDX', 'SIDE'];
+      const r = await editFileTool.run({ path: 'flip', old_string: from, new_string: to }, ctx);
+      expect(r.output + (r.error ?? '')).not.toContain(SECRET);
+      if (r.success) edits++;
+    }
+    await stopFlipper();
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
+    expect(readFileSync(join(inside, 'real.txt'), 'utf8')).toMatch(/^INSID[EX]$/);
+    expect(edits).toBeGreaterThan(0);
+  });
+
+  it(`grep and glob never search the outside directory through a directory swapped for a link (${ROUNDS} searches)`, async () => {
+    await startFlipper(flipDir());
+    const ctx = context({ cwd: inside });
+    let found = 0;
+    // Each search starts git (which finds no work tree here), so half the rounds each.
+    for (let i = 0; i < ROUNDS / 2; i++) {
+      const r = await grepTool.run({ pattern: 'SECRET|INSIDE', path: i % 2 ? 'd' : '.' }, ctx);
+      expect(r.output + (r.error ?? '')).not.toContain(SECRET);
+      if (r.success && r.output.includes('INSIDE')) found++;
+      const g = await globTool.run({ pattern: '**/*', path: i % 2 ? 'd' : '.' }, ctx);
+      expect(g.output + (g.error ?? '')).not.toContain('outside-only');
+    }
+    expect(found).toBeGreaterThan(0);
   });
 });

@@ -32,27 +32,30 @@ afterEach(() => {
 const ctx = (extra: Partial<Parameters<typeof context>[0]> = {}) => context({ cwd: work, ...extra });
 
 describe('read_file', () => {
-  it('reads a file inside the root', async () => {
+  it('reads a file inside the root, numbered as cat -n numbers lines', async () => {
     expect(await readFileTool.run({ path: 'src/a.ts' }, ctx())).toEqual({
       success: true,
-      output: 'export const a = 1;\n',
-      display: { kind: 'read', path: 'src/a.ts', bytes: 20 },
+      output: '     1\texport const a = 1;',
+      display: { kind: 'read', path: 'src/a.ts', bytes: 20, startLine: 1, endLine: 1, totalLines: 1 },
     });
   });
 
-  it('caps a large file with a truncation note, cutting on a character boundary', async () => {
-    // 'é' is two bytes, so the cap lands inside a character.
-    writeFileSync(join(work, 'big.txt'), 'x' + 'é'.repeat(READ_CAP_BYTES));
+  it('caps a large file at whole lines with a note saying where to read on, never cutting a character', async () => {
+    // 'é' is two bytes: 400 lines of 200 of them are far over the byte cap.
+    writeFileSync(join(work, 'big.txt'), `${'é'.repeat(200)}\n`.repeat(400));
     const r = await readFileTool.run({ path: 'big.txt' }, ctx());
     expect(r.success).toBe(true);
-    expect(r.output).toContain(`[truncated: showed the first ${READ_CAP_BYTES - 1} of ${1 + 2 * READ_CAP_BYTES} bytes of 'big.txt']`);
+    expect(Buffer.byteLength(r.output, 'utf8')).toBeLessThanOrEqual(READ_CAP_BYTES + 100);
+    const shown = r.output.split('\n').length - 1;
+    expect(r.output.endsWith(`\n[showing lines 1-${shown} of 400; read more with offset=${shown + 1}]`)).toBe(true);
     expect(r.output).not.toContain('\uFFFD');
   });
 
-  it('returns a file of exactly the cap untruncated', async () => {
-    writeFileSync(join(work, 'exact.txt'), 'y'.repeat(READ_CAP_BYTES));
+  it('returns a file of exactly the default line limit without a note', async () => {
+    writeFileSync(join(work, 'exact.txt'), 'y\n'.repeat(2000));
     const r = await readFileTool.run({ path: 'exact.txt' }, ctx());
-    expect(r.output).toBe('y'.repeat(READ_CAP_BYTES));
+    expect(r.output.split('\n')).toHaveLength(2000);
+    expect(r.output).not.toContain('[showing');
   });
 
   it('explains missing files, directories, binaries, bad arguments and confinement', async () => {

@@ -33,7 +33,7 @@ describe('applyPolicyToolFilter', () => {
 
   it('subtracts excluded_tools from an unrestricted profile', () => {
     const filtered = applyPolicyToolFilter(registry, risk({ excluded_tools: ['shell', 'spawn_subagent'] }));
-    expect(filtered.names()).toEqual(['read_file', 'write_file', 'list_files', 'delegate']);
+    expect(filtered.names()).toEqual(['read_file', 'write_file', 'list_files', 'edit_file', 'grep', 'glob', 'delegate']);
   });
 
   it('subtracts excluded_tools from an allow-list too', () => {
@@ -46,7 +46,7 @@ describe('applyPolicyToolFilter', () => {
 
   it('leaves the source registry untouched', () => {
     applyPolicyToolFilter(registry, risk({ deny_all_tools: true }));
-    expect(registry.names()).toHaveLength(6);
+    expect(registry.names()).toHaveLength(9);
   });
 });
 

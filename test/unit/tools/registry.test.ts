@@ -14,8 +14,16 @@ function fakeTool(name: string, output = name): Tool {
 }
 
 describe('ToolRegistry', () => {
-  it('offers the four built-ins in a stable order', () => {
-    expect(new ToolRegistry(builtinTools()).names()).toEqual(['shell', 'read_file', 'write_file', 'list_files']);
+  it('offers the built-ins in a stable order', () => {
+    expect(new ToolRegistry(builtinTools()).names()).toEqual([
+      'shell',
+      'read_file',
+      'write_file',
+      'list_files',
+      'edit_file',
+      'grep',
+      'glob',
+    ]);
   });
 
   it('refuses two tools with the same name, naming it', () => {
