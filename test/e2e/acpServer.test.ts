@@ -3,14 +3,15 @@
 // a permission the client answers on the child's session, one hangs until the client cancels
 // its session, one answers. Then a new process loads the saved session.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { arborBin } from '../support/paths.js';
+import { arborBin, repoRoot } from '../support/paths.js';
+import { alive } from '../support/procs.js';
 import { baseEnv } from '../support/terminal.js';
 import { trustFolderForTest } from '../support/trustFolder.js';
 
@@ -218,4 +219,51 @@ describe('arbor acp with an SDK client', () => {
       expect(replay.filter((n) => kindOf(n) === 'tool_call').length).toBe(3);
     },
   );
+
+  it("cancel on an external ACP child's session ends that agent's process", { timeout: 60000 }, async () => {
+    const h = tempArborHome({ prefix: 'arbor-acp-' });
+    cleanups.push(() => h.cleanup());
+    const model = await startLoopbackModel({
+      dialect: 'openai',
+      respond: ({ body }) =>
+        toolResults(body).length
+          ? { kind: 'text', chunks: [`root saw: ${toolResults(body)[0].content}`] }
+          : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'hang' } }] },
+    });
+    cleanups.push(() => model.close());
+    const fixture = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
+    writeConfig(
+      h.dir,
+      fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
+        [
+          '[risk_profiles.lead]',
+          'delegation_policy = { mode = "allow" }',
+          '[agents.ext]',
+          'runtime = "acp"',
+          `command = ${JSON.stringify(process.execPath)}`,
+          `args = [${JSON.stringify(fixture)}]`,
+          // It ignores session/cancel: only the process end stops it.
+          'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }',
+          '',
+        ].join('\n'),
+    );
+    trustFolderForTest(h.dir, baseEnv(h.env));
+    const peer = startAcp(h, () => 'deny');
+    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
+    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+    const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const child = await peer.waitFor((n) => n.update.sessionUpdate === 'subagent_update' && (n.update as any).title === 'ext#1');
+    const pidFile = join(h.dir, 'acp-agent.pid');
+    await expect.poll(() => existsSync(pidFile), { timeout: 20000 }).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await peer.conn.agent.notify('session/cancel', { sessionId: (child.update as acp.SubagentUpdate).sessionId });
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(alive(pid)).toBe(false);
+    const answer = peer.updates
+      .filter((n) => n.sessionId === sessionId && kindOf(n) === 'agent_message_chunk')
+      .map((n) => (n.update as any).content.text)
+      .join('');
+    expect(answer).toContain('root saw: ');
+    expect(answer).toContain('killed');
+  });
 });
