@@ -258,7 +258,7 @@ describe('arbor acp with an SDK client', () => {
     const pid = Number(readFileSync(pidFile, 'utf8'));
     await peer.conn.agent.notify('session/cancel', { sessionId: (child.update as acp.SubagentUpdate).sessionId });
     expect((await turn).stopReason).toBe('end_turn');
-    expect(alive(pid)).toBe(false);
+    await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
     const answer = peer.updates
       .filter((n) => n.sessionId === sessionId && kindOf(n) === 'agent_message_chunk')
       .map((n) => (n.update as any).content.text)

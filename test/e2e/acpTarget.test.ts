@@ -72,33 +72,42 @@ describe('an external ACP agent as a delegate target', () => {
     const final = events.find((e) => e.type === 'final');
     const child = final.runs.find((run: any) => run.alias === 'ext');
     expect(child).toMatchObject({ kind: 'delegate', status: 'completed', model: 'acp/node', tokens_in: 7, tokens_out: 5 });
-    expect(alive(pidOf(sb.h.dir))).toBe(false);
+    await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
   });
 
-  it('serves fs/read_text_file inside the roots and refuses a read outside them', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    writeFileSync(join(sb.h.dir, 'notes.txt'), 'inside the roots');
-    const model = await sb.withModel(delegates(`read ${join(sb.h.dir, 'notes.txt')}`, 'read /etc/hostname'), acpConfig());
-    writeConfigAgentExtra(sb.h.dir, LEAD);
-    const r = await sb.arbor(['-p', 'go']);
-    expect(r.code).toBe(0);
-    const [inside, outside] = toolResults(model.requests.at(-1)!.body);
-    expect(inside).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nread: inside the roots");
-    expect(outside).toContain('read refused: ');
-    expect(outside).toContain("arbor refused read_file '/etc/hostname'");
-    expect(outside).toContain('outside the allowed roots');
-  });
+  it(
+    'serves fs/read_text_file inside the roots and refuses a read outside them (two children, one shared process)',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      writeFileSync(join(sb.h.dir, 'notes.txt'), 'inside the roots');
+      const model = await sb.withModel(delegates(`read ${join(sb.h.dir, 'notes.txt')}`, 'read /etc/hostname'), acpConfig());
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const r = await sb.arbor(['-p', 'go']);
+      expect(r.code).toBe(0);
+      const [inside, outside] = toolResults(model.requests.at(-1)!.body);
+      expect(inside).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nread: inside the roots");
+      expect(outside).toContain('read refused: ');
+      expect(outside).toContain("arbor refused read_file '/etc/hostname'");
+      expect(outside).toContain('outside the allowed roots');
+      // per_child is not set: both children were sessions of one agent process.
+      expect(readFileSync(join(sb.h.dir, 'acp-agent.starts'), 'utf8').trim().split('\n')).toHaveLength(1);
+    },
+  );
 
-  it('cuts a hanging agent at its timeout: cancel, then the process ends', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
+  it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.
-    const model = await sb.withModel(delegates('hang'), acpConfig('runtime_profile = "short"\nenv = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'));
+    const model = await sb.withModel(
+      delegates('hang'),
+      acpConfig('runtime_profile = "short"\nper_child = true\nenv = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'),
+    );
     writeConfigAgentExtra(sb.h.dir, LEAD);
     const r = await sb.arbor(['-p', 'go']);
     expect(r.code).toBe(0);
     expect(toolResults(model.requests.at(-1)!.body)[0]).toContain("Agent 'ext' timed out after 1s");
     expect(existsSync(join(sb.h.dir, 'acp-agent.pid'))).toBe(true);
-    expect(alive(pidOf(sb.h.dir))).toBe(false);
+    await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
   });
 
   it("routes the agent's session/request_permission to the operator in the terminal", { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {

@@ -5,7 +5,7 @@
 // decides), fs reads and writes go through the caller's confinement and approvals.
 import { readFile, writeFile } from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
+import { AcpAgentProcess, runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
 import { AcpTranscriptSink } from '../../acp/client/transcriptSink.js';
 import type { AcpAgentConfig } from '../../config/types.js';
 import { confinePath, toolWithinAuthority } from '../../tools/authority.js';
@@ -33,6 +33,24 @@ function pickOption(req: acp.RequestPermissionRequest, allowed: boolean): acp.Re
   const option = kinds.map((k) => req.options.find((o) => o.kind === k)).find((o) => o !== undefined);
   return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
 }
+
+/** per_child = false: one process per agent and session (this supervisor), a session per
+ * child; a process that died is started again for the next child. Ended with arbor (the
+ * reaper's marker), never keeping it running while idle. */
+const shared = new WeakMap<SupervisorCore, Map<string, AcpAgentProcess>>();
+
+function sharedProcess(supervisor: SupervisorCore, alias: string, spec: AcpAgentConfig, spawnEnv: AcpSpawnEnv): AcpAgentProcess {
+  let byAlias = shared.get(supervisor);
+  if (!byAlias) shared.set(supervisor, (byAlias = new Map()));
+  let agent = byAlias.get(alias);
+  if (!agent || !agent.alive) {
+    agent = new AcpAgentProcess(spec, supervisor.deps.cwd, spawnEnv);
+    byAlias.set(alias, agent);
+  }
+  return agent;
+}
+
+type AcpSpawnEnv = () => { env: Record<string, string>; marker: string };
 
 export async function runAcpTarget(
   supervisor: SupervisorCore,
@@ -74,9 +92,9 @@ export async function runAcpTarget(
   };
   const host: AcpChildHost = {
     cwd,
-    spawnEnv: () => toolSubprocessEnv({ config: supervisor.config, profiles: [] }),
     update: (u) => sink.apply(u),
-    async permission(req, signal) {
+    async permission(req) {
+      const signal = handle.controller.signal;
       const tool = `acp:${req.toolCall.kind ?? 'tool'}`;
       const args = { title: req.toolCall.title, input: req.toolCall.rawInput, locations: req.toolCall.locations };
       const decision = await decide(tool, req.toolCall.toolCallId, args, signal);
@@ -98,10 +116,13 @@ export async function runAcpTarget(
       if (!decision.allowed) throw acp.RequestError.invalidParams({ path: req.path }, ACP_REFUSED('write_file', req.path, decision.error));
       await writeFile(path, req.content);
     },
-    // The agent's stderr is not the operator's screen: its tail goes into the error if it dies.
-    log: () => undefined,
   };
-  const result = await runAcpChild(spec, task, host, handle.controller.signal);
+  // Same env rules as MCP servers: a tool's environment (no provider keys) plus the entry's env.
+  const spawnEnv: AcpSpawnEnv = () => toolSubprocessEnv({ config: supervisor.config, profiles: [] });
+  const signal = handle.controller.signal;
+  const result = spec.perChild
+    ? await runAcpChild(spec, task, host, signal, spawnEnv)
+    : await sharedProcess(supervisor, run.alias, spec, spawnEnv).run(task, host, signal);
   sink.finish();
   onAgentName(result.agentName);
   if (result.usage) addUsage(store, run.id, result.usage.inputTokens, result.usage.outputTokens, 0);
