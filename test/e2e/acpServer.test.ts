@@ -112,10 +112,10 @@ describe('arbor acp with an SDK client', () => {
       cleanups.push(() => h.cleanup());
       const model: LoopbackModel = await startLoopbackModel({ dialect: 'openai', respond: fanOut });
       cleanups.push(() => model.close());
-      writeConfig(h.dir, `${fakeProviderConfig(model.url)}\n[delegation]\nsubagent_approvals = "ask"\n`);
+      writeConfig(h.dir, `${fakeProviderConfig(model.url)}\n[delegation]\nsubagent_approvals = "ask"\nconfirm_fanout_over = 2\n`);
       trustFolderForTest(h.dir, baseEnv(h.env));
 
-      const peer = startAcp(h, (req) => req.options.find((o) => o.optionId === 'allow_once')!.optionId);
+      const peer = startAcp(h, (req) => req.options.find((o) => o.kind === 'allow_once')!.optionId);
       const init = await peer.conn.agent.request('initialize', {
         protocolVersion: acp.PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, subagents: {} },
@@ -165,10 +165,13 @@ describe('arbor acp with an SDK client', () => {
         _meta: { arbor: { workState: 'finished', status: 'killed' } },
       });
 
+      // The fan-out over confirm_fanout_over was confirmed first, on the root session.
+      expect(peer.asks).toHaveLength(2);
+      expect(peer.asks[0]).toMatchObject({ sessionId, toolCall: { title: 'Start 3 children at once (over the limit of 2)?' } });
+      expect(peer.asks[0].options.map((o) => o.optionId)).toEqual(['all', 'none']);
       // The permission was asked on the writing child's own session, with arbor's child choices.
-      expect(peer.asks).toHaveLength(1);
-      expect(peer.asks[0].sessionId).toBe(writes);
-      expect(peer.asks[0].options.map((o) => o.optionId)).toEqual(['allow_once', 'allow_child', 'allow_tree', 'deny']);
+      expect(peer.asks[1].sessionId).toBe(writes);
+      expect(peer.asks[1].options.map((o) => o.optionId)).toEqual(['allow_once', 'allow_child', 'allow_tree', 'deny']);
       expect(readFileSync(join(h.dir, 'child.txt'), 'utf8')).toBe('from the child\n');
 
       // The child's write_file streams on its session as a tool call ending with a diff.
@@ -176,7 +179,7 @@ describe('arbor acp with an SDK client', () => {
       const call = onWrites.find((n) => kindOf(n) === 'tool_call')!.update as acp.ToolCall;
       expect(call.kind).toBe('edit');
       // The ask names the same tool call the child's session streams.
-      expect(peer.asks[0].toolCall.toolCallId).toBe(call.toolCallId);
+      expect(peer.asks[1].toolCall.toolCallId).toBe(call.toolCallId);
       const finished = onWrites
         .filter((n) => kindOf(n) === 'tool_call_update')
         .map((n) => n.update as acp.ToolCallUpdate)

@@ -43,6 +43,7 @@ function promptText(blocks: acp.ContentBlock[]): string {
 export async function serveAcp(host: AcpHost, stream: acp.Stream): Promise<void> {
   const sessions = new Map<string, AcpSession>();
   let subagents = false;
+  let notices = false;
   const find = (sessionId: string): AcpSession => {
     for (const s of sessions.values()) if (s.owns(sessionId)) return s;
     throw acp.RequestError.resourceNotFound(sessionId);
@@ -57,7 +58,7 @@ export async function serveAcp(host: AcpHost, stream: acp.Stream): Promise<void>
     } catch (err) {
       throw acp.RequestError.resourceNotFound(`${restoreId ?? ''}: ${(err as Error).message}`);
     }
-    const session = new AcpSession(client, opened, { cwd: host.cwd, subagents, log: host.log });
+    const session = new AcpSession(client, opened, { cwd: host.cwd, subagents, notices, log: host.log });
     sessions.set(session.id, session);
     session.start(replay);
     opened.runtime.startMcp();
@@ -68,6 +69,7 @@ export async function serveAcp(host: AcpHost, stream: acp.Stream): Promise<void>
     .agent({ name: 'arbor' })
     .onRequest('initialize', ({ params }) => {
       subagents = params.clientCapabilities?.subagents != null;
+      notices = params.clientCapabilities?.session?.notices != null;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: 'arbor', title: 'arbor', version: host.version },

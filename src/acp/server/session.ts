@@ -22,6 +22,8 @@ export interface SessionOptions {
   cwd: string;
   /** clientCapabilities.subagents was advertised. */
   subagents: boolean;
+  /** clientCapabilities.session.notices was advertised. */
+  notices?: boolean;
   /** Where diagnostics go (stderr): never stdout. */
   log: (line: string) => void;
 }
@@ -48,6 +50,8 @@ export class AcpSession {
   private readonly children = new Map<string, ChildView>();
   private readonly asked = new Set<string>();
   private readonly flatSeen = new Map<string, string>();
+  private readonly noticesSeen = new Set<string>();
+  private runawayAsked?: number;
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
   private closed = false;
@@ -70,6 +74,7 @@ export class AcpSession {
     const state = this.runtime.store.getState();
     if (replay) this.send(this.id, new TranscriptStream(this.opts.cwd, true).updates(state.transcript));
     this.root.skip(state.transcript);
+    for (const item of state.transcript) if (item.kind === 'notice') this.noticesSeen.add(item.id);
     for (const run of state.runs.values()) if (run.kind !== 'root') this.flatSeen.set(run.id, 'restored');
     this.unsubscribe = this.runtime.store.subscribe((s: RuntimeState) => this.onState(s));
   }
@@ -142,6 +147,79 @@ export class AcpSession {
       else this.flattenChild(run);
     }
     for (const a of s.controls.approvals) if (!this.asked.has(a.id)) this.ask(s, a);
+    for (const f of s.controls.fanouts ?? []) if (!this.asked.has(f.id)) this.askFanout(s, f);
+    const runaway = s.controls.runaway;
+    if (runaway.tripped && runaway.at !== undefined && runaway.at !== this.runawayAsked)
+      this.askRunaway(runaway.at, runaway.threshold ?? '');
+    this.notices(s);
+  }
+
+  /** Budgets, the runaway guard, quota pauses and the like speak as notices: live notices
+   * for a client that shows them, else warnings and errors join the answer's stream. */
+  private notices(s: RuntimeState): void {
+    for (const item of s.transcript) {
+      if (item.kind !== 'notice' || this.noticesSeen.has(item.id)) continue;
+      this.noticesSeen.add(item.id);
+      if (this.opts.notices) {
+        const severity = item.level === 'warn' ? 'warning' : item.level;
+        this.send(this.id, [{ sessionUpdate: 'notice', severity, title: item.text }]);
+      } else if (item.level !== 'info') {
+        this.send(this.id, [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${item.text}\n\n` } }]);
+      }
+    }
+  }
+
+  /** A fan-out over confirm_fanout_over: start all of its children, or none. */
+  private askFanout(s: RuntimeState, f: NonNullable<RuntimeState['controls']['fanouts']>[number]): void {
+    this.asked.add(f.id);
+    const count = f.children.length;
+    const params: acp.RequestPermissionRequest = {
+      sessionId: this.sessionOf(f.runId, s),
+      toolCall: {
+        toolCallId: `fanout-${f.id}`,
+        title: t('acp:fanout.title', { count, limit: f.limit }),
+        kind: 'other',
+        status: 'pending',
+        rawInput: f.children,
+      },
+      options: [
+        { optionId: 'all', name: t('acp:fanout.all', { count }), kind: 'allow_once' },
+        { optionId: 'none', name: t('acp:fanout.none'), kind: 'reject_once' },
+      ],
+    };
+    this.request(
+      params,
+      (picked) => this.runtime.answerFanout?.(f.id, picked === 'all' ? count : 0),
+      () => this.runtime.answerFanout?.(f.id, 0),
+    );
+  }
+
+  /** The runaway guard tripped: resume the tree or kill it. */
+  private askRunaway(at: number, threshold: string): void {
+    this.runawayAsked = at;
+    const params: acp.RequestPermissionRequest = {
+      sessionId: this.id,
+      toolCall: { toolCallId: `runaway-${at}`, title: t('acp:runaway.title', { threshold }), kind: 'other', status: 'pending' },
+      options: [
+        { optionId: 'resume', name: t('acp:runaway.resume'), kind: 'allow_once' },
+        { optionId: 'kill', name: t('acp:runaway.kill'), kind: 'reject_once' },
+      ],
+    };
+    this.request(
+      params,
+      (picked) => this.runtime.resolveRunaway(picked === 'resume' ? 'resume' : 'kill'),
+      () => undefined,
+    );
+  }
+
+  private request(params: acp.RequestPermissionRequest, answered: (optionId: string | undefined) => void, failed: () => void): void {
+    this.queue
+      .then(() => this.client.request('session/request_permission', params))
+      .then((res) => answered(res.outcome.outcome === 'selected' ? res.outcome.optionId : undefined))
+      .catch((err: unknown) => {
+        this.opts.log(`acp: session/request_permission failed: ${(err as Error).message}`);
+        failed();
+      });
   }
 
   /** The session a run's updates go to: the root's, or the child's own. */
