@@ -11,7 +11,7 @@ import type { AcpAgentConfig } from '../../config/types.js';
 import { confinePath, toolWithinAuthority } from '../../tools/authority.js';
 import { toolSubprocessEnv } from '../../tools/toolEnv.js';
 import type { Tool } from '../../tools/types.js';
-import { addUsage, appendItem, updateItem } from '../store.js';
+import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
 import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
 import type { ChildPlan } from './plan.js';
@@ -69,6 +69,21 @@ export async function runAcpTarget(
     append: (item) => void appendItem(store, run.id, item),
     update: (id, patch) => void updateItem(store, run.id, id, patch),
   });
+  // The agent's tool calls show on its /agents row and card like a model child's.
+  const started = new Map<string, { name: string; at: number }>();
+  const activity = (u: acp.SessionUpdate) => {
+    if (u.sessionUpdate === 'tool_call') {
+      const name = cutToolName(u.title || u.kind || 'tool');
+      started.set(u.toolCallId, { name, at: Date.now() });
+      toolStarted(store, run.id, name);
+    }
+    if (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') return;
+    const call = started.get(u.toolCallId);
+    if (call && (u.status === 'completed' || u.status === 'failed')) {
+      started.delete(u.toolCallId);
+      toolFinished(store, run.id, call.name, call.at, u.status === 'completed');
+    }
+  };
   const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal) => {
     // Pause holds the answer: the agent cannot be stopped mid-step, but it waits for this.
     if (handle.gate.paused) await handle.gate.wait(signal);
@@ -92,7 +107,10 @@ export async function runAcpTarget(
   };
   const host: AcpChildHost = {
     cwd,
-    update: (u) => sink.apply(u),
+    update: (u) => {
+      sink.apply(u);
+      activity(u);
+    },
     async permission(req) {
       const signal = handle.controller.signal;
       const tool = `acp:${req.toolCall.kind ?? 'tool'}`;
