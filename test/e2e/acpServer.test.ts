@@ -269,4 +269,55 @@ describe('arbor acp with an SDK client', () => {
     expect(answer).toContain('root saw: ');
     expect(answer).toContain('killed');
   });
+
+  it(
+    'flattens children into tool calls of the root session for a client without the subagents capability',
+    { timeout: 60000 },
+    async () => {
+      const h = tempArborHome({ prefix: 'arbor-acp-' });
+      cleanups.push(() => h.cleanup());
+      const model = await startLoopbackModel({
+        dialect: 'openai',
+        respond: ({ body }) => {
+          const task = firstUser(body);
+          if (task.startsWith('part ')) return { kind: 'text', chunks: [`did ${task}`] };
+          if (toolResults(body).length) return { kind: 'text', chunks: ['parent done'] };
+          return {
+            kind: 'tools',
+            calls: [
+              { id: 's1', name: 'spawn_subagent', args: { prompt: 'part one' } },
+              { id: 's2', name: 'spawn_subagent', args: { prompt: 'part two' } },
+            ],
+          };
+        },
+      });
+      cleanups.push(() => model.close());
+      writeConfig(h.dir, fakeProviderConfig(model.url));
+      trustFolderForTest(h.dir, baseEnv(h.env));
+      const peer = startAcp(h, () => 'deny');
+      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+      expect((await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe(
+        'end_turn',
+      );
+      // No subagent_update and no other session: each child is a tool call with its progress.
+      expect(peer.updates.some((n) => kindOf(n) === 'subagent_update')).toBe(false);
+      expect(new Set(peer.updates.map((n) => n.sessionId))).toEqual(new Set([sessionId]));
+      const childCalls = peer.updates
+        .filter((n) => kindOf(n) === 'tool_call' && (n.update as acp.ToolCall).toolCallId.startsWith('child-'))
+        .map((n) => n.update as acp.ToolCall);
+      expect(childCalls.map((c) => c.title).sort()).toEqual([
+        'main#1 (openai-compatible/fake-model): part one',
+        'main#2 (openai-compatible/fake-model): part two',
+      ]);
+      for (const c of childCalls) {
+        const last = peer.updates
+          .filter((n) => kindOf(n) === 'tool_call_update' && (n.update as acp.ToolCallUpdate).toolCallId === c.toolCallId)
+          .map((n) => n.update as acp.ToolCallUpdate)
+          .at(-1)!;
+        expect(last.status).toBe('completed');
+        expect((last.content?.[0] as any).content.text).toMatch(/finished · completed\ndid part (one|two)$/);
+      }
+    },
+  );
 });
