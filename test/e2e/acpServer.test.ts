@@ -318,6 +318,14 @@ describe('arbor acp with an SDK client', () => {
         expect(last.status).toBe('completed');
         expect((last.content?.[0] as any).content.text).toMatch(/finished · completed\ndid part (one|two)$/);
       }
+      // Slash commands that make sense outside a terminal are offered, and run without a model turn.
+      const offered = peer.updates.find((n) => kindOf(n) === 'available_commands_update')!.update as acp.AvailableCommandsUpdate;
+      expect(offered.availableCommands.map((c) => c.name)).toEqual(['clear', 'model', 'export']);
+      const before = model.requests.length;
+      await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/model' }] });
+      const listed = peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any;
+      expect(listed.content.text).toContain('* fake (openai-compatible/fake-model)');
+      expect(model.requests.length).toBe(before);
     },
   );
 });

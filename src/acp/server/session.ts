@@ -9,6 +9,7 @@ import { t } from '../../i18n/index.js';
 import { TranscriptStream } from './toolUpdates.js';
 import { announcement, flatProgress, flatStatus, stateUpdate, workState } from './children.js';
 import { runName } from '../../model/run.js';
+import { availableCommands, runCommand } from './commands.js';
 
 /** A runtime opened for a session, and how to let it go. */
 export interface OpenedRuntime {
@@ -77,6 +78,7 @@ export class AcpSession {
     for (const item of state.transcript) if (item.kind === 'notice') this.noticesSeen.add(item.id);
     for (const run of state.runs.values()) if (run.kind !== 'root') this.flatSeen.set(run.id, 'restored');
     this.unsubscribe = this.runtime.store.subscribe((s: RuntimeState) => this.onState(s));
+    this.send(this.id, [{ sessionUpdate: 'available_commands_update', availableCommands: availableCommands() }]);
   }
 
   /** Whether `sessionId` is this session or one of its children. */
@@ -90,6 +92,12 @@ export class AcpSession {
   }
 
   async prompt(text: string): Promise<acp.StopReason> {
+    const command = runCommand(this.runtime, text);
+    if (command) {
+      this.send(this.id, command);
+      await this.flushed();
+      return 'end_turn';
+    }
     await this.runtime.startTurn(text);
     const state = this.runtime.store.getState();
     this.onState(state);
