@@ -1,7 +1,7 @@
 // The layer order of docs/architecture.md, checked in `npm test` (npm run lint:layers).
 // Imports point downward only; a layer may use any layer below it, never one above.
 // Type-only imports count: a type cycle couples two files as much as a value cycle.
-const LAYERS = ['cli', 'ui', 'runtime', 'tools', 'mcp', 'providers', 'config', 'persistence', 'text', 'model'];
+const LAYERS = ['cli', 'acp/server', 'ui', 'runtime', 'acp/client', 'tools', 'mcp', 'providers', 'config', 'persistence', 'text', 'model'];
 
 const above = (i) => LAYERS.slice(0, i);
 

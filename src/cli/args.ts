@@ -38,6 +38,8 @@ export type CliCommand =
       agent?: string;
       /** `--trust-project`: apply this folder's .arbor settings for this run without asking. */
       trustProject?: boolean;
+      /** `arbor acp`: serve the Agent Client Protocol on stdio (src/acp/server/). */
+      acp?: boolean;
     };
 
 export function parseCli(argv: string[]): CliCommand {
@@ -107,6 +109,11 @@ export function parseCli(argv: string[]): CliCommand {
     if ((rest[1] !== 'login' && rest[1] !== 'logout') || rest.length !== 3) throw new UsageError(t('cli:mcpUsage'));
     return { kind: 'mcpAuth', action: rest[1], name: rest[2], configPath: values.config };
   }
+  const acp = rest[0] === 'acp';
+  if (acp) {
+    if (rest.length > 1 || values.print !== undefined || values.resume || values.continue) throw new UsageError(t('acp:usage'));
+    rest.shift();
+  }
   if (rest.length > 0) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[0] }));
   if (values.agent !== undefined && values.agent.trim() === '') throw new UsageError(t('agentFiles:cli.emptyAgent'));
 
@@ -132,5 +139,6 @@ export function parseCli(argv: string[]): CliCommand {
     waitOnQuota: values['wait-on-quota'] ?? false,
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
     ...(values['trust-project'] ? { trustProject: true } : {}),
+    ...(acp ? { acp: true } : {}),
   };
 }

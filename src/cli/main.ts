@@ -126,7 +126,7 @@ export async function main(argv: string[]): Promise<void> {
     // the chat, before Ink mounts the app; headless and `arbor mcp` only when trusted or
     // --trust-project).
     const chatCmd = cmd.kind === 'chat' ? cmd : undefined;
-    const asking = chatCmd !== undefined && chatCmd.print === undefined && process.stdin.isTTY === true;
+    const asking = chatCmd !== undefined && chatCmd.print === undefined && !chatCmd.acp && process.stdin.isTTY === true;
     const trust = await decideProjectTrust({
       cwd: process.cwd(),
       env: process.env,
@@ -171,6 +171,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize((err as Error).message) })}\n`);
     process.exitCode = 2;
+    return;
+  }
+  if (cmd.acp) {
+    process.exitCode = await runAcp(loaded, home, cmd, privacyNotice, launchModel);
     return;
   }
   const headless = cmd.print !== undefined;
@@ -448,6 +452,39 @@ function openChat(
       signals.uninstall();
     },
   };
+}
+
+/** `arbor acp`: each ACP session opens a runtime as the chat does (approvals asked, through
+ * the protocol); stdout is the protocol's alone. */
+async function runAcp(
+  loaded: LoadedConfig,
+  home: string,
+  cmd: Extract<CliCommand, { kind: 'chat' }>,
+  privacyNotice: string | undefined,
+  launchModel: ModelSelection | undefined,
+): Promise<number> {
+  const { serveAcp, protocolStdout, protocolStdin } = await import('../acp/server/serve.js');
+  const { ndJsonStream } = await import('@agentclientprotocol/sdk/unstable');
+  const stream = ndJsonStream(protocolStdout(), protocolStdin());
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  let notice = privacyNotice;
+  await serveAcp(
+    {
+      cwd: process.cwd(),
+      version: packageVersion(),
+      log,
+      open: (restoreId) => {
+        const restored = restoreId !== undefined ? restoreSession(home, restoreId) : undefined;
+        const chat = openChat(loaded, home, cmd, restored, false, notice, restored ? undefined : launchModel);
+        notice = undefined;
+        for (const w of chat.warnings) log(t('cli:warning', { message: w }));
+        return { runtime: chat.runtime, sessionId: chat.recorder.id, cleanup: () => chat.cleanup() };
+      },
+    },
+    stream,
+  );
+  killAllToolProcesses();
+  return 0;
 }
 
 /** The trust prompt, before the chat (and anything of the folder's) starts. */

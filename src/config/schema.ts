@@ -220,8 +220,23 @@ const mcpServerNames = (names: ConfigNames) =>
   });
 
 /** Profiles are names checked against the configured ones (validateAgents.ts). */
-const agentSchema = (names: ConfigNames) =>
+/** `runtime = "acp"` agents run an external ACP agent, never a provider: one left out is
+ * the built-in offline provider, a placeholder nothing calls. */
+const acpWithoutProvider = (v: unknown) =>
+  isTable(v) && v.runtime === 'acp' && v.provider === undefined ? { ...v, provider: BUILTIN_OFFLINE_PROVIDER } : v;
+
+const agentSchema = (names: ConfigNames) => z.preprocess(acpWithoutProvider, agentTable(names));
+
+const agentTable = (names: ConfigNames) =>
   table({
+    /** "acp": an external ACP agent (command/args/env/cwd) as a delegate target (src/acp/client/). */
+    runtime: oneOf(['model', 'acp']).optional(),
+    command: string({ nonEmpty: true }).optional(),
+    args: stringList().optional(),
+    env: stringMap().optional(),
+    cwd: string({ nonEmpty: true }).optional(),
+    /** true: a process per child; absent/false: one per session, a session per child. */
+    per_child: boolean().optional(),
     provider: agentProvider(names),
     system_prompt: string().optional(),
     risk_profile: string({ nonEmpty: true }).optional(),

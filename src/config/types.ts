@@ -51,8 +51,20 @@ export type AgentConfig = {
   tools?: string[];
   /** 'worktree': its runs as children get their own git worktree (absent: [delegation] isolation). */
   isolation?: 'none' | 'worktree';
+  /** `runtime = "acp"`: an external ACP agent, started as `command args` (src/acp/client/). */
+  acp?: AcpAgentConfig;
 } & Required<Pick<AgentFields, 'system_prompt' | 'risk_profile' | 'runtime_profile' | 'delegate_same_risk_profile' | 'enabled'>> &
   Pick<AgentFields, 'max_child_tokens' | 'max_child_cost_cents' | 'max_child_seconds'>;
+
+/** How an external ACP agent is started: its env is a tool subprocess's (no provider keys)
+ * plus `env`; `cwd` defaults to the caller's. */
+export interface AcpAgentConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  perChild: boolean;
+}
 
 export type RiskProfile = { name: string } & RiskProfileFields;
 

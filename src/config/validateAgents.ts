@@ -50,6 +50,17 @@ function resolveAgent(p: Problems, alias: string, raw: AgentFields): AgentConfig
   if (raw.temperature !== undefined) agent.temperature = raw.temperature;
   if (raw.tools !== undefined) agent.tools = raw.tools;
   if (raw.isolation !== undefined) agent.isolation = raw.isolation;
+  if (raw.runtime === 'acp') {
+    if (raw.command === undefined) p.fail(at('command'), t('config:errors.acpCommandMissing'));
+    else
+      agent.acp = {
+        command: raw.command,
+        args: raw.args ?? [],
+        env: raw.env ?? {},
+        ...(raw.cwd !== undefined ? { cwd: raw.cwd } : {}),
+        perChild: raw.per_child ?? false,
+      };
+  }
   for (const key of ['max_child_tokens', 'max_child_cost_cents', 'max_child_seconds'] as const) {
     if (raw[key] !== undefined) agent[key] = raw[key];
   }

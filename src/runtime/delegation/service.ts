@@ -10,6 +10,8 @@ import type { TaskStore } from '../../persistence/taskRecords.js';
 import type { DelegateRequest, DelegateRunOutcome, DelegateServices } from '../../tools/delegate/services.js';
 import type { ToolCallOrigin } from '../../tools/types.js';
 import { ChildPlanner, ownBudget, type ChildPlan } from './plan.js';
+import { acpLabel, runAcpTarget } from './acpTarget.js';
+import { basename } from 'node:path';
 import { BackgroundTasks, type BackgroundLaunch } from './tasks.js';
 import type { ExecutionBudget } from '../executionBudget.js';
 import { appendItem } from '../store.js';
@@ -88,25 +90,30 @@ export class DelegationService {
             const own = ownBudget(plan.runtime);
             return own && { budget: own, role: 'root' as const };
           })();
+    // An external ACP agent names itself in initialize: the result's label says which.
+    let label = plan.agent.acp ? acpLabel(basename(plan.agent.acp.command)) : plan.resolved.label;
     const outcome = await this.supervisor.runChild({
       kind: 'delegate',
       parentRunId: ctx.runId,
       parentToolCallId: ctx.toolCallId,
       alias: req.target,
       task: req.task,
-      model: plan.resolved.label,
+      model: label,
       sessionKeyPrefix: 'delegate',
       parentSignal: ctx.signal,
       timeoutSecs: plan.timeoutSecs,
       tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
       isolation: req.isolation,
-      execute: (handle, run) => this.execute(handle, run, plan, req.task, budget),
+      execute: (handle, run) =>
+        plan.agent.acp
+          ? runAcpTarget(this.supervisor, handle, run, plan, plan.agent.acp, req.task, (name) => (label = acpLabel(name)))
+          : this.execute(handle, run, plan, req.task, budget),
     });
     return {
       status: outcome.status,
       text: outcome.text,
       error: outcome.error,
-      label: plan.resolved.label,
+      label,
       agentic: plan.agentic,
       timeoutSecs: plan.timeoutSecs,
       observed: outcome.observed,

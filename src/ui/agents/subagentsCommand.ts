@@ -4,7 +4,7 @@
 import { t } from '../../i18n/index.js';
 import { listedRuns, resolveRunRef, runLabel } from '../../runtime/runSelection.js';
 import type { Run } from '../../model/run.js';
-import type { RuntimeState } from '../../runtime/types.js';
+import type { RuntimeState } from '../../model/state.js';
 import type { CommandContext, SlashCommand } from '../commands/registry.js';
 import { killAll, killRun, pauseRun, resumeRun, setSpawning, steerRun, type ActionResult } from './actions.js';
 import { formatInfo, formatList, formatLog, LOG_DEFAULT, LOG_MAX } from './subagentsFormat.js';

@@ -1,0 +1,149 @@
+// A delegate child whose target is an external ACP agent (`[agents.<alias>] runtime = "acp"`):
+// the run is supervised like any other (timeouts, kill, pause, the runaway guard), its
+// updates stream into its transcript, and what it asks of its client is answered here under
+// the caller's policy: permission asks join the operator queue (or subagent_approvals
+// decides), fs reads and writes go through the caller's confinement and approvals.
+import { readFile, writeFile } from 'node:fs/promises';
+import * as acp from '@agentclientprotocol/sdk/unstable';
+import { AcpAgentProcess, runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
+import { AcpTranscriptSink } from '../../acp/client/transcriptSink.js';
+import type { AcpAgentConfig } from '../../config/types.js';
+import { confinePath, toolWithinAuthority } from '../../tools/authority.js';
+import { toolSubprocessEnv } from '../../tools/toolEnv.js';
+import type { Tool } from '../../tools/types.js';
+import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
+import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
+import type { Run } from '../types.js';
+import type { ChildPlan } from './plan.js';
+
+/** The delegate result label: "acp/<agent name>". */
+export const acpLabel = (agentName: string) => `acp/${agentName}`;
+
+export const ACP_REFUSED = (what: string, path: string, why: string) => `arbor refused ${what} '${path}': ${why}`;
+export const ACP_STOPPED = (target: string) => `Agent '${target}' was stopped (session/cancel, then its process was ended).`;
+
+/** The permission the broker is asked for: named after the external tool's kind, so "allow
+ * for this child" covers that kind of call for this child. */
+function pseudoTool(name: string): Tool {
+  return { name, asksByDefault: true } as unknown as Tool;
+}
+
+function pickOption(req: acp.RequestPermissionRequest, allowed: boolean): acp.RequestPermissionResponse {
+  const kinds: acp.PermissionOptionKind[] = allowed ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+  const option = kinds.map((k) => req.options.find((o) => o.kind === k)).find((o) => o !== undefined);
+  return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
+}
+
+/** per_child = false: one process per agent and session (this supervisor), a session per
+ * child; a process that died is started again for the next child. Ended with arbor (the
+ * reaper's marker), never keeping it running while idle. */
+const shared = new WeakMap<SupervisorCore, Map<string, AcpAgentProcess>>();
+
+function sharedProcess(supervisor: SupervisorCore, alias: string, spec: AcpAgentConfig, spawnEnv: AcpSpawnEnv): AcpAgentProcess {
+  let byAlias = shared.get(supervisor);
+  if (!byAlias) shared.set(supervisor, (byAlias = new Map()));
+  let agent = byAlias.get(alias);
+  if (!agent || !agent.alive) {
+    agent = new AcpAgentProcess(spec, supervisor.deps.cwd, spawnEnv);
+    byAlias.set(alias, agent);
+  }
+  return agent;
+}
+
+type AcpSpawnEnv = () => { env: Record<string, string>; marker: string };
+
+export async function runAcpTarget(
+  supervisor: SupervisorCore,
+  handle: RunHandle,
+  run: Run,
+  plan: ChildPlan,
+  spec: AcpAgentConfig,
+  task: string,
+  onAgentName: (name: string) => void,
+): Promise<string> {
+  const { store, deps } = supervisor;
+  const cwd = deps.cwd;
+  const caller = plan.caller;
+  const sink = new AcpTranscriptSink({
+    runId: run.id,
+    append: (item) => void appendItem(store, run.id, item),
+    update: (id, patch) => void updateItem(store, run.id, id, patch),
+  });
+  // The agent's tool calls show on its /agents row and card like a model child's.
+  const started = new Map<string, { name: string; at: number }>();
+  const activity = (u: acp.SessionUpdate) => {
+    if (u.sessionUpdate === 'tool_call') {
+      const name = cutToolName(u.title || u.kind || 'tool');
+      started.set(u.toolCallId, { name, at: Date.now() });
+      toolStarted(store, run.id, name);
+    }
+    if (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') return;
+    const call = started.get(u.toolCallId);
+    if (call && (u.status === 'completed' || u.status === 'failed')) {
+      started.delete(u.toolCallId);
+      toolFinished(store, run.id, call.name, call.at, u.status === 'completed');
+    }
+  };
+  const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal) => {
+    // Pause holds the answer: the agent cannot be stopped mid-step, but it waits for this.
+    if (handle.gate.paused) await handle.gate.wait(signal);
+    return deps.approvals.decide({
+      runId: run.id,
+      callId,
+      tool: pseudoTool(tool),
+      args,
+      risk: caller.risk,
+      ceilings: caller.ceilings,
+      isChild: true,
+      signal,
+    });
+  };
+  const confined = (path: string, forWrite: boolean, tool: string) => {
+    if (!toolWithinAuthority(caller, tool))
+      throw acp.RequestError.invalidParams({ path }, ACP_REFUSED(tool, path, `the profile does not allow ${tool}`));
+    const res = confinePath(path, cwd, caller, forWrite);
+    if (!res.ok) throw acp.RequestError.invalidParams({ path }, ACP_REFUSED(tool, path, res.error));
+    return res.path;
+  };
+  const host: AcpChildHost = {
+    cwd,
+    update: (u) => {
+      sink.apply(u);
+      activity(u);
+    },
+    async permission(req) {
+      const signal = handle.controller.signal;
+      const tool = `acp:${req.toolCall.kind ?? 'tool'}`;
+      const args = { title: req.toolCall.title, input: req.toolCall.rawInput, locations: req.toolCall.locations };
+      const decision = await decide(tool, req.toolCall.toolCallId, args, signal);
+      return pickOption(req, decision.allowed);
+    },
+    async readTextFile(req) {
+      const path = confined(req.path, false, 'read_file');
+      const text = await readFile(path, 'utf8').catch((err: Error) => {
+        throw acp.RequestError.resourceNotFound(`${req.path}: ${err.message}`);
+      });
+      if (req.line == null && req.limit == null) return { content: text };
+      const lines = text.split('\n');
+      const start = Math.max(0, (req.line ?? 1) - 1);
+      return { content: lines.slice(start, req.limit != null ? start + req.limit : undefined).join('\n') };
+    },
+    async writeTextFile(req) {
+      const path = confined(req.path, true, 'write_file');
+      const decision = await decide('write_file', `acp-write-${Date.now()}`, { path: req.path }, handle.controller.signal);
+      if (!decision.allowed) throw acp.RequestError.invalidParams({ path: req.path }, ACP_REFUSED('write_file', req.path, decision.error));
+      await writeFile(path, req.content);
+    },
+  };
+  // Same env rules as MCP servers: a tool's environment (no provider keys) plus the entry's env.
+  const spawnEnv: AcpSpawnEnv = () => toolSubprocessEnv({ config: supervisor.config, profiles: [] });
+  const signal = handle.controller.signal;
+  const result = spec.perChild
+    ? await runAcpChild(spec, task, host, signal, spawnEnv)
+    : await sharedProcess(supervisor, run.alias, spec, spawnEnv).run(task, host, signal);
+  sink.finish();
+  onAgentName(result.agentName);
+  if (result.usage) addUsage(store, run.id, result.usage.inputTokens, result.usage.outputTokens, 0);
+  if (result.stopReason === 'aborted' || result.stopReason === 'cancelled') throw new Error(ACP_STOPPED(run.alias));
+  return result.text;
+}

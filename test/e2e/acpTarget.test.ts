@@ -1,0 +1,131 @@
+// An external ACP agent as arbor's delegate target ([agents.ext] runtime = "acp"): the
+// fixture agent (test/fixtures/acpAgent.mjs, written with the SDK's agent side) runs as a real
+// process speaking ACP on stdio; the root's model is a loopback that delegates to it.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
+import { repoRoot } from '../support/paths.js';
+import { alive } from '../support/procs.js';
+import { disposeAllTerminals } from '../support/terminal.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+
+afterEach(async () => {
+  await disposeAllTerminals();
+});
+
+const FIXTURE = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
+
+/** main may delegate to ext, an ACP agent; `extExtra` adds keys to [agents.ext]. */
+function acpConfig(extExtra = '', more = ''): string {
+  return [
+    '',
+    '[risk_profiles.lead]',
+    'delegation_policy = { mode = "allow" }',
+    '',
+    '[runtime_profiles.short]',
+    'delegation_timeout_secs = 1',
+    '',
+    '[agents.ext]',
+    'runtime = "acp"',
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = [${JSON.stringify(FIXTURE)}]`,
+    extExtra,
+    more,
+  ].join('\n');
+}
+
+const LEAD = 'risk_profile = "lead"\ndelegates = ["ext"]';
+
+const toolResults = (body: any): string[] => (body.messages ?? []).filter((m: any) => m.role === 'tool').map((m: any) => String(m.content));
+
+/** The root delegates each task to ext, then answers with what it got back. */
+function delegates(...tasks: string[]) {
+  return ({ body }: LoopbackIncoming): LoopbackReply => {
+    const results = toolResults(body);
+    if (results.length) return { kind: 'text', chunks: [`root saw: ${results.join(' || ')}`] };
+    return { kind: 'tools', calls: tasks.map((task, i) => ({ id: `d${i}`, name: 'delegate', args: { agent: 'ext', prompt: task } })) };
+  };
+}
+
+function pidOf(dir: string): number {
+  return Number(readFileSync(join(dir, 'acp-agent.pid'), 'utf8'));
+}
+
+describe('an external ACP agent as a delegate target', () => {
+  it("returns the agent's final message in the documented shape and ends its process", { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const model = await sb.withModel(delegates('say hello'), acpConfig());
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const r = await sb.arbor(['-p', 'go', '--output', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'delegate');
+    expect(result.status).toBe('ok');
+    expect(model.requests.at(-1)!.body.messages.find((m: any) => m.role === 'tool').content).toBe(
+      "[Agent 'ext' (acp/arbor-test-agent)]\nhello from the fixture",
+    );
+    const final = events.find((e) => e.type === 'final');
+    const child = final.runs.find((run: any) => run.alias === 'ext');
+    expect(child).toMatchObject({ kind: 'delegate', status: 'completed', model: 'acp/node', tokens_in: 7, tokens_out: 5 });
+    await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
+  });
+
+  it(
+    'serves fs/read_text_file inside the roots and refuses a read outside them (two children, one shared process)',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      writeFileSync(join(sb.h.dir, 'notes.txt'), 'inside the roots');
+      const model = await sb.withModel(delegates(`read ${join(sb.h.dir, 'notes.txt')}`, 'read /etc/hostname'), acpConfig());
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const r = await sb.arbor(['-p', 'go']);
+      expect(r.code).toBe(0);
+      const [inside, outside] = toolResults(model.requests.at(-1)!.body);
+      expect(inside).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nread: inside the roots");
+      expect(outside).toContain('read refused: ');
+      expect(outside).toContain("arbor refused read_file '/etc/hostname'");
+      expect(outside).toContain('outside the allowed roots');
+      // per_child is not set: both children were sessions of one agent process.
+      expect(readFileSync(join(sb.h.dir, 'acp-agent.starts'), 'utf8').trim().split('\n')).toHaveLength(1);
+    },
+  );
+
+  it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.
+    const model = await sb.withModel(
+      delegates('hang'),
+      acpConfig('runtime_profile = "short"\nper_child = true\nenv = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'),
+    );
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const r = await sb.arbor(['-p', 'go']);
+    expect(r.code).toBe(0);
+    expect(toolResults(model.requests.at(-1)!.body)[0]).toContain("Agent 'ext' timed out after 1s");
+    expect(existsSync(join(sb.h.dir, 'acp-agent.pid'))).toBe(true);
+    await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
+  });
+
+  it("routes the agent's session/request_permission to the operator in the terminal", { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(delegates('ask'), acpConfig('', '\n[delegation]\nsubagent_approvals = "ask"\n'));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const term = await sb.startArbor([], { cols: 120, rows: 36 });
+    await send(term, 'go');
+    await term.waitForText('ext#1 wants to use acp:edit', 20000);
+    await term.waitForText('edit notes.txt');
+    term.type('y');
+    await term.waitForText('permission: yes', 20000);
+  });
+});
+
+/** Adds lines to [agents.main] of the sandbox's config (written by withModel). */
+function writeConfigAgentExtra(dir: string, lines: string): void {
+  const path = join(dir, '.arbor', 'config.toml');
+  const text = readFileSync(path, 'utf8').replace('[agents.main]\nprovider = "fake"\n', `[agents.main]\nprovider = "fake"\n${lines}\n`);
+  writeFileSync(path, text);
+}
