@@ -23,6 +23,12 @@ const CONFIG_MAX_BYTES = 1024 * 1024;
 export type TrustAction =
   | { kind: 'mcpCommand'; server: string; command: string; args: string[] }
   | { kind: 'mcpUrl'; server: string; url: string; tokenEnv?: string }
+  /** A secret an MCP server's sign-in sends elsewhere: an OAuth client secret to the
+   * server's authorization server, or the user's ID token and the IdP client secret to
+   * the identity provider a repository could point at its own host. */
+  | { kind: 'mcpSecret'; server: string; env: string; idpUrl?: string }
+  /** `[agents.x] runtime = "acp"`: a program arbor starts as an external agent. */
+  | { kind: 'acpCommand'; agent: string; command: string; args: string[] }
   | {
       kind: 'provider';
       name: string;
@@ -103,6 +109,21 @@ function providerActions(project: RawTable, user: Map<string, RawTable>): TrustA
   });
 }
 
+/** Where each secret variable of an MCP server's sign-in settings would be sent. */
+function secretActions(server: string, entry: RawTable): TrustAction[] {
+  const out: TrustAction[] = [];
+  const oauth = isTable(entry.oauth) ? entry.oauth : undefined;
+  const idp = isTable(entry.idp) ? entry.idp : undefined;
+  const oauthSecret = str(oauth?.client_secret_env) ?? str(entry.client_secret_env);
+  if (oauthSecret) out.push({ kind: 'mcpSecret', server, env: oauthSecret });
+  const idpUrl = str(idp?.token_endpoint) ?? '';
+  for (const key of ['id_token_env', 'client_secret_env']) {
+    const env = str(idp?.[key]);
+    if (env) out.push({ kind: 'mcpSecret', server, env, idpUrl });
+  }
+  return out;
+}
+
 function configActions(data: RawTable, user: Map<string, RawTable>): TrustAction[] {
   const out: TrustAction[] = [];
   for (const [server, entry] of tables(data.mcp_servers)) {
@@ -114,6 +135,14 @@ function configActions(data: RawTable, user: Map<string, RawTable>): TrustAction
     }
     if (url !== undefined)
       out.push({ kind: 'mcpUrl', server, url, ...(str(entry.bearer_token_env) ? { tokenEnv: str(entry.bearer_token_env) } : {}) });
+    out.push(...secretActions(server, entry));
+  }
+  for (const [agent, entry] of tables(data.agents)) {
+    const command = str(entry.command);
+    if (entry.runtime === 'acp' && command !== undefined) {
+      const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+      out.push({ kind: 'acpCommand', agent, command, args });
+    }
   }
   out.push(...providerActions(data, user));
   const other = Object.keys(data).filter((k) => k !== 'mcp_servers' && k !== 'providers');

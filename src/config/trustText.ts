@@ -18,6 +18,12 @@ function actionLine(a: TrustAction): string {
       return a.tokenEnv
         ? t('trust:action.mcpUrlToken', { server: a.server, url: a.url, env: a.tokenEnv })
         : t('trust:action.mcpUrl', { server: a.server, url: a.url });
+    case 'mcpSecret':
+      return a.idpUrl === undefined
+        ? t('trust:action.mcpSecret', { server: a.server, env: a.env })
+        : t('trust:action.mcpSecretIdp', { server: a.server, env: a.env, url: a.idpUrl || t('trust:action.noUrl') });
+    case 'acpCommand':
+      return t('trust:action.acpCommand', { agent: a.agent, command: commandLine(a.command, a.args) });
     case 'provider': {
       const where = a.baseUrl ?? t('trust:action.noUrl');
       const key = a.keyEnv ? t('trust:action.key', { env: a.keyEnv }) : t('trust:action.noKey');
