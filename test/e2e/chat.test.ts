@@ -313,7 +313,7 @@ describe('Ctrl+C and retries', () => {
     );
     const term = await sb.startArbor();
     await send(term, 'hello');
-    await term.waitForText(/↻ .*retry 2\/4/, 10000);
+    await term.waitForText(/↻ .*retry 1\/3/, 10000);
     await term.waitForText('after the retry', 15000);
     await term.waitForNoText('↻');
   });

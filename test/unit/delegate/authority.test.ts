@@ -270,6 +270,6 @@ describe('path roots across hops (root: allowed_roots = ["inner"]; the others: [
 
   it('root -> independent reads under its own roots', async () => {
     const f = await runChain('inner', ['main', 'wide'], 'read');
-    expect(resultFor(f, 'wide')).toBe('OUTSIDE-SECRET');
+    expect(resultFor(f, 'wide')).toBe('     1\tOUTSIDE-SECRET');
   });
 });
