@@ -12,9 +12,11 @@ import { neutralize } from '../../text/untrusted.js';
 import { makePrivateDir, writePrivate } from '../../persistence/privateFs.js';
 import {
   WORKTREE_CONFLICT,
+  WORKTREE_MANUAL,
   WORKTREE_MERGED,
   WORKTREE_NEEDS_GIT,
   WORKTREE_NO_CHANGES,
+  WORKTREE_UNFINISHED,
   WORKTREE_WAITING,
 } from '../../tools/worktreeNotes.js';
 import type { RunWorktree, WorktreeState } from '../../model/worktree.js';
@@ -127,7 +129,7 @@ export class WorktreeQueue {
   }
 
   /** The child ended: its changes enter the queue (completed) or stay on its branch.
-   * Returns the note its tool result ends with (none for a child that did not complete). */
+   * Returns the note its tool result ends with. */
   finish(runId: string, completed: boolean): Promise<string | undefined> {
     const entry = this.entries.get(runId);
     if (!entry) return Promise.resolve(undefined);
@@ -144,10 +146,11 @@ export class WorktreeQueue {
     const counts = { files, added: set.added, removed: set.removed };
     // Whatever is not merged now stays on the branch (a merged entry's branch goes anyway).
     const keep = () => this.keepOnBranch(entry, final);
+    // Never merged: the worktree stays (its branch listed) and the parent learns where.
     if (!completed) {
       if (set.changes.length > 0) await keep();
       this.mark(entry, 'kept', counts);
-      return undefined;
+      return set.changes.length > 0 ? WORKTREE_UNFINISHED(entry.branch) : WORKTREE_NO_CHANGES;
     }
     if (set.changes.length === 0) {
       await this.removeEntry(entry);
@@ -158,7 +161,7 @@ export class WorktreeQueue {
     if (mode === 'manual') {
       await keep();
       this.mark(entry, 'kept', counts);
-      return WORKTREE_WAITING(files.length);
+      return WORKTREE_MANUAL(entry.branch);
     }
     const check = await checkChanges(entry.callerTop, entry.callerTop, entry.changes);
     if (!check.clean) {
