@@ -371,6 +371,7 @@ export type TranslationKey =
   | 'delegate:notice.backgroundEnded'
   | 'delegate:notice.recordWriteFailed'
   | 'delegate:notice.startupFailed'
+  | 'delegate:notice.worktree'
   | 'delegate:refusals.crossProfile'
   | 'delegate:refusals.disabled'
   | 'delegate:refusals.forbidden'
