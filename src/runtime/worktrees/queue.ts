@@ -19,13 +19,14 @@ import {
   WORKTREE_UNFINISHED,
   WORKTREE_WAITING,
 } from '../../tools/worktreeNotes.js';
-import type { RunWorktree, WorktreeState } from '../../model/worktree.js';
+import type { MergeReview, RunWorktree, WorktreeState } from '../../model/worktree.js';
 import { runName, type Run } from '../../model/run.js';
 import type { RuntimeStore } from '../store.js';
 import { gitText, runGit, workTreeTop } from './git.js';
 import type { Place } from './place.js';
 import { snapshotCommit, stateTree } from './snapshot.js';
 import { applyPlans, changesBetween, checkChanges, diffBetween, type Change } from './threeWay.js';
+import { reviewChanges } from './review.js';
 
 export const WORKTREES_DIR = 'worktrees';
 export const BRANCH_PREFIX = 'arbor/';
@@ -242,6 +243,13 @@ export class WorktreeQueue {
     const head = await gitText(entry.callerTop, ['rev-parse', '--verify', '-q', `refs/heads/${entry.branch}`]).catch(() => '');
     if (!head) return undefined;
     return neutralize(await diffBetween(entry.callerTop, entry.base, head));
+  }
+
+  /** A queued entry's per-file diffs and its check against the caller's tree now. */
+  async reviewOf(runId: string): Promise<MergeReview | undefined> {
+    const entry = this.entries.get(runId);
+    if (!entry || entry.changes.length === 0 || entry.state === 'merged' || entry.state === 'dropped') return undefined;
+    return reviewChanges(entry.callerTop, entry.callerTop, entry.changes);
   }
 
   /** The caller's tree of an entry (a re-run starts there). */

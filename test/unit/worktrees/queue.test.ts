@@ -1,7 +1,7 @@
 // The merge queue's operator side and the edges of isolation (issue #23): ask (apply,
 // skip), re-run on the new tree, nested isolation, a killed child's worktree kept, no path
 // outside the worktree writable, and leftovers of a process that died.
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntimeStore } from '../../../src/runtime/store.js';
@@ -56,6 +56,23 @@ describe('merge = "ask"', () => {
     expect(fileA()).toBe(A.replace('two', 'TWO'));
     expect(readFileSync(join(fx!.workdir, 'new.txt'), 'utf8')).toBe('n\n');
     expect(leftovers(fx!)).toEqual({ branches: [], worktrees: [], dirs: [] });
+  });
+
+  it("review: each file's diff and the conflict check against the tree as it is now", async () => {
+    const w1 = await askOne();
+    const clean = await fx!.runtime.worktrees!.review(w1.id);
+    expect(clean?.conflicts).toEqual([]);
+    expect(clean?.files.map((f) => [f.path, f.added, f.removed, f.created === true])).toEqual([
+      ['a.txt', 1, 1, false],
+      ['new.txt', 1, 0, true],
+    ]);
+    expect(clean?.files[0].hunks[0].lines).toContain('-two');
+    expect(clean?.files[0].hunks[0].lines).toContain('+TWO');
+    // The operator edits the same line meanwhile: the check says so, nothing is applied.
+    writeFileSync(join(fx!.workdir, 'a.txt'), A.replace('two', 'mine'));
+    expect((await fx!.runtime.worktrees!.review(w1.id))?.conflicts).toEqual(['a.txt']);
+    expect(fileA()).toBe(A.replace('two', 'mine'));
+    expect(runsOf(fx!, 'w1')[0].worktree?.state).toBe('waiting');
   });
 
   it('skip drops it: the tree untouched, worktree and branch removed', async () => {

@@ -74,7 +74,7 @@ describe('/subagents info, the trace log and the tree export', () => {
     expect(appended.get(w1.id)?.worktree).toMatchObject({ branch, state: 'waiting', files: ['a.txt'] });
 
     // The operator applies it: the trace, the session file and the export follow.
-    expect(await fx!.runtime.worktrees.apply(w1.id)).toBe('merged');
+    expect(await fx!.runtime.worktrees!.apply(w1.id)).toBe('merged');
     expect(traced.filter((e) => e.event === 'worktree' && e.run_id === w1.id).map((e) => e.merge)).toEqual(['waiting', 'merged']);
     expect(appended.get(w1.id)?.worktree?.state).toBe('merged');
 
