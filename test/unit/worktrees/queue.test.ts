@@ -2,6 +2,7 @@
 // skip), re-run on the new tree, nested isolation, a killed child's worktree kept, no path
 // outside the worktree writable, and leftovers of a process that died.
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hasToolResults } from '../../support/loopbackModel.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntimeStore } from '../../../src/runtime/store.js';
@@ -10,7 +11,9 @@ import {
   callsThenDone,
   delegateCall,
   delegateResults,
+  firstUser,
   lastToolResult,
+  toolItems,
   sequence,
   text,
   until,
@@ -233,6 +236,32 @@ describe('a failed or timed-out isolated child', () => {
     expect(fileA()).toBe(A);
     expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
     expect(leftovers(fx).branches).toEqual([branch]);
+  });
+
+  it("spawn_subagent: a failed isolated subagent's result says where its changes are kept", async () => {
+    fx = await isoFixture({
+      config: isoConfig('merge = "auto"'),
+      agents: {
+        // The subagent is main too: its task tells it apart from the parent.
+        main: (req) => {
+          const child = firstUser(req).startsWith('edit job');
+          if (!child)
+            return hasToolResults(req.body)
+              ? text('done')
+              : tools({ id: 'sp', name: 'spawn_subagent', args: { prompt: 'edit job', isolation: 'worktree' } });
+          return hasToolResults(req.body) ? fail500() : tools(shell('s1', sed('s/^one$/ONE/')));
+        },
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const sub = runsOf(fx, 'main').find((r) => r.kind === 'subagent')!;
+    expect(sub.status).toBe('failed');
+    const branch = sub.worktree!.branch;
+    const [item] = toolItems(fx.runtime.store.getState().transcript, 'spawn_subagent');
+    expect(item.status).toBe('error');
+    expect(lastLine(item.result)).toBe(WORKTREE_UNFINISHED(branch));
+    expect(fileA()).toBe(A);
+    expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
   });
 
   it('a failed child that changed nothing: [worktree: no changes]', async () => {
