@@ -158,6 +158,8 @@ export const KEY_COMMANDS = {
   'agents.merge_skip': { keys: ['d'] },
   'agents.merge_keep': { keys: ['b'] },
   'agents.merge_rerun': { keys: ['r'] },
+  // its diff, files and conflict check in the pane
+  'agents.merge_view': { keys: ['v'] },
   'agents.close': { keys: ['esc', 'q'] },
   // the transcript viewer
   'viewer.up': { keys: ['up'], alsoKeys: ['k'] },

@@ -1,6 +1,7 @@
 // An isolated child's worktree as every layer reads it (issue #23): where it is, its branch
 // and what happened to its changes. Plain data on the run, so cards, /agents, /subagents
 // info, the session file, the trace log and the tree export all carry it.
+import type { DiffDisplay } from './toolDisplay.js';
 
 /** running: the child works in it; merged: its changes are in the caller's tree; waiting:
  * queued for the operator; conflict: queued, its three-way check failed; kept: not merged
@@ -39,6 +40,13 @@ export interface WorktreeLeftover {
   session: string;
 }
 
+/** A queued entry as the operator reviews it: each changed file's diff (base to the child's
+ * final state) and the files that would conflict with the caller's tree now (none: clean). */
+export interface MergeReview {
+  files: DiffDisplay[];
+  conflicts: string[];
+}
+
 /** The operator's side of the merge queue (RuntimeApi.worktrees): every call names a run. */
 export interface WorktreeApi {
   /** Applies a queued entry if its three-way check is clean now; the entry's state after. */
@@ -49,6 +57,8 @@ export interface WorktreeApi {
   keep(runId: string): Promise<boolean>;
   /** The entry's diff from its base to its final state. */
   diff(runId: string): Promise<string | undefined>;
+  /** The entry's per-file diffs and its three-way check against the tree as it is now. */
+  review(runId: string): Promise<MergeReview | undefined>;
   /** A new child with the same task in a worktree of the current tree; the old entry is
    * dropped. False when the run cannot be re-run (not an isolated child of this session). */
   rerun(runId: string): Promise<boolean>;

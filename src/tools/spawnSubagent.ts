@@ -125,6 +125,7 @@ export const spawnSubagentTool = defineTool({
       return answered(answer, modelText, outcome.worktreeNote);
     }
     const error = runFailed(outcome.error ?? outcome.status);
-    return failed(error, withReceipt(ctx.config, error, outcome.observed));
+    // A child that did not finish is never merged: the note says where its changes are kept.
+    return failed(error, withWorktreeNote(withReceipt(ctx.config, error, outcome.observed), outcome.worktreeNote));
   },
 });

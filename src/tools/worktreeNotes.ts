@@ -10,6 +10,11 @@ export const WORKTREE_WAITING = (n: number) => `[worktree: waiting for the opera
 export const WORKTREE_CONFLICT = (paths: string[], other: string, branch: string) =>
   `[worktree: not merged — conflict in ${paths.join(', ')} with ${other}'s changes; branch ${branch} keeps them]`;
 export const WORKTREE_NO_CHANGES = '[worktree: no changes]';
+/** merge = "manual": nothing is merged; the branch keeps the child's changes. */
+export const WORKTREE_MANUAL = (branch: string) => `[worktree: not merged — merge = manual; branch ${branch} keeps them]`;
+/** A killed, failed or timed-out child with changes: never merged, its branch keeps them. */
+export const WORKTREE_UNFINISHED = (branch: string) =>
+  `[worktree: not merged — the child did not finish; branch ${branch} keeps its changes]`;
 
 /** The refusal for a child that needs a worktree outside a git work tree. */
 export const WORKTREE_NEEDS_GIT = (cwd: string) => `worktree isolation needs a git repository: ${cwd} is not inside one`;

@@ -96,7 +96,16 @@ describe('merge = "ask" in the terminal', () => {
     await term.waitFor((s) => (s.match(/⇢ merge waiting: a\.txt \+1 −1/g) ?? []).length === 2, 'two waiting entries', 10000);
     // The first row is the turn; the next two are the children.
     term.press('down');
-    await term.waitForText(/a apply merge .* d skip .* b keep branch .* r re-run on current tree/, 5000);
+    await term.waitForText(/a apply merge .* d skip .* b keep branch .* r re-run on current tree .* v view diff/, 5000);
+    // v opens the entry's review in the pane: files and +/−, the conflict check, the diff.
+    term.type('v');
+    await term.waitForText('Conflict check: applies cleanly to the current tree.', 10000);
+    await term.waitForText(/a\.txt {2}\+1 −1/, 5000);
+    await term.waitForText(/@@ -\d+,\d+ \+\d+,\d+ @@/, 5000);
+    await term.waitForText(/\d +-(one|seven)\b/, 5000);
+    await term.waitForText(/\d +\+(ONE|SEVEN)\b/, 5000);
+    term.press('esc');
+    await term.waitForText('v view diff', 5000);
     term.type('a');
     await term.waitForText(/w[12]#\d+: changes merged/, 10000);
     const merged = /(w[12])#\d+: changes merged/.exec(term.screen())![1];

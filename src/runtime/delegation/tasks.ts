@@ -223,10 +223,24 @@ export class BackgroundTasks {
       id: randomUUID(),
       kind: 'notice',
       level: outcome.status === 'completed' ? 'info' : outcome.status === 'failed' || outcome.status === 'timed_out' ? 'error' : 'warn',
-      text: [text, ...lines, ...observedNotice(outcome)].join('\n'),
+      text: [text, ...lines, ...observedNotice(outcome), ...this.worktreeNotice(run)].join('\n'),
       at: Date.now(),
     };
     this.post(item);
+  }
+
+  /** An isolated child's worktree, branch and merge outcome, read after the merge queue
+   * settled it (the run in the outcome is the one from before). */
+  private worktreeNotice(run: Run | undefined): string[] {
+    const wt = run && this.supervisor.store.getState().runs.get(run.id)?.worktree;
+    if (!wt || wt.inherited) return [];
+    const detail =
+      wt.state === 'conflict' && wt.conflict
+        ? t('worktrees:command.conflictDetail', { files: wt.conflict.files.join(', '), with: wt.conflict.with })
+        : wt.files?.length
+          ? t('worktrees:command.detail', { count: wt.files.length, added: wt.added ?? 0, removed: wt.removed ?? 0 })
+          : '';
+    return [t('delegate:notice.worktree', { branch: wt.branch, path: wt.path, state: t(`worktrees:state.${wt.state}`), detail })];
   }
 
   /** Through the runtime's notice (chat and session file) when it has one. */

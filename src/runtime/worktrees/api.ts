@@ -14,6 +14,7 @@ export function worktreeApi(sup: SupervisorCore, places: RunPlaces, queue: Workt
     drop: (runId) => queue.drop(runId),
     keep: (runId) => queue.keep(runId),
     diff: (runId) => queue.diffOf(runId),
+    review: (runId) => queue.reviewOf(runId),
     async rerun(runId) {
       const spec = places.specOf(runId);
       if (!spec || !(await queue.drop(runId))) return false;

@@ -12,18 +12,21 @@ import { neutralize } from '../../text/untrusted.js';
 import { makePrivateDir, writePrivate } from '../../persistence/privateFs.js';
 import {
   WORKTREE_CONFLICT,
+  WORKTREE_MANUAL,
   WORKTREE_MERGED,
   WORKTREE_NEEDS_GIT,
   WORKTREE_NO_CHANGES,
+  WORKTREE_UNFINISHED,
   WORKTREE_WAITING,
 } from '../../tools/worktreeNotes.js';
-import type { RunWorktree, WorktreeState } from '../../model/worktree.js';
+import type { MergeReview, RunWorktree, WorktreeState } from '../../model/worktree.js';
 import { runName, type Run } from '../../model/run.js';
 import type { RuntimeStore } from '../store.js';
 import { gitText, runGit, workTreeTop } from './git.js';
 import type { Place } from './place.js';
 import { snapshotCommit, stateTree } from './snapshot.js';
 import { applyPlans, changesBetween, checkChanges, diffBetween, type Change } from './threeWay.js';
+import { reviewChanges } from './review.js';
 
 export const WORKTREES_DIR = 'worktrees';
 export const BRANCH_PREFIX = 'arbor/';
@@ -127,7 +130,7 @@ export class WorktreeQueue {
   }
 
   /** The child ended: its changes enter the queue (completed) or stay on its branch.
-   * Returns the note its tool result ends with (none for a child that did not complete). */
+   * Returns the note its tool result ends with. */
   finish(runId: string, completed: boolean): Promise<string | undefined> {
     const entry = this.entries.get(runId);
     if (!entry) return Promise.resolve(undefined);
@@ -144,10 +147,11 @@ export class WorktreeQueue {
     const counts = { files, added: set.added, removed: set.removed };
     // Whatever is not merged now stays on the branch (a merged entry's branch goes anyway).
     const keep = () => this.keepOnBranch(entry, final);
+    // Never merged: the worktree stays (its branch listed) and the parent learns where.
     if (!completed) {
       if (set.changes.length > 0) await keep();
       this.mark(entry, 'kept', counts);
-      return undefined;
+      return set.changes.length > 0 ? WORKTREE_UNFINISHED(entry.branch) : WORKTREE_NO_CHANGES;
     }
     if (set.changes.length === 0) {
       await this.removeEntry(entry);
@@ -158,7 +162,7 @@ export class WorktreeQueue {
     if (mode === 'manual') {
       await keep();
       this.mark(entry, 'kept', counts);
-      return WORKTREE_WAITING(files.length);
+      return WORKTREE_MANUAL(entry.branch);
     }
     const check = await checkChanges(entry.callerTop, entry.callerTop, entry.changes);
     if (!check.clean) {
@@ -239,6 +243,13 @@ export class WorktreeQueue {
     const head = await gitText(entry.callerTop, ['rev-parse', '--verify', '-q', `refs/heads/${entry.branch}`]).catch(() => '');
     if (!head) return undefined;
     return neutralize(await diffBetween(entry.callerTop, entry.base, head));
+  }
+
+  /** A queued entry's per-file diffs and its check against the caller's tree now. */
+  async reviewOf(runId: string): Promise<MergeReview | undefined> {
+    const entry = this.entries.get(runId);
+    if (!entry || entry.changes.length === 0 || entry.state === 'merged' || entry.state === 'dropped') return undefined;
+    return reviewChanges(entry.callerTop, entry.callerTop, entry.changes);
   }
 
   /** The caller's tree of an entry (a re-run starts there). */

@@ -1,7 +1,10 @@
 // The /agents pane: every run of the session as a live tree, in place of the input area.
 // It redraws from a throttled store snapshot (at most ~10 times a second), builds the tree
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
-import React, { memo, useCallback, useMemo, useRef, useState } from 'react';
+import React, { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { MergeReview } from '../../model/worktree.js';
+import { runName } from '../../model/run.js';
+import { reviewLines } from './reviewLines.js';
 import { mergeAction, mergeKey, queuedMerge } from './mergeKeys.js';
 import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
@@ -32,7 +35,13 @@ export interface AgentsPaneProps extends PaneProps {
   archiveAfterMinutes: number;
 }
 
-type Mode = { kind: 'list' } | { kind: 'transcript'; runId: string } | { kind: 'steer'; runId: string } | { kind: 'confirm' };
+type Mode =
+  | { kind: 'list' }
+  | { kind: 'transcript'; runId: string }
+  // A queued merge's diff, files and conflict check (issue #23).
+  | { kind: 'review'; runId: string }
+  | { kind: 'steer'; runId: string }
+  | { kind: 'confirm' };
 
 /** Header, banner and hints give way (in this order) so at least one list row fits. */
 function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], footerNeeded: boolean) {
@@ -97,15 +106,17 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const hintMode: HintMode =
     mode.kind === 'transcript'
       ? 'transcript'
-      : mode.kind === 'steer'
-        ? 'steer'
-        : mode.kind === 'confirm'
-          ? 'confirm'
-          : selectedAsks
-            ? 'ask'
-            : rows[index] !== undefined && queuedMerge(rows[index].run)
-              ? 'merge'
-              : 'list';
+      : mode.kind === 'review'
+        ? 'review'
+        : mode.kind === 'steer'
+          ? 'steer'
+          : mode.kind === 'confirm'
+            ? 'confirm'
+            : selectedAsks
+              ? 'ask'
+              : rows[index] !== undefined && queuedMerge(rows[index].run)
+                ? 'merge'
+                : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs.get(tripped.rootRunId) ? runLabel(state, tripped.rootRunId) : undefined;
   const parts = budget(
@@ -132,7 +143,28 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
         : [],
     [state, transcriptRun, width, runtime],
   );
-  const win = transcriptWindow(tLines.length, top, parts.body);
+  // The review loads once per opening (the check reads the caller's tree) and again after
+  // a merge key acted on it.
+  const reviewRun = mode.kind === 'review' ? mode.runId : undefined;
+  const [review, setReview] = useState<MergeReview | null | undefined>(undefined);
+  const [reviewAsk, setReviewAsk] = useState(0);
+  useEffect(() => {
+    if (!reviewRun) return;
+    let live = true;
+    setReview(undefined);
+    const api = runtime.worktrees;
+    void (api ? api.review(reviewRun) : Promise.resolve(undefined)).then(
+      (r) => live && setReview(r ?? null),
+      () => live && setReview(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [reviewRun, reviewAsk, runtime]);
+  const reviewWt = reviewRun ? state.runs.get(reviewRun)?.worktree : undefined;
+  const rLines = useMemo(() => (reviewRun ? reviewLines(reviewWt, review, width) : []), [reviewRun, reviewWt, review, width]);
+  const shownLines = mode.kind === 'review' ? rLines : tLines;
+  const win = transcriptWindow(shownLines.length, top, parts.body);
 
   // Key handlers are stable (Ink resubscribes on change and could drop a key meanwhile);
   // they read the latest render through this.
@@ -142,6 +174,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const setMode = useCallback((next: Mode) => {
     latest.current.mode = next;
     if (next.kind === 'transcript') setTop(null);
+    if (next.kind === 'review') setTop(0);
     setModeState(next);
   }, []);
   const act = useCallback((result: ActionResult) => showFlash(result.text, result.level), [showFlash]);
@@ -177,6 +210,15 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
       const k = event;
       const is = (c: Parameters<typeof cur.keys.is>[0]) => cur.keys.is(c, k);
       if (cur.mode.kind === 'transcript') return transcriptKey(k);
+      if (cur.mode.kind === 'review') {
+        const action = mergeKey(is);
+        const run = cur.runtime.store.getState().runs.get(cur.mode.runId);
+        if (!action || !run) return transcriptKey(k);
+        // The merge keys act on the reviewed entry; the list shows what became of it.
+        setMode({ kind: 'list' });
+        void mergeAction(cur.runtime, run, action).then((r) => act(r));
+        return;
+      }
       const rt: RuntimeApi = cur.runtime;
       if (cur.mode.kind === 'confirm') {
         setMode({ kind: 'list' });
@@ -212,6 +254,11 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
       } else if (!sel) {
         if (is('agents.pause') || is('agents.kill') || is('agents.steer') || is('agents.open'))
           showFlash(t('agents:pane.noSelection'), 'warn');
+      } else if (is('agents.merge_view')) {
+        if (queuedMerge(sel.run)) {
+          setReviewAsk((n) => n + 1);
+          setMode({ kind: 'review', runId: sel.run.id });
+        } else showFlash(t('worktrees:keys.nothing', { run: runName(sel.run) }), 'warn');
       } else if (mergeKey(is)) {
         const action = mergeKey(is)!;
         void mergeAction(rt, sel.run, action).then((r) => act(r));
@@ -242,8 +289,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   );
 
   let body: React.ReactNode;
-  if (mode.kind === 'transcript') {
-    body = <RunTranscriptView state={state} runId={mode.runId} lines={tLines} win={win} width={width} />;
+  if (mode.kind === 'transcript' || mode.kind === 'review') {
+    body = <RunTranscriptView state={state} runId={mode.runId} lines={shownLines} win={win} width={width} />;
   } else {
     const shown = rows.slice(start, start + visible);
     const lines: React.ReactNode[] = shown.map((row, i) => (

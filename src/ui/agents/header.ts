@@ -67,7 +67,7 @@ export function runawayLines(controls: Controls, rootLabel: string | undefined, 
   return wrapSeg(`⚠ ${text}`, width, { color: 'red', bold: true });
 }
 
-export type HintMode = 'list' | 'ask' | 'merge' | 'transcript' | 'steer' | 'confirm';
+export type HintMode = 'list' | 'ask' | 'merge' | 'review' | 'transcript' | 'steer' | 'confirm';
 
 /** Each hint: the commands whose keys it shows (from the key table), then what they do. */
 const HINTS: Record<HintMode, [KeyUnder<'agents:hints.'>, KeyCommand[]][]> = {
@@ -101,8 +101,18 @@ const HINTS: Record<HintMode, [KeyUnder<'agents:hints.'>, KeyCommand[]][]> = {
     ['mergeSkip', ['agents.merge_skip']],
     ['mergeKeep', ['agents.merge_keep']],
     ['mergeRerun', ['agents.merge_rerun']],
+    ['mergeView', ['agents.merge_view']],
     ['open', ['agents.open']],
     ['close', ['agents.close']],
+  ],
+  // The review of that entry: its diff and conflict check, with the same merge keys.
+  review: [
+    ['scroll', ['agents.up', 'agents.down']],
+    ['mergeApply', ['agents.merge_apply']],
+    ['mergeSkip', ['agents.merge_skip']],
+    ['mergeKeep', ['agents.merge_keep']],
+    ['mergeRerun', ['agents.merge_rerun']],
+    ['back', ['agents.close']],
   ],
   transcript: [
     ['scroll', ['agents.up', 'agents.down']],

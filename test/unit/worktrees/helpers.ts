@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
-import { createRuntime } from '../../../src/runtime/runtime.js';
+import { createRuntime, type RuntimeSinks } from '../../../src/runtime/runtime.js';
 import type { Run } from '../../../src/model/run.js';
 import { ENV, agent, startScriptedAgents, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
@@ -56,6 +56,8 @@ export async function isoFixture(opts: {
   agents: Record<string, Responder>;
   home?: string;
   files?: Record<string, string> | false;
+  /** What the CLI would write to the trace log and the session file. */
+  sinks?: RuntimeSinks;
 }): Promise<DelegateFixture> {
   const { server, byAgent } = await startScriptedAgents(opts.agents);
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'arbor-wt-home-'));
@@ -71,6 +73,7 @@ export async function isoFixture(opts: {
     arborHome: home,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),
+    ...(opts.sinks ? { sinks: opts.sinks } : {}),
   });
   return {
     server,

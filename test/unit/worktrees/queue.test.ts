@@ -1,7 +1,8 @@
 // The merge queue's operator side and the edges of isolation (issue #23): ask (apply,
 // skip), re-run on the new tree, nested isolation, a killed child's worktree kept, no path
 // outside the worktree writable, and leftovers of a process that died.
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hasToolResults } from '../../support/loopbackModel.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntimeStore } from '../../../src/runtime/store.js';
@@ -10,7 +11,9 @@ import {
   callsThenDone,
   delegateCall,
   delegateResults,
+  firstUser,
   lastToolResult,
+  toolItems,
   sequence,
   text,
   until,
@@ -18,6 +21,7 @@ import {
 } from '../delegate/helpers.js';
 import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
+import { WORKTREE_MANUAL, WORKTREE_NO_CHANGES, WORKTREE_UNFINISHED } from '../../../src/tools/worktreeNotes.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
@@ -55,6 +59,23 @@ describe('merge = "ask"', () => {
     expect(fileA()).toBe(A.replace('two', 'TWO'));
     expect(readFileSync(join(fx!.workdir, 'new.txt'), 'utf8')).toBe('n\n');
     expect(leftovers(fx!)).toEqual({ branches: [], worktrees: [], dirs: [] });
+  });
+
+  it("review: each file's diff and the conflict check against the tree as it is now", async () => {
+    const w1 = await askOne();
+    const clean = await fx!.runtime.worktrees!.review(w1.id);
+    expect(clean?.conflicts).toEqual([]);
+    expect(clean?.files.map((f) => [f.path, f.added, f.removed, f.created === true])).toEqual([
+      ['a.txt', 1, 1, false],
+      ['new.txt', 1, 0, true],
+    ]);
+    expect(clean?.files[0].hunks[0].lines).toContain('-two');
+    expect(clean?.files[0].hunks[0].lines).toContain('+TWO');
+    // The operator edits the same line meanwhile: the check says so, nothing is applied.
+    writeFileSync(join(fx!.workdir, 'a.txt'), A.replace('two', 'mine'));
+    expect((await fx!.runtime.worktrees!.review(w1.id))?.conflicts).toEqual(['a.txt']);
+    expect(fileA()).toBe(A.replace('two', 'mine'));
+    expect(runsOf(fx!, 'w1')[0].worktree?.state).toBe('waiting');
   });
 
   it('skip drops it: the tree untouched, worktree and branch removed', async () => {
@@ -155,9 +176,124 @@ describe('a killed isolated child', () => {
     const kept = runsOf(fx, 'w1')[0] as Run;
     expect(kept.status).toBe('killed');
     expect(fileA()).toBe(A);
-    expect(delegateResults(fx.runtime)[0].result).not.toContain('[worktree:');
+    // The parent model reads where the unfinished child's changes are kept.
+    expect(lastLine(delegateResults(fx.runtime)[0].result)).toBe(WORKTREE_UNFINISHED(kept.worktree!.branch));
     expect(git(fx.workdir, 'show', `${kept.worktree!.branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
     expect(leftovers(fx).branches).toEqual([kept.worktree!.branch]);
+  });
+});
+
+const lastLine = (text: string | undefined) => (text ?? '').split('\n').pop();
+const fail500 = () => ({ kind: 'status' as const, status: 500, body: JSON.stringify({ error: { message: 'boom upstream' } }) });
+// An agent whose active time runs out after 1.5 s.
+const quick = `
+[runtime_profiles.quick]
+agentic = true
+agentic_timeout_secs = 1.5
+[agents.slow]
+provider = "fake"
+system_prompt = "You are slow."
+risk_profile = "trusted"
+runtime_profile = "quick"
+`;
+
+describe('a failed or timed-out isolated child', () => {
+  it('a failed child: its worktree and branch kept, never merged, the parent told where', async () => {
+    fx = await isoFixture({
+      config: isoConfig('merge = "auto"'),
+      agents: {
+        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'edit', isolation: 'worktree' })),
+        w1: sequence(tools(shell('s1', sed('s/^one$/ONE/'))), fail500),
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const w1 = runsOf(fx, 'w1')[0];
+    expect(w1.status).toBe('failed');
+    expect(w1.worktree?.state).toBe('kept');
+    const branch = w1.worktree!.branch;
+    expect(branch).toMatch(/^arbor\/\w+\/\d+$/);
+    expect(delegateResults(fx.runtime)[0].result).toBe(`Agent 'w1' failed: ${w1.error}\n${WORKTREE_UNFINISHED(branch)}`);
+    expect(fileA()).toBe(A);
+    expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
+    expect(leftovers(fx).branches).toEqual([branch]);
+    expect(existsSync(w1.worktree!.path)).toBe(true);
+  });
+
+  it('a timed-out child: kept, never merged, the parent told where', async () => {
+    fx = await isoFixture({
+      config: isoConfig('merge = "auto"', quick),
+      agents: {
+        main: callsThenDone(delegateCall({ agent: 'slow', prompt: 'edit', isolation: 'worktree' })),
+        slow: sequence(tools(shell('s1', `${sed('s/^one$/ONE/')} && sleep 30`)), text('never')),
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const slow = runsOf(fx, 'slow')[0];
+    expect(slow.status).toBe('timed_out');
+    expect(slow.worktree?.state).toBe('kept');
+    const branch = slow.worktree!.branch;
+    expect(delegateResults(fx.runtime)[0].result).toBe(`Agent 'slow' timed out after 1.5s\n${WORKTREE_UNFINISHED(branch)}`);
+    expect(fileA()).toBe(A);
+    expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
+    expect(leftovers(fx).branches).toEqual([branch]);
+  });
+
+  it("spawn_subagent: a failed isolated subagent's result says where its changes are kept", async () => {
+    fx = await isoFixture({
+      config: isoConfig('merge = "auto"'),
+      agents: {
+        // The subagent is main too: its task tells it apart from the parent.
+        main: (req) => {
+          const child = firstUser(req).startsWith('edit job');
+          if (!child)
+            return hasToolResults(req.body)
+              ? text('done')
+              : tools({ id: 'sp', name: 'spawn_subagent', args: { prompt: 'edit job', isolation: 'worktree' } });
+          return hasToolResults(req.body) ? fail500() : tools(shell('s1', sed('s/^one$/ONE/')));
+        },
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const sub = runsOf(fx, 'main').find((r) => r.kind === 'subagent')!;
+    expect(sub.status).toBe('failed');
+    const branch = sub.worktree!.branch;
+    const [item] = toolItems(fx.runtime.store.getState().transcript, 'spawn_subagent');
+    expect(item.status).toBe('error');
+    expect(lastLine(item.result)).toBe(WORKTREE_UNFINISHED(branch));
+    expect(fileA()).toBe(A);
+    expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
+  });
+
+  it('a failed child that changed nothing: [worktree: no changes]', async () => {
+    fx = await isoFixture({
+      config: isoConfig('merge = "auto"'),
+      agents: { main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'edit', isolation: 'worktree' })), w1: fail500 },
+    });
+    await fx.runtime.startTurn('go');
+    const w1 = runsOf(fx, 'w1')[0];
+    expect(w1.status).toBe('failed');
+    expect(delegateResults(fx.runtime)[0].result).toBe(`Agent 'w1' failed: ${w1.error}\n${WORKTREE_NO_CHANGES}`);
+    expect(fileA()).toBe(A);
+  });
+});
+
+describe('merge = "manual"', () => {
+  it('only keeps the branch; the parent reads the manual note', async () => {
+    fx = await isoFixture({
+      config: isoConfig('merge = "manual"'),
+      agents: {
+        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'edit', isolation: 'worktree' })),
+        w1: sequence(tools(shell('s1', sed('s/^two$/TWO/'))), text('w1 done')),
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const w1 = runsOf(fx, 'w1')[0];
+    const branch = w1.worktree!.branch;
+    expect(w1.worktree).toMatchObject({ state: 'kept', files: ['a.txt'], added: 1, removed: 1 });
+    expect(lastLine(delegateResults(fx.runtime)[0].result)).toBe(WORKTREE_MANUAL(branch));
+    expect(WORKTREE_MANUAL(branch)).toBe(`[worktree: not merged — merge = manual; branch ${branch} keeps them]`);
+    expect(fileA()).toBe(A);
+    expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('two', 'TWO'));
   });
 });
 
