@@ -63,8 +63,9 @@ export interface ModelChoice {
 export interface RuntimeApi {
   readonly store: RuntimeStore;
   readonly info: RuntimeInfo;
-  /** Isolated children's worktrees and the merge queue (issue #23). */
-  readonly worktrees?: WorktreeApi;
+  /** Isolated children's worktrees and the merge queue (issue #23); undefined for a runtime
+   * that runs no isolated children. */
+  readonly worktrees: WorktreeApi | undefined;
   /** Runs one root turn for the user's message; resolves when the turn ends. */
   startTurn(text: string): Promise<void>;
   /** Esc / Ctrl+C / /stop: stops the current turn and every foreground child. The partial

@@ -3,12 +3,26 @@
 // error naming what is missing, never a missing method.
 import type { ElicitationReply } from '../../src/model/controls.js';
 import type { SessionChange, SessionFileDiff } from '../../src/model/sessionChanges.js';
+import type { WorktreeApi } from '../../src/model/worktree.js';
 import type { ModelChoice, ProjectContextReport, RuntimeApi } from '../../src/runtime/runtimeApi.js';
 
 type Optional =
-  'answerFanout' | 'answerElicitation' | 'exportTree' | 'models' | 'setModel' | 'projectContext' | 'mcpRestart' | 'mcpLogin' | 'mcpLogout';
+  | 'worktrees'
+  | 'answerFanout'
+  | 'answerElicitation'
+  | 'openElicitationUrl'
+  | 'exportTree'
+  | 'sessionChanges'
+  | 'sessionFileDiff'
+  | 'models'
+  | 'setModel'
+  | 'projectContext'
+  | 'mcpRestart'
+  | 'mcpLogin'
+  | 'mcpLogout';
 
 export abstract class WithoutCapabilities implements Pick<RuntimeApi, Optional> {
+  readonly worktrees: WorktreeApi | undefined = undefined;
   answerFanout(_fanoutId: string, _count: number): void {}
   answerElicitation(_id: string, _answer: ElicitationReply): void {}
   openElicitationUrl(_id: string): void {}
