@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { GlobDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
-import { ABORTED, describeConfinement, guard } from './fileAccess.js';
-import { shownPath, SEARCH_PATH_NOT_FOUND } from './grep.js';
+import { ABORTED, describeConfinement } from './fileAccess.js';
+import { shownPath } from './grep.js';
 import picomatch from 'picomatch';
-import { candidateFiles, openSearchRoot } from './searchFiles.js';
+import { candidateFiles, searchTarget } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok } from './types.js';
 
@@ -39,12 +39,9 @@ export const globTool = defineTool({
     const raw = args.pattern.trim();
     const pattern = raw.replace(/^(\.\/)+/, '');
     if (pattern === '' || pattern.startsWith('/') || pattern.split('/').includes('..')) return fail(GLOB_BAD_PATTERN(raw));
-    const input = args.path && args.path.trim() !== '' ? args.path : '.';
-    const guarded = guard(input, ctx);
-    if (!guarded.ok) return fail(guarded.error);
-    const opened = await openSearchRoot(input, guarded.path, ctx);
-    if (!opened.ok) return fail(opened.code === 'ENOENT' ? SEARCH_PATH_NOT_FOUND(input) : opened.error);
-    const { root } = opened;
+    const target = await searchTarget(args.path, ctx);
+    if (!target.ok) return fail(target.error);
+    const { root, input } = target;
     const dated: Array<{ rel: string; mtime: number }> = [];
     try {
       if (root.isFile) return fail(GLOB_NOT_DIRECTORY(input));
@@ -64,7 +61,7 @@ export const globTool = defineTool({
       await root.handle.close();
     }
     dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-    const shown = dated.slice(0, GLOB_CAP_FILES).map((f) => shownPath(ctx, root, guarded.path, f.rel));
+    const shown = dated.slice(0, GLOB_CAP_FILES).map((f) => shownPath(ctx, root, target.lexical, f.rel));
     const display: GlobDisplay = {
       kind: 'glob',
       pattern,

@@ -8,10 +8,10 @@ import { isAbsolute, relative } from 'node:path';
 import { z } from 'zod';
 import type { GrepDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
-import { ABORTED, describeConfinement, guard } from './fileAccess.js';
+import { ABORTED, describeConfinement } from './fileAccess.js';
 import picomatch from 'picomatch';
 import { requiredLiterals } from './requiredLiteral.js';
-import { candidateFiles, openSearchRoot, readConfined, readRootFile, scratchFor, slicer, type SearchRoot } from './searchFiles.js';
+import { candidateFiles, readConfined, searchTarget, readRootFile, scratchFor, slicer, type SearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok, type ToolContext, type ToolResult } from './types.js';
 
@@ -28,7 +28,6 @@ export const GREP_NO_MATCHES = (pattern: string, p: string) => `No matches for '
 export const MORE_MATCHES = (n: number) => `[${n} more matches not shown]`;
 export const GREP_LINE_CUT = ' [... line cut]';
 export const GREP_BAD_GLOB = (glob: string) => `glob '${glob}' must be relative to the searched path (no leading '/' and no '..').`;
-export const SEARCH_PATH_NOT_FOUND = (p: string) => `Path not found: '${p}'.`;
 
 const OUTPUT_MODES = ['content', 'files_with_matches', 'count'] as const;
 type OutputMode = (typeof OUTPUT_MODES)[number];
@@ -214,14 +213,11 @@ export const grepTool = defineTool({
     if (!compiled.ok) return fail(compiled.error);
     const filter = globFilter(args.glob);
     if (filter === 'bad') return fail(GREP_BAD_GLOB(args.glob ?? ''));
-    const input = args.path && args.path.trim() !== '' ? args.path : '.';
-    const guarded = guard(input, ctx);
-    if (!guarded.ok) return fail(guarded.error);
-    const opened = await openSearchRoot(input, guarded.path, ctx);
-    if (!opened.ok) return fail(opened.code === 'ENOENT' ? SEARCH_PATH_NOT_FOUND(input) : opened.error);
-    const { root } = opened;
+    const target = await searchTarget(args.path, ctx);
+    if (!target.ok) return fail(target.error);
+    const { root } = target;
     try {
-      return await search(args, ctx, root, guarded.path, compiled.re, filter);
+      return await search(args, ctx, root, target.lexical, compiled.re, filter);
     } finally {
       await root.handle.close();
     }

@@ -13,8 +13,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { forbiddenPathsOf } from './authority.js';
+import { gitEnv } from './gitEnv.js';
 import { descriptorPath, openChildDirectory } from './confinedOpen.js';
-import { openChecked } from './fileAccess.js';
+import { guard, openChecked } from './fileAccess.js';
 import { isInside, realpathLoose, resolveConfigPath } from './pathGuard.js';
 import type { ToolContext } from './types.js';
 
@@ -36,6 +37,22 @@ export interface SearchRoot {
 }
 
 export type OpenedRoot = { ok: true; root: SearchRoot } | { ok: false; error: string; code?: string };
+
+export const SEARCH_PATH_NOT_FOUND = (p: string) => `Path not found: '${p}'.`;
+
+/** What grep and glob search: their `path` argument (default the workspace) guarded and
+ * opened, or the model-facing refusal. `lexical` is the guarded path as resolved. */
+export async function searchTarget(
+  path: string | undefined,
+  ctx: ToolContext,
+): Promise<{ ok: true; input: string; lexical: string; root: SearchRoot } | { ok: false; error: string }> {
+  const input = path && path.trim() !== '' ? path : '.';
+  const guarded = guard(input, ctx);
+  if (!guarded.ok) return { ok: false, error: guarded.error };
+  const opened = await openSearchRoot(input, guarded.path, ctx);
+  if (!opened.ok) return { ok: false, error: opened.code === 'ENOENT' ? SEARCH_PATH_NOT_FOUND(input) : opened.error };
+  return { ok: true, input, lexical: guarded.path, root: opened.root };
+}
 
 /** Opens what the guard checked; the caller closes `root.handle`. */
 export async function openSearchRoot(shown: string, lexical: string, ctx: ToolContext): Promise<OpenedRoot> {
@@ -82,13 +99,7 @@ function gitLsFiles(cwd: string, signal: AbortSignal): Promise<Buffer | undefine
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: GIT_MAX_BUFFER,
         signal,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_OPTIONAL_LOCKS: '0',
-          LC_ALL: 'C',
-        },
+        env: gitEnv(),
         windowsHide: true,
       },
       (err, stdout) => resolve(err ? undefined : stdout),

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gitEnv } from '../../tools/gitEnv.js';
 
 /** More changed paths than this and the command's changes are reported as not observed. */
 export const MAX_ENTRIES = 2000;
@@ -46,14 +47,7 @@ export function git(cwd: string, args: string[], encoding: 'utf8' | 'buffer' = '
         encoding,
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: GIT_MAX_BUFFER,
-        // Only what git needs: no provider key or token reaches a subprocess.
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_OPTIONAL_LOCKS: '0',
-          LC_ALL: 'C',
-        },
+        env: gitEnv(),
         windowsHide: true,
       },
       (err, stdout) => (err ? reject(err) : resolve(stdout)),

@@ -2,6 +2,7 @@
 // environment with nothing of the user's secrets, and a chosen index file when a snapshot
 // must not touch the user's own index.
 import { execFile } from 'node:child_process';
+import { gitEnv } from '../../tools/gitEnv.js';
 
 const GIT_TIMEOUT_MS = 120_000;
 const GIT_MAX_BUFFER = 256 * 1024 * 1024;
@@ -31,18 +32,14 @@ export class GitError extends Error {
   }
 }
 
-function gitEnv(indexFile?: string): NodeJS.ProcessEnv {
+function worktreeGitEnv(indexFile?: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
+    ...gitEnv(),
     // commit-tree needs an identity; the user's own is not ours to borrow or to require.
     GIT_AUTHOR_NAME: 'arbor',
     GIT_AUTHOR_EMAIL: 'arbor@localhost',
     GIT_COMMITTER_NAME: 'arbor',
     GIT_COMMITTER_EMAIL: 'arbor@localhost',
-    LC_ALL: 'C',
     ...(indexFile ? { GIT_INDEX_FILE: indexFile } : {}),
   };
 }
@@ -52,7 +49,14 @@ export function runGit(cwd: string, args: string[], opts: GitOptions = {}): Prom
     execFile(
       'git',
       ['--no-optional-locks', '-c', 'core.quotepath=off', ...args],
-      { cwd, encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, env: gitEnv(opts.indexFile), windowsHide: true },
+      {
+        cwd,
+        encoding: 'buffer',
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: GIT_MAX_BUFFER,
+        env: worktreeGitEnv(opts.indexFile),
+        windowsHide: true,
+      },
       (err, stdout, stderr) => {
         const code = err
           ? typeof (err as { code?: unknown }).code === 'number'
