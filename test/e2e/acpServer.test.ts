@@ -328,4 +328,49 @@ describe('arbor acp with an SDK client', () => {
       expect(model.requests.length).toBe(before);
     },
   );
+  it(
+    '/clear keeps the session id on the connection; arbor saves what follows as a new session, and loading the old id brings back only what came before',
+    { timeout: 60000 },
+    async () => {
+      const h = tempArborHome({ prefix: 'arbor-acp-' });
+      cleanups.push(() => h.cleanup());
+      const model = await startLoopbackModel({
+        dialect: 'openai',
+        respond: ({ body }) => ({
+          kind: 'text',
+          chunks: [`answer to ${JSON.stringify(body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content))}`],
+        }),
+      });
+      cleanups.push(() => model.close());
+      writeConfig(h.dir, fakeProviderConfig(model.url));
+      trustFolderForTest(h.dir, baseEnv(h.env));
+      const peer = startAcp(h, () => 'deny');
+      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+      const say = (text: string) => peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+      const lastText = () => (peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any).content.text as string;
+      await say('before');
+      await say('/clear');
+      const cleared = lastText();
+      const newId = /a new session, (\S+);/.exec(cleared)?.[1];
+      expect(cleared).toBe(
+        `Cleared: what follows is saved as a new session, ${newId}; loading this session's id brings back only what came before.`,
+      );
+      expect(newId).not.toBe(sessionId);
+      // The same ACP session goes on, with the model's context cleared.
+      await say('after');
+      expect(lastText()).toBe('answer to ["after"]');
+      peer.proc.stdin!.end();
+      await new Promise((r) => (peer.proc.exitCode !== null ? r(null) : peer.proc.once('exit', r)));
+
+      const again = startAcp(h, () => 'deny');
+      await again.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const userTexts = (id: string) =>
+        again.updates.filter((n) => n.sessionId === id && kindOf(n) === 'user_message_chunk').map((n) => (n.update as any).content.text);
+      await again.conn.agent.request('session/load', { sessionId, cwd: h.dir, mcpServers: [] });
+      expect(userTexts(sessionId)).toEqual(['before']);
+      await again.conn.agent.request('session/load', { sessionId: newId!, cwd: h.dir, mcpServers: [] });
+      expect(userTexts(newId!)).toEqual(['after']);
+    },
+  );
 });
