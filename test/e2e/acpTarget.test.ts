@@ -154,6 +154,18 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
+  it('asks the operator before a terminal command the profile does not auto-approve', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(delegates('run echo asked-and-ran'), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const term = await sb.startArbor([], { cols: 120, rows: 36 });
+    await send(term, 'go');
+    await term.waitForText('ext#1 wants to use shell', 20000);
+    await term.waitForText('echo asked-and-ran');
+    term.type('y');
+    await term.waitForText('ran (exit 0, truncated false): asked-and-ran', 20000);
+  });
+
   it("routes the agent's session/request_permission to the operator in the terminal", { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     await sb.withModel(delegates('ask'), acpConfig('', '\n[delegation]\nsubagent_approvals = "ask"\n'));
