@@ -85,6 +85,15 @@ export interface Run {
   worktree?: RunWorktree;
 }
 
+/** The model label of a child that is an external ACP agent (`acp/<agent name>`); no
+ * provider type is called "acp", so the prefix cannot name a model child. */
+export const EXTERNAL_ACP_MODEL_PREFIX = 'acp/';
+
+/** A child run by an external ACP agent: arbor can hold its next ask, not stop its step. */
+export function isExternalAcpRun(run: Pick<Run, 'model'>): boolean {
+  return run.model.startsWith(EXTERNAL_ACP_MODEL_PREFIX);
+}
+
 /** How a run is named on screen and in commands: "researcher#3" for a child (its session
  * number), the alias alone for a root turn or a child recorded before runs had numbers. */
 export function runName(run: Pick<Run, 'alias' | 'kind' | 'number'>): string {

@@ -328,4 +328,122 @@ describe('arbor acp with an SDK client', () => {
       expect(model.requests.length).toBe(before);
     },
   );
+  it(
+    '/clear keeps the session id on the connection; arbor saves what follows as a new session, and loading the old id brings back only what came before',
+    { timeout: 60000 },
+    async () => {
+      const h = tempArborHome({ prefix: 'arbor-acp-' });
+      cleanups.push(() => h.cleanup());
+      const model = await startLoopbackModel({
+        dialect: 'openai',
+        respond: ({ body }) => ({
+          kind: 'text',
+          chunks: [`answer to ${JSON.stringify(body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content))}`],
+        }),
+      });
+      cleanups.push(() => model.close());
+      writeConfig(h.dir, fakeProviderConfig(model.url));
+      trustFolderForTest(h.dir, baseEnv(h.env));
+      const peer = startAcp(h, () => 'deny');
+      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+      const say = (text: string) => peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+      const lastText = () => (peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any).content.text as string;
+      await say('before');
+      await say('/clear');
+      const cleared = lastText();
+      const newId = /a new session, (\S+);/.exec(cleared)?.[1];
+      expect(cleared).toBe(
+        `Cleared: what follows is saved as a new session, ${newId}; loading this session's id brings back only what came before.`,
+      );
+      expect(newId).not.toBe(sessionId);
+      // The same ACP session goes on, with the model's context cleared.
+      await say('after');
+      expect(lastText()).toBe('answer to ["after"]');
+      peer.proc.stdin!.end();
+      await new Promise((r) => (peer.proc.exitCode !== null ? r(null) : peer.proc.once('exit', r)));
+
+      const again = startAcp(h, () => 'deny');
+      await again.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const userTexts = (id: string) =>
+        again.updates.filter((n) => n.sessionId === id && kindOf(n) === 'user_message_chunk').map((n) => (n.update as any).content.text);
+      await again.conn.agent.request('session/load', { sessionId, cwd: h.dir, mcpServers: [] });
+      expect(userTexts(sessionId)).toEqual(['before']);
+      await again.conn.agent.request('session/load', { sessionId: newId!, cwd: h.dir, mcpServers: [] });
+      expect(userTexts(newId!)).toEqual(['after']);
+    },
+  );
+  it("session/cancel on a child whose own child runs kills that child's subtree only", { timeout: 60000 }, async () => {
+    const h = tempArborHome({ prefix: 'arbor-acp-' });
+    cleanups.push(() => h.cleanup());
+    const model = await startLoopbackModel({
+      dialect: 'openai',
+      respond: ({ body }) => {
+        const task = firstUser(body);
+        const done = toolResults(body).length > 0;
+        if (task.includes('grandchild hangs')) return { kind: 'hang' };
+        if (task.includes('sibling answers')) return { kind: 'text', chunks: ['sibling done'] };
+        if (task.includes('middle')) {
+          if (done) return { kind: 'text', chunks: ['middle done'] };
+          return { kind: 'tools', calls: [{ id: 'g1', name: 'spawn_subagent', args: { prompt: 'grandchild hangs' } }] };
+        }
+        if (done) return { kind: 'text', chunks: ['parent done'] };
+        return {
+          kind: 'tools',
+          calls: [
+            { id: 'd1', name: 'delegate', args: { agent: 'helper', prompt: 'middle' } },
+            { id: 's1', name: 'spawn_subagent', args: { prompt: 'sibling answers' } },
+          ],
+        };
+      },
+    });
+    cleanups.push(() => model.close());
+    // helper is an agentic delegate target: unlike a subagent, it may spawn children of its own.
+    writeConfig(
+      h.dir,
+      fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["helper"]') +
+        [
+          '[risk_profiles.lead]',
+          'delegation_policy = { mode = "allow" }',
+          '[runtime_profiles.deep]',
+          'agentic = true',
+          '[agents.helper]',
+          'provider = "fake"',
+          'risk_profile = "lead"',
+          'runtime_profile = "deep"',
+          '',
+        ].join('\n'),
+    );
+    trustFolderForTest(h.dir, baseEnv(h.env));
+    const peer = startAcp(h, () => 'deny');
+    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
+    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+    const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
+    const middle = await peer.waitFor((n) => sub(n)?.title?.startsWith('helper#') && sub(n)?.description?.includes('middle'));
+    const middleSession = sub(middle).sessionId as string;
+    // The grandchild is announced on its parent's session, and runs.
+    const grand = await peer.waitFor((n) => n.sessionId === middleSession && sub(n)?.description?.includes('grandchild hangs'));
+    const grandSession = sub(grand).sessionId as string;
+    await peer.waitFor((n) => sub(n)?.sessionId === grandSession && sub(n)?.state?.state === 'running');
+    await peer.conn.agent.notify('session/cancel', { sessionId: middleSession });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    const finalState = (sid: string) =>
+      peer.updates
+        .map(sub)
+        .filter((u) => u?.sessionId === sid && u.state)
+        .at(-1).state;
+    const killed = { state: 'idle', stopReason: 'cancelled', _meta: { arbor: { workState: 'finished', status: 'killed' } } };
+    expect(finalState(middleSession)).toMatchObject(killed);
+    expect(finalState(grandSession)).toMatchObject(killed);
+    // The sibling outside that subtree finished on its own, and so did the root's turn.
+    const sibling = peer.updates.map(sub).find((u) => u?.description?.includes('sibling answers'));
+    expect(finalState(sibling.sessionId)).toMatchObject({ state: 'idle', stopReason: 'end_turn' });
+    const answer = peer.updates
+      .filter((n) => n.sessionId === sessionId && kindOf(n) === 'agent_message_chunk')
+      .map((n) => (n.update as any).content.text)
+      .join('');
+    expect(answer).toBe('parent done');
+  });
 });

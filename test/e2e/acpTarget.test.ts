@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { repoRoot } from '../support/paths.js';
+import { runArbor } from '../support/runArbor.js';
 import { alive } from '../support/procs.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
@@ -36,6 +37,8 @@ function acpConfig(extExtra = '', more = ''): string {
 }
 
 const LEAD = 'risk_profile = "lead"\ndelegates = ["ext"]';
+/** ext under lead too: its shell policy is its own profile's, capped by its caller's. */
+const EXT_LEAD = 'risk_profile = "lead"';
 
 const toolResults = (body: any): string[] => (body.messages ?? []).filter((m: any) => m.role === 'tool').map((m: any) => String(m.content));
 
@@ -110,6 +113,59 @@ describe('an external ACP agent as a delegate target', () => {
     await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
   });
 
+  it(
+    "serves terminal/* under the caller's shell policy: approved by its profile, in the scrubbed tool environment",
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const model = await sb.withModel(delegates('run echo "token=${ARBOR_TEST_TOKEN:-none}"; echo oops >&2; exit 3'), acpConfig(EXT_LEAD));
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
+      const r = await runArbor(['-p', 'go'], { env: { ...sb.h.env, ARBOR_TEST_TOKEN: 's3cret' }, cwd: sb.h.dir });
+      expect(r.code).toBe(0);
+      // The secret-looking variable was scrubbed; stderr came with stdout; the exit code came back.
+      expect(toolResults(model.requests.at(-1)!.body)[0]).toBe(
+        "[Agent 'ext' (acp/arbor-test-agent)]\nran (exit 3, truncated false): token=none\noops",
+      );
+    },
+  );
+
+  it(
+    'refuses terminal/create when the profile denies shell, and a cwd outside the roots',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const model = await sb.withModel(delegates('run echo never', 'run in /etc echo never'), acpConfig(EXT_LEAD));
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      // Allowed by the profile but outside the roots: refused before any ask.
+      addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
+      const second = await sb.arbor(['-p', 'go']);
+      expect(second.code).toBe(0);
+      const [, outside] = toolResults(model.requests.at(-1)!.body);
+      expect(outside).toContain("run refused: Invalid params: arbor refused shell 'echo never': Path '/etc' refused");
+      expect(outside).toContain('outside the allowed roots');
+      addToProfile(sb.h.dir, 'excluded_tools = ["shell"]');
+      const third = await sb.arbor(['-p', 'go']);
+      expect(third.code).toBe(0);
+      const [denied] = toolResults(model.requests.at(-1)!.body);
+      expect(denied).toBe(
+        "[Agent 'ext' (acp/arbor-test-agent)]\nrun refused: Invalid params: arbor refused shell 'echo never': the profile does not allow shell",
+      );
+    },
+  );
+
+  it('asks the operator before a terminal command the profile does not auto-approve', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    await sb.withModel(delegates('run echo asked-and-ran'), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const term = await sb.startArbor([], { cols: 120, rows: 36 });
+    await send(term, 'go');
+    await term.waitForText('ext#1 wants to use shell', 20000);
+    await term.waitForText('echo asked-and-ran');
+    term.type('y');
+    await term.waitForText('ran (exit 0, truncated false): asked-and-ran', 20000);
+  });
+
   it("routes the agent's session/request_permission to the operator in the terminal", { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     await sb.withModel(delegates('ask'), acpConfig('', '\n[delegation]\nsubagent_approvals = "ask"\n'));
@@ -122,6 +178,12 @@ describe('an external ACP agent as a delegate target', () => {
     await term.waitForText('permission: yes', 20000);
   });
 });
+
+/** Adds lines to [risk_profiles.lead] of the sandbox's config. */
+function addToProfile(dir: string, lines: string): void {
+  const path = join(dir, '.arbor', 'config.toml');
+  writeFileSync(path, readFileSync(path, 'utf8').replace('[risk_profiles.lead]\n', `[risk_profiles.lead]\n${lines}\n`));
+}
 
 /** Adds lines to [agents.main] of the sandbox's config (written by withModel). */
 function writeConfigAgentExtra(dir: string, lines: string): void {

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { arborBin } from '../support/paths.js';
+import { runArbor } from '../support/runArbor.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
@@ -24,6 +25,15 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     expect(r.stdout).toMatch(/^\s+--config <path>/m);
     expect(r.stdout).toContain('-p, --print');
     expect(r.stderr).toBe('');
+  });
+
+  it('--help lists arbor acp, in English and in Spanish', async (ctx) => {
+    const { arbor, h } = sandbox(ctx);
+    const en = await arbor(['--help']);
+    expect(en.stdout).toMatch(/^  arbor acp {18}serve the Agent Client Protocol on stdio \(for editors such as Zed\)$/m);
+    const es = await runArbor(['--help'], { env: { ...h.env, LANG: 'es_ES.UTF-8' }, cwd: h.dir });
+    expect(es.code).toBe(0);
+    expect(es.stdout).toMatch(/^  arbor acp {18}sirve el Agent Client Protocol por stdio \(para editores como Zed\)$/m);
   });
 
   it('--version prints the package version and the Node version', async (ctx) => {

@@ -1,7 +1,7 @@
 // An external ACP agent (gemini --experimental-acp, opencode acp, goose acp, ...) run as
 // arbor's children through the official SDK's client side: the process is started with a
 // tool subprocess's environment and a reaper marker, each child is one ACP session whose
-// prompt is the task, and the agent's requests to its client (permission, fs) are routed by
+// prompt is the task, and the agent's requests to its client (permission, fs, terminal) are routed by
 // session to that child's host, which applies the caller's policy. A stop is session/cancel
 // first, then the process ends.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +11,7 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import type { AcpAgentConfig } from '../../config/types.js';
 import { sleep } from '../../timers/timer.js';
 import { registerToolProcess, terminateToolRun } from '../../tools/processReaper.js';
+import type { AcpTerminals } from './terminals.js';
 
 /** How long a cancelled agent gets to end its turn before its process is ended. */
 export const CANCEL_GRACE_MS = 2000;
@@ -26,6 +27,8 @@ export interface AcpChildHost {
   /** Throws acp.RequestError when the path is refused. */
   readTextFile(req: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   writeTextFile(req: acp.WriteTextFileRequest): Promise<void>;
+  /** terminal/*: commands run under the caller's shell policy. */
+  terminals: AcpTerminals;
 }
 
 export interface AcpChildResult {
@@ -111,6 +114,17 @@ export class AcpAgentProcess {
         await route(params.sessionId).writeTextFile(params);
         return {};
       })
+      .onRequest('terminal/create', ({ params }) => route(params.sessionId).terminals.create(params))
+      .onRequest('terminal/output', ({ params }) => route(params.sessionId).terminals.output(params))
+      .onRequest('terminal/wait_for_exit', ({ params }) => route(params.sessionId).terminals.waitForExit(params))
+      .onRequest('terminal/kill', async ({ params }) => {
+        await route(params.sessionId).terminals.kill(params);
+        return {};
+      })
+      .onRequest('terminal/release', async ({ params }) => {
+        await route(params.sessionId).terminals.release(params);
+        return {};
+      })
       .connect(
         acp.ndJsonStream(
           Writable.toWeb(this.proc.stdin!) as WritableStream<Uint8Array>,
@@ -138,7 +152,7 @@ export class AcpAgentProcess {
     this.init ??= this.race(
       this.conn.agent.request('initialize', {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
         clientInfo: { name: 'arbor', version: '1' },
       }),
     ).then((init) => init.agentInfo?.name ?? basename(this.spec.command));
@@ -189,6 +203,7 @@ export class AcpAgentProcess {
       };
     } finally {
       if (sessionId) this.hosts.delete(sessionId);
+      await host.terminals.releaseAll();
       this.hold(-1);
     }
   }

@@ -21,8 +21,11 @@ export function runCommand(runtime: Runtime, text: string): acp.SessionUpdate[] 
   const arg = m[2]?.trim() ?? '';
   try {
     if (m[1] === 'clear') {
+      // ACP cannot rename a session: the client keeps its id on this connection, while
+      // arbor records what follows as a new session (as /clear does in the terminal), so
+      // the old id loads only what came before. The reply names the new one.
       runtime.clear();
-      return [say(t('acp:commands.cleared'))];
+      return [say(t('acp:commands.cleared', { id: runtime.store.getState().sessionId }))];
     }
     if (m[1] === 'model') {
       if (!arg) {

@@ -2,14 +2,18 @@
 // the run is supervised like any other (timeouts, kill, pause, the runaway guard), its
 // updates stream into its transcript, and what it asks of its client is answered here under
 // the caller's policy: permission asks join the operator queue (or subagent_approvals
-// decides), fs reads and writes go through the caller's confinement and approvals.
+// decides), fs reads and writes go through the caller's confinement and approvals, and
+// terminals run under the caller's shell policy (as the shell tool: allowed_commands, the
+// approval, a confined cwd, the scrubbed tool environment, the reaper, shell_timeout_secs).
 import { readFile, writeFile } from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { AcpAgentProcess, runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
+import { AcpTerminals, type AdmittedTerminal } from '../../acp/client/terminals.js';
 import { AcpTranscriptSink } from '../../acp/client/transcriptSink.js';
 import type { AcpAgentConfig } from '../../config/types.js';
-import { confinePath, toolWithinAuthority } from '../../tools/authority.js';
-import { toolSubprocessEnv } from '../../tools/toolEnv.js';
+import { bindingProfiles, confinePath, toolWithinAuthority } from '../../tools/authority.js';
+import { checkAllowedCommands } from '../../tools/shell.js';
+import { TOOL_RUN_MARKER, toolSubprocessEnv } from '../../tools/toolEnv.js';
 import type { Tool } from '../../tools/types.js';
 import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
 import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
@@ -105,8 +109,29 @@ export async function runAcpTarget(
     if (!res.ok) throw acp.RequestError.invalidParams({ path }, ACP_REFUSED(tool, path, res.error));
     return res.path;
   };
+  let terminalCalls = 0;
+  const admitTerminal = async (req: acp.CreateTerminalRequest): Promise<AdmittedTerminal> => {
+    const line = [req.command, ...(req.args ?? [])].join(' ');
+    const refuse = (why: string): never => {
+      throw acp.RequestError.invalidParams({ command: line }, ACP_REFUSED('shell', line, why));
+    };
+    if (!toolWithinAuthority(caller, 'shell')) refuse('the profile does not allow shell');
+    for (const profile of bindingProfiles(caller)) {
+      const refusal = checkAllowedCommands(req.command, profile.allowed_commands);
+      if (refusal) refuse(refusal);
+    }
+    const where = confinePath(req.cwd ?? '.', cwd, caller);
+    if (!where.ok) refuse(where.error);
+    const decision = await decide('shell', `acp-terminal-${++terminalCalls}`, { command: line }, handle.controller.signal);
+    if (!decision.allowed) refuse(decision.error);
+    const { env, marker } = toolSubprocessEnv({ config: supervisor.config, profiles: bindingProfiles(caller) });
+    // The agent's own variables are its to give; the reaper's marker stays arbor's.
+    for (const v of req.env ?? []) if (v.name !== TOOL_RUN_MARKER) env[v.name] = v.value;
+    return { cwd: where.ok ? where.path : cwd, env, marker, timeoutSecs: caller.runtime.shell_timeout_secs };
+  };
   const host: AcpChildHost = {
     cwd,
+    terminals: new AcpTerminals(admitTerminal),
     update: (u) => {
       sink.apply(u);
       activity(u);

@@ -3,7 +3,7 @@
 // keep fixed widths so they line up; on a narrow terminal the least useful drop first.
 // Rows are memoized per run object: the store replaces a run's object when it changes.
 import { currentLanguage, t } from '../../i18n/index.js';
-import { isTerminal } from '../../model/run.js';
+import { isExternalAcpRun, isTerminal } from '../../model/run.js';
 import { formatCost, formatTokens } from '../text/format.js';
 import { subtreeText } from '../text/usageText.js';
 import { displayWidth, truncate } from '../text/width.js';
@@ -106,7 +106,7 @@ function fitColumns(rows: TreeRow[], width: number, posWidth: number, reserved: 
   let left = 0;
   for (const row of rows) {
     const run = row.run;
-    const status = wordWidth(`s${run.status}${run.queuePosition ?? ''}`, () => statusText(run));
+    const status = wordWidth(`s${run.status}${run.queuePosition ?? ''}${isExternalAcpRun(run) ? 'x' : ''}`, () => statusText(run));
     const kind = wordWidth(`k${run.kind}`, () => kindWord(run));
     const w = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + displayWidth(row.label) + 1 + kind + 2;
     if (w > left) left = w;

@@ -91,3 +91,37 @@ describe('Space on a run whose step is still in flight', () => {
     }
   });
 });
+
+describe('a paused external ACP child', () => {
+  function externalTree(status: 'paused' | 'running') {
+    const rt = new RecordingRuntime();
+    const root = addTestRun(rt, { task: 'plan' });
+    addTestRun(rt, { parent: root.id, alias: 'ext', kind: 'delegate', status, task: 'review', patch: { model: 'acp/gemini' } });
+    return rt;
+  }
+
+  it('says that the agent cannot be stopped mid-step, only held at its next ask (en and es)', async () => {
+    for (const [lang, words] of [
+      ['en', '‖ paused · external agent: holds at its next ask'],
+      ['es', '‖ en pausa · agente externo: se detiene en su próxima petición'],
+    ] as const) {
+      setLanguage(lang);
+      const pane = await mountPane(externalTree('paused'), { width: 140, maxRows: 20 });
+      await waitFor(() => expect(pane.lines().find((l) => l.includes('ext#'))).toContain(words));
+      cleanup();
+    }
+  });
+
+  it('reads as any child while it runs, and a paused model child keeps the plain word', async () => {
+    const pane = await mountPane(externalTree('running'), { width: 140, maxRows: 20 });
+    const row = pane.lines().find((l) => l.includes('ext#'))!;
+    expect(row).toContain('● running');
+    expect(row).not.toContain('external agent');
+    cleanup();
+    const rt = new RecordingRuntime();
+    const root = addTestRun(rt, { task: 'plan' });
+    addTestRun(rt, { parent: root.id, status: 'paused', task: 'mid step' });
+    const plain = await mountPane(rt, { width: 140, maxRows: 20 });
+    expect(plain.lines().find((l) => l.includes('main#'))).not.toContain('external agent');
+  });
+});
