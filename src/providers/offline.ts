@@ -25,6 +25,8 @@
 //   then the usual reply.
 //
 // It only calls tools the request offers; otherwise it says which tool is missing.
+// Its sentences follow the UI language (/lang) at the time of each request; the prompts
+// above, tool names and arguments stay as written.
 // ARBOR_OFFLINE_DELAY_MS sets the delay per streamed word (default 15 ms; 0 = instant).
 import { randomUUID } from 'node:crypto';
 import { homeDir, userConfigPath } from '../config/paths.js';

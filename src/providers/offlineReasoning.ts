@@ -1,6 +1,7 @@
 // The offline model's reasoning, so the thinking line can be tried without a model: a
 // message starting with `think:` (the last one a person wrote) gets a few sentences of
 // reasoning streamed before the usual reply.
+import { t } from '../i18n/index.js';
 import type { ModelMessage } from './types.js';
 
 const THINK = /^\s*think\s*:\s*([\s\S]*\S)/i;
@@ -11,10 +12,6 @@ export function offlineReasoning(messages: readonly ModelMessage[]): string | un
   const m = THINK.exec(last.content);
   if (!m) return undefined;
   const topic = m[1].split('\n')[0].slice(0, 200);
-  return (
-    `The question is: ${topic}. ` +
-    'I am the offline model, so I cannot really work it out. ' +
-    'A real model would weigh what it knows here, check its steps, and only then answer. ' +
-    'I will say so plainly and explain how to configure a real model.'
-  );
+  // In the UI language (/lang), as the reply that follows it.
+  return t('providers:offline.reasoning', { topic });
 }

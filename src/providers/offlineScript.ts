@@ -1,6 +1,7 @@
 // What the offline model says, decided only from the conversation and the tools offered.
-// Model output, so English and not localized. The phrasings are documented in offline.ts.
-import { t } from '../i18n/index.js';
+// Its sentences follow the UI language (/lang), read when the reply is planned; what it
+// recognises (the prompts in offline.ts, tool names, arguments) stays as written.
+import { t, type KeyUnder } from '../i18n/index.js';
 import { delegateRoster, pickDelegateTarget } from './offlineRoster.js';
 import type { DelegateTargetDisplay, ToolDisplay } from '../model/toolDisplay.js';
 import type { ModelMessage, ToolCallRequest, ToolSpec } from './types.js';
@@ -147,41 +148,45 @@ function say(text: string, calls: PlannedCall[] = []): OfflinePlan {
 }
 
 function missingTool(what: string, tool: string): OfflinePlan {
-  return say(`${OFFLINE_LABEL} I would ${what}, but the ${tool} tool is not available to this agent here.`);
+  return say(`${OFFLINE_LABEL} ${t('providers:offline.notAvailable', { what, tool })}`);
 }
 
 function planTrigger(trigger: Trigger, tools: ToolSpec[], messages: ModelMessage[]): OfflinePlan {
   switch (trigger.kind) {
     case 'fanout': {
       if (!Number.isInteger(trigger.n) || trigger.n < 1 || trigger.n > MAX_FAN_OUT) {
-        return say(`${OFFLINE_LABEL} I can fan out into 1 to ${MAX_FAN_OUT} subagents; ${trigger.n} is out of range.`);
+        return say(`${OFFLINE_LABEL} ${t('providers:offline.fanOutRange', { max: MAX_FAN_OUT, n: trigger.n })}`);
       }
-      if (!has(tools, SPAWN_TOOL)) return missingTool(`fan out into ${trigger.n} subagents`, SPAWN_TOOL);
+      if (!has(tools, SPAWN_TOOL)) return missingTool(t('providers:offline.wouldFanOut', { n: trigger.n }), SPAWN_TOOL);
       const calls = Array.from({ length: trigger.n }, (_, i) => ({
         name: SPAWN_TOOL,
         args: { prompt: `${trigger.task} (part ${i + 1} of ${trigger.n})` },
       }));
-      return say(`${OFFLINE_LABEL} Fanning out into ${trigger.n} subagents: ${clip(trigger.task, 80)}`, calls);
+      return say(`${OFFLINE_LABEL} ${t('providers:offline.fanningOut', { n: trigger.n, task: clip(trigger.task, 80) })}`, calls);
     }
     case 'delegate':
-      if (!has(tools, DELEGATE_TOOL)) return missingTool(`delegate to ${trigger.agent}`, DELEGATE_TOOL);
-      return say(`${OFFLINE_LABEL} Delegating to ${trigger.agent}.`, [
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(t('providers:offline.wouldDelegate', { agent: trigger.agent }), DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} ${t('providers:offline.delegating', { agent: trigger.agent })}`, [
         { name: DELEGATE_TOOL, args: { agent: trigger.agent, prompt: trigger.task } },
       ]);
-    case 'parallel':
-      if (!has(tools, DELEGATE_TOOL)) return missingTool(`delegate to ${trigger.agents.join(', ')}`, DELEGATE_TOOL);
-      return say(`${OFFLINE_LABEL} Delegating in parallel to ${trigger.agents.join(', ')}.`, [
+    case 'parallel': {
+      const agents = trigger.agents.join(', ');
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(t('providers:offline.wouldDelegate', { agent: agents }), DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} ${t('providers:offline.delegatingParallel', { agents })}`, [
         { name: DELEGATE_TOOL, args: { parallel: trigger.agents, prompt: trigger.task } },
       ]);
+    }
     case 'background':
-      if (!has(tools, DELEGATE_TOOL)) return missingTool(`delegate to ${trigger.agent} in the background`, DELEGATE_TOOL);
-      return say(`${OFFLINE_LABEL} Starting a background task for ${trigger.agent}.`, [
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(t('providers:offline.wouldBackground', { agent: trigger.agent }), DELEGATE_TOOL);
+      return say(`${OFFLINE_LABEL} ${t('providers:offline.startingBackground', { agent: trigger.agent })}`, [
         { name: DELEGATE_TOOL, args: { agent: trigger.agent, prompt: trigger.task, background: true } },
       ]);
     case 'check': {
-      if (!has(tools, DELEGATE_TOOL)) return missingTool(`check task ${trigger.taskId}`, DELEGATE_TOOL);
+      if (!has(tools, DELEGATE_TOOL)) return missingTool(t('providers:offline.wouldCheck', { taskId: trigger.taskId }), DELEGATE_TOOL);
       const taskId = fullTaskId(trigger.taskId, messages);
-      return say(`${OFFLINE_LABEL} Checking task ${taskId}.`, [{ name: DELEGATE_TOOL, args: { action: 'check_result', task_id: taskId } }]);
+      return say(`${OFFLINE_LABEL} ${t('providers:offline.checking', { taskId })}`, [
+        { name: DELEGATE_TOOL, args: { action: 'check_result', task_id: taskId } },
+      ]);
     }
     case 'runaway': {
       const prompt = `runaway: ${trigger.task}`;
@@ -192,9 +197,9 @@ function planTrigger(trigger: Trigger, tools: ToolSpec[], messages: ModelMessage
         calls.push({ name: SPAWN_TOOL, args: { prompt } }, { name: SPAWN_TOOL, args: { prompt } });
       }
       if (calls.length === 0) {
-        return say(`${OFFLINE_LABEL} Runaway branch ends here: no ${SPAWN_TOOL} or ${DELEGATE_TOOL} tool can reach another agent.`);
+        return say(`${OFFLINE_LABEL} ${t('providers:offline.runawayEnds', { spawn: SPAWN_TOOL, delegate: DELEGATE_TOOL })}`);
       }
-      return say(`${OFFLINE_LABEL} Spreading out (runaway): ${clip(trigger.task, 80)}`, calls);
+      return say(`${OFFLINE_LABEL} ${t('providers:offline.spreading', { task: clip(trigger.task, 80) })}`, calls);
     }
   }
 }
@@ -225,11 +230,21 @@ function resultsOfLastTurn(messages: ModelMessage[]): ResultPair[] | undefined {
   }));
 }
 
-const mark = (ok: boolean) => (ok ? '[ok]' : '[failed]');
+const mark = (ok: boolean) => (ok ? t('providers:offline.markOk') : t('providers:offline.markFailed'));
+const noOutput = () => t('providers:offline.noOutput');
 
 function tally(pairs: ResultPair[]): string {
   const ok = pairs.filter((p) => p.ok).length;
-  return `${ok} of ${pairs.length} succeeded, ${pairs.length - ok} failed`;
+  return t('providers:offline.tally', { ok, total: pairs.length, failed: pairs.length - ok });
+}
+
+type TaskStatusWord = KeyUnder<'providers:offline.taskStatus.'>;
+const TASK_STATUS_WORDS: ReadonlySet<string> = new Set<TaskStatusWord>(['running', 'completed', 'failed', 'cancelled', 'lost', 'unknown']);
+const isStatusWord = (status: string): status is TaskStatusWord => TASK_STATUS_WORDS.has(status);
+
+/** A task record's status in the reply's language; one this model does not know, as given. */
+function statusWord(status: string): string {
+  return isStatusWord(status) ? t(`providers:offline.taskStatus.${status}`) : status;
 }
 
 function listResults(pairs: ResultPair[]): string {
@@ -237,7 +252,7 @@ function listResults(pairs: ResultPair[]): string {
   return pairs
     .map(
       (p, i) =>
-        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p) : (p.ok ? firstLine(p.content) : reason(p.content)) || '(no output)'}`,
+        `${i + 1}. ${mark(p.ok)} ${p.call.name === DELEGATE_TOOL && p.ok ? delegateAnswer(p) : (p.ok ? firstLine(p.content) : reason(p.content)) || noOutput()}`,
     )
     .join('\n');
 }
@@ -245,46 +260,49 @@ function listResults(pairs: ResultPair[]): string {
 /** The first target's answer, as the display records it. */
 function delegateAnswer(p: ResultPair): string {
   const target = delegateTargets(p.display)[0];
-  return (target?.answer !== undefined ? firstLine(target.answer) : reason(target?.error ?? '')) || '(no output)';
+  return (target?.answer !== undefined ? firstLine(target.answer) : reason(target?.error ?? '')) || noOutput();
 }
 
 function summarize(trigger: Trigger | undefined, pairs: ResultPair[]): string {
   const single = pairs[0];
   switch (trigger?.kind) {
     case 'fanout':
-      return `${OFFLINE_LABEL} Fan-out finished: ${tally(pairs)}.\n\n${listResults(pairs)}`;
+      return `${OFFLINE_LABEL} ${t('providers:offline.fanOutFinished', { tally: tally(pairs) })}\n\n${listResults(pairs)}`;
     case 'runaway':
-      return `${OFFLINE_LABEL} Runaway round finished: ${tally(pairs)}.\n\n${listResults(pairs)}`;
+      return `${OFFLINE_LABEL} ${t('providers:offline.runawayFinished', { tally: tally(pairs) })}\n\n${listResults(pairs)}`;
     case 'delegate':
       return single.ok
-        ? `${OFFLINE_LABEL} ${trigger.agent} answered: ${delegateAnswer(single)}`
-        : `${OFFLINE_LABEL} Delegation to ${trigger.agent} failed: ${reason(single.content)}`;
+        ? `${OFFLINE_LABEL} ${t('providers:offline.answered', { agent: trigger.agent, answer: delegateAnswer(single) })}`
+        : `${OFFLINE_LABEL} ${t('providers:offline.delegationFailed', { agent: trigger.agent, reason: reason(single.content) })}`;
     case 'parallel': {
       const blocks = delegateTargets(single.display);
-      if (!single.ok || blocks.length === 0) {
-        return `${OFFLINE_LABEL} Parallel delegation ${single.ok ? 'finished' : 'failed'}: ${single.ok ? firstLine(single.content) : reason(single.content)}`;
-      }
+      if (!single.ok) return `${OFFLINE_LABEL} ${t('providers:offline.parallelFailed', { reason: reason(single.content) })}`;
+      if (blocks.length === 0)
+        return `${OFFLINE_LABEL} ${t('providers:offline.parallelFinishedLine', { line: firstLine(single.content) })}`;
       const ok = blocks.filter((b) => b.success).length;
       // A failed block reads as the tool's block does: "Error: <why>".
       const said = (b: DelegateTargetDisplay) =>
-        (b.success ? firstLine(b.answer ?? '') : reason(`Error: ${b.error ?? ''}`)) || '(no output)';
+        (b.success ? firstLine(b.answer ?? '') : reason(t('providers:offline.blockError', { error: b.error ?? '' }))) || noOutput();
       const lines = blocks.map((b, i) => `${i + 1}. ${mark(b.success)} ${b.target}: ${said(b)}`);
-      return `${OFFLINE_LABEL} Parallel delegation finished: ${ok} of ${blocks.length} agents succeeded, ${blocks.length - ok} failed.\n\n${lines.join('\n')}`;
+      const head = t('providers:offline.parallelFinished', { ok, total: blocks.length, failed: blocks.length - ok });
+      return `${OFFLINE_LABEL} ${head}\n\n${lines.join('\n')}`;
     }
     case 'background': {
       const id = delegateTargets(single.display)[0]?.taskId;
-      if (!single.ok || !id) return `${OFFLINE_LABEL} The background task did not start: ${reason(single.content)}`;
-      return `${OFFLINE_LABEL} Background task started for ${trigger.agent}: ${id}. It keeps running on its own; say "check task ${id}" to read its result.`;
+      if (!single.ok || !id) return `${OFFLINE_LABEL} ${t('providers:offline.backgroundNotStarted', { reason: reason(single.content) })}`;
+      return `${OFFLINE_LABEL} ${t('providers:offline.backgroundStarted', { agent: trigger.agent, id })}`;
     }
     case 'check': {
-      if (!single.ok) return `${OFFLINE_LABEL} Could not check task ${trigger.taskId}: ${reason(single.content)}`;
+      const taskId = trigger.taskId;
+      if (!single.ok) return `${OFFLINE_LABEL} ${t('providers:offline.checkFailed', { taskId, reason: reason(single.content) })}`;
       const task = delegateTargets(single.display)[0];
-      if (!task) return `${OFFLINE_LABEL} Task ${trigger.taskId}: ${firstLine(single.content)}`;
+      if (!task) return `${OFFLINE_LABEL} ${t('providers:offline.taskLine', { taskId, line: firstLine(single.content) })}`;
       const body = task.answer ? task.answer : (task.error ?? '');
-      return `${OFFLINE_LABEL} Task ${trigger.taskId} is ${task.status ?? 'unknown'}.${body ? ` ${firstLine(body)}` : ''}`;
+      const status = statusWord(task.status ?? 'unknown');
+      return `${OFFLINE_LABEL} ${t('providers:offline.taskIs', { taskId, status })}${body ? ` ${firstLine(body)}` : ''}`;
     }
     default:
-      return `${OFFLINE_LABEL} Tool results: ${tally(pairs)}.\n\n${listResults(pairs)}`;
+      return `${OFFLINE_LABEL} ${t('providers:offline.toolResults', { tally: tally(pairs) })}\n\n${listResults(pairs)}`;
   }
 }
 
@@ -333,7 +351,8 @@ export function planReply(messages: ModelMessage[], tools: ToolSpec[], configPat
   if (trigger) return planTrigger(trigger, tools, messages);
   const firstUser = messages.find((m) => m.role === 'user');
   if (firstUser && isChildTask(firstUser.content) && !handedOutHere(messages, taskPart(firstUser.content))) {
-    return { text: `Done: ${taskPart(userText).replace(/\s+/g, ' ').slice(0, 60)}`, calls: [], childThinking: true };
+    const task = taskPart(userText).replace(/\s+/g, ' ').slice(0, 60);
+    return { text: t('providers:offline.done', { task }), calls: [], childThinking: true };
   }
   return say(defaultReply(userText, tools, configPath));
 }

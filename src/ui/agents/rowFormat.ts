@@ -9,12 +9,15 @@ import { subtreeText } from '../text/usageText.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { fitLine, type Line, type Seg } from './segments.js';
 import { flagsText } from '../../model/ledgerText.js';
+import type { ObservedFlag } from '../../model/ledger.js';
 import { kindWord, STATUS_COLORS, STATUS_GLYPHS, statusText } from './status.js';
 import { activeMs, compactDuration, type TreeRow } from './tree.js';
 import { worktreeBadge } from '../worktrees/worktreeText.js';
 
 /** The task column never shrinks below this before metrics start to drop. */
 const MIN_TASK = 12;
+/** Beside flags in words, a row's task keeps at least this (its start stays readable). */
+const FLAGGED_MIN_TASK = 8;
 const STATUS_PAD = 9;
 /** A parent row's subtree sum is shown only while the task keeps this much room. */
 const TASK_BEFORE_SUM = 24;
@@ -66,8 +69,27 @@ function metric(id: MetricId, row: TreeRow, now: number): Seg {
 /** Marks a run whose ask waits for the operator (in place of its status glyph). */
 export const ASK_MARK = '⚑';
 
-/** The left part of a row: margin, indent, status, label and kind. */
-function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
+/** A finished child's ⚠ flags when the task has no room for their words: the mark and how
+ * many (/subagents info and the card spell them out). */
+export function shortFlags(flags: readonly unknown[]): string {
+  return `⚠${flags.length}`;
+}
+
+/** The ways a row can show its flags, widest first, one per FlagLevel: all in words, the
+ * first in words and how many more (all in words when there is one), the short form. */
+function flagForms(flags: readonly ObservedFlag[]): [string, string, string] {
+  const words = flagsText(flags);
+  return [words, flags.length > 1 ? `${flagsText(flags.slice(0, 1))} +${flags.length - 1}` : words, shortFlags(flags)];
+}
+type FlagLevel = 0 | 1 | 2;
+const SHORT_FLAGS: FlagLevel = 2;
+/** Flags in words may push out only these metrics (the first of DROP_ORDER): a finished
+ * child's warning matters more than them, not more than the time, tokens or tool running. */
+const FLAG_WORDS_OUTRANK: ReadonlySet<MetricId> = new Set<MetricId>(['model', 'cost', 'tools']);
+
+/** The left part of a row: margin, indent, status, label and kind, then the flags in the
+ * form given (flagForms). */
+function leftPart(row: TreeRow, posWidth: number, asking: boolean, flags: string): Line {
   const run = row.run;
   const color = STATUS_COLORS[run.status];
   return [
@@ -76,7 +98,7 @@ function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
     { text: statusText(run).padEnd(STATUS_PAD), color },
     { text: ` ${row.label}`, bold: !row.context },
     { text: ` ${kindWord(run)}`, dim: true },
-    ...(row.flags ? [{ text: ` ${flagsText(row.flags)}`, color: 'yellow' }] : []),
+    ...(flags ? [{ text: ` ${flags}`, color: 'yellow' }] : []),
     ...(run.worktree ? [{ text: ` ${worktreeBadge(run.worktree)}`, color: run.worktree.state === 'conflict' ? 'red' : 'magenta' }] : []),
     { text: '  ' },
   ];
@@ -85,14 +107,22 @@ function leftPart(row: TreeRow, posWidth: number, asking = false): Line {
 const widthOf = (line: Line) => line.reduce((w, s) => w + displayWidth(s.text), 0);
 
 /** Which metrics fit, decided once for the rows on screen so their columns line up at the
- * right edge: the widest left part must still leave MIN_TASK cells for the task. */
+ * right edge: the widest left part must still leave MIN_TASK cells for the task, and the
+ * widest flagged one, its flags included, FLAGGED_MIN_TASK. Flags count in words while that
+ * costs only FLAG_WORDS_OUTRANK metrics, else in a shorter form (flagForms). */
 export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number, reserved = 0): MetricId[] {
   return fitColumns(rows, width, posWidth, reserved).metrics;
 }
 
 /** chooseMetrics with the room `reserved` cells more take (the subtree-sum column); `fits`
- * says whether that room is there even once every metric has dropped. */
-function fitColumns(rows: TreeRow[], width: number, posWidth: number, reserved: number): { metrics: MetricId[]; fits: boolean } {
+ * says whether that room is there even once every metric has dropped; `level`, the flag form
+ * it was counted with. */
+function fitColumns(
+  rows: TreeRow[],
+  width: number,
+  posWidth: number,
+  reserved: number,
+): { metrics: MetricId[]; fits: boolean; level: FlagLevel } {
   // Arithmetic on cached word widths: this runs over every row once per refresh.
   const words = new Map<string, number>();
   const wordWidth = (key: string, make: () => string) => {
@@ -103,31 +133,50 @@ function fitColumns(rows: TreeRow[], width: number, posWidth: number, reserved: 
     }
     return w;
   };
-  let left = 0;
+  // The widest left part without flags, and each flag level's widest left part.
+  let bare = 0;
+  const withFlags = [0, 0, 0];
   for (const row of rows) {
     const run = row.run;
     const status = wordWidth(`s${run.status}${run.queuePosition ?? ''}${isExternalAcpRun(run) ? 'x' : ''}`, () => statusText(run));
     const kind = wordWidth(`k${run.kind}`, () => kindWord(run));
     const w = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + displayWidth(row.label) + 1 + kind + 2;
-    if (w > left) left = w;
+    if (w > bare) bare = w;
+    if (row.flags) flagForms(row.flags).forEach((form, i) => (withFlags[i] = Math.max(withFlags[i], w + 1 + displayWidth(form))));
   }
-  const shown = new Set(METRICS);
-  const metricsWidth = () => METRICS.filter((m) => shown.has(m)).reduce((w, m) => w + 1 + METRIC_WIDTHS[m], 0);
-  for (const m of DROP_ORDER) {
-    if (width - left - metricsWidth() - reserved >= MIN_TASK) break;
-    shown.delete(m);
+  const metricsWidth = (shown: Set<MetricId>) => METRICS.filter((m) => shown.has(m)).reduce((w, m) => w + 1 + METRIC_WIDTHS[m], 0);
+  const fit = (level: FlagLevel) => {
+    const shown = new Set(METRICS);
+    const flaggedMin = level < SHORT_FLAGS ? FLAGGED_MIN_TASK : MIN_TASK;
+    const roomy = () => {
+      const rest = width - metricsWidth(shown) - reserved;
+      return rest - bare >= MIN_TASK && rest - withFlags[level] >= flaggedMin;
+    };
+    for (const m of DROP_ORDER) {
+      if (roomy() || (level < SHORT_FLAGS && !FLAG_WORDS_OUTRANK.has(m))) break;
+      shown.delete(m);
+    }
+    return { metrics: METRICS.filter((m) => shown.has(m)), fits: roomy(), level };
+  };
+  if (withFlags[0] > bare) {
+    for (const level of [0, 1] as const) {
+      const tried = fit(level);
+      if (tried.fits) return tried;
+    }
   }
-  return { metrics: METRICS.filter((m) => shown.has(m)), fits: width - left - metricsWidth() - reserved >= MIN_TASK };
+  return fit(SHORT_FLAGS);
 }
 
 /** The columns of the rows on screen: the metrics that fit, then the subtree-sum column's
  * width if it fits beside all of them (0: no row shows a sum, as a narrow terminal drops
  * them first). One decision for every row, so the columns line up. */
 export function chooseColumns(rows: TreeRow[], width: number, posWidth: number): { metrics: MetricId[]; sumWidth: number } {
-  const metrics = chooseMetrics(rows, width, posWidth);
+  const chosen = fitColumns(rows, width, posWidth, 0);
+  const metrics = chosen.metrics;
   const sumWidth = subtreeColumn(rows);
   const withSums = fitColumns(rows, width, posWidth, sumWidth);
-  const keeps = withSums.fits && withSums.metrics.length === metrics.length;
+  // The sums never cost a metric, nor a flag's words.
+  const keeps = withSums.fits && withSums.metrics.length === metrics.length && withSums.level === chosen.level;
   return { metrics, sumWidth: sumWidth > 0 && keeps ? sumWidth : 0 };
 }
 
@@ -177,19 +226,29 @@ function buildRow(
   asking: boolean,
   sumWidth: number | undefined,
 ): Line {
-  const left = leftPart(row, posWidth, asking);
   const right: Line = [];
   for (const m of metrics) right.push({ text: ' ' }, metric(m, row, now));
   const fullTask = row.run.task.replace(/\s+/g, ' ').trim() || '—';
-  // A parent's row ends with its whole subtree's spend (itself included), taken from the
-  // task's room while the task keeps its first TASK_BEFORE_SUM cells (or all of a short one).
+  // A parent's row ends with its whole subtree's spend (itself included).
   const own = row.subtree ? ` ${subtreeText(row.subtree)}` : '';
   if (sumWidth !== undefined) {
     // The column chosen for all rows (chooseColumns): always there, blank on a leaf.
     if (sumWidth > 0) right.push({ text: ' '.repeat(Math.max(0, sumWidth - displayWidth(own))) + own, color: 'magenta' });
-  } else if (own) {
-    const keep = Math.max(MIN_TASK, Math.min(displayWidth(fullTask), TASK_BEFORE_SUM));
-    if (width - widthOf(left) - widthOf(right) - displayWidth(own) >= keep) right.push({ text: own, color: 'magenta' });
+  }
+  // Flags in as many words as leave the task FLAGGED_MIN_TASK cells (or all of a shorter
+  // one); at the least their short form, which the columns were chosen to leave room for.
+  const flagKeep = Math.min(FLAGGED_MIN_TASK, displayWidth(fullTask));
+  const [words, ...shorter] = row.flags ? flagForms(row.flags) : [''];
+  let left = leftPart(row, posWidth, asking, words);
+  for (const form of shorter) {
+    if (width - widthOf(left) - widthOf(right) >= flagKeep) break;
+    left = leftPart(row, posWidth, asking, form);
+  }
+  // Without a column chosen for all rows, the sum takes the task's room only while the task
+  // keeps its first TASK_BEFORE_SUM cells (or all of a short one).
+  const keep = Math.max(MIN_TASK, Math.min(displayWidth(fullTask), TASK_BEFORE_SUM));
+  if (sumWidth === undefined && own && width - widthOf(left) - widthOf(right) - displayWidth(own) >= keep) {
+    right.push({ text: own, color: 'magenta' });
   }
   const taskRoom = Math.max(1, width - widthOf(left) - widthOf(right));
   const task = truncate(fullTask, taskRoom);
