@@ -30,10 +30,10 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
   it('--help lists arbor acp, in English and in Spanish', async (ctx) => {
     const { arbor, h } = sandbox(ctx);
     const en = await arbor(['--help']);
-    expect(en.stdout).toMatch(/^  arbor acp {18}serve the Agent Client Protocol on stdio \(for editors such as Zed\)$/m);
+    expect(en.stdout).toMatch(/^ {2}arbor acp {18}serve the Agent Client Protocol on stdio \(for editors such as Zed\)$/m);
     const es = await runArbor(['--help'], { env: { ...h.env, LANG: 'es_ES.UTF-8' }, cwd: h.dir });
     expect(es.code).toBe(0);
-    expect(es.stdout).toMatch(/^  arbor acp {18}sirve el Agent Client Protocol por stdio \(para editores como Zed\)$/m);
+    expect(es.stdout).toMatch(/^ {2}arbor acp {18}sirve el Agent Client Protocol por stdio \(para editores como Zed\)$/m);
   });
 
   it('--version prints the package version and the Node version', async (ctx) => {
