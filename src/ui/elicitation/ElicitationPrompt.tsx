@@ -8,7 +8,7 @@ import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { ElicitFieldSpec, PendingElicitation } from '../../model/controls.js';
 import { t } from '../../i18n/index.js';
-import { wrapText } from '../text/width.js';
+import { ElicitationHeader, messageLines } from './ElicitationHeader.js';
 import { formOf, subscribeForms, type FieldValue, type FormState } from './formState.js';
 import { UrlElicitationPrompt, urlElicitationHeight } from './UrlElicitationPrompt.js';
 
@@ -21,8 +21,6 @@ export interface ElicitationPromptProps {
   /** Most rows the server's message may take. */
   maxMessageLines: number;
 }
-
-const messageLines = (e: PendingElicitation, width: number, max: number) => wrapText(e.message, Math.max(8, width - 4)).slice(0, max);
 
 /** Border (2), title, attribution note, message, fields, errors, Submit, Decline, hint. */
 export function elicitationPromptHeight(e: PendingElicitation, form: FormState, width: number, maxMessageLines: number): number {
@@ -76,18 +74,15 @@ function FormElicitationPrompt({ elicitation: e, path, position, width, maxMessa
   );
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="blue" paddingX={1} width={width}>
-      <Text wrap="truncate-end">
-        <Text color="blue" bold>{`${t('ui:elicit.title')}${queued}: `}</Text>
-        <Text>{t('ui:elicit.request', { server: e.server, path })}</Text>
-      </Text>
-      {e.attribution !== 'call' && (
-        <Text color="yellow" wrap="truncate-end">
-          {t(e.attribution === 'shared' ? 'ui:elicit.attributedShared' : 'ui:elicit.attributedUnknown')}
-        </Text>
-      )}
-      {messageLines(e, width, maxMessageLines).map((line, i) => (
-        <Text key={`m${i}`}>{line}</Text>
-      ))}
+      <ElicitationHeader
+        e={e}
+        title="ui:elicit.title"
+        request="ui:elicit.request"
+        queued={queued}
+        path={path}
+        width={width}
+        maxMessageLines={maxMessageLines}
+      />
       {e.fields.map((field, i) => {
         const focused = form.focus === i;
         const error = form.errors[i];

@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import type { PendingElicitation } from '../../model/controls.js';
 import { t } from '../../i18n/index.js';
 import { wrapText } from '../text/width.js';
+import { ElicitationHeader, messageLines } from './ElicitationHeader.js';
 import { formOf, subscribeForms } from './formState.js';
 
 /** The choices, in their order on screen (the focus indexes them). */
@@ -18,7 +19,6 @@ export type UrlChoice = (typeof URL_CHOICES)[number];
 const MAX_URL_LINES = 6;
 
 const inner = (width: number) => Math.max(8, width - 4);
-const messageLines = (e: PendingElicitation, width: number, max: number) => wrapText(e.message, inner(width)).slice(0, max);
 /** The label, then the URL from the start of its own row (easy to select and copy). */
 const urlLines = (e: PendingElicitation, width: number) => [
   t('ui:elicit.url.label'),
@@ -53,18 +53,15 @@ export function UrlElicitationPrompt({ elicitation: e, path, queued, width, maxM
   };
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="blue" paddingX={1} width={width}>
-      <Text wrap="truncate-end">
-        <Text color="blue" bold>{`${t('ui:elicit.url.title')}${queued}: `}</Text>
-        <Text>{t('ui:elicit.url.request', { server: e.server, path })}</Text>
-      </Text>
-      {e.attribution !== 'call' && (
-        <Text color="yellow" wrap="truncate-end">
-          {t(e.attribution === 'shared' ? 'ui:elicit.attributedShared' : 'ui:elicit.attributedUnknown')}
-        </Text>
-      )}
-      {messageLines(e, width, maxMessageLines).map((line, i) => (
-        <Text key={`m${i}`}>{line}</Text>
-      ))}
+      <ElicitationHeader
+        e={e}
+        title="ui:elicit.url.title"
+        request="ui:elicit.url.request"
+        queued={queued}
+        path={path}
+        width={width}
+        maxMessageLines={maxMessageLines}
+      />
       {urlLines(e, width).map((line, i) => (
         <Text key={`u${i}`} color="cyan">
           {line}
