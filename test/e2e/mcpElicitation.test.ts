@@ -17,7 +17,7 @@ const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprot
 
 /** The server writes each answer it receives to `out` (one JSON per call, replaced). */
 const serverScript = (out: string) => `
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { McpServer } from '${sdk('server/mcp.js')}';
 import { StdioServerTransport } from '${sdk('server/stdio.js')}';
 const server = new McpServer({ name: 'forms', version: '1' });
@@ -35,7 +35,9 @@ server.registerTool('ask', { description: 'asks the user' }, async () => {
       required: ['name', 'age'],
     },
   });
-  writeFileSync(${JSON.stringify(out)}, JSON.stringify(r));
+  // Written whole, then renamed: the test reads it as soon as it exists.
+  writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(r));
+  renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)});
   return { content: [{ type: 'text', text: 'answered ' + r.action }] };
 });
 await server.connect(new StdioServerTransport());

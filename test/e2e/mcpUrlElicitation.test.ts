@@ -16,7 +16,7 @@ afterEach(async () => {
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 
 const serverScript = (out: string) => `
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { McpServer } from '${sdk('server/mcp.js')}';
 import { StdioServerTransport } from '${sdk('server/stdio.js')}';
 const server = new McpServer({ name: 'links', version: '1' });
@@ -27,7 +27,9 @@ server.registerTool('connect', { description: 'asks to visit a page' }, async ()
     url: 'https://acme.example/connect?state=42',
     elicitationId: 'e-42',
   });
-  writeFileSync(${JSON.stringify(out)}, JSON.stringify(r));
+  // Written whole, then renamed: the test reads it as soon as it exists.
+  writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(r));
+  renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)});
   return { content: [{ type: 'text', text: 'answered ' + r.action }] };
 });
 await server.connect(new StdioServerTransport());

@@ -22,7 +22,7 @@ afterEach(async () => {
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 const serverScript = (out: string) => `
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { McpServer } from '${sdk('server/mcp.js')}';
 import { StdioServerTransport } from '${sdk('server/stdio.js')}';
 const server = new McpServer({ name: 'forms', version: '1' });
@@ -31,7 +31,9 @@ server.registerTool('ask', { description: 'asks the user' }, async () => {
     message: 'Which city?',
     requestedSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   });
-  writeFileSync(${JSON.stringify(out)}, JSON.stringify(r));
+  // Written whole, then renamed: the test reads it as soon as it exists.
+  writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(r));
+  renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)});
   return { content: [{ type: 'text', text: 'answered ' + r.action }] };
 });
 await server.connect(new StdioServerTransport());

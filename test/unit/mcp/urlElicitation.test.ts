@@ -36,14 +36,16 @@ const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprot
 /** `link` asks to visit a page; `done` asks too and, when the test creates `<out>.go`,
  * says the step finished; `bad` asks to open a file: URL. Each answer is written to `out`. */
 const serverScript = (out: string) => `
-import { watch, writeFileSync } from 'node:fs';
+import { renameSync, watch, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { McpServer } from '${sdk('server/mcp.js')}';
 import { StdioServerTransport } from '${sdk('server/stdio.js')}';
 const server = new McpServer({ name: 'links', version: '1' });
 const ask = async (url, elicitationId) => {
   const r = await server.server.elicitInput({ mode: 'url', message: 'Connect your Acme account\\u001b[2J', url, elicitationId });
-  writeFileSync(${JSON.stringify(out)}, JSON.stringify(r));
+  // Written whole, then renamed: the test waits for the file to exist and reads it at once.
+  writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(r));
+  renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)});
   return { content: [{ type: 'text', text: 'answered ' + r.action }] };
 };
 server.registerTool('link', { description: 'asks to visit a page' }, () => ask('https://acme.example/connect?state=1', 'e-link'));
