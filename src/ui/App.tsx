@@ -34,6 +34,7 @@ import { QuotaBanner, quotaBannerHeight } from './components/QuotaBanner.js';
 import { useChatKeys } from './hooks/useChatKeys.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
+import { useRefStore } from './hooks/useRefStore.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { useTypeAhead } from './hooks/useTypeAhead.js';
 import { sanitizeLine, truncate } from './text/width.js';
@@ -187,24 +188,15 @@ export function App(props: AppProps) {
   // again" flash). `quitting` is an external store: React renders its change in a
   // microtask queued at the change, so the onExit queued after it unmounts a screen that
   // already shows it — within the same turn of the event loop.
-  const quit = useRef({ on: false, listeners: new Set<() => void>() });
-  const subscribeQuit = useCallback((listener: () => void) => {
-    quit.current.listeners.add(listener);
-    return () => {
-      quit.current.listeners.delete(listener);
-    };
-  }, []);
-  const readQuit = useCallback(() => quit.current.on, []);
-  const quitting = useSyncExternalStore(subscribeQuit, readQuit, readQuit);
+  const { value: quitting, set: setQuitting } = useRefStore(false);
   const onExitRef = useRef(onExit);
   onExitRef.current = onExit;
   const exit = useCallback(() => {
     if (exited.current) return;
     exited.current = true;
-    quit.current.on = true;
-    for (const listener of [...quit.current.listeners]) listener();
+    setQuitting(true);
     queueMicrotask(() => onExitRef.current());
-  }, []);
+  }, [setQuitting]);
 
   // Quitting with background tasks running asks first (ui/quit/QuitQuestion.tsx); from the
   // question itself, a quit key quits anyway.

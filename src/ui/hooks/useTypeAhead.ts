@@ -3,7 +3,8 @@
 // into the input (to edit, or to drop with Ctrl+U); interrupting the turn puts it back too,
 // unsent, since the user stopped the work it was meant to follow. Kept in a ref read at the
 // moment of each key, like the input line, so a burst of keys sees the current queue.
-import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useRefStore } from './useRefStore.js';
 
 export interface TypeAhead {
   /** The queued message, or undefined. Changes re-render the screen. */
@@ -17,24 +18,18 @@ export interface TypeAhead {
 }
 
 export function useTypeAhead(): TypeAhead {
-  const store = useRef<{ text: string | undefined; listeners: Set<() => void> }>({ text: undefined, listeners: new Set() });
-  const subscribe = useCallback((listener: () => void) => {
-    store.current.listeners.add(listener);
-    return () => {
-      store.current.listeners.delete(listener);
-    };
-  }, []);
-  const snapshot = useCallback(() => store.current.text, []);
-  const queued = useSyncExternalStore(subscribe, snapshot, snapshot);
-  const set = useCallback((text: string | undefined) => {
-    store.current.text = text;
-    for (const listener of [...store.current.listeners]) listener();
-  }, []);
-  const queue = useCallback((text: string) => set(store.current.text === undefined ? text : `${store.current.text}\n${text}`), [set]);
+  const { value: queued, get: peek, set } = useRefStore<string | undefined>(undefined);
+  const queue = useCallback(
+    (text: string) => {
+      const now = peek();
+      set(now === undefined ? text : `${now}\n${text}`);
+    },
+    [peek, set],
+  );
   const take = useCallback(() => {
-    const text = store.current.text;
+    const text = peek();
     if (text !== undefined) set(undefined);
     return text;
-  }, [set]);
-  return useMemo(() => ({ queued, peek: snapshot, queue, take }), [queued, snapshot, queue, take]);
+  }, [peek, set]);
+  return useMemo(() => ({ queued, peek, queue, take }), [queued, peek, queue, take]);
 }
