@@ -206,6 +206,10 @@ describe('arbor acp with an SDK client', () => {
     const pidFile = join(h.dir, 'acp-agent.pid');
     await expect.poll(() => existsSync(pidFile), { timeout: 20000 }).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
+    // The agent is mid-turn (it has its prompt) before the cancel: a child cancelled before
+    // its prompt was sent leaves a shared process to the session's other children.
+    const promptsFile = join(h.dir, 'acp-agent.prompts');
+    await expect.poll(() => existsSync(promptsFile) && readFileSync(promptsFile, 'utf8').includes('"hang"'), { timeout: 20000 }).toBe(true);
     await peer.conn.agent.notify('session/cancel', { sessionId: (child.update as acp.SubagentUpdate).sessionId });
     expect((await turn).stopReason).toBe('end_turn');
     await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
