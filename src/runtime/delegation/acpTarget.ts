@@ -16,6 +16,8 @@ import { bindingProfiles, confinePath, toolWithinAuthority } from '../../tools/a
 import { checkAllowedCommands } from '../../tools/shell.js';
 import { TOOL_RUN_MARKER, toolSubprocessEnv } from '../../tools/toolEnv.js';
 import type { Tool } from '../../tools/types.js';
+import { fileDiff } from '../../text/diff.js';
+import type { ApprovalRequest } from '../approvals.js';
 import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
 import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
@@ -76,7 +78,7 @@ export async function runAcpTarget(
       toolFinished(store, run.id, call.name, call.at, u.status === 'completed');
     }
   };
-  const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal) => {
+  const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal, preview?: ApprovalRequest['preview']) => {
     // Pause holds the answer: the agent cannot be stopped mid-step, but it waits for this.
     if (handle.gate.paused) await handle.gate.wait(signal);
     return deps.approvals.decide({
@@ -88,6 +90,7 @@ export async function runAcpTarget(
       ceilings: caller.ceilings,
       isChild: true,
       signal,
+      ...(preview ? { preview } : {}),
     });
   };
   const confined = (path: string, forWrite: boolean, tool: string) => {
@@ -143,11 +146,17 @@ export async function runAcpTarget(
     },
     async writeTextFile(req) {
       const path = confined(req.path, true, 'write_file');
-      const decision = await decide('write_file', `acp-write-${Date.now()}`, { path: req.path }, handle.controller.signal);
+      // The operator sees the diff the write would make, as for arbor's own write_file.
+      const preview = async () => {
+        const before = await readFile(path, 'utf8').catch(() => undefined);
+        return { display: fileDiff(req.path, before, req.content) };
+      };
+      const decision = await decide('write_file', `acp-write-${Date.now()}`, { path: req.path }, handle.controller.signal, preview);
       if (!decision.allowed) throw acp.RequestError.invalidParams({ path: req.path }, ACP_REFUSED('write_file', req.path, decision.error));
       await writeFile(path, req.content);
     },
   };
+
   // Same env rules as MCP servers: a tool's environment (no provider keys) plus the entry's env.
   const spawnEnv: AcpSpawnEnv = () => toolSubprocessEnv({ config: supervisor.config, profiles: [] });
   const signal = handle.controller.signal;
