@@ -1,12 +1,16 @@
 // `arbor acp` driven by the official SDK's client side over real stdio, for what the first
 // suite does not cover: reasoning as thought chunks, session/resume and session/close, and
 // the tree's limits (a quota pause, the runaway guard, a child budget) as the editor sees
-// them, with live notices and without.
+// them, with live notices and without, and a shared external agent ending with its session.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, startLoopbackModel, type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
 import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
 import { baseEnv } from '../support/terminal.js';
+import { repoRoot } from '../support/paths.js';
+import { alive } from '../support/procs.js';
 import { trustFolderForTest } from '../support/trustFolder.js';
 import { startAcp } from '../helpers/acpPeer.js';
 
@@ -24,12 +28,12 @@ const kindOf = (n: acp.SessionNotification) => n.update.sessionUpdate;
 const textOf = (n: acp.SessionNotification) => (n.update as any).content?.text as string;
 const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
 
-async function home(respond: (req: LoopbackIncoming) => LoopbackReply, extraToml = ''): Promise<ArborHome> {
+async function home(respond: (req: LoopbackIncoming) => LoopbackReply, extraToml = '', agentExtra = ''): Promise<ArborHome> {
   const h = tempArborHome({ prefix: 'arbor-acp-' });
   cleanups.push(() => h.cleanup());
   const model = await startLoopbackModel({ dialect: 'openai', respond });
   cleanups.push(() => model.close());
-  writeConfig(h.dir, `${fakeProviderConfig(model.url)}${extraToml}`);
+  writeConfig(h.dir, `${fakeProviderConfig(model.url, 'fake-model', agentExtra)}${extraToml}`);
   trustFolderForTest(h.dir, baseEnv(h.env));
   return h;
 }
@@ -93,6 +97,51 @@ describe('arbor acp: reasoning and the session lifecycle', () => {
       await expect(
         peer.conn.agent.request('session/resume', { sessionId: 'no-such-session', cwd: h.dir, mcpServers: [] }),
       ).rejects.toMatchObject({ code: -32002 });
+      expect(await peer.end()).toBe(0);
+    },
+  );
+});
+
+describe('arbor acp: a shared external agent process', () => {
+  it(
+    'lives while its session does: after the turn it is still there, session/close ends it while arbor acp runs on',
+    { timeout: 60000 },
+    async () => {
+      const fixture = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
+      const h = await home(
+        ({ body }) =>
+          toolResults(body).length
+            ? { kind: 'text', chunks: [`root saw: ${toolResults(body)[0].content}`] }
+            : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'say hello' } }] },
+        [
+          '',
+          '[risk_profiles.lead]',
+          'delegation_policy = { mode = "allow" }',
+          '[agents.ext]',
+          'runtime = "acp"',
+          `command = ${JSON.stringify(process.execPath)}`,
+          `args = [${JSON.stringify(fixture)}]`,
+          '',
+        ].join('\n'),
+        'risk_profile = "lead"\ndelegates = ["ext"]',
+      );
+      const peer = startAcp(h, () => 'deny', cleanups);
+      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+      await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const answer = peer.updates
+        .filter((n) => kindOf(n) === 'agent_message_chunk')
+        .map(textOf)
+        .join('');
+      expect(answer).toBe("root saw: [Agent 'ext' (acp/arbor-test-agent)]\nhello from the fixture");
+      const pid = Number(readFileSync(join(h.dir, 'acp-agent.pid'), 'utf8'));
+      expect(alive(pid)).toBe(true);
+      await peer.conn.agent.request('session/close', { sessionId });
+      expect(alive(pid)).toBe(false);
+      // arbor acp itself goes on serving.
+      expect(peer.proc.exitCode).toBe(null);
+      const again = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
+      expect(again.sessionId).not.toBe(sessionId);
       expect(await peer.end()).toBe(0);
     },
   );
