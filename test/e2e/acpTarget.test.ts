@@ -139,6 +139,24 @@ describe('an external ACP agent as a delegate target', () => {
     expect(readFileSync(target, 'utf8')).toBe('after asking');
   });
 
+  it('the operator kills an external child in the terminal: cancel, then its process ends', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    // It ignores session/cancel: only the process end stops it.
+    await sb.withModel(delegates('hang'), acpConfig('env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const term = await sb.startArbor([], { cols: 120, rows: 36 });
+    await send(term, 'go');
+    const prompts = join(sb.h.dir, 'acp-agent.prompts');
+    await expect.poll(() => existsSync(prompts) && readFileSync(prompts, 'utf8').includes('"hang"'), { timeout: 20000 }).toBe(true);
+    const pid = pidOf(sb.h.dir);
+    expect(alive(pid)).toBe(true);
+    await send(term, '/subagents kill ext#1');
+    await term.waitForText('killed ext#1');
+    await expect.poll(() => alive(pid), { timeout: 10000 }).toBe(false);
+    // The root's turn goes on with the stopped child's result.
+    await term.waitForText("root saw: Agent 'ext' failed: killed by the operator", 20000);
+  });
+
   it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.
