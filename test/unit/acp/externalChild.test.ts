@@ -7,8 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseToml, calls, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { baseToml, calls, makeFixture, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
 import { repoRoot } from '../../support/paths.js';
+import { lastUserText, trailingToolResults } from '../../support/loopbackModel.js';
 import { alive } from '../../support/procs.js';
 import { steerRun } from '../../../src/ui/agents/actions.js';
 import { delegateTool } from '../../../src/tools/delegate/tool.js';
@@ -41,14 +42,16 @@ const toml = (url: string) =>
     ].join('\n'),
   );
 
-/** The root delegates `task` to ext once, then answers with what came back. */
+/** Each root turn delegates `task` to ext once ("diff notes.txt" for a turn that asks for a
+ * diff), then answers with what came back. */
 async function delegating(task: string): Promise<Fixture> {
   const home = mkdtempSync(join(tmpdir(), 'arbor-acp-home-'));
   const f = await makeFixture({
     respond: ({ body }) => {
-      const results = toolMessages(body);
+      const results = trailingToolResults(body);
       if (results.length) return text(`root saw: ${results.map((r) => r.content).join(' || ')}`);
-      return calls({ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: task } });
+      const prompt = lastUserText(body) === 'diff please' ? 'diff notes.txt' : task;
+      return calls({ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt } });
     },
     toml,
     // The delegate tool's service, as the CLI wires it (its background tasks live in the home).
@@ -143,6 +146,32 @@ describe('an external ACP child under supervision', () => {
         level: 'error',
       });
       expect(prompts(f)).toHaveLength(2);
+    },
+  );
+
+  it(
+    "streams the agent's thoughts, text, tool calls with their status and diffs into the child's transcript",
+    { timeout: 60000 },
+    async () => {
+      const f = (fx = await delegating('say hello'));
+      await f.runtime.startTurn('first');
+      const child = extRun(f)!;
+      const items = f.runtime.store.getState().runTranscripts.get(child.id) ?? [];
+      const thought = items.find((i) => i.kind === 'assistant' && i.reasoning);
+      expect(thought).toMatchObject({ reasoning: 'thinking it over', streaming: false });
+      expect(items.find((i) => i.kind === 'tool')).toMatchObject({ name: 'look around', status: 'ok', result: 'looked', callId: 'look-1' });
+      expect(items.filter((i) => i.kind === 'assistant').at(-1)).toMatchObject({ text: 'hello from the fixture' });
+
+      // A second child of the session reports an edit: its diff becomes the structured display.
+      await f.runtime.startTurn('diff please');
+      const second = [...f.runtime.store.getState().runs.values()].filter((r) => r.alias === 'ext').at(-1)!;
+      expect(second.id).not.toBe(child.id);
+      const edit = (f.runtime.store.getState().runTranscripts.get(second.id) ?? []).find((i) => i.kind === 'tool');
+      expect(edit).toMatchObject({
+        name: 'edit notes.txt',
+        status: 'ok',
+        display: { kind: 'diff', path: 'notes.txt', added: 2, removed: 1 },
+      });
     },
   );
 
