@@ -157,6 +157,33 @@ describe('an external ACP agent as a delegate target', () => {
     await term.waitForText("root saw: Agent 'ext' failed: killed by the operator", 20000);
   });
 
+  it(
+    '/subagents send steers an external child: queued as its next prompt; once it finished, refused saying why',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const go = join(sb.h.dir, 'GO');
+      await sb.withModel(delegates(`await ${go} then hello`), acpConfig());
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const term = await sb.startArbor([], { cols: 160, rows: 36 });
+      await send(term, 'go');
+      await expect.poll(() => existsSync(`${go}.waiting`), { timeout: 20000 }).toBe(true);
+      await send(term, '/subagents send ext#1 say more');
+      await term.waitForText('Steering for ext#1 queued: an external agent gets it as its next prompt once its current turn ends.');
+      writeFileSync(go, '');
+      await term.waitForText("root saw: [Agent 'ext' (acp/arbor-test-agent)]", 20000);
+      const prompts = readFileSync(join(sb.h.dir, 'acp-agent.prompts'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      // Both prompts went to the same session of the agent.
+      expect(prompts.map((p) => p.prompt)).toEqual([`await ${go} then hello`, 'say more']);
+      expect(prompts[1].sessionId).toBe(prompts[0].sessionId);
+      await send(term, '/subagents send ext#1 one more');
+      await term.waitForText("Cannot steer ext#1: an external agent's session ends with its last turn");
+    },
+  );
+
   it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.
