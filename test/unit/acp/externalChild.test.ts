@@ -50,8 +50,13 @@ async function delegating(task: string): Promise<Fixture> {
     respond: ({ body }) => {
       const results = trailingToolResults(body);
       if (results.length) return text(`root saw: ${results.map((r) => r.content).join(' || ')}`);
-      const prompt = lastUserText(body) === 'diff please' ? 'diff notes.txt' : task;
-      return calls({ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt } });
+      const asked = lastUserText(body);
+      const prompt = asked === 'diff please' ? 'diff notes.txt' : task;
+      return calls({
+        id: 'd1',
+        name: 'delegate',
+        args: { agent: 'ext', prompt, ...(asked === 'in the background' ? { background: true } : {}) },
+      });
     },
     toml,
     // The delegate tool's service, as the CLI wires it (its background tasks live in the home).
@@ -186,6 +191,17 @@ describe('an external ACP child under supervision', () => {
     expect(alive(pid)).toBe(true);
     f.runtime.clear();
     await until(() => !alive(pid), 10000, 'the agent process ending on /clear');
+  });
+
+  it('a background delegate to an external agent runs it through ACP too', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('say hello'));
+    await f.runtime.startTurn('in the background');
+    const background = () => [...f.runtime.store.getState().runs.values()].find((r) => r.alias === 'ext' && r.kind === 'background');
+    await until(() => background()?.status === 'completed', 20000, 'the background child finishing');
+    const child = background()!;
+    expect(child.model).toBe('acp/node');
+    expect(prompts(f)).toEqual(['say hello']);
+    expect(child.result).toBe('hello from the fixture');
   });
 
   it('dispose ends a shared agent process', { timeout: 60000 }, async () => {
