@@ -204,6 +204,23 @@ describe('an external ACP child under supervision', () => {
     expect(child.result).toBe('hello from the fixture');
   });
 
+  it('/clear while a background child still uses the shared process ends it once that child is done', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('await GO then hello'));
+    const go = join(f.workdir, 'GO');
+    await f.runtime.startTurn('in the background');
+    await until(() => existsSync(`${go}.waiting`), 20000, 'the agent waiting for GO');
+    const pid = pidOf(f);
+    f.runtime.clear();
+    // The background child still has its session on it: the process stays.
+    const background = () => [...f.runtime.store.getState().runs.values()].find((r) => r.alias === 'ext' && r.kind === 'background');
+    expect(background()?.status).toBe('running');
+    expect(alive(pid)).toBe(true);
+    writeFileSync(go, '');
+    await until(() => background()?.status === 'completed', 20000, 'the background child finishing');
+    await until(() => !alive(pid), 10000, 'the retired process ending');
+    expect(background()!.result).toBe('hello from the fixture');
+  });
+
   it('dispose ends a shared agent process', { timeout: 60000 }, async () => {
     const f = (fx = await delegating('say hello'));
     await f.runtime.startTurn('first');
