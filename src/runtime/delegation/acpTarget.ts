@@ -165,7 +165,11 @@ export async function runAcpTarget(
   // prompt of the same session. Pause stops sending prompts: the next waits for resume.
   const nextPrompt = async (): Promise<string | undefined> => {
     const first = turns++ === 0;
-    if (!first && handle.steering.length === 0) return undefined;
+    if (!first && handle.steering.length === 0) {
+      // From here a steer would find no prompt to ride on: runtime.steer refuses it.
+      handle.steeringClosed = true;
+      return undefined;
+    }
     if (handle.gate.paused) {
       // The operator sees why nothing moves: the agent's step is over, its next prompt waits.
       if (!first) sink.finish();
@@ -184,17 +188,15 @@ export async function runAcpTarget(
     supervisor.recordUserItem(run.id, text);
     return text;
   };
+  const shared = spec.perChild ? undefined : sharedAcpAgents(supervisor);
+  const agent = shared?.acquire(run.alias, spec, cwd, spawnEnv);
   let result;
-  if (spec.perChild) {
-    result = await runAcpChild(spec, host, signal, nextPrompt, spawnEnv);
-  } else {
-    const shared = sharedAcpAgents(supervisor);
-    const agent = shared.acquire(run.alias, spec, cwd, spawnEnv);
-    try {
-      result = await agent.run(host, signal, nextPrompt);
-    } finally {
-      await shared.released(agent);
-    }
+  try {
+    result = agent ? await agent.run(host, signal, nextPrompt) : await runAcpChild(spec, host, signal, nextPrompt, spawnEnv);
+  } finally {
+    // However the session ended (a stop, an error, a refusal), nothing reads steering now.
+    handle.steeringClosed = true;
+    if (agent) await shared?.released(agent);
   }
   sink.finish();
   onAgentName(result.agentName);
