@@ -12,6 +12,7 @@ export type TranslationKey =
   | 'acp:child.state.paused'
   | 'acp:child.state.queued'
   | 'acp:child.state.running'
+  | 'acp:childPrompt'
   | 'acp:commands.clear'
   | 'acp:commands.cleared'
   | 'acp:commands.export'

@@ -253,6 +253,14 @@ describe('arbor acp: limits reported to the client', () => {
         .join('');
       expect(answer).toMatch(/Runaway guard: max_tree_size is 2, the tree measured \d+\. Action taken: the whole tree paused\./);
       expect(answer).toContain('root collected 3');
+      // A child's session takes no prompts: refused saying why, not "not found".
+      await expect(
+        peer.conn.agent.request('session/prompt', { sessionId: sub(why).sessionId, prompt: [{ type: 'text', text: 'hi' }] }),
+      ).rejects.toMatchObject({ code: -32602, data: { sessionId: sub(why).sessionId } });
+      const refusal = await peer.conn.agent
+        .request('session/prompt', { sessionId: sub(why).sessionId, prompt: [{ type: 'text', text: 'hi' }] })
+        .catch((err: acp.RequestError) => err.message);
+      expect(refusal).toContain(`${sub(why).sessionId} is a child's session: it takes no prompts over ACP`);
       expect(peer.updates.some((n) => kindOf(n) === 'notice')).toBe(false);
     },
   );
