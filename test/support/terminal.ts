@@ -84,6 +84,10 @@ export interface Term {
   allRows(): string[];
   /** Every byte the program wrote to the pty so far, escape sequences included. */
   rawOutput(): string;
+  /** The pieces the program wrote, as the pty read them, from the `from`-th on (0 = the
+   * first); with `rawChunkCount()` a benchmark follows the output without joining it all. */
+  rawChunks(from: number): string[];
+  rawChunkCount(): number;
   /** Resolves once every byte received so far has been parsed by the terminal. */
   flush(): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number, opts?: WaitOptions): Promise<void>;
@@ -292,6 +296,8 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     scrollback,
     allRows,
     rawOutput: () => raw.join(''),
+    rawChunks: (from) => raw.slice(from),
+    rawChunkCount: () => raw.length,
     flush,
     waitFor,
     timeUntil,
