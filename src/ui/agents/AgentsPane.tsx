@@ -29,6 +29,7 @@ import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { asksByRun } from './asks.js';
+import type { RuntimeState } from '../../model/state.js';
 
 export interface AgentsPaneProps extends PaneProps {
   /** [delegation] archive_after_minutes: finished runs leave the list this long after ending. */
@@ -60,8 +61,24 @@ function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], 
   return { ...parts, body: Math.max(0, maxRows - used()) };
 }
 
+/** What the pane draws from, per mode: the list (and the review) read the runs and the
+ * controls; a run's transcript also reads the transcripts. A refresh that changed only what
+ * the mode does not read (200 children streaming text change only their transcripts) keeps
+ * the last snapshot, so the pane does not re-render at all. */
+export function samePaneState(a: RuntimeState, b: RuntimeState, readsTranscripts: boolean): boolean {
+  if (a === b) return true;
+  if (a.runs !== b.runs || a.runOrder !== b.runOrder || a.controls !== b.controls) return false;
+  return !readsTranscripts || (a.runTranscripts === b.runTranscripts && a.transcript === b.transcript);
+}
+
+const identity = (s: RuntimeState) => s;
+
 function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, focusApproval }: AgentsPaneProps) {
-  const [state, refresh] = useThrottledStore(runtime.store);
+  // The mode the refreshes compare for; set before the mode's state, so a refresh at once
+  // (setMode) already compares what the new mode reads.
+  const readsTranscripts = useRef(false);
+  const samePane = useCallback((a: RuntimeState, b: RuntimeState) => samePaneState(a, b, readsTranscripts.current), []);
+  const [state, refresh] = useThrottledStore(runtime.store, identity, samePane);
   const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
@@ -171,12 +188,18 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval });
   latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval };
 
-  const setMode = useCallback((next: Mode) => {
-    latest.current.mode = next;
-    if (next.kind === 'transcript') setTop(null);
-    if (next.kind === 'review') setTop(0);
-    setModeState(next);
-  }, []);
+  const setMode = useCallback(
+    (next: Mode) => {
+      latest.current.mode = next;
+      readsTranscripts.current = next.kind === 'transcript';
+      // The last snapshot may predate transcript changes the list did not take.
+      refresh();
+      if (next.kind === 'transcript') setTop(null);
+      if (next.kind === 'review') setTop(0);
+      setModeState(next);
+    },
+    [refresh],
+  );
   const act = useCallback((result: ActionResult) => showFlash(result.text, result.level), [showFlash]);
 
   const steerInput = useRef<((event: PaneInput) => void) | null>(null);
