@@ -3,7 +3,7 @@
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
 import React, { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MergeReview } from '../../model/worktree.js';
-import { runName } from '../../model/run.js';
+import { runName, type Run } from '../../model/run.js';
 import { reviewLines } from './reviewLines.js';
 import { mergeAction, mergeKey, queuedMerge } from './mergeKeys.js';
 import { Box } from 'ink';
@@ -73,6 +73,16 @@ export function samePaneState(a: RuntimeState, b: RuntimeState, readsTranscripts
 
 const identity = (s: RuntimeState) => s;
 
+/** Without a running clock on screen, the list is rebuilt this often while anything is
+ * live: finished runs leave it archive_after_minutes after they end. */
+const ARCHIVE_TICK_MS = 60_000;
+
+/** Whether a row's elapsed time is moving: started, not ended, not held (a pause or an ask
+ * stops the clock, runDisplay.activeMs). */
+export function clockMoves(run: Run): boolean {
+  return run.startedAt !== undefined && run.endedAt === undefined && run.pausedAt === undefined;
+}
+
 function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, focusApproval }: AgentsPaneProps) {
   // The mode the refreshes compare for; set before the mode's state, so a refresh at once
   // (setMode) already compares what the new mode reads.
@@ -96,14 +106,19 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const offset = useRef(0);
   const lastIndex = useRef(0);
 
-  // Elapsed times move while anything is live, even when the store is quiet.
+  // Elapsed times move while the store is quiet: the pane redraws each second while a row
+  // on screen shows a running clock (set after each render, from the rows drawn), else
+  // once a minute while anything is live, for the archive window only.
   const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
-  const tick = useTicker(liveNow, 1000);
+  const [clockShown, setClockShown] = useState(false);
+  const tick = useTicker(clockShown, 1000);
+  const slowTick = useTicker(liveNow && !clockShown, ARCHIVE_TICK_MS);
   const view = useMemo(() => {
-    // Rebuilt at every tick too: the elapsed times read the clock.
+    // Rebuilt at every tick too: the elapsed times and the archive window read the clock.
     void tick;
+    void slowTick;
     return buildTree(state, archiveAfterMinutes, filter, Date.now());
-  }, [state, archiveAfterMinutes, filter, tick]);
+  }, [state, archiveAfterMinutes, filter, tick, slowTick]);
   const rows = view.rows;
   const now = Date.now();
   // Column layout for the whole list, once per refresh, so columns stay put while scrolling.
@@ -148,6 +163,9 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   if (index < start) start = index;
   if (index >= start + visible) start = index - visible + 1;
   offset.current = Math.max(0, start);
+
+  const clockOnScreen = mode.kind === 'list' && rows.slice(start, start + visible).some((r) => clockMoves(r.run));
+  useEffect(() => setClockShown(clockOnScreen), [clockOnScreen]);
 
   const transcriptRun = mode.kind === 'transcript' ? mode.runId : undefined;
   const tLines = useMemo(
