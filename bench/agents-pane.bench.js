@@ -151,7 +151,8 @@ async function keyToFrame(term, count) {
 /** arbor's CPU over `ms` of wall time, as a share of one core, and the frames it drew
  * meanwhile: output chunks closer than FRAME_GAP_MS to the previous one belong to the same
  * frame (a frame can span several pty reads). `unchanged`: frames after which the emulated
- * screen read the same as before them (written, but nothing visible changed). */
+ * screen, colours and attributes included, was the same as before them (written, but
+ * nothing visible changed). */
 async function cpuShare(term, ms) {
   let frames = 0;
   let unchanged = 0;
@@ -159,29 +160,39 @@ async function cpuShare(term, ms) {
   await term.flush();
   // The screen as the last whole frame left it, and as the last chunk read left it: when a
   // new frame starts, the one before it is complete and is compared with the frame before.
-  let frameEnd = term.screen();
+  let frameEnd = term.styledScreen();
   let latest = frameEnd;
   let seen = term.rawChunkCount();
   // Inside a synchronized update (Ink brackets a frame with BSU … ESU, in separate writes):
   // a piece read later than FRAME_GAP_MS still belongs to the frame it closes.
   let open = false;
+  let frameText = '';
+  /** What the first frame that changed nothing wrote (escapes shown), for the log. */
+  let sample;
   const counting = term
     .timeUntil(
       (t) => {
         const at = performance.now();
         const text = t.rawChunks(seen).join('');
         seen = t.rawChunkCount();
+        // Checked once more at the start and at the end, with nothing new read.
+        if (text === '') return false;
         if (at - last > FRAME_GAP_MS && !open) {
-          if (frames > 0 && latest === frameEnd) unchanged++;
+          if (frames > 0 && latest === frameEnd) {
+            unchanged++;
+            sample ??= frameText;
+          }
           frameEnd = latest;
           frames++;
+          frameText = '';
         }
+        frameText += text;
         const begin = text.lastIndexOf(BSU);
         const end = text.lastIndexOf(ESU);
         if (begin > end) open = true;
         else if (end >= 0) open = false;
         last = at;
-        latest = t.screen();
+        latest = t.styledScreen();
         return false;
       },
       { what: 'the end of the CPU window', timeoutMs: ms },
@@ -193,8 +204,18 @@ async function cpuShare(term, ms) {
   const cpuMs = processCpuMs(term.pid).totalMs - c0;
   const wall = performance.now() - t0;
   await counting;
-  if (frames > 0 && latest === frameEnd) unchanged++;
-  return { share: cpuMs / wall, fps: (frames * 1000) / wall, cpuPerFrameMs: frames ? cpuMs / frames : NaN, frames, unchanged };
+  if (frames > 0 && latest === frameEnd) {
+    unchanged++;
+    sample ??= frameText;
+  }
+  return {
+    share: cpuMs / wall,
+    fps: (frames * 1000) / wall,
+    cpuPerFrameMs: frames ? cpuMs / frames : NaN,
+    frames,
+    unchanged,
+    unchangedSample: sample === undefined ? undefined : JSON.stringify(sample.slice(0, 300)),
+  };
 }
 
 async function waitStats(server, pred, what, timeoutMs) {
@@ -371,6 +392,7 @@ async function oneRun(server, heapProbe, marker, log, i) {
       paneCpuPerFrame: pane.cpuPerFrameMs,
       paneFrames: pane.frames,
       paneUnchanged: pane.unchanged,
+      paneUnchangedSample: pane.unchangedSample,
       killMs,
       killShownMs,
       killedAll,
@@ -417,7 +439,8 @@ export async function run({ log } = { log: () => {} }) {
       r.drawCpuPerFrame = ((r.paneCpu - r.headlessCpu) * 1000) / r.paneFps;
       log(
         `run ${i + 1}/${RUNS}: the same tree headless (arbor -p): CPU ${(r.headlessCpu * 100).toFixed(1)}%; ` +
-          `so drawing costs ${r.drawCpuPerFrame.toFixed(2)} ms CPU per frame; ${r.paneUnchanged} of ${r.paneFrames} frames changed nothing on screen`,
+          `so drawing costs ${r.drawCpuPerFrame.toFixed(2)} ms CPU per frame; ${r.paneUnchanged} of ${r.paneFrames} frames changed nothing on screen` +
+          (r.paneUnchangedSample ? ` (the first wrote ${r.paneUnchangedSample})` : ''),
       );
       runs.push(r);
     }
