@@ -73,8 +73,8 @@ export function samePaneState(a: RuntimeState, b: RuntimeState, readsTranscripts
 
 const identity = (s: RuntimeState) => s;
 
-/** Without a running clock on screen, the list is rebuilt this often while anything is
- * live: finished runs leave it archive_after_minutes after they end. */
+/** The tree is rebuilt this often while anything is live, when the store is quiet:
+ * finished runs leave it archive_after_minutes after they end. */
 const ARCHIVE_TICK_MS = 60_000;
 
 /** Whether a row's elapsed time is moving: started, not ended, not held (a pause or an ask
@@ -107,18 +107,17 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const lastIndex = useRef(0);
 
   // Elapsed times move while the store is quiet: the pane redraws each second while a row
-  // on screen shows a running clock (set after each render, from the rows drawn), else
-  // once a minute while anything is live, for the archive window only.
+  // on screen shows a running clock (set after each render, from the rows drawn); the rows
+  // on screen read the clock when they are formatted. The tree reads it only for the
+  // archive window, so it is rebuilt once a minute while anything is live.
   const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
   const [clockShown, setClockShown] = useState(false);
-  const tick = useTicker(clockShown, 1000);
-  const slowTick = useTicker(liveNow && !clockShown, ARCHIVE_TICK_MS);
+  useTicker(clockShown, 1000);
+  const archiveTick = useTicker(liveNow, ARCHIVE_TICK_MS);
   const view = useMemo(() => {
-    // Rebuilt at every tick too: the elapsed times and the archive window read the clock.
-    void tick;
-    void slowTick;
+    void archiveTick;
     return buildTree(state, archiveAfterMinutes, filter, Date.now());
-  }, [state, archiveAfterMinutes, filter, tick, slowTick]);
+  }, [state, archiveAfterMinutes, filter, archiveTick]);
   const rows = view.rows;
   const now = Date.now();
   // Column layout for the whole list, once per refresh, so columns stay put while scrolling.
