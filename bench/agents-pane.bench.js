@@ -214,7 +214,10 @@ async function cpuShare(term, ms) {
     cpuPerFrameMs: frames ? cpuMs / frames : NaN,
     frames,
     unchanged,
-    unchangedSample: sample === undefined ? undefined : JSON.stringify(sample.slice(0, 300)),
+    unchangedSample:
+      sample === undefined
+        ? undefined
+        : `${sample.split('\x1b[1A').length - 1} rows erased, ${sample.split('\n').length - 1} written, ending ${JSON.stringify(sample.slice(-400))}`,
   };
 }
 
@@ -248,18 +251,22 @@ async function headlessFloor(server) {
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    await waitStats(server, (s) => s.open.leaf === MIDS * LEAVES_PER_MID && s.counts.mid === MIDS, `${CHILDREN} live children (headless)`, 60000).catch(
-      (err) => {
-        throw new Error(`${err.message}\narbor -p stderr:\n${stderr}`, { cause: err });
-      },
-    );
+    await waitStats(
+      server,
+      (s) => s.open.leaf === MIDS * LEAVES_PER_MID && s.counts.mid === MIDS,
+      `${CHILDREN} live children (headless)`,
+      60000,
+    ).catch((err) => {
+      throw new Error(`${err.message}\narbor -p stderr:\n${stderr}`, { cause: err });
+    });
     await sleep(1000);
     const c0 = processCpuMs(child.pid).totalMs;
     const t0 = performance.now();
     await sleep(CPU_WINDOW_MS);
     const share = (processCpuMs(child.pid).totalMs - c0) / (performance.now() - t0);
     const stillLive = (await server.request({ cmd: 'stats' })).stats.open;
-    if (stillLive.leaf !== MIDS * LEAVES_PER_MID) throw new Error(`children ended during the headless window: ${JSON.stringify(stillLive)}`);
+    if (stillLive.leaf !== MIDS * LEAVES_PER_MID)
+      throw new Error(`children ended during the headless window: ${JSON.stringify(stillLive)}`);
     return share;
   } finally {
     child.kill('SIGKILL');

@@ -20,7 +20,8 @@ export function summarize(profile, from = -Infinity, to = Infinity) {
     spent.set(profile.samples[i], (spent.get(profile.samples[i]) ?? 0) + d);
     total += d;
   }
-  const key = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber}`;
+  const key = (n) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber}`;
   const self = new Map();
   const inclusive = new Map();
   for (const [id, us] of spent) {
