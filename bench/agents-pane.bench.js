@@ -148,6 +148,15 @@ async function keyToFrame(term, count) {
   return out;
 }
 
+/** What a frame that changed nothing wrote: its size, and where its bytes first differ from
+ * the frame before it (which drew the same screen). */
+function describeSame(frame, before) {
+  let i = 0;
+  while (i < frame.length && frame[i] === before[i]) i++;
+  const around = (t) => JSON.stringify(t.slice(Math.max(0, i - 80), i + 120));
+  return `${frame.split('\n').length - 1} rows written; first byte apart at ${i}: ${around(frame)} where the frame before had ${around(before)}`;
+}
+
 /** arbor's CPU over `ms` of wall time, as a share of one core, and the frames it drew
  * meanwhile: output chunks closer than FRAME_GAP_MS to the previous one belong to the same
  * frame (a frame can span several pty reads). `unchanged`: frames after which the emulated
@@ -167,6 +176,7 @@ async function cpuShare(term, ms) {
   // a piece read later than FRAME_GAP_MS still belongs to the frame it closes.
   let open = false;
   let frameText = '';
+  let lastFrameText = '';
   /** What the first frame that changed nothing wrote (escapes shown), for the log. */
   let sample;
   const counting = term
@@ -180,10 +190,11 @@ async function cpuShare(term, ms) {
         if (at - last > FRAME_GAP_MS && !open) {
           if (frames > 0 && latest === frameEnd) {
             unchanged++;
-            sample ??= frameText;
+            sample ??= { frame: frameText, before: lastFrameText };
           }
           frameEnd = latest;
           frames++;
+          lastFrameText = frameText;
           frameText = '';
         }
         frameText += text;
@@ -206,7 +217,7 @@ async function cpuShare(term, ms) {
   await counting;
   if (frames > 0 && latest === frameEnd) {
     unchanged++;
-    sample ??= frameText;
+    sample ??= { frame: frameText, before: lastFrameText };
   }
   return {
     share: cpuMs / wall,
@@ -214,10 +225,7 @@ async function cpuShare(term, ms) {
     cpuPerFrameMs: frames ? cpuMs / frames : NaN,
     frames,
     unchanged,
-    unchangedSample:
-      sample === undefined
-        ? undefined
-        : `${sample.split('\x1b[1A').length - 1} rows erased, ${sample.split('\n').length - 1} written, ending ${JSON.stringify(sample.slice(-400))}`,
+    unchangedSample: sample === undefined ? undefined : describeSame(sample.frame, sample.before),
   };
 }
 
