@@ -54,6 +54,9 @@ export async function runSubagent(
   // Same registry as the parent (the one its loop runs with, so a subagent of a delegate
   // child keeps that child's cap), narrowed by an override's policy.
   const tools = sup.registryOf(ctx.runId, ctx.caller).filter((tool) => toolAllowedByProfile(caller.risk, tool.name));
+  // Refused before the run exists: no row, no card, for a child that never started.
+  const refused = await sup.isolationRefusal({ alias: agent.alias, isolation, parentRunId: ctx.runId });
+  if (refused !== undefined) return { status: 'failed', text: '', error: refused, refused: true };
   const outcome = await sup.runChild({
     kind: 'subagent',
     parentRunId: ctx.runId,

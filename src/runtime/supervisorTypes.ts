@@ -145,6 +145,9 @@ export interface SupervisorCore {
   liveChildCount(runId: string): number;
   mayHaveLiveChildren(runId: string, atLeast: number): boolean;
   spawnRefusal(parentRunId: string): string | undefined;
+  /** Why a child that needs its own worktree cannot have one, checked before its run exists
+   * (the literal refusal the calling tool returns), or undefined. */
+  isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined>;
   runChild(spec: ChildSpec): Promise<ChildResult>;
   recordUserItem(runId: string, text: string): void;
   loopFor(ctx: LoopContext): Promise<string>;

@@ -119,6 +119,7 @@ export const spawnSubagentTool = defineTool({
     } catch (err) {
       return failed(spawnFailed((err as Error).message));
     }
+    if (outcome.refused) return failed(outcome.error ?? outcome.status);
     if (outcome.status === 'completed') {
       const answer = outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text;
       const modelText = withWorktreeNote(withReceipt(ctx.config, answer, outcome.observed), outcome.worktreeNote);

@@ -75,6 +75,10 @@ async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: Deleg
   const { requests } = admitted;
   const spawn = services.admissionRefusal(ctx, requests.length);
   if (spawn) return refused(spawn);
+  // Outside a git work tree a child that needs its own worktree is refused here, before its
+  // run exists: no row, no card, no task record; the model reads the literal refusal.
+  const isolation = await services.isolationRefusal(ctx, requests);
+  if (isolation) return refused(isolation);
 
   if (args.background) {
     const launched: string[] = [];
