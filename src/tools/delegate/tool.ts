@@ -128,6 +128,7 @@ async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, Delegat
         status: view.status,
         ...(view.output !== null ? { answer: view.output } : {}),
         ...(view.error !== null ? { error: view.error } : {}),
+        ...(view.worktree ? { worktree: view.worktree } : {}),
       };
       return ok(JSON.stringify(view, null, 2), taskDisplay('check_result', [taskId], [entry]));
     }
