@@ -52,7 +52,8 @@ export function gitRepo(dir: string, files: Record<string, string>): void {
 }
 
 export async function isoFixture(opts: {
-  config: (url: string) => string;
+  /** The config's text for the model server's URL and the workspace folder. */
+  config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
   home?: string;
   files?: Record<string, string> | false;
@@ -64,7 +65,7 @@ export async function isoFixture(opts: {
   // Real paths: git reports them, and the tests compare.
   const workdir = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-wt-cwd-')));
   if (opts.files !== false) gitRepo(workdir, opts.files ?? { 'a.txt': 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n' });
-  const loaded = loadConfigFromTexts([{ text: opts.config(server.url), file: join(workdir, 'config.toml') }], ENV);
+  const loaded = loadConfigFromTexts([{ text: opts.config(server.url, workdir), file: join(workdir, 'config.toml') }], ENV);
   const runtime = createRuntime({
     config: loaded.config,
     cwd: workdir,
