@@ -95,13 +95,14 @@ describe('a conflict re-run on the new tree', () => {
       agents: {
         main: callsThenDone(delegateCall({ parallel: ['w1', 'w2'], prompt: 'edit', isolation: 'worktree' })),
         w1: sequence(tools(shell('s1', sed('s/^three$/THREE-1/'))), text('w1 done')),
-        w2: (req) => {
+        w2: async (req) => {
           if (lastToolResult(req) !== '' && JSON.stringify(req.body).includes('"tool"')) return text('w2 done');
           w2Runs += 1;
-          // First run: the same line as w1 (a conflict); the re-run sees w1's line and builds on it.
-          return w2Runs === 1
-            ? tools(shell('s2', `sleep 0.3 && ${sed('s/^three$/THREE-2/')}`))
-            : tools(shell('s3', sed('s/^THREE-1$/THREE-1+2/')));
+          // First run: the same line as w1, edited once w1 is merged (a conflict); the re-run
+          // sees w1's line and builds on it.
+          if (w2Runs > 1) return tools(shell('s3', sed('s/^THREE-1$/THREE-1+2/')));
+          await until(() => runsOf(fx!, 'w1')[0]?.worktree?.state === 'merged', 15000, 'w1 merged');
+          return tools(shell('s2', sed('s/^three$/THREE-2/')));
         },
       },
     });
