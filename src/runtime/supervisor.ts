@@ -223,7 +223,7 @@ export class Supervisor implements SupervisorCore {
     return undefined;
   }
 
-  isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> {
+  isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined {
     return this.places.refusal(spec);
   }
 

@@ -57,12 +57,13 @@ export class DelegationService {
     return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
   }
 
-  async isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined> {
-    for (const req of requests) {
-      const refused = await this.supervisor.isolationRefusal({ alias: req.target, isolation: req.isolation, parentRunId: ctx.runId });
-      if (refused !== undefined) return refused;
-    }
-    return undefined;
+  isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined> | undefined {
+    const checks = requests.map((req) =>
+      this.supervisor.isolationRefusal({ alias: req.target, isolation: req.isolation, parentRunId: ctx.runId }),
+    );
+    if (checks.every((c) => c === undefined)) return undefined;
+    // The first refusal in request order.
+    return Promise.all(checks).then((found) => found.find((r) => r !== undefined));
   }
 
   async runForeground(

@@ -42,12 +42,13 @@ export class RunPlaces {
 
   /** Before a child's run exists: why a child that needs its own worktree cannot have one
    * (no worktree support here, or its caller does not work inside a git work tree), so the
-   * calling tool refuses it and no run is ever created. */
-  async refusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> {
+   * calling tool refuses it and no run is ever created. Undefined at once for a child that
+   * needs no worktree: its tool must not yield between its spawn gates and the run. */
+  refusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined {
     if (!wantsWorktree(this.config, spec)) return undefined;
-    if (!this.queue) return WORKTREE_UNAVAILABLE;
+    if (!this.queue) return Promise.resolve(WORKTREE_UNAVAILABLE);
     const cwd = this.cwdOf(spec.parentRunId);
-    return (await workTreeTop(cwd)) ? undefined : WORKTREE_NEEDS_GIT(cwd);
+    return workTreeTop(cwd).then((top) => (top ? undefined : WORKTREE_NEEDS_GIT(cwd)));
   }
 
   /** Before the child starts: its worktree, or the refusal it fails with (the tools refused

@@ -40,8 +40,9 @@ export interface DelegateServices {
    * undefined when they may start. */
   admissionRefusal(ctx: ToolCallOrigin, count: number): string | undefined;
   /** Why a target that needs its own git worktree cannot have one (the literal refusal),
-   * checked for every request before any run exists, or undefined. */
-  isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined>;
+   * checked for every request before any run exists. Undefined (not a promise) when no
+   * request needs a worktree: nothing to wait for between admission and the runs. */
+  isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined> | undefined;
   /** Runs foreground children (one, or a parallel fan-out) bound to the turn's cancellation;
    * outcomes come back in request order. Never throws. */
   runForeground(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<DelegateRunOutcome[]>;

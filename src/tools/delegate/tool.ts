@@ -76,9 +76,14 @@ async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: Deleg
   const spawn = services.admissionRefusal(ctx, requests.length);
   if (spawn) return refused(spawn);
   // Outside a git work tree a child that needs its own worktree is refused here, before its
-  // run exists: no row, no card, no task record; the model reads the literal refusal.
-  const isolation = await services.isolationRefusal(ctx, requests);
-  if (isolation) return refused(isolation);
+  // run exists: no row, no card, no task record; the model reads the literal refusal. Only a
+  // call that needs a worktree waits for git; having waited, it passes admission again (other
+  // calls may have started children meanwhile).
+  const pending = services.isolationRefusal(ctx, requests);
+  if (pending) {
+    const refusal = (await pending) ?? services.admissionRefusal(ctx, requests.length);
+    if (refusal) return refused(refusal);
+  }
 
   if (args.background) {
     const launched: string[] = [];

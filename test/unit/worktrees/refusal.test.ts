@@ -117,3 +117,59 @@ describe('outside a git work tree, a child that needs a worktree is refused befo
     expect([...f.runtime.store.getState().runs.values()].map((r) => r.kind)).toEqual(['root', 'delegate']);
   });
 });
+
+describe('the git check does not open a gap in the spawn limits', () => {
+  // Two isolated spawns in one parallel batch, one child allowed: both wait for git before
+  // their runs exist, so each passes the limits again after it.
+  const oneChild = (url: string) =>
+    toml(
+      url,
+      agent('main', 'risk_profile = "trusted"\nruntime_profile = "par"\ndelegates = ["w1", "w2"]') +
+        worker('w1') +
+        worker('w2') +
+        '\n[runtime_profiles.par]\nagentic = true\nparallel_tools = true\n' +
+        '\n[delegation]\nsubagent_approvals = "allow"\nmax_children_per_agent = 1\nmerge = "auto"\n',
+    );
+
+  it('spawn_subagent: one isolated child starts, the other is refused by max_children_per_agent', async () => {
+    fx = await isoFixture({
+      config: oneChild,
+      agents: {
+        main: (req) => {
+          if (firstUser(req).startsWith('job')) return text('sub done');
+          return hasToolResults(req.body)
+            ? text('done')
+            : tools(
+                { id: 'a', name: 'spawn_subagent', args: { prompt: 'job a', isolation: 'worktree' } },
+                { id: 'b', name: 'spawn_subagent', args: { prompt: 'job b', isolation: 'worktree' } },
+              );
+        },
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const results = toolItems(fx.runtime.store.getState().transcript, 'spawn_subagent').map((i) => i.result ?? '');
+    expect(results.filter((r) => r.includes('max_children_per_agent = 1'))).toHaveLength(1);
+    expect([...fx.runtime.store.getState().runs.values()].filter((r) => r.kind === 'subagent')).toHaveLength(1);
+  });
+
+  it('delegate: one isolated child starts, the other call is refused by max_children_per_agent', async () => {
+    fx = await isoFixture({
+      config: oneChild,
+      agents: {
+        main: (req) =>
+          hasToolResults(req.body)
+            ? text('done')
+            : tools(
+                { id: 'a', name: 'delegate', args: { agent: 'w1', prompt: 'x', isolation: 'worktree' } },
+                { id: 'b', name: 'delegate', args: { agent: 'w2', prompt: 'x', isolation: 'worktree' } },
+              ),
+        w1: sequence(text('w1 done')),
+        w2: sequence(text('w2 done')),
+      },
+    });
+    await fx.runtime.startTurn('go');
+    const results = toolItems(fx.runtime.store.getState().transcript).map((i) => i.result ?? '');
+    expect(results.filter((r) => r.includes('max_children_per_agent = 1'))).toHaveLength(1);
+    expect([...fx.runtime.store.getState().runs.values()].filter((r) => r.kind === 'delegate')).toHaveLength(1);
+  });
+});
