@@ -261,6 +261,8 @@ describe('a failed or timed-out isolated child', () => {
     const [item] = toolItems(fx.runtime.store.getState().transcript, 'spawn_subagent');
     expect(item.status).toBe('error');
     expect(lastLine(item.result)).toBe(WORKTREE_UNFINISHED(branch));
+    // The card reads the note from the display, beside the error.
+    expect(item.display).toEqual({ kind: 'spawn', error: `subagent run failed: ${sub.error}`, worktree: WORKTREE_UNFINISHED(branch) });
     expect(fileA()).toBe(A);
     expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
   });
