@@ -7,17 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopbackIncoming } from '../../support/loopbackModel.js';
 import { WORKTREE_MERGED, WORKTREE_NO_CHANGES, WORKTREE_UNFINISHED, WORKTREE_WAITING } from '../../../src/tools/worktreeNotes.js';
 import { delegateCall, lastToolResult, sequence, text, toolItems, type DelegateFixture } from '../delegate/helpers.js';
-import { isoConfig, isoFixture, runsOf, shell, tools } from './helpers.js';
+import { A, fail500, isoConfig, isoFixture, runsOf, sed, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
 });
-
-const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
-const fail500 = () => ({ kind: 'status' as const, status: 500, body: JSON.stringify({ error: { message: 'boom upstream' } }) });
 
 const taskIdIn = (req: LoopbackIncoming) => /task_id: ([0-9a-f-]{36})/.exec(lastToolResult(req))![1];
 

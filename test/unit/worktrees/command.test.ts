@@ -8,7 +8,7 @@ import { runName } from '../../../src/model/run.js';
 import type { CommandContext } from '../../../src/ui/commands/registry.js';
 import { worktreesCommand } from '../../../src/ui/commands/worktrees.js';
 import { agent, callsThenDone, delegateCall, sequence, text, toml, until, type DelegateFixture } from '../delegate/helpers.js';
-import { isoFixture, leftovers, runsOf, shell, tools, worker } from './helpers.js';
+import { fail500, isoFixture, leftovers, runsOf, sed, shell, tools, worker } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
@@ -17,8 +17,6 @@ afterEach(async () => {
 });
 
 const A = 'one\ntwo\nthree\nfour\n';
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
-const fail500 = () => ({ kind: 'status' as const, status: 500, body: JSON.stringify({ error: { message: 'boom upstream' } }) });
 
 describe('/worktrees', () => {
   it('lists each worktree with its status and applies, skips and keeps queued entries', async () => {

@@ -13,16 +13,13 @@ import {
   until,
   type DelegateFixture,
 } from '../delegate/helpers.js';
-import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
+import { A, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
 });
-
-const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
 
 describe('two parallel isolated children editing one file', () => {
   it('in different places: both merged, the file exact, every worktree and branch removed', async () => {

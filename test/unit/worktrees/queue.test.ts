@@ -19,7 +19,7 @@ import {
   until,
   type DelegateFixture,
 } from '../delegate/helpers.js';
-import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
+import { A, fail500, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
 import { WORKTREE_MANUAL, WORKTREE_NO_CHANGES, WORKTREE_UNFINISHED } from '../../../src/tools/worktreeNotes.js';
 
@@ -29,8 +29,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
 const fileA = () => readFileSync(join(fx!.workdir, 'a.txt'), 'utf8');
 
 async function askOne() {
@@ -185,7 +183,6 @@ describe('a killed isolated child', () => {
 });
 
 const lastLine = (text: string | undefined) => (text ?? '').split('\n').pop();
-const fail500 = () => ({ kind: 'status' as const, status: 500, body: JSON.stringify({ error: { message: 'boom upstream' } }) });
 // An agent whose active time runs out after 1.5 s.
 const quick = `
 [runtime_profiles.quick]
