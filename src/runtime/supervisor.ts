@@ -223,6 +223,10 @@ export class Supervisor implements SupervisorCore {
     return undefined;
   }
 
+  isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined {
+    return this.places.refusal(spec);
+  }
+
   /** Announces the child (queued, visible at once), waits for a lane slot, runs it and
    * records its outcome. Never throws: the outcome says what happened. */
   async runChild(spec: ChildSpec): Promise<ChildResult> {

@@ -35,6 +35,7 @@ export class DelegationService {
   forBudget(budget: ExecutionBudget | undefined): DelegateServices {
     return {
       admissionRefusal: (ctx, count) => this.admissionRefusal(ctx, count),
+      isolationRefusal: (ctx, requests) => this.isolationRefusal(ctx, requests),
       runForeground: (ctx, requests) => this.runForeground(ctx, requests, budget),
       startBackground: (ctx, request) => this.startBackground(ctx, request),
       checkResult: (ctx, id) => this.tasks.check(ctx, id),
@@ -54,6 +55,15 @@ export class DelegationService {
     if (!this.supervisor.mayHaveLiveChildren(ctx.runId, limit - launched - count + 1)) return undefined;
     const live = this.supervisor.liveChildCount(ctx.runId) + launched;
     return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
+  }
+
+  isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined> | undefined {
+    const checks = requests.map((req) =>
+      this.supervisor.isolationRefusal({ alias: req.target, isolation: req.isolation, parentRunId: ctx.runId }),
+    );
+    if (checks.every((c) => c === undefined)) return undefined;
+    // The first refusal in request order.
+    return Promise.all(checks).then((found) => found.find((r) => r !== undefined));
   }
 
   async runForeground(
