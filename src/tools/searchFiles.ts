@@ -89,12 +89,14 @@ function forbiddenAt(root: SearchRoot, abs: string): boolean {
 /** git, answering only from what it is given: no prompts, no optional lock, no fsmonitor
  * hook, and no secret of arbor's environment. `which`: '-c' the index, '-o' the untracked
  * files .gitignore does not exclude. */
-function gitLsFiles(cwd: string, which: '-c' | '-o', signal: AbortSignal): Promise<Buffer | undefined> {
+function gitLsFiles(cwd: string, which: '-c' | '-o', pathspec: string | undefined, signal: AbortSignal): Promise<Buffer | undefined> {
   const args = ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', which];
+  if (which === '-o') args.push('--exclude-standard');
+  if (pathspec !== undefined) args.push('--', pathspec);
   return new Promise((resolve) => {
     execFile(
       'git',
-      which === '-o' ? [...args, '--exclude-standard'] : args,
+      args,
       {
         cwd,
         encoding: 'buffer',
@@ -126,13 +128,15 @@ function parseListing(root: SearchRoot, listed: Buffer): string[] {
 /** Paths under `root` (relative, '/'-separated) in disjoint parts, each sorted, each
  * usable as soon as it resolves: in a git work tree the tracked files first (the index,
  * quick) and the untracked ones (git walks the tree for those) after, so grep searches
- * the first while git still walks; elsewhere one part from the walk. */
-export function candidateParts(root: SearchRoot): [Promise<string[]>, Promise<string[]>] {
+ * (and glob dates) the first while git still walks; elsewhere one part from the walk.
+ * `pathspec` (gitPathspec) lets git leave out what cannot match: the parts then hold a
+ * superset of the matches, which the caller still filters. */
+export function candidateParts(root: SearchRoot, pathspec?: string): [Promise<string[]>, Promise<string[]>] {
   // git starts in the opened directory itself (its descriptor, seen from the child).
   const proc = descriptorPath(root.handle.fd);
   const cwd = proc ? `/proc/${process.pid}/fd/${root.handle.fd}` : root.real;
-  const tracked = gitLsFiles(cwd, '-c', root.signal).then((b) => (b ? parseListing(root, b) : undefined));
-  const untracked = gitLsFiles(cwd, '-o', root.signal).then((b) => (b ? parseListing(root, b) : undefined));
+  const tracked = gitLsFiles(cwd, '-c', pathspec, root.signal).then((b) => (b ? parseListing(root, b) : undefined));
+  const untracked = gitLsFiles(cwd, '-o', pathspec, root.signal).then((b) => (b ? parseListing(root, b) : undefined));
   const walked = async () => {
     const out: string[] = [];
     await walk(root, '', root.handle, [], out);
@@ -141,8 +145,13 @@ export function candidateParts(root: SearchRoot): [Promise<string[]>, Promise<st
   const first = tracked.then(async (t) => {
     if (t && t.length > 0) return t;
     const u = await untracked;
-    // Not a work tree, or git could not answer, or it has no files: the walk decides.
-    return u && u.length > 0 ? [] : walked();
+    if (u && u.length > 0) return [];
+    // Nothing under the pathspec: asked again without it, so that the case below is told
+    // from "nothing matches" the same way with a pathspec as without.
+    if (t && u && pathspec !== undefined) return candidateFiles(root);
+    // Not a work tree, or git could not answer, or it lists no file (a directory that
+    // .gitignore ignores): the walk decides.
+    return walked();
   });
   const second = Promise.all([tracked, untracked]).then(async ([t, u]) => {
     if (!t || t.length === 0) return u ?? [];
@@ -152,6 +161,24 @@ export function candidateParts(root: SearchRoot): [Promise<string[]>, Promise<st
     return (await walked()).filter((rel) => !known.has(rel));
   });
   return [first, second];
+}
+
+/** A git pathspec matching every path the glob `pattern` (picomatch) matches, or
+ * undefined when it would not narrow anything: the literal text before the first
+ * wildcard, '*', and the literal text after the last. Without the glob magic a git '*'
+ * also matches '/', so a pattern that starts 'src/' and ends '.py' gives 'src/*.py',
+ * which every one of its matches fits. */
+export function gitPathspec(pattern: string): string | undefined {
+  const special = /[*?[\]{}()!+@\\]/;
+  const first = pattern.search(special);
+  if (first === -1) return pattern.startsWith(':') ? undefined : pattern;
+  let last = pattern.length - 1;
+  while (last >= 0 && !special.test(pattern[last])) last--;
+  const prefix = pattern.slice(0, first);
+  const suffix = pattern.slice(last + 1);
+  // ':' opens git's pathspec magic; nothing to narrow by, nothing to ask for.
+  if (prefix.startsWith(':') || (prefix === '' && suffix === '')) return undefined;
+  return `${prefix}*${suffix}`;
 }
 
 /** Paths under `root` (relative, '/'-separated, sorted), from git or the walk. */
