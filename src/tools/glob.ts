@@ -48,9 +48,8 @@ export const globTool = defineTool({
       // picomatch compiles the pattern to one expression: ~20x faster over 10,000 paths than
       // a per-segment matcher. '*' matches dotfiles too: the model should see what it may read.
       const matches = picomatch(pattern, { dot: true });
-      // git leaves out what the pattern cannot match, and the tracked files are dated
-      // while git still walks the tree for the untracked ones (searchFiles.ts).
-      const parts = candidateParts(root, gitPathspec(pattern)).map(async (part) => {
+      // git leaves out what the pattern cannot match (searchFiles.ts).
+      const parts = candidateParts(root, { pathspec: gitPathspec(pattern), split: false }).map(async (part) => {
         const files = await part;
         if (ctx.signal.aborted) return;
         // Synchronous lstat by the real path: for metadata the kernel has cached it is

@@ -231,7 +231,7 @@ async function search(
   };
   // A file path searches that one file, read through the descriptor the guard checked.
   // Each part of the listing is searched as soon as git gives it (searchFiles.ts).
-  const parts = root.isFile ? [Promise.resolve([''])] : candidateParts(root);
+  const parts = root.isFile ? [Promise.resolve([''])] : candidateParts(root, { split: true });
   let searched = 0;
   // The first part to fail stops the others.
   const stop = new AbortController();

@@ -155,14 +155,13 @@ export class GrepPool {
   }
 
   private answered(slot: Slot, done: GrepDone): void {
+    for (const j of slot.jobs) if (j.message.id === done.job) slot.jobs.delete(j);
+    if (slot.jobs.size === 0) this.rest(slot);
     const job = this.jobs.get(done.job);
-    if (done.batch === -1) {
-      for (const j of slot.jobs) if (j.message.id === done.job) slot.jobs.delete(j);
-      if (slot.jobs.size === 0) this.rest(slot);
-    } else if (job && !job.settled) {
-      job.results[done.batch] = done.found;
-      if (++job.done === job.results.length) job.settle({ ok: true, found: job.results.flatMap((r) => r ?? []) });
-    }
+    if (!job || job.settled) return;
+    for (const { index, found } of done.batches) job.results[index] = found;
+    job.done += done.batches.length;
+    if (job.done === job.results.length) job.settle({ ok: true, found: job.results.flatMap((r) => r ?? []) });
   }
 
   /** Nothing to do: the thread no longer keeps the process alive, and exits if it stays idle. */

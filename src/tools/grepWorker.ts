@@ -61,11 +61,12 @@ export interface WireHits {
   text?: Array<[number, string]>;
 }
 
-/** A batch done, or (`batch` -1) this thread has no more batches of the job to take. */
+/** This thread has no more batches of the job to take: what it found in those it took
+ * (one message per thread and job, so the main thread wakes once per thread, not once per
+ * batch). */
 export interface GrepDone {
   job: number;
-  batch: number;
-  found: WireHits[];
+  batches: Array<{ index: number; found: WireHits[] }>;
 }
 
 export interface WorkerPort {
@@ -218,12 +219,13 @@ export function grepWorkerMain(fs: typeof Fs, port: WorkerPort, data: GrepWorker
     const claims = new Int32Array(job.claims);
     const kept = new Int32Array(job.kept);
     Atomics.store(progress, 1, job.id);
+    const done: GrepDone = { job: job.id, batches: [] };
     for (;;) {
       if (Atomics.load(claims, 1) !== 0) break;
       const index = Atomics.add(claims, 0, 1);
       if (index >= job.batches.length) break;
-      port.postMessage({ job: job.id, batch: index, found: searchBatch(job, index, re, literals, kept) });
+      done.batches.push({ index, found: searchBatch(job, index, re, literals, kept) });
     }
-    port.postMessage({ job: job.id, batch: -1, found: [] });
+    port.postMessage(done);
   });
 }

@@ -89,9 +89,14 @@ function forbiddenAt(root: SearchRoot, abs: string): boolean {
 /** git, answering only from what it is given: no prompts, no optional lock, no fsmonitor
  * hook, and no secret of arbor's environment. `which`: '-c' the index, '-o' the untracked
  * files .gitignore does not exclude. */
-function gitLsFiles(cwd: string, which: '-c' | '-o', pathspec: string | undefined, signal: AbortSignal): Promise<Buffer | undefined> {
+function gitLsFiles(
+  cwd: string,
+  which: '-c' | '-o' | '-co',
+  pathspec: string | undefined,
+  signal: AbortSignal,
+): Promise<Buffer | undefined> {
   const args = ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', which];
-  if (which === '-o') args.push('--exclude-standard');
+  if (which !== '-c') args.push('--exclude-standard');
   if (pathspec !== undefined) args.push('--', pathspec);
   return new Promise((resolve) => {
     execFile(
@@ -130,13 +135,18 @@ function parseListing(root: SearchRoot, listed: Buffer): string[] {
  * quick) and the untracked ones (git walks the tree for those) after, so grep searches
  * (and glob dates) the first while git still walks; elsewhere one part from the walk.
  * `pathspec` (gitPathspec) lets git leave out what cannot match: the parts then hold a
- * superset of the matches, which the caller still filters. */
-export function candidateParts(root: SearchRoot, pathspec?: string): [Promise<string[]>, Promise<string[]>] {
+ * superset of the matches, which the caller still filters. `split: false` asks one git
+ * for both (the second part is then empty): on a loaded machine a second process cost
+ * more than the overlap saved where the work per file is a stat (glob). */
+export function candidateParts(root: SearchRoot, opts: { pathspec?: string; split: boolean }): [Promise<string[]>, Promise<string[]>] {
+  const { pathspec } = opts;
   // git starts in the opened directory itself (its descriptor, seen from the child).
   const proc = descriptorPath(root.handle.fd);
   const cwd = proc ? `/proc/${process.pid}/fd/${root.handle.fd}` : root.real;
-  const tracked = gitLsFiles(cwd, '-c', pathspec, root.signal).then((b) => (b ? parseListing(root, b) : undefined));
-  const untracked = gitLsFiles(cwd, '-o', pathspec, root.signal).then((b) => (b ? parseListing(root, b) : undefined));
+  const list = (which: '-c' | '-o' | '-co') =>
+    gitLsFiles(cwd, which, pathspec, root.signal).then((b) => (b ? parseListing(root, b) : undefined));
+  const tracked = list(opts.split ? '-c' : '-co');
+  const untracked = opts.split ? list('-o') : Promise.resolve<string[]>([]);
   const walked = async () => {
     const out: string[] = [];
     await walk(root, '', root.handle, [], out);
@@ -183,7 +193,7 @@ export function gitPathspec(pattern: string): string | undefined {
 
 /** Paths under `root` (relative, '/'-separated, sorted), from git or the walk. */
 export async function candidateFiles(root: SearchRoot): Promise<string[]> {
-  const [a, b] = await Promise.all(candidateParts(root));
+  const [a, b] = await Promise.all(candidateParts(root, { split: false }));
   return b.length === 0 ? a : [...a, ...b].sort();
 }
 
