@@ -17,7 +17,7 @@ const THREADS = Math.max(2, Math.min(4, availableParallelism()));
 const PROC_FD = existsSync('/proc/self/fd');
 
 /** What a grep asks: the job without what the pool fills in. */
-export type GrepSpec = Omit<GrepJob, 'id' | 'batches' | 'claims' | 'kept'>;
+export type GrepSpec = Omit<GrepJob, 'id' | 'names' | 'per' | 'count' | 'claims' | 'kept'>;
 
 export type PoolResult =
   | { ok: true; found: WireHits[] }
@@ -30,6 +30,7 @@ export type PoolLimits = Omit<GrepWorkerData, 'progress' | 'procFd'>;
 
 interface Job {
   message: GrepJob;
+  names: string[];
   results: Array<WireHits[] | undefined>;
   done: number;
   timeLimitMs: number;
@@ -64,16 +65,16 @@ export class GrepPool {
     // Enough batches that a thread the machine starves does not hold up the rest, few
     // enough that messages cost nothing next to the reads.
     const per = Math.min(1000, Math.max(16, Math.ceil(names.length / (this.size * 8))));
-    const batches: string[][] = [];
-    for (let i = 0; i < names.length; i += per) batches.push(names.slice(i, i + per));
+    const count = Math.ceil(names.length / per);
     const claims = new SharedArrayBuffer(8);
-    const kept = new SharedArrayBuffer(4 * batches.length);
+    const kept = new SharedArrayBuffer(4 * count);
     new Int32Array(kept).fill(-1);
-    const message: GrepJob = { ...spec, id: this.nextId++, batches, claims, kept };
+    const message: GrepJob = { ...spec, id: this.nextId++, names: names.join('\0'), per, count, claims, kept };
     return new Promise<PoolResult>((resolve) => {
       const job: Job = {
         message,
-        results: new Array<WireHits[] | undefined>(batches.length),
+        names,
+        results: new Array<WireHits[] | undefined>(count),
         done: 0,
         timeLimitMs,
         claims: new Int32Array(claims),
@@ -148,8 +149,8 @@ export class GrepPool {
         slot.watch = startTimer(limit(), check);
         return;
       }
-      const names = job.message.batches[Atomics.load(slot.progress, 2)] ?? [];
-      job.settle({ ok: false, reason: 'slow', file: names[Atomics.load(slot.progress, 3)] ?? '' });
+      const at = Atomics.load(slot.progress, 2) * job.message.per + Atomics.load(slot.progress, 3);
+      job.settle({ ok: false, reason: 'slow', file: job.names[at] ?? '' });
     };
     slot.watch = startTimer(limit(), check);
   }

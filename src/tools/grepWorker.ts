@@ -31,8 +31,12 @@ export interface GrepWorkerData {
  * thread between batches (on a loaded machine each such wake-up cost milliseconds). */
 export interface GrepJob {
   id: number;
-  /** Paths relative to `real`; [['']] with `fd` set searches the root file itself. */
-  batches: string[][];
+  /** Paths relative to `real`, joined by NUL (one string is copied to a thread at once; an
+   * array of 10,000 names cost more than a millisecond per thread); [''] with `fd` set
+   * searches the root file itself. Batch i is names [i * per, (i + 1) * per). */
+  names: string;
+  per: number;
+  count: number;
   /** [next unclaimed batch, 1 once the search is stopped]. */
   claims: SharedArrayBuffer;
   /** Per batch: the matches whose lines it kept, -1 until it is done. */
@@ -181,12 +185,19 @@ export function grepWorkerMain(fs: typeof Fs, port: WorkerPort, data: GrepWorker
     return { lines: hits, count, text: [...kept] };
   };
 
-  const searchBatch = (job: GrepJob, index: number, re: RegExp, literals: Array<{ bytes: Buffer; rare: number }>, kept: Int32Array) => {
+  const searchBatch = (
+    job: GrepJob,
+    all: string[],
+    index: number,
+    re: RegExp,
+    literals: Array<{ bytes: Buffer; rare: number }>,
+    kept: Int32Array,
+  ) => {
     // What this batch may print: the room left after the batches before it that are done
     // (those that are not can only lower it).
     let room = job.room;
     for (let i = 0; i < index; i++) room -= Math.max(0, Atomics.load(kept, i));
-    const names = job.batches[index];
+    const names = all.slice(index * job.per, (index + 1) * job.per);
     const found: WireHits[] = [];
     let used = 0;
     Atomics.store(progress, 2, index);
@@ -220,11 +231,12 @@ export function grepWorkerMain(fs: typeof Fs, port: WorkerPort, data: GrepWorker
     const kept = new Int32Array(job.kept);
     Atomics.store(progress, 1, job.id);
     const done: GrepDone = { job: job.id, batches: [] };
+    const all = job.names.split('\0');
     for (;;) {
       if (Atomics.load(claims, 1) !== 0) break;
       const index = Atomics.add(claims, 0, 1);
-      if (index >= job.batches.length) break;
-      done.batches.push({ index, found: searchBatch(job, index, re, literals, kept) });
+      if (index >= job.count) break;
+      done.batches.push({ index, found: searchBatch(job, all, index, re, literals, kept) });
     }
     port.postMessage(done);
   });
