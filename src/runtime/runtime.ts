@@ -24,9 +24,18 @@ import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { ExecutionBudget } from './executionBudget.js';
 import { FanoutBroker } from './fanout.js';
 import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
-import type { ProjectContextReport, ProjectTrustState, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
+import type { ProjectContextReport, RuntimeApi } from './runtimeApi.js';
+import type { ProjectTrustState } from '../model/state.js';
 import { repairHistory } from './history.js';
-import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
+import {
+  appendItem,
+  continueRunNumbers,
+  createRuntimeStore,
+  setRetryNotice,
+  setRunStatus,
+  setRuntimeInfo,
+  type RuntimeStore,
+} from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { LedgerBook } from './ledger/book.js';
@@ -349,23 +358,27 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const alias = config.default_agent;
   const mainAgent = config.agents[alias];
   const mainProvider = providerFor(mainAgent);
-  const info: RuntimeInfo = {
-    agentAlias: alias,
-    providerName: mainAgent.provider,
-    providerLabel: mainProvider.label,
-    autoDetectedFrom: opts.autoDetectedFrom,
-    configWarnings: opts.configWarnings ?? [],
-    ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
-    showReasoning: config.ui.show_reasoning,
-  };
+  store.setState({
+    info: {
+      agentAlias: alias,
+      providerName: mainAgent.provider,
+      providerLabel: mainProvider.label,
+      autoDetectedFrom: opts.autoDetectedFrom,
+      configWarnings: opts.configWarnings ?? [],
+      ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
+      showReasoning: config.ui.show_reasoning,
+    },
+  });
 
   // /model: the provider (and model) the user's agent talks through, for this session only.
   const rootModel = new RootModel(config, mainAgent, providerFor, buildProvider);
   const applyModel = (selection: ModelSelection): void => {
     const resolved = rootModel.select(selection);
-    info.providerName = selection.provider;
-    info.providerLabel = resolved.label;
-    info.autoDetectedFrom = selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+    setRuntimeInfo(store, {
+      providerName: selection.provider,
+      providerLabel: resolved.label,
+      autoDetectedFrom: selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined,
+    });
   };
   if (opts.rootModel) applyModel(opts.rootModel);
 
@@ -439,7 +452,6 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
 
   return {
     store,
-    info,
     worktrees: worktreeApi(supervisor, supervisor.places, worktrees),
     supervisor,
     config,
@@ -538,8 +550,6 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const selection = parseModelSpec(spec, config);
       applyModel(selection);
       sinks.recordModel?.(selection);
-      // The status bar reads info; any store change redraws it.
-      store.setState({});
     },
     projectContext: () => (opts.projectContext ? contextReport(opts.projectContext, mainAgent, opts.projectTrust) : undefined),
     resolveRunaway: (choice) => guard.resolve(choice),

@@ -6,7 +6,7 @@ import type { ApprovalAnswer, ElicitationReply } from '../model/controls.js';
 import type { Run } from '../model/run.js';
 import type { WorktreeApi } from '../model/worktree.js';
 import type { TranscriptItem } from '../model/transcript.js';
-import type { ShowReasoning } from '../config/types.js';
+import type { ProjectTrustState } from '../model/state.js';
 import type { ProjectContext } from '../config/projectContext.js';
 import type { SessionChange, SessionFileDiff } from '../model/sessionChanges.js';
 
@@ -16,26 +16,6 @@ export interface ProjectContextReport extends Omit<ProjectContext, 'text'> {
   agentOptedOut: boolean;
   /** Whether the folder's .arbor settings were trusted (absent: it has none). */
   projectTrust?: ProjectTrustState;
-}
-
-/** The folder's own .arbor settings: applied (trusted) or left out (untrusted). */
-export type ProjectTrustState = 'trusted' | 'untrusted';
-
-export interface RuntimeInfo {
-  /** Alias of the agent the user talks to. */
-  agentAlias: string;
-  /** Config name of its provider, e.g. "local". */
-  providerName: string;
-  /** "<provider_type>/<model>", e.g. "openai-compatible/qwen3:8b". */
-  providerLabel: string;
-  /** Env var the provider was picked from when no config exists (status bar says so). */
-  autoDetectedFrom?: string;
-  /** Warnings from loading config, shown once at start. */
-  configWarnings: string[];
-  /** The folder's .arbor settings were trusted or left out (absent: it has none). */
-  projectTrust?: ProjectTrustState;
-  /** `[ui] show_reasoning` (absent: "collapsed"). */
-  showReasoning?: ShowReasoning;
 }
 
 /** What the session file recorded: its child runs and each one's transcript. */
@@ -61,8 +41,8 @@ export interface ModelChoice {
 }
 
 export interface RuntimeApi {
+  /** Every run, the transcript, the controls and `info` (who the user talks to). */
   readonly store: RuntimeStore;
-  readonly info: RuntimeInfo;
   /** Isolated children's worktrees and the merge queue (issue #23); undefined for a runtime
    * that runs no isolated children. */
   readonly worktrees: WorktreeApi | undefined;

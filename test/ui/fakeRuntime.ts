@@ -2,7 +2,8 @@
 // every action the UI takes. Tests play the runtime's part by calling the helpers below.
 import { randomUUID } from 'node:crypto';
 import { addRun, addUsage, appendItem, createRuntimeStore, setRunStatus, updateItem, type RuntimeStore } from '../../src/runtime/store.js';
-import type { RecordedRuns, RuntimeApi, RuntimeInfo } from '../../src/runtime/runtimeApi.js';
+import type { RecordedRuns, RuntimeApi } from '../../src/runtime/runtimeApi.js';
+import type { RuntimeInfo } from '../../src/model/state.js';
 import { arborHome } from '../../src/config/paths.js';
 import { restoreSession } from '../../src/persistence/sessionRestore.js';
 import type { ApprovalAnswer, PendingApproval, Run, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
@@ -40,15 +41,20 @@ export function makeRun(id: string, patch: Partial<Run> = {}): Run {
 }
 
 export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {
-  readonly store: RuntimeStore = createRuntimeStore('s1');
-  readonly info: RuntimeInfo;
+  readonly store: RuntimeStore;
   readonly calls: Calls = { startTurn: [], interrupt: 0, answerApproval: [], clear: 0 };
   private finishTurn: (() => void) | undefined;
   runId: string | undefined;
 
   constructor(info: Partial<RuntimeInfo> = {}) {
     super();
-    this.info = { agentAlias: 'main', providerName: 'local', providerLabel: 'openai-compatible/qwen3:8b', configWarnings: [], ...info };
+    this.store = createRuntimeStore('s1', {
+      agentAlias: 'main',
+      providerName: 'local',
+      providerLabel: 'openai-compatible/qwen3:8b',
+      configWarnings: [],
+      ...info,
+    });
   }
 
   /** Like the real runtime: a root run, the user item, then wait for the test to end it. */
