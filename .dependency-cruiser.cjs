@@ -25,7 +25,8 @@ module.exports = {
     },
     {
       name: 'ui-reads-shapes-from-model',
-      comment: 'Runs, transcript items, controls and the store shape are model/ shapes; runtime/types.ts only re-exports them for the runtime',
+      comment:
+        'Runs, transcript items, controls and the store shape are model/ shapes; runtime/types.ts only re-exports them for the runtime',
       severity: 'error',
       from: { path: '^src/ui/' },
       to: { path: '^src/runtime/types\\.ts$' },
@@ -36,6 +37,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ui/' },
       to: { path: '^src/persistence/' },
+    },
+    {
+      name: 'ui-writes-no-files',
+      comment:
+        'Copies and exports are written by the runtime (RuntimeApi.exportText, exportTree); views neither touch files nor read config paths',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^(node:)?fs(/promises)?$|^src/config/paths\\.ts$' },
     },
     {
       name: 'no-react-below-ui',

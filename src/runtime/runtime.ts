@@ -10,7 +10,8 @@ import { ToolRegistry, builtinTools } from '../tools/registry.js';
 import { spawnSubagentTool } from '../tools/spawnSubagent.js';
 import type { ActionTracker, Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
-import { arborHome } from '../config/paths.js';
+import { arborHome, exportDir } from '../config/paths.js';
+import { writeExport } from '../persistence/exportFile.js';
 import { WorktreeQueue } from './worktrees/queue.js';
 import { worktreeApi } from './worktrees/api.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
@@ -532,6 +533,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const report = buildTreeReport(state.sessionId, [...recorded.filter((r) => !ids.has(r.id)), ...live]);
       return { path: writeTreeReport(report, { path, home }), runs: report.runs.length };
     },
+    exportText: (text, what) => writeExport(text, what, exportDir(opts.env ?? process.env)),
     sessionChanges() {
       flushSinks();
       const state = store.getState();

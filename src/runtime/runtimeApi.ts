@@ -80,6 +80,10 @@ export interface RuntimeApi {
   /** Writes the session's run tree as a report (Markdown, or JSON for a `.json` path;
    * default $ARBOR_HOME/exports/<session>-tree.md, 0600). Throws naming the path. */
   exportTree(path?: string): { path: string; runs: number };
+  /** A copy from the viewer: writes the text (secrets redacted) to a new private file named
+   * after `what` in $ARBOR_HOME/exports (the system temp folder when ARBOR_HOME is not set);
+   * returns its path. Throws naming the folder or file that could not be written. */
+  exportText(text: string, what: string): string;
   /** /diff: every file arbor's tools changed in this session (this process's runs over what
    * the session file recorded), most recently changed first. */
   sessionChanges(): SessionChange[];
@@ -110,8 +114,6 @@ export interface RuntimeApi {
 
 /** Text leaving arbor through a copy or an export gets the session files' redaction: known
  * secret values are replaced. */
-export { writeExport } from '../persistence/exportFile.js';
-
 export function redactForExport(text: string): string {
   return scrubKnownSecrets(text);
 }

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { addRun, addUsage, appendItem, createRuntimeStore, setRunStatus, updateItem, type RuntimeStore } from '../../src/runtime/store.js';
 import type { RecordedRuns, RuntimeApi } from '../../src/runtime/runtimeApi.js';
 import type { RuntimeInfo } from '../../src/model/state.js';
-import { arborHome } from '../../src/config/paths.js';
+import { arborHome, exportDir } from '../../src/config/paths.js';
+import { writeExport } from '../../src/persistence/exportFile.js';
 import { restoreSession } from '../../src/persistence/sessionRestore.js';
 import type { ApprovalAnswer, PendingApproval, Run, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
 import { WithoutCapabilities } from './withoutCapabilities.js';
@@ -92,6 +93,11 @@ export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {
   recordedRuns(): RecordedRuns {
     const restored = restoreSession(arborHome(), this.store.getState().sessionId);
     return { runs: restored.runs, childItems: restored.childItems };
+  }
+
+  /** Like the real runtime: a new file under $ARBOR_HOME/exports. */
+  exportText(text: string, what: string): string {
+    return writeExport(text, what, exportDir());
   }
 
   steer(): 'delivered' | 'continued' | 'unknown' {

@@ -121,10 +121,15 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
 
   const copy = useCallback(
     (text: string, what: string) => {
-      const out: CopyOutcome = copyText(text, what, (data) => stdout.write(data));
+      const out: CopyOutcome = copyText(
+        text,
+        what,
+        (data) => stdout.write(data),
+        (data, name) => runtime.exportText(data, name),
+      );
       show(out.message, out.level);
     },
-    [show, stdout],
+    [show, stdout, runtime],
   );
 
   const contentWidthRef = useRef(contentWidth);
