@@ -25,8 +25,7 @@ module.exports = {
     },
     {
       name: 'ui-reads-shapes-from-model',
-      comment:
-        'Runs, transcript items, controls and the store shape are model/ shapes; runtime/types.ts only re-exports them for the runtime',
+      comment: 'Runs, transcript items, controls and the store shape are model/ shapes; runtime/types.ts only re-exports them for the runtime',
       severity: 'error',
       from: { path: '^src/ui/' },
       to: { path: '^src/runtime/types\\.ts$' },
