@@ -2,7 +2,6 @@
 // exposes the actions the UI and headless mode may take (RuntimeApi).
 import { randomUUID } from 'node:crypto';
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
-import { createProvider, providerLabel } from '../providers/createProvider.js';
 import type { ModelMessage, ModelProvider } from '../providers/types.js';
 import { createActionTracker } from '../tools/actionTracker.js';
 import { applyPolicyToolFilter } from '../tools/policy.js';
@@ -43,10 +42,10 @@ import { LedgerBook } from './ledger/book.js';
 import { buildTreeReport, writeTreeReport } from './ledger/treeReport.js';
 import { changesOf, diffOfChange, mergeRuns } from './ledger/sessionDiff.js';
 import { runLabel } from './runSelection.js';
-import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
+import { Supervisor, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
-import { agentProviderConfig, agentProviderKey } from './agentModel.js';
+import { ProviderCache } from './providerCache.js';
 import type { ElicitationReply } from '../model/controls.js';
 import { openBrowser } from '../mcp/auth/browser.js';
 import { browserEnv } from '../mcp/auth/login.js';
@@ -166,22 +165,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   // researcher#3 of the saved session stays #3: new children are numbered after it.
   if (opts.restored?.runs) continueRunNumbers(store, opts.restored.runs);
 
-  const providers = new Map<string, ResolvedProvider>();
-  const buildProvider = (pc: ProviderConfig): ResolvedProvider => {
-    const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
-    return { provider, config: pc, label: providerLabel(pc) };
-  };
-  const providerFor = (agent: AgentConfig): ResolvedProvider => {
-    const key = agentProviderKey(agent);
-    let resolved = providers.get(key);
-    if (!resolved) {
-      const entry = config.providers[agent.provider];
-      if (!entry) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
-      resolved = buildProvider(agentProviderConfig(entry, agent));
-      providers.set(key, resolved);
-    }
-    return resolved;
-  };
+  const providers = new ProviderCache(config, opts.env ?? process.env, opts.providerFactory);
+  const providerFor = providers.for;
 
   const approvals = new ApprovalBroker(store, {
     interactive: opts.interactive,
@@ -372,7 +357,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   });
 
   // /model: the provider (and model) the user's agent talks through, for this session only.
-  const rootModel = new RootModel(config, mainAgent, providerFor, buildProvider);
+  const rootModel = new RootModel(config, mainAgent, providerFor, providers.build);
   const applyModel = (selection: ModelSelection): void => {
     const resolved = rootModel.select(selection);
     setRuntimeInfo(store, {
