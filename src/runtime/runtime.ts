@@ -15,6 +15,7 @@ import { WorktreeQueue } from './worktrees/queue.js';
 import { worktreeApi } from './worktrees/api.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
+import { runTrace } from './traceEvents.js';
 import type { McpManager } from '../mcp/manager.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
@@ -195,29 +196,11 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     onToolStarted(runId, tool) {
       const r = runById(runId);
-      if (r)
-        sinks.trace?.({
-          event: 'tool_started',
-          agent_alias: r.alias,
-          session_key: r.sessionKey,
-          run_id: r.id,
-          parent_run_id: r.parentRunId,
-          tool,
-        });
+      if (r) sinks.trace?.(runTrace('tool_started', r, { tool }));
     },
     onToolFinished(runId, tool, success, ms) {
       const r = runById(runId);
-      if (r)
-        sinks.trace?.({
-          event: 'tool_finished',
-          agent_alias: r.alias,
-          session_key: r.sessionKey,
-          run_id: r.id,
-          parent_run_id: r.parentRunId,
-          tool,
-          status: success ? 'ok' : 'error',
-          ms,
-        });
+      if (r) sinks.trace?.(runTrace('tool_finished', r, { tool, status: success ? 'ok' : 'error', ms }));
     },
     onRetry(_runId, text) {
       setRetryNotice(store, text);
@@ -237,16 +220,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     store,
     mergeMode: () => config.delegation.merge ?? 'ask',
     onOutcome(run) {
-      sinks.trace?.({
-        event: 'worktree',
-        agent_alias: run.alias,
-        session_key: run.sessionKey,
-        run_id: run.id,
-        parent_run_id: run.parentRunId,
-        ...(run.number !== undefined ? { run_number: run.number } : {}),
-        branch: run.worktree?.branch,
-        merge: run.worktree?.state,
-      });
+      sinks.trace?.(runTrace('worktree', run, { branch: run.worktree?.branch, merge: run.worktree?.state }));
       // The session file (and the tree export built from it) keeps the outcome.
       sinks.appendRun?.(run);
     },
@@ -264,17 +238,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     agentSeesTool: (alias, name) => mcpRt.agentSees(alias, name),
     hooks,
     trace(event, run, tools) {
-      sinks.trace?.({
-        event,
-        agent_alias: run.alias,
-        session_key: run.sessionKey,
-        run_id: run.id,
-        parent_run_id: run.parentRunId,
-        ...(run.number !== undefined ? { run_number: run.number } : {}),
-        status: run.status,
-        ...(tools ? { tools } : {}),
-        model: run.model,
-      });
+      sinks.trace?.(runTrace(event, run, { status: run.status, ...(tools ? { tools } : {}), model: run.model }));
     },
     onChildEnded(run) {
       sinks.appendRun?.(run);
@@ -377,7 +341,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     const handle = supervisor.registerHandle(run.id);
     setRunStatus(store, run.id, 'running');
     store.setState({ activeRootRunId: run.id });
-    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id, model: run.model });
+    sinks.trace?.(runTrace('run_started', run, { model: run.model }));
 
     const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
     hooks.onItemFinal?.(run.id, userItem);
@@ -419,14 +383,12 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       }
     } finally {
       const finished = store.getState().runs.get(run.id);
-      sinks.trace?.({
-        event: finished?.status === 'completed' ? 'run_finished' : 'run_failed',
-        agent_alias: alias,
-        session_key: run.sessionKey,
-        run_id: run.id,
-        status: finished?.status,
-        model: finished?.model,
-      });
+      sinks.trace?.(
+        runTrace(finished?.status === 'completed' ? 'run_finished' : 'run_failed', run, {
+          status: finished?.status,
+          model: finished?.model,
+        }),
+      );
       supervisor.releaseHandle(run.id);
       // The root's final snapshot too (its ledger, for the tree export); children are
       // recorded as they end.
