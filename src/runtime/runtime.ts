@@ -3,11 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
 import type { ModelMessage, ModelProvider } from '../providers/types.js';
-import { createActionTracker } from '../tools/actionTracker.js';
 import { applyPolicyToolFilter } from '../tools/policy.js';
 import { ToolRegistry, builtinTools } from '../tools/registry.js';
 import { spawnSubagentTool } from '../tools/spawnSubagent.js';
-import type { ActionTracker, Tool } from '../tools/types.js';
+import type { Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
 import { arborHome, exportDir } from '../config/paths.js';
 import { writeExport } from '../persistence/exportFile.js';
@@ -17,26 +16,16 @@ import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { runTrace } from './traceEvents.js';
 import type { McpManager } from '../mcp/manager.js';
-import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
 import { ElicitationBroker } from './mcpElicitation.js';
 import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
-import { ExecutionBudget } from './executionBudget.js';
 import { FanoutBroker } from './fanout.js';
-import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
+import type { LoopHooks } from './loop.js';
+import { RootTurns, withTools } from './rootTurn.js';
 import type { ProjectContextReport, RuntimeApi } from './runtimeApi.js';
 import type { ProjectTrustState } from '../model/state.js';
-import { repairHistory } from './history.js';
-import {
-  appendItem,
-  continueRunNumbers,
-  createRuntimeStore,
-  setRetryNotice,
-  setRunStatus,
-  setRuntimeInfo,
-  type RuntimeStore,
-} from './store.js';
+import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRuntimeInfo, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { LedgerBook } from './ledger/book.js';
@@ -140,11 +129,6 @@ function endableSinks(sinks: RuntimeSinks, ended: () => boolean): RuntimeSinks {
       typeof fn === 'function' ? (...args: unknown[]) => (ended() ? undefined : (fn as (...a: unknown[]) => unknown)(...args)) : fn;
   }
   return out as RuntimeSinks;
-}
-
-/** `base` with more tools (an agent's MCP tools) after it; `base` itself when none. */
-function withTools(base: ToolRegistry, more: Tool[]): ToolRegistry {
-  return more.length ? new ToolRegistry([...base.list(), ...more]) : base;
 }
 
 function contextReport(context: ProjectContext, agent: AgentConfig, projectTrust?: ProjectTrustState): ProjectContextReport {
@@ -252,18 +236,6 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   });
   quota.attach(supervisor);
 
-  // One action/cost tracker per agent for the whole session: a child shares its parent's.
-  const trackers = new Map<string, ActionTracker>();
-  const trackerFor = (alias: string): ActionTracker => {
-    let tr = trackers.get(alias);
-    if (!tr) {
-      const risk = config.risk_profiles[config.agents[alias].risk_profile];
-      tr = createActionTracker(risk);
-      trackers.set(alias, tr);
-    }
-    return tr;
-  };
-
   const notice = (level: 'info' | 'warn' | 'error', text: string) => {
     const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
@@ -332,71 +304,37 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   };
   if (opts.rootModel) applyModel(opts.rootModel);
 
-  async function startTurn(text: string): Promise<void> {
-    if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
-    const agent = supervisor.agent(alias);
-    const resolved = rootModel.resolve();
-    const caller = supervisor.rootCaller(alias);
-    const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
-    const handle = supervisor.registerHandle(run.id);
-    setRunStatus(store, run.id, 'running');
-    store.setState({ activeRootRunId: run.id });
-    sinks.trace?.(runTrace('run_started', run, { model: run.model }));
-
-    const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
-    hooks.onItemFinal?.(run.id, userItem);
-    const userMsg: ModelMessage = { role: 'user', content: text };
-    history.push(userMsg);
-    hooks.onMessage?.(run.id, userMsg);
-
-    const limit = caller.runtime.max_execution_tree_iterations;
-    const budget = limit !== undefined ? new ExecutionBudget(limit) : undefined;
+  /** The session's runs: this process's as they are now, over what the session file
+   * recorded (a resumed session's earlier turns); written out first. */
+  function sessionRuns(): Run[] {
+    flushSinks();
+    const state = store.getState();
+    let recorded: Run[] = [];
     try {
-      // MCP servers the agent sees and that are still starting are waited for (each up to
-      // its startup timeout); the model is told which ones this turn goes without.
-      const mcp = await mcpRt.prepareTurn(agent, handle.controller.signal);
-      const answer = await supervisor.loopFor({
-        run,
-        handle,
-        agent: mcp.unavailable.length
-          ? { ...agent, system_prompt: `${agent.system_prompt}\n\n${MCP_SERVERS_UNAVAILABLE(mcp.unavailable)}` }
-          : agent,
-        resolved,
-        caller,
-        tools: applyPolicyToolFilter(withTools(baseTools, mcp.tools), caller.risk),
-        history,
-        budget: budget ? { budget, role: 'root' } : undefined,
-        tracker: trackerFor(alias),
-        isChild: false,
-        maxIterations: caller.runtime.max_tool_iterations,
-      });
-      setRunStatus(store, run.id, handle.controller.signal.aborted ? (handle.stopReason ?? 'cancelled') : 'completed', { result: answer });
-    } catch (err) {
-      repairHistory(history);
-      if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
-        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', { error: 'interrupted' });
-        notice('warn', t('runtime:interrupted'));
-      } else {
-        const message = describeLoopError(err);
-        setRunStatus(store, run.id, 'failed', { error: message });
-        notice('error', message);
-      }
-    } finally {
-      const finished = store.getState().runs.get(run.id);
-      sinks.trace?.(
-        runTrace(finished?.status === 'completed' ? 'run_finished' : 'run_failed', run, {
-          status: finished?.status,
-          model: finished?.model,
-        }),
-      );
-      supervisor.releaseHandle(run.id);
-      // The root's final snapshot too (its ledger, for the tree export); children are
-      // recorded as they end.
-      if (finished) sinks.appendRun?.(finished);
-      store.setState({ activeRootRunId: undefined, retryNotice: undefined });
-      flushSinks();
+      recorded = restoreSession(opts.arborHome ?? arborHome(), state.sessionId).runs;
+    } catch {
+      // No file yet: only this process's runs.
     }
+    const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
+    return mergeRuns(recorded, live);
   }
+
+  const rootTurns = new RootTurns({
+    store,
+    config,
+    supervisor,
+    rootModel,
+    mcp: mcpRt,
+    baseTools,
+    history,
+    hooks,
+    alias,
+    sessionKey: () => `session-${sessionId}`,
+    notice,
+    trace: (event) => sinks.trace?.(event),
+    appendRun: (run) => sinks.appendRun?.(run),
+    flush: flushSinks,
+  });
 
   return {
     store,
@@ -405,7 +343,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     config,
     history,
     reportSaveError,
-    startTurn,
+    startTurn: (text) => rootTurns.start(text),
     interrupt() {
       const id = store.getState().activeRootRunId;
       if (id) supervisor.stop(id, 'cancelled');
@@ -464,35 +402,11 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       return { runs: restored.runs, childItems: restored.childItems };
     },
     exportTree(path) {
-      flushSinks();
-      const home = opts.arborHome ?? arborHome();
-      const state = store.getState();
-      // Runs of this process as they are now, over what the session file recorded (a
-      // resumed session's earlier turns).
-      let recorded: Run[] = [];
-      try {
-        recorded = restoreSession(home, state.sessionId).runs;
-      } catch {
-        // No file yet: only this process's runs.
-      }
-      const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
-      const ids = new Set(live.map((r) => r.id));
-      const report = buildTreeReport(state.sessionId, [...recorded.filter((r) => !ids.has(r.id)), ...live]);
-      return { path: writeTreeReport(report, { path, home }), runs: report.runs.length };
+      const report = buildTreeReport(store.getState().sessionId, sessionRuns());
+      return { path: writeTreeReport(report, { path, home: opts.arborHome ?? arborHome() }), runs: report.runs.length };
     },
     exportText: (text, what) => writeExport(text, what, exportDir(opts.env ?? process.env)),
-    sessionChanges() {
-      flushSinks();
-      const state = store.getState();
-      let recorded: Run[] = [];
-      try {
-        recorded = restoreSession(opts.arborHome ?? arborHome(), state.sessionId).runs;
-      } catch {
-        // No file yet: only this process's runs.
-      }
-      const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
-      return changesOf(mergeRuns(recorded, live));
-    },
+    sessionChanges: () => changesOf(sessionRuns()),
     sessionFileDiff: (change) => diffOfChange(change),
     models: () => rootModel.choices(),
     setModel(spec) {
