@@ -48,7 +48,7 @@ function sharedProcess(supervisor: SupervisorCore, alias: string, spec: AcpAgent
   if (!byAlias) shared.set(supervisor, (byAlias = new Map()));
   let agent = byAlias.get(alias);
   if (!agent || !agent.alive) {
-    agent = new AcpAgentProcess(spec, supervisor.deps.cwd, spawnEnv);
+    agent = new AcpAgentProcess(spec, supervisor.cwd, spawnEnv);
     byAlias.set(alias, agent);
   }
   return agent;
@@ -65,8 +65,7 @@ export async function runAcpTarget(
   task: string,
   onAgentName: (name: string) => void,
 ): Promise<string> {
-  const { store, deps } = supervisor;
-  const cwd = deps.cwd;
+  const { store, cwd } = supervisor;
   const caller = plan.caller;
   const sink = new AcpTranscriptSink({
     runId: run.id,
@@ -91,7 +90,7 @@ export async function runAcpTarget(
   const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal) => {
     // Pause holds the answer: the agent cannot be stopped mid-step, but it waits for this.
     if (handle.gate.paused) await handle.gate.wait(signal);
-    return deps.approvals.decide({
+    return supervisor.approvals.decide({
       runId: run.id,
       callId,
       tool: pseudoTool(tool),
