@@ -1,5 +1,4 @@
 // Entry point: parse argv, load config, then run headless (-p) or the Ink chat.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { arborHome, homeDir } from '../config/paths.js';
@@ -7,16 +6,14 @@ import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { AgentTemplateError, writeAgentTemplate } from '../config/agentTemplate.js';
 import { RootAgentError, withRootAgent } from '../config/rootAgent.js';
-import { agentDefinitions } from '../config/agentList.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { packageVersion } from '../i18n/packageRoot.js';
 import { summarizeTightened, tightenArborHome } from '../persistence/privateFs.js';
 import { registerSecret } from '../persistence/redact.js';
 import { assertHomeWritable } from '../persistence/homeAccess.js';
-import { sessionPath } from '../persistence/sessionFormat.js';
 import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
-import { readState, writeState } from '../persistence/stateFile.js';
+import { readState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { providerLabel } from '../providers/label.js';
@@ -24,21 +21,19 @@ import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
 import { createMcpManager } from '../tools/mcpTools.js';
 import { runMcpAuthCommand } from './mcpLogin.js';
-import { startIdleCollector } from './idleCollector.js';
-import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { guardProcessOutput } from './closedOutput.js';
-import { markBackgroundLost } from './backgroundExit.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { installSignalShutdown } from './shutdown.js';
 import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
 import { SessionRecorder } from './sessionRecorder.js';
+import { runChatScreen, type OpenChat } from './chatScreen.js';
 import { parseLaunchModel, restoredModel } from './launchModel.js';
 import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import { loadProjectContext } from '../config/projectContext.js';
 import { agentCreatedMessage } from './agentsNewMessage.js';
-import { chatTrust, decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
+import { decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -227,7 +222,15 @@ async function runChatCommand(cmd: Command<'chat'>, loaded: LoadedConfig, privac
   }
   const restored = choice.kind === 'restore' ? choice.session : undefined;
   if (headless) await runPrintTurn(loaded, home, cmd, restored, privacyNotice, launchModel);
-  else await runChatScreen(loaded, home, cmd, restored, privacyNotice, launchModel);
+  else
+    await runChatScreen({
+      loaded,
+      home,
+      restored,
+      privacyNotice,
+      launchModel,
+      open: (session, notice, model) => openChat(loaded, home, cmd, session, false, notice, model),
+    });
 }
 
 /** `arbor -p`: one turn, no UI; the exit code is the turn's (headless.ts). */
@@ -256,172 +259,6 @@ async function runPrintTurn(
   if (chat.signals.pending) await chat.signals.pending;
   await chat.cleanup();
   process.exitCode = code;
-}
-
-/** The chat's screen and slash commands: loaded only for the chat, so headless runs never
- * pay for Ink. */
-async function loadChatUi() {
-  const [
-    { renderApp, CLEAR_SCREEN },
-    { registerTranscriptCards },
-    { viewerCommands, viewerKeyBindings },
-    { agentsCommands, agentsKeyBindings },
-    { KeyTable },
-    { keysCommand },
-    { contextCommand },
-    { mcpCommand },
-    { trustCommand: trustSlashCommand },
-    { diffCommand },
-    { worktreesCommand, leftoverNotices },
-  ] = await Promise.all([
-    import('../ui/renderApp.js'),
-    import('../ui/cards/register.js'),
-    import('../ui/viewer/register.js'),
-    import('../ui/agents/register.js'),
-    import('../ui/keys/keyTable.js'),
-    import('../ui/commands/keys.js'),
-    import('../ui/commands/context.js'),
-    import('../ui/commands/mcp.js'),
-    import('../ui/commands/trust.js'),
-    import('../ui/commands/diff.js'),
-    import('../ui/commands/worktrees.js'),
-  ]);
-  return {
-    renderApp,
-    CLEAR_SCREEN,
-    registerTranscriptCards,
-    viewerCommands,
-    viewerKeyBindings,
-    agentsCommands,
-    agentsKeyBindings,
-    KeyTable,
-    keysCommand,
-    contextCommand,
-    mcpCommand,
-    trustSlashCommand,
-    diffCommand,
-    worktreesCommand,
-    leftoverNotices,
-  };
-}
-
-type ChatUi = Awaited<ReturnType<typeof loadChatUi>>;
-
-/** The chat screen, and the next one when /resume leaves it for another session. */
-async function runChatScreen(
-  loaded: LoadedConfig,
-  home: string,
-  cmd: Command<'chat'>,
-  resumed: RestoredSession | undefined,
-  privacyNotice: string | undefined,
-  startModel: ModelSelection | undefined,
-): Promise<void> {
-  const ui = await loadChatUi();
-  // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
-  // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
-  // off; a crash or any other process.exit still passes the 'exit' hook.
-  if (process.stdout.isTTY) {
-    enableTerminalMode('bracketedPaste');
-    process.once('exit', () => disableTerminalMode('bracketedPaste'));
-  }
-  const keyTable = new ui.KeyTable(loaded.config.keys);
-  let restored = resumed;
-  let launchModel = startModel;
-  // /resume leaves this chat for another session: the loop opens that one in its place.
-  let notice = privacyNotice;
-  for (;;) {
-    // --model applies to the session it started; a /resume'd one keeps its own.
-    const chat = openChat(loaded, home, cmd, restored, false, notice, launchModel);
-    notice = undefined;
-    launchModel = undefined;
-    const resumeNext = await showChat(ui, chat, loaded, home, keyTable);
-    if (resumeNext !== undefined) {
-      try {
-        restored = restoreSession(home, resumeNext);
-        process.stdout.write(ui.CLEAR_SCREEN);
-        continue;
-      } catch (err) {
-        process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
-        process.exitCode = 1;
-      }
-    }
-    disableTerminalMode('bracketedPaste');
-    if (chat.recorder.written) process.stdout.write(`${t('cli:resumeHint', { id: chat.recorder.id })}\n`);
-    break;
-  }
-  // Children may hold sockets or timers; the chat has ended, so the process should too.
-  process.exit(process.exitCode ?? 0);
-}
-
-/** One chat on screen until the user quits or picks another session (its id is returned). */
-async function showChat(
-  ui: ChatUi,
-  chat: OpenChat,
-  loaded: LoadedConfig,
-  home: string,
-  keyTable: InstanceType<ChatUi['KeyTable']>,
-): Promise<string | undefined> {
-  const { runtime, recorder } = chat;
-  const agentsOpts = {
-    archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
-    definitions: agentDefinitions(loaded),
-  };
-  ui.registerTranscriptCards();
-  const stopIdleCollector = startIdleCollector(runtime.store);
-  let resumeNext: string | undefined;
-  const app = ui.renderApp({
-    runtime,
-    sessions: {
-      list: () => listSessions(home, 50),
-      get currentId() {
-        return recorder.id;
-      },
-      home: homeDir(),
-      isSaved: (id) => existsSync(sessionPath(home, id)),
-      resume: (id) => {
-        resumeNext = id;
-        app.unmount();
-      },
-    },
-    onExit: () => app.unmount(),
-    initialNotices: [...chat.warnings, ...ui.leftoverNotices(runtime)],
-    commands: [
-      ui.keysCommand,
-      ui.contextCommand,
-      ui.mcpCommand,
-      ui.diffCommand,
-      ui.worktreesCommand,
-      ui.trustSlashCommand(chatTrust({ cwd: process.cwd(), env: process.env, home, applied: loaded.projectTrust })),
-      ...ui.viewerCommands(),
-      ...ui.agentsCommands(agentsOpts),
-    ],
-    keyBindings: [...ui.viewerKeyBindings(), ...ui.agentsKeyBindings(agentsOpts)],
-    keyTable,
-    saveLanguage: (lang) => writeState(home, { language: lang }),
-  });
-  chat.ui.close = () => app.unmount();
-  // Ink drew the first frame synchronously inside renderApp: the servers start now, in the
-  // background, and never compete with the prompt's first appearance.
-  setImmediate(() => runtime.startMcp());
-  await app.waitUntilExit();
-  if (chat.signals.pending) await chat.signals.pending;
-  // The user was asked and quit anyway (or is leaving for another session).
-  markBackgroundLost(runtime, home);
-  stopIdleCollector();
-  await chat.cleanup();
-  return resumeNext;
-}
-
-interface OpenChat {
-  runtime: Runtime;
-  recorder: SessionRecorder;
-  /** Config and resume warnings, shown once at start (neutralised: they quote files). */
-  warnings: string[];
-  /** SIGTERM / SIGHUP / SIGINT handling for this chat; `pending` once a signal came. */
-  signals: ReturnType<typeof installSignalShutdown>;
-  /** Set by the chat screen: how a signal closes it. */
-  ui: { close?: () => void };
-  cleanup(): Promise<void>;
 }
 
 /** A runtime recording into a new or a restored session. */
