@@ -4,7 +4,7 @@
 import React from 'react';
 import { render } from 'ink-testing-library';
 import { addRun, appendItem, createRuntimeStore, descendantsOf, setRunStatus, type RuntimeStore } from '../../../src/runtime/store.js';
-import type { RuntimeApi, RuntimeInfo } from '../../../src/runtime/runtimeApi.js';
+import type { RuntimeApi } from '../../../src/runtime/runtimeApi.js';
 import { isTerminal, type Run, type RunKind, type RunStatus } from '../../../src/runtime/types.js';
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { App } from '../../../src/ui/App.js';
@@ -15,8 +15,12 @@ import { WithoutCapabilities } from '../withoutCapabilities.js';
 export type Call = [string, ...unknown[]];
 
 export class RecordingRuntime extends WithoutCapabilities implements RuntimeApi {
-  readonly store: RuntimeStore = createRuntimeStore('s1');
-  readonly info: RuntimeInfo = { agentAlias: 'main', providerName: 'local', providerLabel: 'offline/echo', configWarnings: [] };
+  readonly store: RuntimeStore = createRuntimeStore('s1', {
+    agentAlias: 'main',
+    providerName: 'local',
+    providerLabel: 'offline/echo',
+    configWarnings: [],
+  });
   readonly calls: Call[] = [];
   steerOutcome: 'delivered' | 'continued' | 'unknown' = 'delivered';
 
