@@ -10,6 +10,7 @@ import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { App } from '../../../src/ui/App.js';
 import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import { sleep, waitFor } from '../harness.js';
+import { pressInto, settle } from '../settle.js';
 import { WithoutCapabilities } from '../withoutCapabilities.js';
 
 export type Call = [string, ...unknown[]];
@@ -184,26 +185,25 @@ export { sleep, waitFor };
 /** Mounts the pane alone, the way the App renders it. */
 export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?: number; archiveAfterMinutes?: number } = {}) {
   let closed = 0;
-  const app = render(
-    <AgentsPane
-      runtime={rt}
-      width={opts.width ?? 100}
-      maxRows={opts.maxRows ?? 20}
-      close={() => {
-        closed++;
-      }}
-      archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
-    />,
-  );
-  await sleep(30);
+  let app!: ReturnType<typeof render>;
+  await settle(() => {
+    app = render(
+      <AgentsPane
+        runtime={rt}
+        width={opts.width ?? 100}
+        maxRows={opts.maxRows ?? 20}
+        close={() => {
+          closed++;
+        }}
+        archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
+      />,
+    );
+  });
   return {
     app,
     frame: () => plain(app.lastFrame()),
     lines: () => plain(app.lastFrame()).split('\n'),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
+    press: (data: string) => pressInto(app.stdin, data),
     get closed() {
       return closed;
     },
@@ -213,22 +213,21 @@ export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?
 /** The real App with the /agents pane and commands mounted the way the CLI mounts them. */
 export async function mountApp(rt: RecordingRuntime) {
   const opts = { archiveAfterMinutes: 60 };
-  const app = render(
-    <App
-      runtime={rt}
-      sessions={{ list: () => [], currentId: 'x' }}
-      onExit={() => {}}
-      commands={agentsCommands(opts)}
-      keyBindings={agentsKeyBindings(opts)}
-    />,
-  );
-  await sleep(30);
+  let app!: ReturnType<typeof render>;
+  await settle(() => {
+    app = render(
+      <App
+        runtime={rt}
+        sessions={{ list: () => [], currentId: 'x' }}
+        onExit={() => {}}
+        commands={agentsCommands(opts)}
+        keyBindings={agentsKeyBindings(opts)}
+      />,
+    );
+  });
   return {
     frame: () => plain(app.lastFrame()),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
+    press: (data: string) => pressInto(app.stdin, data),
     /** Writes without waiting: keys that land before React renders again. */
     burst(...data: string[]) {
       for (const d of data) app.stdin.write(d);
