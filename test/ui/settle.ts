@@ -2,7 +2,9 @@
 // returns once every render, commit and effect the input caused has run (Ink draws each
 // commit at once in debug mode, so the frame is current too). A lone ESC is held by the
 // keypress reader until its timeout; the wait covers that by the reader's own signal.
-import { act } from 'react';
+import { createRequire } from 'node:module';
+import { act, type ReactElement } from 'react';
+import { render } from 'ink-testing-library';
 import { keypressSourceFor } from '../../src/ui/keys/keypressSource.js';
 
 type ActGlobal = typeof globalThis & { IS_REACT_ACT_ENVIRONMENT?: boolean };
@@ -61,4 +63,32 @@ function queueSettle(work: () => Promise<void>): Promise<void> {
   };
   run.then(clear, clear);
   return run;
+}
+
+// React's own task queue (react-reconciler schedules passive effects on it). It has no types.
+const scheduler = createRequire(import.meta.url)('scheduler') as {
+  unstable_IdlePriority: number;
+  unstable_scheduleCallback(priority: number, callback: () => void): unknown;
+};
+
+/** Resolves when React's scheduler reaches a task queued behind everything it holds now: an
+ * idle-priority task runs after every task of a higher priority, queued before or after. */
+function schedulerDrained(): Promise<void> {
+  return new Promise((resolve) => scheduler.unstable_scheduleCallback(scheduler.unstable_IdlePriority, resolve));
+}
+
+/** Lets React finish what is pending outside an act() scope: a frame a test just saw and the
+ * effects after it (a newly drawn prompt subscribing to keys, a queued message being sent). */
+export async function settled(): Promise<void> {
+  await schedulerDrained();
+  await settle(() => undefined);
+}
+
+/** Renders `tree` with ink-testing-library once its first commit and effects have run. */
+export async function renderSettled(tree: ReactElement): Promise<ReturnType<typeof render>> {
+  let app!: ReturnType<typeof render>;
+  await settle(() => {
+    app = render(tree);
+  });
+  return app;
 }
