@@ -1,5 +1,6 @@
 // A runtime wired to the real openai-compatible provider, pointed at a scripted loopback
 // model server. Runtime tests use this instead of mocking our own provider interface.
+import { vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,5 +79,38 @@ export async function until(cond: () => boolean, ms = 5000, what = 'condition'):
   while (!cond()) {
     if (Date.now() - start > ms) throw new Error(`${what} not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * A clock the test moves: timers and Date are fake but still follow real time (so sockets,
+ * servers and polling go on as usual), and `passTime` jumps ahead at once. For tests whose
+ * subject is a duration (a budget or timeout that a pause must not spend), so they do not
+ * sleep through it. Undo with `vi.useRealTimers()` after the test.
+ */
+export function useTestClock(): { passTime(ms: number): Promise<void> } {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+    shouldAdvanceTime: true,
+  });
+  return {
+    async passTime(ms: number) {
+      await vi.advanceTimersByTimeAsync(ms);
+    },
+  };
+}
+
+/**
+ * A barrier for "nothing more happens" checks, instead of a wait: every request the server
+ * got has ended and the event loop has gone round after it with no new request arriving.
+ * A run held at its pause gate awaits resume() and nothing else, so a request it should
+ * not make would follow the last reply it got; this waits on those replies, not on a time.
+ */
+export async function serverQuiet(server: LoopbackModel): Promise<void> {
+  for (;;) {
+    const seen = server.requests.length;
+    await Promise.all(server.requests.map((r) => r.ended));
+    await new Promise((r) => setImmediate(r));
+    if (server.requests.length === seen) return;
   }
 }

@@ -1,5 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  serverQuiet,
+  toolMessages,
+  until,
+  useTestClock,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
@@ -9,6 +20,7 @@ let fx: Fixture | undefined;
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
+  vi.useRealTimers();
 });
 
 const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
@@ -91,7 +103,7 @@ describe('pause and resume', () => {
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!).some((r) => r.status === 'paused'));
     unsub();
-    await new Promise((r) => setTimeout(r, 300));
+    await serverQuiet(fx.server);
     expect(childCalls).toBe(0);
     const child = children(fx)[0];
     fx.runtime.resume(child.id);
@@ -110,6 +122,7 @@ describe('pause and resume', () => {
         return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'slow' } });
       },
     });
+    const clock = useTestClock();
     const unsub = fx.runtime.store.subscribe((s) => {
       const child = s.runs.values().find((r) => r.kind === 'subagent');
       if (child && child.status === 'queued') fx!.runtime.pause(child.id);
@@ -117,7 +130,7 @@ describe('pause and resume', () => {
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!).some((r) => r.status === 'paused'));
     unsub();
-    await new Promise((r) => setTimeout(r, 1500)); // longer than the timeout, but paused
+    await clock.passTime(1500); // longer than the timeout, but paused
     const child = children(fx)[0];
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('paused');
     fx.runtime.resume(child.id);

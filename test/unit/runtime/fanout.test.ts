@@ -1,6 +1,6 @@
 // Fan-out confirmation ([delegation] confirm_fanout_over) through the runtime and the
 // loopback model: approve all, reduce the count, deny, and headless with and without --yes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FANOUT_DECLINED, declinedCalls, plannedChildren, startedFor } from '../../../src/runtime/fanout.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
@@ -10,7 +10,17 @@ import type { PendingFanout } from '../../../src/model/controls.js';
 import type { ToolCallRequest } from '../../../src/model/messages.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  toolMessages,
+  until,
+  useTestClock,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
@@ -19,6 +29,7 @@ afterEach(async () => {
   await dfx?.cleanup();
   fx = undefined;
   dfx = undefined;
+  vi.useRealTimers();
 });
 
 const TASKS = ['task one', 'task two', 'task three', 'task four'];
@@ -181,12 +192,13 @@ describe('fan-out confirmation inside a child', () => {
       },
     });
     const asked: PendingFanout[] = [];
+    const clock = useTestClock();
     dfx.runtime.store.subscribe((s) => {
       const pending = s.controls.fanouts?.[0];
       if (pending && !asked.some((p) => p.id === pending.id)) {
         asked.push(pending);
         // Longer than the worker's max_child_seconds: waiting on the operator is not its time.
-        setTimeout(() => dfx!.runtime.answerFanout!(pending.id, 3), 1200);
+        void clock.passTime(1200).then(() => dfx!.runtime.answerFanout!(pending.id, 3));
       }
     });
     await dfx.runtime.startTurn('go');

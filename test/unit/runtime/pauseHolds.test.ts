@@ -2,7 +2,17 @@
 // only once the run has stopped at a step boundary. And the runaway guard, once answered,
 // re-arms at the next multiple of its limit instead of letting the tree grow unwatched.
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  serverQuiet,
+  text,
+  toolMessages,
+  until,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
 import type { RunStatus } from '../../../src/runtime/types.js';
 
@@ -31,13 +41,14 @@ function recordChildStatuses(f: Fixture): RunStatus[] {
 describe('pausing… until the pause holds', () => {
   it('a child paused mid model call reads pausing, then paused once its loop stops at the tool boundary', async () => {
     let workerCalls = 0;
+    let answerWorker!: () => void;
+    const workerAnswered = new Promise<void>((r) => (answerWorker = r));
     fx = await makeFixture({
       respond: async ({ body }) => {
         if (firstUserText(body) === 'worker') {
           workerCalls++;
-          // The model takes 600 ms to ask for a tool: the pause lands mid call.
-          if (toolMessages(body).length === 0)
-            return new Promise((r) => setTimeout(() => r(calls({ id: 'l', name: 'list_files', args: {} })), 600));
+          // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
+          if (toolMessages(body).length === 0) return workerAnswered.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
           return text('worker finished');
         }
         if (toolMessages(body).length) return text('root done');
@@ -47,7 +58,7 @@ describe('pausing… until the pause holds', () => {
     });
     const statuses = recordChildStatuses(fx);
     const turn = fx.runtime.startTurn('go');
-    // The worker's first model call is in flight (the server holds it for 600 ms).
+    // The worker's first model call is in flight (the server holds it until answerWorker()).
     await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
     const root = fx.runtime.store
@@ -58,13 +69,14 @@ describe('pausing… until the pause holds', () => {
     fx.runtime.pause(root.id);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('pausing');
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).toBe('pausing');
+    answerWorker();
 
     await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'paused', 5000, 'the pause to hold');
     // It held at the boundary before its tool call: the tool did not run.
     expect(fx.runtime.store.getState().runs.get(child.id)!.toolsCompleted).toBe(0);
     // The root's step in flight is a wait on that child alone: it is held too.
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).toBe('paused');
-    await new Promise((r) => setTimeout(r, 200));
+    await serverQuiet(fx.server);
     expect(workerCalls).toBe(1);
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'paused']);
 

@@ -19,7 +19,7 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-import { calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { calls, firstUserText, makeFixture, serverQuiet, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -311,7 +311,7 @@ describe('the operator acts earlier', () => {
       .find((r) => r.kind === 'root')!;
     fx.runtime.pause(root.id);
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
-    await new Promise((r) => setTimeout(r, 300));
+    await serverQuiet(fx.server);
     expect(children(fx)[0].status).toBe('paused');
     expect(fx.server.requests).toHaveLength(2);
     fx.runtime.resume(root.id);
