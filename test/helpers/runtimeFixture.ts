@@ -1,11 +1,13 @@
 // A runtime wired to the real openai-compatible provider, pointed at a scripted loopback
 // model server. Runtime tests use this instead of mocking our own provider interface.
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfigFromTexts } from '../../src/config/load.js';
 import { createRuntime, type CreateRuntimeOptions, type Runtime } from '../../src/runtime/runtime.js';
+import type { Run } from '../../src/model/run.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
 import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 
 export interface Fixture {
@@ -43,7 +45,7 @@ export async function makeFixture(opts: {
     env: { ARBOR_RETRY_BASE_MS: '5' },
     ...opts.runtime,
   });
-  return {
+  return cleanedUpAfterTest({
     server,
     runtime,
     workdir,
@@ -52,23 +54,28 @@ export async function makeFixture(opts: {
       await server.close();
       rmSync(workdir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
-/** The system prompt's first user message: how a scripted server tells children from the root. */
-export function firstUserText(body: any): string {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : Array.isArray(m?.content) ? m.content.map((p: any) => p.text ?? '').join('') : '';
+/** Cleans `fixture` up when the current test ends, once however often `cleanup` is called,
+ * so a test file needs no afterEach for it. Made outside a test (beforeAll), it is the
+ * caller's to clean up. */
+export function cleanedUpAfterTest<T extends { cleanup(): Promise<void> }>(fixture: T): T {
+  const cleanup = fixture.cleanup.bind(fixture);
+  let done: Promise<void> | undefined;
+  fixture.cleanup = () => (done ??= cleanup());
+  try {
+    onTestFinished(() => fixture.cleanup());
+  } catch {
+    // Not inside a test.
+  }
+  return fixture;
 }
 
-export function toolMessages(body: any): Array<{ tool_call_id: string; content: string }> {
-  return (body.messages ?? [])
-    .filter((x: any) => x.role === 'tool')
-    .map((x: any) => ({
-      tool_call_id: x.tool_call_id,
-      content: typeof x.content === 'string' ? x.content : JSON.stringify(x.content),
-    }));
-}
+/** The first user message: how a scripted server tells children from the root. */
+export const firstUserText = firstUser;
+/** The tool results the model was sent, oldest first. */
+export const toolMessages = toolResults;
 
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });
 export const calls = (...c: Array<{ id?: string; name: string; args: object | string }>): LoopbackReply => ({ kind: 'tools', calls: c });
@@ -86,9 +93,12 @@ export async function until(cond: () => boolean, ms = 5000, what = 'condition'):
  * A clock the test moves: timers and Date are fake but still follow real time (so sockets,
  * servers and polling go on as usual), and `passTime` jumps ahead at once. For tests whose
  * subject is a duration (a budget or timeout that a pause must not spend), so they do not
- * sleep through it. Undo with `vi.useRealTimers()` after the test.
+ * sleep through it. The real clock is back when the test ends.
  */
 export function useTestClock(): { passTime(ms: number): Promise<void> } {
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
   vi.useFakeTimers({
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
     shouldAdvanceTime: true,
@@ -113,4 +123,12 @@ export async function serverQuiet(server: LoopbackModel): Promise<void> {
     await new Promise((r) => setImmediate(r));
     if (server.requests.length === seen) return;
   }
+}
+
+/** The fixture's runs other than the root (or of one `kind`), in creation order. */
+export function childRuns(f: Pick<Fixture, 'runtime'>, kind?: Run['kind']): Run[] {
+  return f.runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => (kind ? r.kind === kind : r.kind !== 'root'));
 }

@@ -11,6 +11,7 @@ import { App } from '../../../src/ui/App.js';
 import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import { sleep, waitFor } from '../harness.js';
 import { pressInto, settle } from '../settle.js';
+import { makeRun } from '../../helpers/runs.js';
 import { WithoutCapabilities } from '../withoutCapabilities.js';
 
 export type Call = [string, ...unknown[]];
@@ -116,28 +117,18 @@ export function addTestRun(rt: RecordingRuntime, spec: RunSpec = {}): Run {
   const n = ++seq;
   const id = spec.id ?? `${n.toString(16).padStart(4, '0')}beef-0000-4000-8000-${String(n).padStart(12, '0')}`;
   const kind = spec.kind ?? (parent ? 'subagent' : 'root');
-  const run: Run = {
-    id,
-    shortId: id.slice(0, 8),
+  const own = kind === 'background' || !parent;
+  const run: Run = makeRun(id, {
     parentRunId: kind === 'background' ? undefined : parent?.id,
-    rootRunId: kind === 'background' || !parent ? id : parent.rootRunId,
-    depth: kind === 'background' || !parent ? 0 : parent.depth + 1,
+    rootRunId: own ? id : parent.rootRunId,
+    depth: own ? 0 : parent.depth + 1,
     alias: spec.alias ?? 'main',
     kind,
-    status: 'queued',
     task: spec.task ?? `task ${n}`,
     sessionKey: kind === 'root' ? 'session-s1' : `${kind}-${id}`,
-    model: 'offline/echo',
     createdAt: T0 + n,
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    pausedMs: 0,
     ...spec.patch,
-  };
+  });
   addRun(rt.store, run);
   const status = spec.status ?? 'running';
   if (status !== 'queued') {

@@ -10,7 +10,7 @@ import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/regist
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { KeyTable, KeyTableContext } from '../../../src/ui/keys/keyTable.js';
 import { PASTE_END, PASTE_START } from '../../../src/ui/keys/tokenizer.js';
-import { makeRun } from '../fakeRuntime.js';
+import { makeRun } from '../../helpers/runs.js';
 import { CTRL_C, ENTER, ESC, mount, UP, waitFor } from '../harness.js';
 import { renderSettled, settle } from '../settle.js';
 

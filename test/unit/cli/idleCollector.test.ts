@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineCollector, startIdleCollector } from '../../../src/cli/idleCollector.js';
 import { addRun, createRuntimeStore, patchRun } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
+import { makeRun } from '../../helpers/runs.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The quiet time is the subject: the collector's clock is a fake one the test moves. */
@@ -9,21 +10,7 @@ const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 const MB = 1024 * 1024;
 
 function run(id: string, status: Run['status']): Run {
-  return {
-    id,
-    kind: 'subagent',
-    alias: id,
-    status,
-    parentRunId: 'root',
-    rootRunId: 'root',
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    createdAt: 0,
-  } as unknown as Run;
+  return makeRun(id, { kind: 'subagent', alias: id, status, parentRunId: 'root', rootRunId: 'root', createdAt: 0 });
 }
 
 describe('the idle collector', () => {

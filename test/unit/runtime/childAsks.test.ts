@@ -4,13 +4,14 @@
 // an ask waits, the run timeout standing still meanwhile, and headless -p.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASK_WITHDRAWN, HEADLESS_DENIED, OPERATOR_DENIED } from '../../../src/runtime/approvals.js';
 import { CHILD_APPROVAL_DENIED_BY_PROFILE } from '../../../src/tools/approvalPolicy.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import type { Run } from '../../../src/model/run.js';
 import { hasToolResults, lastUserText, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
 import {
+  childRuns,
   baseToml,
   calls,
   firstUserText,
@@ -23,11 +24,6 @@ import {
 } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  vi.useRealTimers();
-});
 
 const ASK = '[delegation]\nsubagent_approvals = "ask"\n';
 const PARALLEL = '[runtime_profiles.default]\nparallel_tools = true\n';
@@ -40,7 +36,7 @@ async function child(body: any, later = false): Promise<LoopbackReply> {
   const done = toolMessages(body);
   if (done.length >= files.length) return text(`child read: ${done.map((m) => m.content).join(' | ')}`);
   const file = files[done.length];
-  if (later) await until(() => asks().length >= 1, 5000, 'the first child ask');
+  if (later) await until(() => asks().length >= 1, 15_000, 'the first child ask');
   return { kind: 'tools', calls: [{ id: `w-${file}`, name: 'write_file', args: { path: file, content: file } }] };
 }
 
@@ -58,11 +54,7 @@ function script(turns: Record<string, string[][]>, slow: string[] = []) {
 
 const asks = (): PendingApproval[] => fx!.runtime.store.getState().controls.approvals;
 const run = (id: string): Run => fx!.runtime.store.getState().runs.get(id)!;
-const children = (): Run[] =>
-  fx!.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (): Run[] => childRuns(fx!);
 const wrote = (file: string) => existsSync(join(fx!.workdir, file));
 /** What the child that wrote (or tried) `file` read back for that call. */
 function childResult(file: string): string | undefined {

@@ -1,7 +1,7 @@
 // Per-child limits (max_child_tokens, max_child_cost_cents, max_child_seconds) against the
 // loopback model: the child stops, its parent reads the literal message in a failed tool
 // result and continues.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { childBudgetExhausted, configuredLimits, narrowLimits } from '../../../src/runtime/childBudget.js';
 import { delegationDefaults } from '../../../src/config/schema.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
@@ -20,13 +20,6 @@ import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } fr
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  await dfx?.cleanup();
-  fx = undefined;
-  dfx = undefined;
-  vi.useRealTimers();
-});
 
 const withUsage = (reply: LoopbackReply, input: number, output: number): LoopbackReply =>
   ({ ...reply, usage: { input, output } }) as LoopbackReply;

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  childRuns,
   baseToml,
   calls,
   firstUserText,
@@ -15,20 +16,12 @@ import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSe
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
+import { makeRun } from '../../helpers/runs.js';
+import { textOf as contentText } from '../../support/wireBody.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  vi.useRealTimers();
-});
 
-const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => childRuns(f);
 
 describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
@@ -326,28 +319,8 @@ describe('runaway guard', () => {
 
 describe('id resolution', () => {
   function mk(id: string, alias: string, createdAt: number, extra: Partial<Run> = {}): Run {
-    return {
-      id,
-      shortId: id.slice(0, 8),
-      rootRunId: 'root',
-      depth: 1,
-      alias,
-      kind: 'subagent',
-      status: 'running',
-      task: 't',
-      sessionKey: 's',
-      model: 'm',
-      createdAt,
-      iterations: 0,
-      toolsCompleted: 0,
-      recentTools: [],
-      tokensIn: 0,
-      tokensOut: 0,
-      costUsd: 0,
-      pausedMs: 0,
-      parentRunId: 'root',
-      ...extra,
-    };
+    const child = { rootRunId: 'root', depth: 1, kind: 'subagent', status: 'running', parentRunId: 'root' } as const;
+    return makeRun(id, { ...child, alias, task: 't', sessionKey: 's', model: 'm', createdAt, ...extra });
   }
   const store = createRuntimeStore('s');
   addRun(store, mk('root', 'main', 0, { kind: 'root', depth: 0, parentRunId: undefined }));

@@ -1,6 +1,6 @@
 // Fan-out confirmation ([delegation] confirm_fanout_over) through the runtime and the
 // loopback model: approve all, reduce the count, deny, and headless with and without --yes.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FANOUT_DECLINED, declinedCalls, plannedChildren, startedFor } from '../../../src/runtime/fanout.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
@@ -11,6 +11,7 @@ import type { ToolCallRequest } from '../../../src/model/messages.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
 import {
+  childRuns,
   baseToml,
   calls,
   firstUserText,
@@ -24,13 +25,6 @@ import {
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  await dfx?.cleanup();
-  fx = undefined;
-  dfx = undefined;
-  vi.useRealTimers();
-});
 
 const TASKS = ['task one', 'task two', 'task three', 'task four'];
 
@@ -66,11 +60,7 @@ function results(f: Fixture): Record<string, string> {
   return Object.fromEntries(toolMessages(last).map((m) => [m.tool_call_id, m.content]));
 }
 
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind === 'subagent');
+const children = (f: Fixture) => childRuns(f, 'subagent');
 
 describe('fan-out confirmation', () => {
   it('shows the planned children with their model and a cost estimate, and approving all starts them all', async () => {

@@ -1,7 +1,7 @@
 // A pause is shown as it really is: `pausing…` while the step in flight finishes, `paused`
 // only once the run has stopped at a step boundary. And the runaway guard, once answered,
 // re-arms at the next multiple of its limit instead of letting the tree grow unwatched.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   baseToml,
   calls,
@@ -17,10 +17,6 @@ import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
 import type { RunStatus } from '../../../src/runtime/types.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const childOf = (f: Fixture) =>
   f.runtime.store

@@ -19,7 +19,17 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-import { calls, firstUserText, makeFixture, serverQuiet, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  childRuns,
+  calls,
+  firstUserText,
+  makeFixture,
+  serverQuiet,
+  text,
+  toolMessages,
+  until,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -36,11 +46,7 @@ const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX_WAIT_MS: '200', ARBOR_QU
 const WAITING = { interactive: false, waitOnQuota: true, env: ENV };
 const HEADLESS = { interactive: false, waitOnQuota: false, env: ENV };
 
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => childRuns(f);
 const notices = (rt: Runtime) => rt.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
 const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
   kind: 'status',
