@@ -132,3 +132,11 @@ export function childRuns(f: Pick<Fixture, 'runtime'>, kind?: Run['kind']): Run[
     .runs.values()
     .filter((r) => (kind ? r.kind === kind : r.kind !== 'root'));
 }
+
+/** A reply the scripted server holds until the test says so: `held.then(() => reply)` in a
+ * responder, `release()` once the test has done what must land mid call. */
+export function heldReply(): { held: Promise<void>; release(): void } {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  return { held, release };
+}
