@@ -80,14 +80,7 @@ export const toolMessages = toolResults;
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });
 export const calls = (...c: Array<{ id?: string; name: string; args: object | string }>): LoopbackReply => ({ kind: 'tools', calls: c });
 
-/** Polls `cond` until it holds; fails naming `what` after `ms`. */
-export async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > ms) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from '../support/until.js';
 
 /**
  * A clock the test moves: timers and Date are fake but still follow real time (so sockets,
