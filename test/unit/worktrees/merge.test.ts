@@ -2,15 +2,11 @@
 // its own worktree, its changes come back through the merge queue.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callsThenDone, delegateCall, delegateResults, lastToolResult, sequence, text, type DelegateFixture } from '../delegate/helpers.js';
 import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 const sed = (expr: string) => `sed -i '${expr}' a.txt`;
