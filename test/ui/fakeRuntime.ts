@@ -7,38 +7,15 @@ import type { RuntimeInfo } from '../../src/model/state.js';
 import { arborHome, exportDir } from '../../src/config/paths.js';
 import { writeExport } from '../../src/persistence/exportFile.js';
 import { restoreSession } from '../../src/persistence/sessionRestore.js';
-import type { ApprovalAnswer, PendingApproval, Run, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
+import type { ApprovalAnswer, PendingApproval, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
 import { WithoutCapabilities } from './withoutCapabilities.js';
+import { makeRun } from '../helpers/runs.js';
 
 export interface Calls {
   startTurn: string[];
   interrupt: number;
   answerApproval: Array<{ id: string; answer: ApprovalAnswer }>;
   clear: number;
-}
-
-export function makeRun(id: string, patch: Partial<Run> = {}): Run {
-  return {
-    id,
-    shortId: id.slice(0, 8),
-    rootRunId: id,
-    depth: 0,
-    alias: 'main',
-    kind: 'root',
-    status: 'queued',
-    task: '',
-    sessionKey: 'session-s1',
-    model: 'offline/echo',
-    createdAt: Date.now(),
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    pausedMs: 0,
-    ...patch,
-  };
 }
 
 export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {

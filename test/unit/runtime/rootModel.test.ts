@@ -1,6 +1,6 @@
 // Switching the root's model (/model, --model): the spec, the list, and what the loopback
 // model is asked for afterwards (root switched, children on their own definitions).
-import { beforeAll, describe, expect, it, afterEach } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { modelChoices, parseModelSpec } from '../../../src/runtime/rootModel.js';
@@ -10,10 +10,6 @@ import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type F
 beforeAll(() => setLanguage('en'));
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const config = loadConfigFromTexts(
   [
