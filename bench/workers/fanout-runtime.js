@@ -11,6 +11,8 @@ import { distUrl } from '../lib/paths.js';
 
 const { loadConfigFromTexts } = await import(distUrl('config/load.js'));
 const { createRuntime } = await import(distUrl('runtime/runtime.js'));
+// What X (kill all) in /agents does, so the kill-all row times the operator's own action.
+const { killAll: killAllRuns } = await import(distUrl('ui/agents/actions.js'));
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -36,6 +38,9 @@ max_children_per_agent = ${children}
 `;
 }
 
+/** The runtime whose turn is running (for killAll). */
+let live;
+
 async function turn({ url, children }) {
   const workdir = mkdtempSync(join(tmpdir(), 'arbor-bench-fanout-'));
   // No API keys and no retries to wait for: the environment is what the benchmark gives.
@@ -43,13 +48,14 @@ async function turn({ url, children }) {
   try {
     const loaded = loadConfigFromTexts([{ text: configText(url, children), file: join(workdir, 'config.toml') }], env);
     const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env });
+    live = runtime;
     // Garbage from an earlier repeat is not this turn's cost (twice, around a turn of the
     // event loop, so what the last repeat's closed sockets and timers held goes too).
     globalThis.gc?.();
     await new Promise((r) => setImmediate(r));
     globalThis.gc?.();
-    // When the root's tool calls reach the runtime whole (their cards appear): the moment the
-    // first child could start. The provider's own parse of the reply comes before it.
+    // When the root's first tool call reaches the runtime (its card appears). Calls start as
+    // the reply streams them, so this can come before the reply's last byte.
     let toolCallsAt;
     const unsubscribe = runtime.store.subscribe((s) => {
       if (toolCallsAt === undefined && s.transcript.some((i) => i.kind === 'tool')) toolCallsAt = now();
@@ -58,6 +64,7 @@ async function turn({ url, children }) {
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
     await runtime.startTurn(ROOT_PROMPT);
+    live = undefined;
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
     unsubscribe();
@@ -89,7 +96,31 @@ async function turn({ url, children }) {
   }
 }
 
-const commands = { turn };
+/** Kill all (X in /agents) while the turn's children are in flight: when it was asked, when
+ * the call returned, and when every run had ended in the store. */
+async function killAll() {
+  const runtime = live;
+  if (!runtime) throw new Error('killAll: no turn is running');
+  const allEnded = () =>
+    runtime.store
+      .getState()
+      .runs.values()
+      .every((r) => ['completed', 'failed', 'killed', 'timed_out', 'cancelled'].includes(r.status));
+  const ended = new Promise((resolve) => {
+    const unsubscribe = runtime.store.subscribe(() => {
+      if (!allEnded()) return;
+      unsubscribe();
+      resolve(now());
+    });
+  });
+  const killAt = now();
+  const killed = killAllRuns(runtime, false);
+  const returnedAt = now();
+  const endedAt = allEnded() ? returnedAt : await ended;
+  return { killAt, returnedAt, endedAt, killed };
+}
+
+const commands = { turn, killAll };
 
 process.on('message', async (/** @type {any} */ msg) => {
   try {

@@ -12,7 +12,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ToolCallRequest } from '../model/messages.js';
 import type { ToolResult } from '../tools/types.js';
-import { GroupedStarter } from './batchedStart.js';
+import { GroupedStarter, START_GROUP } from './batchedStart.js';
 
 export class StreamedCalls {
   private readonly calls: ToolCallRequest[] = [];
@@ -28,9 +28,13 @@ export class StreamedCalls {
   ) {
     // Every child started here listens on this signal (its parent's, for the child).
     setMaxListeners(0, this.controller.signal);
-    this.starter = new GroupedStarter(async (i) => {
-      this.results[i] = await run(this.calls[i], this.controller.signal);
-    });
+    this.starter = new GroupedStarter(
+      async (i) => {
+        this.results[i] = await run(this.calls[i], this.controller.signal);
+      },
+      START_GROUP,
+      true,
+    );
   }
 
   get size(): number {
