@@ -48,7 +48,7 @@ async function turn({ url, children }) {
   try {
     const loaded = loadConfigFromTexts([{ text: configText(url, children), file: join(workdir, 'config.toml') }], env);
     const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env });
-    live = runtime;
+    live = { runtime };
     // Garbage from an earlier repeat is not this turn's cost (twice, around a turn of the
     // event loop, so what the last repeat's closed sockets and timers held goes too).
     globalThis.gc?.();
@@ -63,7 +63,9 @@ async function turn({ url, children }) {
     const startAt = now();
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
-    await runtime.startTurn(ROOT_PROMPT);
+    const started = runtime.startTurn(ROOT_PROMPT);
+    live.ended = started.then(() => now());
+    await started;
     live = undefined;
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
@@ -97,27 +99,21 @@ async function turn({ url, children }) {
 }
 
 /** Kill all (X in /agents) while the turn's children are in flight: when it was asked, when
- * the call returned, and when every run had ended in the store. */
+ * the call returned, when the turn ended, and how many runs were not ended then. */
 async function killAll() {
-  const runtime = live;
-  if (!runtime) throw new Error('killAll: no turn is running');
-  const allEnded = () =>
-    runtime.store
-      .getState()
-      .runs.values()
-      .every((r) => ['completed', 'failed', 'killed', 'timed_out', 'cancelled'].includes(r.status));
-  const ended = new Promise((resolve) => {
-    const unsubscribe = runtime.store.subscribe(() => {
-      if (!allEnded()) return;
-      unsubscribe();
-      resolve(now());
-    });
-  });
+  if (!live) throw new Error('killAll: no turn is running');
+  const { runtime, ended } = live;
   const killAt = now();
   const killed = killAllRuns(runtime, false);
   const returnedAt = now();
-  const endedAt = allEnded() ? returnedAt : await ended;
-  return { killAt, returnedAt, endedAt, killed };
+  // The turn ends once every child has unwound (its tool call returned): read then, not on
+  // every store update (a scan of 1,000 runs per update would be this worker's own cost).
+  const endedAt = await ended;
+  const open = runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => !['completed', 'failed', 'killed', 'timed_out', 'cancelled'].includes(r.status)).length;
+  return { killAt, returnedAt, endedAt, killed, open };
 }
 
 const commands = { turn, killAll };

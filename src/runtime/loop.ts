@@ -173,14 +173,17 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string
   patchRun(spec.store, spec.runId, (r) => ({ iterations: r.iterations + 1 }));
   // A parallel batch starts each call as the reply hands it on whole; a fan-out the operator
   // must confirm is seen whole first, and calls in order wait for the reply as before.
-  const streamed =
-    toolsAllowed && spec.caller.runtime.parallel_tools && !spec.reviewFanout
-      ? new StreamedCalls(spec.signal, (call, signal) => {
-          const item = toolCard(spec, call);
-          appendItem(spec.store, spec.runId, item);
-          return runToolCall({ ...spec, signal }, call, item, seen);
-        })
-      : undefined;
+  const startEarly = toolsAllowed && spec.caller.runtime.parallel_tools && !spec.reviewFanout;
+  // Made at the reply's first call: most replies (every child's answer) have none.
+  let streamed: StreamedCalls | undefined;
+  const startCall = (call: ToolCallRequest) => {
+    streamed ??= new StreamedCalls(spec.signal, (c, signal) => {
+      const item = toolCard(spec, c);
+      appendItem(spec.store, spec.runId, item);
+      return runToolCall({ ...spec, signal }, c, item, seen);
+    });
+    streamed.add(call);
+  };
 
   const itemId = randomUUID();
   const reply = new ReplyBuffer(replyCapBytes(spec.caller.runtime));
@@ -264,11 +267,11 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string
           break;
         case 'tool_call':
           calls.push(ev.call);
-          if (streamed) {
+          if (startEarly) {
             // The reply's text so far goes above the call's card.
             if (timer) clearTimeout(timer);
             flush();
-            streamed.add(ev.call);
+            startCall(ev.call);
           }
           break;
         case 'usage': {
@@ -317,7 +320,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string
   };
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);
-  return { text, calls, streamed: streamed && streamed.size > 0 ? streamed : undefined };
+  return { text, calls, streamed };
 }
 
 /** The card, the /agents row and the trace log show the model that answered, as the
