@@ -103,7 +103,8 @@ async function sdkFloors(server, sdk, children) {
   const resume = await sdk.request({ cmd: 'resumeFloor', url: url2, rootPrompt: ROOT_PROMPT, answers });
   const resumeStats = await stats();
   const second = resumeStats.rootCalls.find((c) => c.withResults);
-  if (!second || resumeStats.resultCheck?.wrong !== 0) throw new Error(`SDK floor: resume request not as arbor's (${JSON.stringify(resumeStats.resultCheck)})`);
+  if (!second || resumeStats.resultCheck?.wrong !== 0)
+    throw new Error(`SDK floor: resume request not as arbor's (${JSON.stringify(resumeStats.resultCheck)})`);
   return {
     firstWholeMs: reply.firstWholeAt - lastByte,
     allCallsMs: reply.finishAt - lastByte,
@@ -204,7 +205,9 @@ export async function run({ log } = { log: () => {} }) {
     }
     for (let i = 0; i < KILL_REPEATS; i++) {
       const k = await killAllOnce(server, largeRuntime, LARGE);
-      log(`kill all, ${LARGE} children in flight, repeat ${i + 1}/${KILL_REPEATS}: every stream closed +${k.closedMs.toFixed(1)} ms, the turn ended +${k.endedMs.toFixed(1)} ms${k.ok ? '' : `, INCOMPLETE: ${k.detail}`}`);
+      log(
+        `kill all, ${LARGE} children in flight, repeat ${i + 1}/${KILL_REPEATS}: every stream closed +${k.closedMs.toFixed(1)} ms, the turn ended +${k.endedMs.toFixed(1)} ms${k.ok ? '' : `, INCOMPLETE: ${k.detail}`}`,
+      );
       kills.push(k);
     }
   } finally {
@@ -329,7 +332,11 @@ export async function run({ log } = { log: () => {} }) {
       m('firstChildLatencyMs'),
       samples.map((s) => s.firstChildLatencyMs),
     ),
-    floorRow(`floor: bare AI SDK doStream has the first of ${CHILDREN} calls whole, after the reply's last byte (median)`, floors, 'firstWholeMs'),
+    floorRow(
+      `floor: bare AI SDK doStream has the first of ${CHILDREN} calls whole, after the reply's last byte (median)`,
+      floors,
+      'firstWholeMs',
+    ),
     {
       metric: `${CHILDREN} children: the first call's card in the runtime after the reply's last byte (median)`,
       value: round(m('firstCardMs'), 1),
@@ -366,8 +373,16 @@ export async function run({ log } = { log: () => {} }) {
       ml('firstChildLatencyMs'),
       large.map((s) => s.firstChildLatencyMs),
     ),
-    floorRow(`floor: bare AI SDK doStream has the first of ${LARGE} calls whole, after the reply's last byte (median)`, largeFloors, 'firstWholeMs'),
-    floorRow(`floor: bare AI SDK doStream has all ${LARGE} calls (its parse of the reply), after the reply's last byte (median)`, largeFloors, 'allCallsMs'),
+    floorRow(
+      `floor: bare AI SDK doStream has the first of ${LARGE} calls whole, after the reply's last byte (median)`,
+      largeFloors,
+      'firstWholeMs',
+    ),
+    floorRow(
+      `floor: bare AI SDK doStream has all ${LARGE} calls (its parse of the reply), after the reply's last byte (median)`,
+      largeFloors,
+      'allCallsMs',
+    ),
     {
       metric: `${LARGE} children: the first call's card in the runtime after the reply's last byte (median)`,
       value: round(ml('firstCardMs'), 1),

@@ -48,7 +48,6 @@ async function turn({ url, children }) {
   try {
     const loaded = loadConfigFromTexts([{ text: configText(url, children), file: join(workdir, 'config.toml') }], env);
     const runtime = createRuntime({ config: loaded.config, cwd: workdir, interactive: false, env });
-    live = { runtime };
     // Garbage from an earlier repeat is not this turn's cost (twice, around a turn of the
     // event loop, so what the last repeat's closed sockets and timers held goes too).
     globalThis.gc?.();
@@ -64,7 +63,7 @@ async function turn({ url, children }) {
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
     const started = runtime.startTurn(ROOT_PROMPT);
-    live.ended = started.then(() => now());
+    live = { runtime, ended: started.then(() => now()) };
     await started;
     live = undefined;
     const cpu = process.cpuUsage(cpu0);

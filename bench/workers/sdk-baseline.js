@@ -78,6 +78,7 @@ async function measure({ url, prompts, mode }) {
 // The floors of the fan-out's two latency rows: the AI SDK's own doStream (what the
 // providers call) on the fan-out's root exchanges, alone in this process.
 const now = () => performance.timeOrigin + performance.now();
+/** @type {import('@ai-sdk/provider').LanguageModelV3FunctionTool} */
 const SPAWN_TOOL = {
   type: 'function',
   name: 'spawn_subagent',
@@ -121,6 +122,7 @@ async function replyFloor({ url, rootPrompt }) {
 async function resumeFloor({ url, rootPrompt, answers }) {
   const model = await sdkModel(url);
   const calls = answers.map((answer, i) => ({ id: `call_${i}`, prompt: answer.prompt, answer: answer.text }));
+  /** @type {import('@ai-sdk/provider').LanguageModelV3Prompt} */
   const prompt = [
     { role: 'system', content: 'You are a helpful assistant.' },
     { role: 'user', content: [{ type: 'text', text: rootPrompt }] },

@@ -247,7 +247,7 @@ export function createNodeHttpFetch(opts: NodeHttpFetchOptions = {}): NodeHttpFe
         // writes one chunk per event: passing them on one by one would push each event
         // through the SDK's whole stream pipeline separately. What one socket read brings
         // is handed on as one piece, as undici's fetch does.
-        let pending: Buffer[] = [];
+        const pending: Buffer[] = [];
         let pendingBytes = 0;
         let flushQueued = false;
         let sliceQueued = false;

@@ -11,7 +11,12 @@ describe('ToolCallAssembler', () => {
     expect(a.start('c1', 'spawn_subagent')).toBeUndefined();
     a.delta('c1', '{"prompt":');
     a.delta('c1', '"one"}');
-    expect(a.start('c2', 'spawn_subagent')).toEqual({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'one' }, rawArgs: '{"prompt":"one"}' });
+    expect(a.start('c2', 'spawn_subagent')).toEqual({
+      id: 'c1',
+      name: 'spawn_subagent',
+      args: { prompt: 'one' },
+      rawArgs: '{"prompt":"one"}',
+    });
     a.delta('c2', '{"prompt":"two"}');
     // The SDK's flush at the reply's end: the first call was handed on, the last one now.
     expect(a.final('c1', 'spawn_subagent', '{"prompt":"one"}')).toBeUndefined();

@@ -162,9 +162,30 @@ describe('the ledger roll-ups over the shared child index', () => {
   function tree(prefix: string): { runs: Map<string, R>; order: string[] } {
     const list: R[] = [
       { id: `${prefix}root`, alias: 'main', status: 'running', observed: ledger(2) },
-      { id: `${prefix}a`, alias: 'main', status: 'completed', parentRunId: `${prefix}root`, parentToolCallId: 'c1', observed: ledger(1, 'make a') },
-      { id: `${prefix}b`, alias: 'main', status: 'completed', parentRunId: `${prefix}root`, parentToolCallId: 'c2', observed: ledger(3, 'make b') },
-      { id: `${prefix}a1`, alias: 'main', status: 'completed', parentRunId: `${prefix}a`, parentToolCallId: 'd1', observed: ledger(4, 'make a1') },
+      {
+        id: `${prefix}a`,
+        alias: 'main',
+        status: 'completed',
+        parentRunId: `${prefix}root`,
+        parentToolCallId: 'c1',
+        observed: ledger(1, 'make a'),
+      },
+      {
+        id: `${prefix}b`,
+        alias: 'main',
+        status: 'completed',
+        parentRunId: `${prefix}root`,
+        parentToolCallId: 'c2',
+        observed: ledger(3, 'make b'),
+      },
+      {
+        id: `${prefix}a1`,
+        alias: 'main',
+        status: 'completed',
+        parentRunId: `${prefix}a`,
+        parentToolCallId: 'd1',
+        observed: ledger(4, 'make a1'),
+      },
     ];
     return { runs: new Map(list.map((r) => [r.id, r])), order: list.map((r) => r.id) };
   }
