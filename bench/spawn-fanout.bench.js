@@ -129,6 +129,8 @@ async function killAllOnce(server, runtime, children) {
   const kids = t.statusCounts;
   return {
     closedMs: closedAt - k.killAt,
+    // Each child's socket is destroyed (its fd closed) inside the kill call.
+    returnedMs: k.returnedAt - k.killAt,
     endedMs: k.endedAt - k.killAt,
     ok: allClosed && k.open === 0 && (kids.killed ?? 0) === children && t.children === children,
     detail: `killed ${k.killed}, ${k.open} runs not ended, children ${JSON.stringify(kids)}, streams ${stats.childReqs.map((c) => c.outcome).filter((o) => o !== 'client_closed').length} not closed by the client`,
@@ -206,7 +208,7 @@ export async function run({ log } = { log: () => {} }) {
     for (let i = 0; i < KILL_REPEATS; i++) {
       const k = await killAllOnce(server, largeRuntime, LARGE);
       log(
-        `kill all, ${LARGE} children in flight, repeat ${i + 1}/${KILL_REPEATS}: every stream closed +${k.closedMs.toFixed(1)} ms, the turn ended +${k.endedMs.toFixed(1)} ms${k.ok ? '' : `, INCOMPLETE: ${k.detail}`}`,
+        `kill all, ${LARGE} children in flight, repeat ${i + 1}/${KILL_REPEATS}: kill call returned +${k.returnedMs.toFixed(1)} ms, every stream closed at the server +${k.closedMs.toFixed(1)} ms, the turn ended +${k.endedMs.toFixed(1)} ms${k.ok ? '' : `, INCOMPLETE: ${k.detail}`}`,
       );
       kills.push(k);
     }
@@ -403,6 +405,12 @@ export async function run({ log } = { log: () => {} }) {
       pass: killsOk && killMs < TARGET_KILL_MS,
       samples: kills.map((k) => round(k.closedMs, 1)),
       ...(killsOk ? {} : { detail: kills.filter((k) => !k.ok).map((k) => k.detail) }),
+    },
+    {
+      metric: `kill all with ${LARGE} children in flight: the kill call itself (every child's socket destroyed in it; median)`,
+      value: round(median(kills.map((k) => k.returnedMs)), 1),
+      unit: 'ms',
+      samples: kills.map((k) => round(k.returnedMs, 1)),
     },
     {
       metric: `kill all with ${LARGE} children in flight: ask → the turn ended, every child unwound (median)`,
