@@ -137,6 +137,21 @@ async function killAllOnce(server, runtime, children) {
   };
 }
 
+/** The same with the bare SDK: n doStream requests held open, then each one's controller
+ * aborted in one loop; ask → every stream closed at the server. */
+async function killFloorOnce(server, sdk, children) {
+  await server.request({ cmd: 'open', scenario: 'fanout', options: { children, childDelayMs: HANG_MS } }).then(async ({ url }) => {
+    const inFlight = server.nextEvent((m) => m.event === 'fanoutInFlight', 300_000);
+    await sdk.request({ cmd: 'holdStreams', url, prompts: Array.from({ length: children }, (_, i) => childPrompt(i)) });
+    await inFlight;
+  });
+  const closed = server.nextEvent((m) => m.event === 'fanoutEnded', 300_000);
+  const k = await sdk.request({ cmd: 'abortAll' });
+  const { at: closedAt } = await closed;
+  await server.request({ cmd: 'close' });
+  return { closedMs: closedAt - k.killAt, returnedMs: k.returnedAt - k.killAt };
+}
+
 /** @param {{ log?: (line: string) => void }} [options] */
 export async function run({ log } = { log: () => {} }) {
   const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
@@ -154,6 +169,7 @@ export async function run({ log } = { log: () => {} }) {
   const floors = [];
   const largeFloors = [];
   const kills = [];
+  const killFloors = [];
   let cold;
   const turnOf = async (children, worker = runtime) => {
     // A fresh server (new port) every time: connections are set up in every repeat.
@@ -211,6 +227,11 @@ export async function run({ log } = { log: () => {} }) {
         `kill all, ${LARGE} children in flight, repeat ${i + 1}/${KILL_REPEATS}: kill call returned +${k.returnedMs.toFixed(1)} ms, every stream closed at the server +${k.closedMs.toFixed(1)} ms, the turn ended +${k.endedMs.toFixed(1)} ms${k.ok ? '' : `, INCOMPLETE: ${k.detail}`}`,
       );
       kills.push(k);
+      const f = await killFloorOnce(server, sdk, LARGE);
+      log(
+        `  SDK floor: ${LARGE} doStream requests aborted in one loop: loop +${f.returnedMs.toFixed(1)} ms, every stream closed at the server +${f.closedMs.toFixed(1)} ms`,
+      );
+      killFloors.push(f);
     }
   } finally {
     await sdk.stop();
@@ -406,6 +427,11 @@ export async function run({ log } = { log: () => {} }) {
       samples: kills.map((k) => round(k.closedMs, 1)),
       ...(killsOk ? {} : { detail: kills.filter((k) => !k.ok).map((k) => k.detail) }),
     },
+    floorRow(
+      `floor: ${LARGE} bare AI SDK doStream requests aborted in one loop, → every stream closed at the server (median)`,
+      killFloors,
+      'closedMs',
+    ),
     {
       metric: `kill all with ${LARGE} children in flight: the kill call itself (every child's socket destroyed in it; median)`,
       value: round(median(kills.map((k) => k.returnedMs)), 1),

@@ -152,7 +152,40 @@ async function resumeFloor({ url, rootPrompt, answers }) {
   return { startAt };
 }
 
-const commands = { measure, replyFloor, resumeFloor };
+/** The kill-all floor: n doStream requests held open, each with its own AbortController
+ * (as each arbor child has), then every one aborted in one loop. */
+let held = [];
+
+async function holdStreams({ url, prompts }) {
+  const model = await sdkModel(url);
+  held = prompts.map((p) => {
+    const controller = new AbortController();
+    void Promise.resolve(
+      model.doStream({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: p }] }],
+        abortSignal: controller.signal,
+        includeRawChunks: false,
+      }),
+    )
+      .then(async ({ stream }) => {
+        const reader = stream.getReader();
+        for (;;) if ((await reader.read()).done) break;
+      })
+      .catch(() => undefined);
+    return controller;
+  });
+  return {};
+}
+
+async function abortAll() {
+  const killAt = now();
+  for (const c of held) c.abort();
+  const returnedAt = now();
+  held = [];
+  return { killAt, returnedAt };
+}
+
+const commands = { measure, replyFloor, resumeFloor, holdStreams, abortAll };
 
 process.on('message', async (/** @type {any} */ msg) => {
   try {
