@@ -2,7 +2,7 @@
 // concurrently with parallel_tools) → repeat, until a final answer or a limit.
 // At every step boundary it honours its AbortSignal and its pause gate.
 import { startInGroups } from './batchedStart.js';
-import { StreamedCalls } from './streamedCalls.js';
+import { StreamedCalls, startsAsStreamed } from './streamedCalls.js';
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
@@ -171,9 +171,9 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string
   const messages: ModelMessage[] = [{ role: 'system', content: spec.systemPrompt }, ...spec.history];
   const tools = toolsAllowed ? spec.tools.specs(spec.caller, spec.config) : [];
   patchRun(spec.store, spec.runId, (r) => ({ iterations: r.iterations + 1 }));
-  // A parallel batch starts each call as the reply hands it on whole; a fan-out the operator
-  // must confirm is seen whole first, and calls in order wait for the reply as before.
-  const startEarly = toolsAllowed && spec.caller.runtime.parallel_tools && !spec.reviewFanout;
+  // A parallel batch starts each call as the reply hands it on whole (when nothing must see
+  // the batch whole first: streamedCalls.ts); calls in order wait for the reply as before.
+  const startEarly = toolsAllowed && startsAsStreamed(spec.config, spec.caller.runtime.parallel_tools, !!spec.reviewFanout);
   // Made at the reply's first call: most replies (every child's answer) have none.
   let streamed: StreamedCalls | undefined;
   const startCall = (call: ToolCallRequest) => {

@@ -10,9 +10,20 @@
 // for them fails part-way, they are stopped (as if they had never been asked for: before,
 // they never started) and waited for before the error goes on.
 import { setMaxListeners } from 'node:events';
+import type { ArborConfig } from '../config/types.js';
 import type { ToolCallRequest } from '../model/messages.js';
 import type { ToolResult } from '../tools/types.js';
 import { GroupedStarter, START_GROUP } from './batchedStart.js';
+
+/** Whether a step's parallel batch may start as the reply streams it. Not when the fan-out
+ * confirmation must see the batch whole, nor while the runaway guard counts the tree's runs
+ * or spawns: it trips as a child is created and pauses the tree, and that holds the whole
+ * batch unstarted only if all of its children were created before any of them ran (the
+ * batch then waits for the reply and starts in groups of 16, as before). */
+export function startsAsStreamed(config: ArborConfig, parallel: boolean, confirmsFanout: boolean): boolean {
+  const guard = config.delegation.runaway;
+  return parallel && !confirmsFanout && guard?.max_tree_size === undefined && guard?.max_spawns_per_minute === undefined;
+}
 
 export class StreamedCalls {
   private readonly calls: ToolCallRequest[] = [];

@@ -4,7 +4,9 @@
 // result still goes back to its own call, in order, once; a reply cut off, a kill and a
 // pause while it is still streaming reach every call, started or not.
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { isTerminal } from '../../../src/model/run.js';
+import { startsAsStreamed } from '../../../src/runtime/streamedCalls.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { baseToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
@@ -186,4 +188,18 @@ describe('a parallel batch started while the reply streams it', () => {
     const results = toolMessages(f.server.requests.at(-1)!.body);
     expect(results.map((r) => r.content)).toEqual(Array.from({ length: N }, (_, i) => `answer ${i}`));
   }, 60_000);
+});
+
+describe('which batches start as the reply streams them', () => {
+  const config = (extra: string) =>
+    loadConfigFromTexts([{ text: baseToml('http://127.0.0.1:9/v1', extra), file: '/tmp/arbor-streamed-starts.toml' }], {}).config;
+
+  it('a parallel batch, unless the fan-out confirmation or a guard counting runs or spawns must see it whole', () => {
+    expect(startsAsStreamed(config(''), true, false)).toBe(true);
+    expect(startsAsStreamed(config(''), false, false)).toBe(false);
+    expect(startsAsStreamed(config(''), true, true)).toBe(false);
+    expect(startsAsStreamed(config('[delegation.runaway]\nmax_tree_size = 50\n'), true, false)).toBe(false);
+    expect(startsAsStreamed(config('[delegation.runaway]\nmax_spawns_per_minute = 30\n'), true, false)).toBe(false);
+    expect(startsAsStreamed(config('[delegation.runaway]\nmax_tree_tokens = 100000\n'), true, false)).toBe(true);
+  });
 });
