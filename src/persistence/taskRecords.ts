@@ -50,6 +50,9 @@ export interface TaskRecord {
   /** The runtime's receipt lines ([delegation] child_receipts), written when the task ends;
    * views show them after the output (or error), never as a field of their own. */
   receipt?: string[];
+  /** An isolated child's worktree outcome when the task ended, one of the `[worktree: …]`
+   * notes a foreground result ends with (issue #23); absent for a child without its own. */
+  worktree?: string;
 }
 
 export type TaskPatch = Partial<Omit<TaskRecord, 'task_id'>>;

@@ -54,6 +54,13 @@ export async function runSubagent(
   // Same registry as the parent (the one its loop runs with, so a subagent of a delegate
   // child keeps that child's cap), narrowed by an override's policy.
   const tools = sup.registryOf(ctx.runId, ctx.caller).filter((tool) => toolAllowedByProfile(caller.risk, tool.name));
+  // Refused before the run exists: no row, no card, for a child that never started. The git
+  // check yields, so the spawn gates the tool passed are checked again before the run is made.
+  const pending = sup.isolationRefusal({ alias: agent.alias, isolation, parentRunId: ctx.runId });
+  if (pending) {
+    const refused = (await pending) ?? sup.spawnRefusal(ctx.runId);
+    if (refused !== undefined) return { status: 'failed', text: '', error: refused, refused: true };
+  }
   const outcome = await sup.runChild({
     kind: 'subagent',
     parentRunId: ctx.runId,

@@ -224,6 +224,10 @@ export class Supervisor implements SupervisorCore {
     return undefined;
   }
 
+  isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined {
+    return this.places.refusal(spec);
+  }
+
   /** Announces the child (queued, visible at once), waits for a lane slot, runs it and
    * records its outcome. Never throws: the outcome says what happened. */
   async runChild(spec: ChildSpec): Promise<ChildResult> {
@@ -491,7 +495,7 @@ export class Supervisor implements SupervisorCore {
   steer(runId: string, message: string): boolean {
     const h = this.handles.get(runId);
     const run = this.store.getState().runs.get(runId);
-    if (!h || !run || isTerminal(run.status)) return false;
+    if (!h || !run || isTerminal(run.status) || h.steeringClosed) return false;
     h.steering.push(message);
     return true;
   }

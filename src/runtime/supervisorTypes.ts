@@ -29,6 +29,9 @@ export interface RunHandle {
   controller: AbortController;
   gate: PauseGate;
   steering: string[];
+  /** Steering is no longer read (an external ACP child took its last prompt): a steer is
+   * refused rather than queued where nothing reads it. */
+  steeringClosed?: boolean;
   timer?: PausableTimer;
   /** Set when the run is told to stop, before its controller aborts. */
   stopReason?: StopReason;
@@ -145,6 +148,11 @@ export interface SupervisorCore {
   liveChildCount(runId: string): number;
   mayHaveLiveChildren(runId: string, atLeast: number): boolean;
   spawnRefusal(parentRunId: string): string | undefined;
+  /** Why a child that needs its own worktree cannot have one, checked before its run exists
+   * (the literal refusal the calling tool returns). Undefined (not a promise) when the child
+   * needs no worktree, so a caller checks its spawn gates and creates the run with no yield
+   * in between; after awaiting a promise the gates must be checked again. */
+  isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined;
   runChild(spec: ChildSpec): Promise<ChildResult>;
   recordUserItem(runId: string, text: string): void;
   loopFor(ctx: LoopContext): Promise<string>;

@@ -15,6 +15,9 @@ export interface ChildOutcome {
   observed?: ChildObserved;
   /** An isolated child's worktree outcome (tools/worktreeNotes.ts), the last line of its result. */
   worktreeNote?: string;
+  /** Refused before any run was created (the child never existed): `error` is the whole
+   * tool result, word for word. */
+  refused?: boolean;
 }
 
 export interface SubagentServices {

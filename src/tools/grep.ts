@@ -1,17 +1,20 @@
 // grep: a JavaScript regular expression over the files under a directory of the allowed
 // roots (searchFiles.ts decides which: .gitignore honoured, .git/ and forbidden paths never
-// opened), skipping binary files and files over GREP_MAX_FILE_BYTES. Files are read one at
-// a time in short synchronous slices (searchFiles.ts says why); a file whose bytes cannot
-// contain a literal pattern is not even decoded, and a file the pattern does not match as
-// a whole is not split into lines.
+// opened), skipping binary files and files over GREP_MAX_FILE_BYTES. The files are read and
+// matched in worker threads (grepPool.ts, grepWorker.ts): a pattern that backtracks without
+// end stops at a time limit instead of freezing the main thread, and every core searches.
+// A file whose bytes cannot contain a literal pattern is not even decoded, and a file the
+// pattern does not match as a whole is not split into lines.
 import { isAbsolute, relative } from 'node:path';
 import { z } from 'zod';
 import type { GrepDisplay } from '../model/toolDisplay.js';
 import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement } from './fileAccess.js';
 import picomatch from 'picomatch';
-import { requiredLiterals } from './requiredLiteral.js';
-import { candidateFiles, readConfined, searchTarget, readRootFile, scratchFor, slicer, type SearchRoot } from './searchFiles.js';
+import { rareByteAt, requiredLiterals } from './requiredLiteral.js';
+import { GrepPool, type GrepSpec, type PoolResult } from './grepPool.js';
+import type { WireHits } from './grepWorker.js';
+import { candidateParts, searchTarget, type SearchRoot } from './searchFiles.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok, type ToolContext, type ToolResult } from './types.js';
 
@@ -23,10 +26,29 @@ export const GREP_LINE_CAP_CHARS = 500;
 /** A NUL in the first this many bytes makes a file binary (git's rule of thumb). */
 const BINARY_SNIFF_BYTES = 8000;
 
+let sharedPool: GrepPool | undefined;
+/** The threads every grep in this process shares, started on first use. */
+function pool(): GrepPool {
+  sharedPool ??= new GrepPool({
+    maxBytes: GREP_MAX_FILE_BYTES,
+    sniffBytes: BINARY_SNIFF_BYTES,
+    lineCap: GREP_LINE_CAP_CHARS,
+    lineCut: GREP_LINE_CUT,
+  });
+  return sharedPool;
+}
+
 export const GREP_INVALID_REGEX = (pattern: string, message: string) => `Invalid regular expression '${pattern}': ${message}`;
 export const GREP_NO_MATCHES = (pattern: string, p: string) => `No matches for '${pattern}' under '${p}'.`;
 export const MORE_MATCHES = (n: number) => `[${n} more matches not shown]`;
 export const GREP_LINE_CUT = ' [... line cut]';
+/** A thread that has started no new file for this long is stuck in one (in practice the
+ * pattern backtracks without end over some line): the search is stopped. */
+export const GREP_FILE_TIME_LIMIT_MS = 10_000;
+export const GREP_TOO_SLOW = (pattern: string, file: string, ms: number) =>
+  `grep stopped: the pattern '${pattern}' ran for over ${ms / 1000} s on one file (${file}) without finishing, ` +
+  `so it most likely backtracks without end (nested quantifiers such as (a+)+). Simplify the pattern or narrow path or glob.`;
+export const GREP_FAILED = (pattern: string, message: string) => `grep '${pattern}' failed: ${message}`;
 export const GREP_BAD_GLOB = (glob: string) => `glob '${glob}' must be relative to the searched path (no leading '/' and no '..').`;
 
 const OUTPUT_MODES = ['content', 'files_with_matches', 'count'] as const;
@@ -75,60 +97,14 @@ export function compilePattern(pattern: string, ignoreCase: boolean): { ok: true
 }
 
 /** Bytes every matching file must contain (requiredLiteral.ts); none under ignore_case. */
-function literalsOf(pattern: string, ignoreCase: boolean): Buffer[] {
-  if (ignoreCase) return [];
-  return requiredLiterals(pattern).map((l) => Buffer.from(l, 'utf8'));
-}
-
-interface FileHits {
-  /** 0-based numbers of the matching lines. */
-  lines: number[];
-  /** The lines content mode prints (the first matches shown and their context), already
-   * cut; nothing is kept for matches past max_results, which are only counted. */
-  text?: Map<number, string>;
-  /** Lines in the file. */
-  count: number;
-}
-
-function isBinary(buf: Buffer): boolean {
-  const end = Math.min(buf.length, BINARY_SNIFF_BYTES);
-  const nul = buf.indexOf(0);
-  return nul !== -1 && nul < end;
-}
-
-const dollarCr = (re: RegExp) => re.source.includes('$');
-const cut = (line: string) => (line.length > GREP_LINE_CAP_CHARS ? `${line.slice(0, GREP_LINE_CAP_CHARS)}${GREP_LINE_CUT}` : line);
-const noCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
-
-/** `keep`: how many of this file's matches will be printed, and with how much context. */
-function searchText(buf: Buffer, re: RegExp, literals: Buffer[], keep: { room: number; context: number }): FileHits | undefined {
-  for (const l of literals) if (buf.indexOf(l) === -1) return undefined;
-  if (isBinary(buf)) return undefined;
-  const text = buf.toString('utf8');
-  // The whole text first, which is one native scan: a file it does not match has no
-  // matching line. Not for a '$' in a CRLF file: '$' does not match before '\r', a line
-  // without its '\r' does.
-  if (!(dollarCr(re) && text.includes('\r')) && !re.test(text)) return undefined;
-  const lines = text.split('\n');
-  // The last "line" of a file ending in a newline is empty, not a line.
-  const count = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
-  const hits: number[] = [];
-  for (let i = 0; i < count; i++) if (re.test(noCr(lines[i]))) hits.push(i);
-  if (hits.length === 0) return undefined;
-  if (keep.room <= 0) return { lines: hits, count };
-  const kept = new Map<number, string>();
-  for (const at of hits.slice(0, keep.room)) {
-    for (let i = Math.max(0, at - keep.context); i <= Math.min(count - 1, at + keep.context); i++) {
-      if (!kept.has(i)) kept.set(i, cut(noCr(lines[i])));
-    }
-  }
-  return { lines: hits, count, text: kept };
+function literalsOf(pattern: string, ignoreCase: boolean): Array<{ text: string; rare: number }> {
+  return ignoreCase ? [] : requiredLiterals(pattern).map((text) => ({ text, rare: rareByteAt(text) }));
 }
 
 /** Content-mode lines of one file: matches as path:N:text, context as path-N-text, groups
  * that do not touch separated by '--' (grep's format). Stops at `room` matches. */
-function contentLines(path: string, hits: FileHits, context: number, room: number, out: string[], first: boolean): number {
-  const text = hits.text ?? new Map<number, string>();
+function contentLines(path: string, hits: WireHits, context: number, room: number, out: string[], first: boolean): number {
+  const text = new Map(hits.text ?? []);
   const shown = hits.lines.slice(0, room);
   let printedTo = -1;
   for (const [k, at] of shown.entries()) {
@@ -164,23 +140,18 @@ function globFilter(glob: string | undefined): NameFilter | undefined | 'bad' {
   return picomatch(g.includes('/') ? g : `**/${g}`, { dot: true });
 }
 
-interface Found {
-  rel: string;
-  hits: FileHits;
-}
-
-function render(mode: OutputMode, found: Found[], name: (rel: string) => string, max: number, context: number) {
+function render(mode: OutputMode, found: WireHits[], name: (rel: string) => string, max: number, context: number) {
   const out: string[] = [];
   let shown = 0;
   let total = 0;
   for (const f of found) {
     if (mode === 'content') {
-      total += f.hits.lines.length;
-      if (shown < max) shown += contentLines(name(f.rel), f.hits, context, max - shown, out, out.length === 0);
+      total += f.lines.length;
+      if (shown < max) shown += contentLines(name(f.rel), f, context, max - shown, out, out.length === 0);
     } else {
       total++;
       if (shown < max) {
-        out.push(mode === 'count' ? `${name(f.rel)}:${f.hits.lines.length}` : name(f.rel));
+        out.push(mode === 'count' ? `${name(f.rel)}:${f.lines.length}` : name(f.rel));
         shown++;
       }
     }
@@ -188,41 +159,50 @@ function render(mode: OutputMode, found: Found[], name: (rel: string) => string,
   return { out, shown, total };
 }
 
-export const grepTool = defineTool({
-  name: 'grep',
-  args: grepArgs,
-  argsError: (issue) => {
-    const key = issue.path?.[0];
-    if (key === 'ignore_case') return `Invalid arguments for grep: 'ignore_case' must be true or false. Expected ${USAGE}.`;
-    if (key === 'context' || key === 'max_results')
-      return `Invalid arguments for grep: '${String(key)}' must be a non-negative integer. Expected ${USAGE}.`;
-    if (key === 'output_mode')
-      return `Invalid arguments for grep: 'output_mode' must be one of ${OUTPUT_MODES.join(', ')}. Expected ${USAGE}.`;
-    return baseErrors(issue);
-  },
-  prepare: (raw) => withoutNulls(raw ?? {}),
-  asksByDefault: false,
-  description: (caller) =>
-    `Search file contents with a JavaScript regular expression (default: under the workspace). ` +
-    `Skips what .gitignore files ignore, .git/, binary files and files over ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MiB. ` +
-    `output_mode 'content' (default) gives path:line:text (with 'context' lines around, as path-line-text), ` +
-    `'files_with_matches' the paths, 'count' path:count. At most ${GREP_DEFAULT_MAX_RESULTS} results unless max_results says otherwise. ` +
-    `${describeConfinement(caller)}`,
-  async run(args, ctx) {
-    const compiled = compilePattern(args.pattern, args.ignore_case === true);
-    if (!compiled.ok) return fail(compiled.error);
-    const filter = globFilter(args.glob);
-    if (filter === 'bad') return fail(GREP_BAD_GLOB(args.glob ?? ''));
-    const target = await searchTarget(args.path, ctx);
-    if (!target.ok) return fail(target.error);
-    const { root } = target;
-    try {
-      return await search(args, ctx, root, target.lexical, compiled.re, filter);
-    } finally {
-      await root.handle.close();
-    }
-  },
-});
+export interface GrepOptions {
+  /** See GREP_FILE_TIME_LIMIT_MS (tests shorten it). */
+  fileTimeLimitMs: number;
+}
+
+export const grepTool = makeGrepTool({ fileTimeLimitMs: GREP_FILE_TIME_LIMIT_MS });
+
+export function makeGrepTool(opts: GrepOptions) {
+  return defineTool({
+    name: 'grep',
+    args: grepArgs,
+    argsError: (issue) => {
+      const key = issue.path?.[0];
+      if (key === 'ignore_case') return `Invalid arguments for grep: 'ignore_case' must be true or false. Expected ${USAGE}.`;
+      if (key === 'context' || key === 'max_results')
+        return `Invalid arguments for grep: '${String(key)}' must be a non-negative integer. Expected ${USAGE}.`;
+      if (key === 'output_mode')
+        return `Invalid arguments for grep: 'output_mode' must be one of ${OUTPUT_MODES.join(', ')}. Expected ${USAGE}.`;
+      return baseErrors(issue);
+    },
+    prepare: (raw) => withoutNulls(raw ?? {}),
+    asksByDefault: false,
+    description: (caller) =>
+      `Search file contents with a JavaScript regular expression (default: under the workspace). ` +
+      `Skips what .gitignore files ignore, .git/, binary files and files over ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MiB. ` +
+      `output_mode 'content' (default) gives path:line:text (with 'context' lines around, as path-line-text), ` +
+      `'files_with_matches' the paths, 'count' path:count. At most ${GREP_DEFAULT_MAX_RESULTS} results unless max_results says otherwise. ` +
+      `${describeConfinement(caller)}`,
+    async run(args, ctx) {
+      const compiled = compilePattern(args.pattern, args.ignore_case === true);
+      if (!compiled.ok) return fail(compiled.error);
+      const filter = globFilter(args.glob);
+      if (filter === 'bad') return fail(GREP_BAD_GLOB(args.glob ?? ''));
+      const target = await searchTarget(args.path, ctx);
+      if (!target.ok) return fail(target.error);
+      const { root } = target;
+      try {
+        return await search(args, ctx, root, target.lexical, compiled.re, filter, opts);
+      } finally {
+        await root.handle.close();
+      }
+    },
+  });
+}
 
 type GrepArgs = z.output<typeof grepArgs>;
 
@@ -233,31 +213,54 @@ async function search(
   lexical: string,
   re: RegExp,
   filter: NameFilter | undefined,
+  opts: GrepOptions,
 ): Promise<ToolResult> {
   const input = root.shown;
   const mode: OutputMode = args.output_mode ?? 'content';
   const context = mode === 'content' ? Math.min(args.context ?? 0, GREP_MAX_CONTEXT) : 0;
   const max = Math.min(args.max_results ?? GREP_DEFAULT_MAX_RESULTS, GREP_MAX_RESULTS);
+  const spec: GrepSpec = {
+    real: root.real,
+    fd: root.isFile ? root.handle.fd : -1,
+    forbidden: root.forbidden,
+    source: re.source,
+    flags: re.flags,
+    literals: literalsOf(args.pattern, args.ignore_case === true),
+    room: mode === 'content' ? max : 0,
+    context,
+  };
   // A file path searches that one file, read through the descriptor the guard checked.
-  const names = root.isFile ? [''] : (await candidateFiles(root)).filter((rel) => !filter || filter(rel));
+  // Each part of the listing is searched as soon as git gives it (searchFiles.ts).
+  const parts = root.isFile ? [Promise.resolve([''])] : candidateParts(root, { split: true });
+  let searched = 0;
+  // The first part to fail stops the others.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let failed: Exclude<PoolResult, { ok: true }> | undefined;
+  const results = await Promise.all(
+    parts.map(async (part) => {
+      const names = (await part).filter((rel) => !filter || filter(rel));
+      searched += names.length;
+      const r = await pool().run(names, spec, stop.signal, opts.fileTimeLimitMs);
+      if (!r.ok && !failed) {
+        failed = r;
+        stop.abort();
+      }
+      return r;
+    }),
+  ).finally(() => ctx.signal.removeEventListener('abort', onAbort));
   if (ctx.signal.aborted) return fail(ABORTED('grep'));
-  const literals = literalsOf(args.pattern, args.ignore_case === true);
-  const found: Found[] = [];
-  const pause = slicer();
-  const scratch = scratchFor(GREP_MAX_FILE_BYTES);
-  let kept = 0;
-  for (const rel of names) {
-    const wait = pause();
-    if (wait) await wait;
-    if (ctx.signal.aborted) return fail(ABORTED('grep'));
-    const buf = root.isFile ? readRootFile(root, scratch) : readConfined(root, rel, scratch);
-    const room = mode === 'content' ? max - kept : 0;
-    const hits = buf ? searchText(buf, re, literals, { room, context }) : undefined;
-    if (hits) {
-      found.push({ rel, hits });
-      kept += Math.min(Math.max(room, 0), hits.lines.length);
-    }
+  if (failed) {
+    if (failed.reason === 'aborted') return fail(ABORTED('grep'));
+    if (failed.reason === 'crashed') return fail(GREP_FAILED(args.pattern, failed.message));
+    const file = root.isFile ? input : shownPath(ctx, root, lexical, failed.file);
+    return fail(GREP_TOO_SLOW(args.pattern, file, opts.fileTimeLimitMs));
   }
+  // Every part kept the text of its own first max_results matches, so the first of all
+  // are among them; the parts are disjoint, so sorting merges them.
+  const found = results.flatMap((r) => (r.ok ? r.found : []));
+  if (results.length > 1) found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const name = (rel: string) => shownPath(ctx, root, lexical, rel);
   const { out, shown, total } = render(mode, found, name, max, context);
   const display: GrepDisplay = {
@@ -265,9 +268,9 @@ async function search(
     pattern: args.pattern,
     path: input,
     mode,
-    matches: found.reduce((n, f) => n + f.hits.lines.length, 0),
+    matches: found.reduce((n, f) => n + f.lines.length, 0),
     files: found.length,
-    searched: names.length,
+    searched,
     ...(total > shown ? { truncated: true } : {}),
   };
   if (found.length === 0) return ok(GREP_NO_MATCHES(args.pattern, input), display);

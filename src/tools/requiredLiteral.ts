@@ -71,3 +71,27 @@ export function requiredLiterals(pattern: string): string[] {
   end();
   return runs.sort((a, b) => b.length - a.length);
 }
+
+/** Bytes of source text and prose from the most common down (a rough order, as ripgrep's
+ * frequency table is); a byte not listed (capitals, most punctuation, non-ASCII) is rare. */
+const COMMON = ' etaonisrlcdu\nhmpfg.,;()_=ybv\twk\'"x-/:{}[]0123456789>*<j#qz';
+/** Where the rank of the rarest byte says a memchr-style scan for it is not worth it. */
+const TOO_COMMON = COMMON.indexOf('h');
+
+/** The offset of the rarest byte in `literal`'s UTF-8 bytes, to scan for that byte first
+ * (few candidates, each checked in place); -1 when every byte is so common that a plain
+ * substring search is better. */
+export function rareByteAt(literal: string): number {
+  const bytes = Buffer.from(literal, 'utf8');
+  let best = -1;
+  let bestRank = TOO_COMMON;
+  for (let i = 0; i < bytes.length; i++) {
+    const at = bytes[i] < 0x80 ? COMMON.indexOf(String.fromCharCode(bytes[i])) : -1;
+    const rank = at === -1 ? COMMON.length : at;
+    if (rank > bestRank) {
+      best = i;
+      bestRank = rank;
+    }
+  }
+  return best;
+}

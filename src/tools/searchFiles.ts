@@ -3,11 +3,11 @@
 // git work tree the index says which they are (`git ls-files -co --exclude-standard`,
 // the fastest and most faithful answer); elsewhere, or where git cannot answer, a walk
 // through descriptors (as list_files walks) applies the .gitignore files it meets with the
-// `ignore` package. Nothing here follows a symlink: files are opened with O_NOFOLLOW and
-// the kernel's name for each descriptor must still be under the searched directory.
+// `ignore` package. Nothing here follows a symlink; grep's threads open each listed file
+// with O_NOFOLLOW and check that the kernel's name for it is still under the searched
+// directory (grepWorker.ts).
 import { execFile } from 'node:child_process';
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, type Dirent } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { readlinkSync, type Dirent } from 'node:fs';
 import { readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -87,12 +87,21 @@ function forbiddenAt(root: SearchRoot, abs: string): boolean {
 }
 
 /** git, answering only from what it is given: no prompts, no optional lock, no fsmonitor
- * hook, and no secret of arbor's environment. */
-function gitLsFiles(cwd: string, signal: AbortSignal): Promise<Buffer | undefined> {
+ * hook, and no secret of arbor's environment. `which`: '-c' the index, '-o' the untracked
+ * files .gitignore does not exclude. */
+function gitLsFiles(
+  cwd: string,
+  which: '-c' | '-o' | '-co',
+  pathspec: string | undefined,
+  signal: AbortSignal,
+): Promise<Buffer | undefined> {
+  const args = ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', which];
+  if (which !== '-c') args.push('--exclude-standard');
+  if (pathspec !== undefined) args.push('--', pathspec);
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'core.quotepath=off', 'ls-files', '-z', '-co', '--exclude-standard'],
+      args,
       {
         cwd,
         encoding: 'buffer',
@@ -107,27 +116,85 @@ function gitLsFiles(cwd: string, signal: AbortSignal): Promise<Buffer | undefine
   });
 }
 
-/** Paths under `root` (relative, '/'-separated, sorted), from git or the walk. */
-export async function candidateFiles(root: SearchRoot): Promise<string[]> {
+function parseListing(root: SearchRoot, listed: Buffer): string[] {
+  const out: string[] = [];
+  for (const rel of listed.toString('utf8').split('\0')) {
+    // A nested repository git does not enter is listed as 'dir/'.
+    if (rel === '' || rel.endsWith('/')) continue;
+    if (rel.startsWith('.git/') || rel.includes('/.git/')) continue;
+    if (root.forbidden.length > 0 && forbiddenAt(root, join(root.real, rel))) continue;
+    out.push(rel);
+  }
+  out.sort();
+  // An unmerged file is listed once per stage.
+  return out.filter((rel, i) => i === 0 || rel !== out[i - 1]);
+}
+
+/** Paths under `root` (relative, '/'-separated) in disjoint parts, each sorted, each
+ * usable as soon as it resolves: in a git work tree the tracked files first (the index,
+ * quick) and the untracked ones (git walks the tree for those) after, so grep searches
+ * (and glob dates) the first while git still walks; elsewhere one part from the walk.
+ * `pathspec` (gitPathspec) lets git leave out what cannot match: the parts then hold a
+ * superset of the matches, which the caller still filters. `split: false` asks one git
+ * for both (the second part is then empty): on a loaded machine a second process cost
+ * more than the overlap saved where the work per file is a stat (glob). */
+export function candidateParts(root: SearchRoot, opts: { pathspec?: string; split: boolean }): [Promise<string[]>, Promise<string[]>] {
+  const { pathspec } = opts;
   // git starts in the opened directory itself (its descriptor, seen from the child).
   const proc = descriptorPath(root.handle.fd);
-  const listed = await gitLsFiles(proc ? `/proc/${process.pid}/fd/${root.handle.fd}` : root.real, root.signal);
-  if (listed && listed.length > 0) {
+  const cwd = proc ? `/proc/${process.pid}/fd/${root.handle.fd}` : root.real;
+  const list = (which: '-c' | '-o' | '-co') =>
+    gitLsFiles(cwd, which, pathspec, root.signal).then((b) => (b ? parseListing(root, b) : undefined));
+  const tracked = list(opts.split ? '-c' : '-co');
+  const untracked = opts.split ? list('-o') : Promise.resolve<string[]>([]);
+  const walked = async () => {
     const out: string[] = [];
-    for (const rel of listed.toString('utf8').split('\0')) {
-      // A nested repository git does not enter is listed as 'dir/'.
-      if (rel === '' || rel.endsWith('/')) continue;
-      if (rel.startsWith('.git/') || rel.includes('/.git/')) continue;
-      if (root.forbidden.length > 0 && forbiddenAt(root, join(root.real, rel))) continue;
-      out.push(rel);
-    }
-    out.sort();
-    // An unmerged file is listed once per stage.
-    return out.filter((rel, i) => i === 0 || rel !== out[i - 1]);
-  }
-  const out: string[] = [];
-  await walk(root, '', root.handle, [], out);
-  return out;
+    await walk(root, '', root.handle, [], out);
+    return out;
+  };
+  const first = tracked.then(async (t) => {
+    if (t && t.length > 0) return t;
+    const u = await untracked;
+    if (u && u.length > 0) return [];
+    // Nothing under the pathspec: asked again without it, so that the case below is told
+    // from "nothing matches" the same way with a pathspec as without.
+    if (t && u && pathspec !== undefined) return candidateFiles(root);
+    // Not a work tree, or git could not answer, or it lists no file (a directory that
+    // .gitignore ignores): the walk decides.
+    return walked();
+  });
+  const second = Promise.all([tracked, untracked]).then(async ([t, u]) => {
+    if (!t || t.length === 0) return u ?? [];
+    if (u) return u;
+    // git listed the index but not the rest: the walk finds the rest.
+    const known = new Set(t);
+    return (await walked()).filter((rel) => !known.has(rel));
+  });
+  return [first, second];
+}
+
+/** A git pathspec matching every path the glob `pattern` (picomatch) matches, or
+ * undefined when it would not narrow anything: the literal text before the first
+ * wildcard, '*', and the literal text after the last. Without the glob magic a git '*'
+ * also matches '/', so a pattern that starts 'src/' and ends '.py' gives 'src/*.py',
+ * which every one of its matches fits. */
+export function gitPathspec(pattern: string): string | undefined {
+  const special = /[*?[\]{}()!+@\\]/;
+  const first = pattern.search(special);
+  if (first === -1) return pattern.startsWith(':') ? undefined : pattern;
+  let last = pattern.length - 1;
+  while (last >= 0 && !special.test(pattern[last])) last--;
+  const prefix = pattern.slice(0, first);
+  const suffix = pattern.slice(last + 1);
+  // ':' opens git's pathspec magic; nothing to narrow by, nothing to ask for.
+  if (prefix.startsWith(':') || (prefix === '' && suffix === '')) return undefined;
+  return `${prefix}*${suffix}`;
+}
+
+/** Paths under `root` (relative, '/'-separated, sorted), from git or the walk. */
+export async function candidateFiles(root: SearchRoot): Promise<string[]> {
+  const [a, b] = await Promise.all(candidateParts(root, { split: false }));
+  return b.length === 0 ? a : [...a, ...b].sort();
 }
 
 interface Rules {
@@ -185,89 +252,4 @@ async function walk(root: SearchRoot, rel: string, dir: FileHandle, chain: Rules
       }
     }
   }
-}
-
-const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/** The content of `rel`, or undefined when it is not a regular file of at most `maxBytes`
- * under the root (a symlink, a swapped directory, a FIFO, a directory, too large, gone).
- * Synchronous on purpose: the files are small and cached, and on a busy two-core machine a
- * thread-pool round trip per open/read/close cost several times the read itself; callers
- * work in slices and yield between them (slicer). The bytes are read into `scratch`, which
- * is reused for every file (the garbage of one buffer per file was a third of the time):
- * the result is only valid until the next call. */
-export function readConfined(root: SearchRoot, rel: string, scratch: Scratch): Buffer | undefined {
-  let fd: number;
-  try {
-    // By the real path: opening through /proc/self/fd/N/... costs a lookup through procfs
-    // per file; the check below is what makes the open safe either way.
-    fd = openSync(join(root.real, rel), FILE_FLAGS);
-  } catch {
-    return undefined;
-  }
-  try {
-    const proc = descriptorPath(fd);
-    if (proc) {
-      // A directory on the way swapped for a link after the listing: where the descriptor
-      // really is decides.
-      const where = readlinkSync(proc);
-      if (!isInside(where, root.real) || forbiddenAt(root, where)) return undefined;
-    }
-    return readAll(fd, scratch);
-  } catch {
-    // EISDIR, EAGAIN (a FIFO), gone: not a file to search.
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A buffer reused across reads, one byte larger than the biggest file searched, so a
- * read that fills it says "too large" without a stat. */
-export interface Scratch {
-  buf: Buffer;
-  maxBytes: number;
-}
-
-export function scratchFor(maxBytes: number): Scratch {
-  return { buf: Buffer.allocUnsafe(maxBytes + 1), maxBytes };
-}
-
-function readAll(fd: number, scratch: Scratch): Buffer | undefined {
-  const { buf, maxBytes } = scratch;
-  let at = 0;
-  for (;;) {
-    const n = readSync(fd, buf, at, buf.length - at, at);
-    if (n === 0) break;
-    at += n;
-    if (at > maxBytes) return undefined;
-  }
-  return buf.subarray(0, at);
-}
-
-/** The root itself when it is a file: read through its verified descriptor. */
-export function readRootFile(root: SearchRoot, scratch: Scratch): Buffer | undefined {
-  try {
-    return fstatSync(root.handle.fd).isFile() ? readAll(root.handle.fd, scratch) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Slices of synchronous work this long at most before the event loop gets a turn (so the
- * screen keeps drawing and an abort is seen). */
-const SLICE_MS = 12;
-
-/** Call between items of a long synchronous pass: yields once a slice is used up. */
-export function slicer(): () => Promise<void> | undefined {
-  let start = performance.now();
-  return () => {
-    if (performance.now() - start < SLICE_MS) return undefined;
-    return new Promise<void>((resolve) =>
-      setImmediate(() => {
-        start = performance.now();
-        resolve();
-      }),
-    );
-  };
 }

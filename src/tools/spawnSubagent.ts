@@ -92,8 +92,8 @@ function answered(text: string, modelText = text, worktree?: string): ToolResult
   return ok(modelText, { kind: 'spawn', answer: text, ...(worktree ? { worktree } : {}) });
 }
 
-function failed(error: string, modelText = error): ToolResult {
-  return fail(modelText, { kind: 'spawn', error });
+function failed(error: string, modelText = error, worktree?: string): ToolResult {
+  return fail(modelText, { kind: 'spawn', error, ...(worktree ? { worktree } : {}) });
 }
 
 export const spawnSubagentTool = defineTool({
@@ -119,6 +119,7 @@ export const spawnSubagentTool = defineTool({
     } catch (err) {
       return failed(spawnFailed((err as Error).message));
     }
+    if (outcome.refused) return failed(outcome.error ?? outcome.status);
     if (outcome.status === 'completed') {
       const answer = outcome.text.trim() === '' ? EMPTY_OUTPUT : outcome.text;
       const modelText = withWorktreeNote(withReceipt(ctx.config, answer, outcome.observed), outcome.worktreeNote);
@@ -126,6 +127,6 @@ export const spawnSubagentTool = defineTool({
     }
     const error = runFailed(outcome.error ?? outcome.status);
     // A child that did not finish is never merged: the note says where its changes are kept.
-    return failed(error, withWorktreeNote(withReceipt(ctx.config, error, outcome.observed), outcome.worktreeNote));
+    return failed(error, withWorktreeNote(withReceipt(ctx.config, error, outcome.observed), outcome.worktreeNote), outcome.worktreeNote);
   },
 });

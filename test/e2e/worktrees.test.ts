@@ -1,11 +1,12 @@
 // Isolated children in the real CLI (issue #23): merge = "ask" in a pty (the queue in
-// /agents, apply and skip by key), and a crash (SIGKILL) while an isolated child works,
-// then a restart that finds the leftover worktree and cleans it.
+// /agents, apply and skip by key), a crash (SIGKILL) while an isolated child works, then a
+// restart that finds the leftover worktree and cleans it, and outside a git work tree the
+// refusal that reaches the model with no child ever created.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
-import { hasToolResults, startLoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
+import { hasToolResults, startLoopbackModel, trailingToolResults, type LoopbackReply } from '../support/loopbackModel.js';
 import { writeConfig } from '../support/tempHome.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { agentOf } from '../unit/delegate/helpers.js';
@@ -43,11 +44,16 @@ function repo(dir: string): void {
 
 type Script = Record<string, (hasResults: boolean) => LoopbackReply>;
 
-async function world(ctx: TestContext, script: Script, merge: string) {
+/** `repo: false` leaves the folder outside any git work tree; `seen` collects every request
+ * body the model server got. */
+async function world(ctx: TestContext, script: Script, merge: string, opts: { repo?: boolean; seen?: unknown[] } = {}) {
   const sb = sandbox(ctx);
   const model = await startLoopbackModel({
     dialect: 'openai',
-    respond: (req) => script[agentOf(req.body)]?.(hasToolResults(req.body)) ?? { kind: 'text', chunks: ['?'] },
+    respond: (req) => {
+      opts.seen?.push(req.body);
+      return script[agentOf(req.body)]?.(hasToolResults(req.body)) ?? { kind: 'text', chunks: ['?'] };
+    },
   });
   ctx.onTestFinished(() => model.close());
   const agent = (alias: string, extra = '') =>
@@ -65,7 +71,7 @@ async function world(ctx: TestContext, script: Script, merge: string) {
       `[delegation]\nsubagent_approvals = "allow"\nmerge = "${merge}"`,
     ].join('\n\n'),
   );
-  repo(sb.h.dir);
+  if (opts.repo !== false) repo(sb.h.dir);
   return sb;
 }
 
@@ -164,6 +170,53 @@ describe('a crash while an isolated child works', () => {
       expect(git(sb.h.dir, 'for-each-ref', 'refs/heads/arbor/')).toBe('');
       expect(git(sb.h.dir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
       expect(readFileSync(join(sb.h.dir, 'a.txt'), 'utf8')).toBe(A);
+    },
+  );
+});
+
+describe('outside a git work tree', () => {
+  it(
+    'a delegate that asks for a worktree is refused before any child exists: the literal text reaches the model, /agents has no child row',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const seen: unknown[] = [];
+      const sb = await world(
+        ctx,
+        {
+          main: (r) =>
+            r
+              ? text('refusal read')
+              : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'w1', prompt: 'edit', isolation: 'worktree' } }] },
+          w1: () => text('w1 should never run'),
+        },
+        'auto',
+        { repo: false, seen },
+      );
+      const cwd = realpathSync(sb.h.dir);
+      const literal = `worktree isolation needs a git repository: ${cwd} is not inside one`;
+      const term = await sb.startArbor([], { cols: 140, rows: 30 });
+      await send(term, 'go');
+      await term.waitForText('refusal read', 30000);
+      // Two requests, both main's: the second carries the refusal as the whole tool result.
+      expect(seen.map((b) => agentOf(b))).toEqual(['main', 'main']);
+      expect(trailingToolResults(seen[1]).map((r) => r.content)).toEqual([literal]);
+      await send(term, '/agents');
+      await term.waitFor((s) => s.split('\n').some((l) => l.startsWith('Agents ·')), 'the /agents pane', 10000);
+      const pane = term.screen();
+      expect(pane).not.toMatch(/w1#\d/);
+      expect(pane).not.toContain('failed');
+      // The session file records no run but the turn's own.
+      const sessions = join(sb.h.home, 'sessions');
+      const runs = readdirSync(sessions)
+        .filter((f) => f.endsWith('.jsonl'))
+        .flatMap((f) => readFileSync(join(sessions, f), 'utf8').split('\n'))
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === 'run')
+        .map((e) => e.run.alias);
+      expect(runs.length).toBeGreaterThan(0);
+      expect(runs.every((alias: string) => alias === 'main')).toBe(true);
+      expect(existsSync(join(sb.h.home, 'worktrees'))).toBe(false);
     },
   );
 });

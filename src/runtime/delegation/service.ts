@@ -35,6 +35,7 @@ export class DelegationService {
   forBudget(budget: ExecutionBudget | undefined): DelegateServices {
     return {
       admissionRefusal: (ctx, count) => this.admissionRefusal(ctx, count),
+      isolationRefusal: (ctx, requests) => this.isolationRefusal(ctx, requests),
       runForeground: (ctx, requests) => this.runForeground(ctx, requests, budget),
       startBackground: (ctx, request) => this.startBackground(ctx, request),
       checkResult: (ctx, id) => this.tasks.check(ctx, id),
@@ -54,6 +55,15 @@ export class DelegationService {
     if (!this.supervisor.mayHaveLiveChildren(ctx.runId, limit - launched - count + 1)) return undefined;
     const live = this.supervisor.liveChildCount(ctx.runId) + launched;
     return live + count > limit ? childrenLimitRefusal(limit, live) : undefined;
+  }
+
+  isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined> | undefined {
+    const checks = requests.map((req) =>
+      this.supervisor.isolationRefusal({ alias: req.target, isolation: req.isolation, parentRunId: ctx.runId }),
+    );
+    if (checks.every((c) => c === undefined)) return undefined;
+    // The first refusal in request order.
+    return Promise.all(checks).then((found) => found.find((r) => r !== undefined));
   }
 
   async runForeground(
@@ -168,14 +178,20 @@ export class DelegationService {
       parentToolCallId: ctx.toolCallId,
       alias: req.target,
       task: req.task,
-      model: plan.resolved.label,
+      model: plan.agent.acp ? acpLabel(basename(plan.agent.acp.command)) : plan.resolved.label,
       sessionKeyPrefix: 'background',
       // No parentSignal: the turn's cancellation does not reach it.
       timeoutSecs: plan.timeoutSecs,
       taskId: launch.taskId,
       isolation: req.isolation,
       tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
-      execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
+      // An external ACP agent runs in the background as in the foreground: through its protocol.
+      execute: (handle, run) =>
+        this.tasks.track(launch, run.id, () =>
+          plan.agent.acp
+            ? runAcpTarget(supervisor, handle, run, plan, plan.agent.acp, req.task, () => undefined)
+            : this.execute(handle, run, plan, req.task, budget),
+        ),
     });
     // runChild announces the run synchronously (detached from the turn's tree, as the root
     // of its own), so the newest run is this one.

@@ -193,6 +193,9 @@ export class BackgroundTasks {
     const stored = this.safeUpdate(task.taskId, {
       ...patch,
       ...(receipt ? { receipt } : {}),
+      // The parent reads where its isolated child's changes went through check_result and
+      // await_sessions, as a foreground result's last line tells it.
+      ...(outcome.worktreeNote ? { worktree: outcome.worktreeNote } : {}),
       finished_at: iso(now),
       heartbeat_at: iso(now),
       ...(run ? { progress: progressOf(run, launch.timeoutSecs, now) } : {}),

@@ -5,8 +5,12 @@ import type { ArborConfig } from '../../config/types.js';
 import type { ToolCaller } from '../../tools/types.js';
 import type { ChildResult, ChildSpec } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
+import { WORKTREE_NEEDS_GIT } from '../../tools/worktreeNotes.js';
+import { workTreeTop } from './git.js';
 import { callerIn } from './place.js';
 import type { WorktreeQueue } from './queue.js';
+
+export const WORKTREE_UNAVAILABLE = 'worktree isolation is not available in this runtime';
 
 /** A worktree when the call asks for one, or its agent's (else [delegation]'s) isolation
  * says so; a call can never ask for less. */
@@ -36,10 +40,22 @@ export class RunPlaces {
     } else this.queue.inherit(run.id, spec.parentRunId);
   }
 
-  /** Before the child starts: its worktree, or the refusal it fails with. */
+  /** Before a child's run exists: why a child that needs its own worktree cannot have one
+   * (no worktree support here, or its caller does not work inside a git work tree), so the
+   * calling tool refuses it and no run is ever created. Undefined at once for a child that
+   * needs no worktree: its tool must not yield between its spawn gates and the run. */
+  refusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined {
+    if (!wantsWorktree(this.config, spec)) return undefined;
+    if (!this.queue) return Promise.resolve(WORKTREE_UNAVAILABLE);
+    const cwd = this.cwdOf(spec.parentRunId);
+    return workTreeTop(cwd).then((top) => (top ? undefined : WORKTREE_NEEDS_GIT(cwd)));
+  }
+
+  /** Before the child starts: its worktree, or the refusal it fails with (the tools refused
+   * earlier; this catches a tree that went away in between and children no tool started). */
   async prepare(spec: ChildSpec, run: Run): Promise<string | undefined> {
     if (!this.pending.delete(run.id)) {
-      if (!this.queue && wantsWorktree(this.config, spec)) return 'worktree isolation is not available in this runtime';
+      if (!this.queue && wantsWorktree(this.config, spec)) return WORKTREE_UNAVAILABLE;
       return undefined;
     }
     try {

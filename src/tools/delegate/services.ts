@@ -39,6 +39,10 @@ export interface DelegateServices {
   /** Shared spawn limits (spawn pause, children per run) for `count` new children, or
    * undefined when they may start. */
   admissionRefusal(ctx: ToolCallOrigin, count: number): string | undefined;
+  /** Why a target that needs its own git worktree cannot have one (the literal refusal),
+   * checked for every request before any run exists. Undefined (not a promise) when no
+   * request needs a worktree: nothing to wait for between admission and the runs. */
+  isolationRefusal(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<string | undefined> | undefined;
   /** Runs foreground children (one, or a parallel fan-out) bound to the turn's cancellation;
    * outcomes come back in request order. Never throws. */
   runForeground(ctx: ToolCallOrigin, requests: DelegateRequest[]): Promise<DelegateRunOutcome[]>;

@@ -75,6 +75,15 @@ async function runDelegate(ctx: ToolContext, args: DelegateArgs, services: Deleg
   const { requests } = admitted;
   const spawn = services.admissionRefusal(ctx, requests.length);
   if (spawn) return refused(spawn);
+  // Outside a git work tree a child that needs its own worktree is refused here, before its
+  // run exists: no row, no card, no task record; the model reads the literal refusal. Only a
+  // call that needs a worktree waits for git; having waited, it passes admission again (other
+  // calls may have started children meanwhile).
+  const pending = services.isolationRefusal(ctx, requests);
+  if (pending) {
+    const refusal = (await pending) ?? services.admissionRefusal(ctx, requests.length);
+    if (refusal) return refused(refusal);
+  }
 
   if (args.background) {
     const launched: string[] = [];
@@ -124,6 +133,7 @@ async function runTaskAction(ctx: ToolContext, args: Exclude<ParsedArgs, Delegat
         status: view.status,
         ...(view.output !== null ? { answer: view.output } : {}),
         ...(view.error !== null ? { error: view.error } : {}),
+        ...(view.worktree ? { worktree: view.worktree } : {}),
       };
       return ok(JSON.stringify(view, null, 2), taskDisplay('check_result', [taskId], [entry]));
     }

@@ -30,6 +30,9 @@ export interface CardModel extends CardArgs {
   settled: boolean;
 }
 
+/** An isolated child's worktree note on the line after its answer or its failure. */
+const withNote = (text: string, note: string | undefined) => (note ? `${text}\n${note}` : text);
+
 function answerBlock(e: DelegateTargetDisplay, parallel: boolean): ResponseBlock {
   const flag = parallel ? { reportedSuccess: e.success } : {};
   if (e.notRecorded) return { target: e.target };
@@ -37,11 +40,11 @@ function answerBlock(e: DelegateTargetDisplay, parallel: boolean): ResponseBlock
     return {
       target: e.target,
       ...flag,
-      text: e.worktree ? `${e.answer}\n${e.worktree}` : e.answer,
+      text: withNote(e.answer, e.worktree),
       ...(e.label !== undefined ? { attribution: e.label, agentic: e.agentic === true } : {}),
     };
   }
-  return { target: e.target, ...flag, text: e.error ?? e.answer ?? '', error: !e.success };
+  return { target: e.target, ...flag, text: withNote(e.error ?? e.answer ?? '', e.worktree), error: !e.success };
 }
 
 function delegateEntries(item: ToolTranscriptItem): DelegateTargetDisplay[] {
@@ -55,8 +58,9 @@ function blocksFor(args: CardArgs, item: ToolTranscriptItem, settled: boolean): 
   const whole = (): ResponseBlock[] => [result ? { text: result, error: failed } : {}];
   if (args.tool === 'spawn_subagent') {
     const d = item.display?.kind === 'spawn' ? item.display : undefined;
-    const answer = d?.answer !== undefined && d.worktree ? `${d.answer}\n${d.worktree}` : d?.answer;
-    const text = answer ?? d?.error ?? result;
+    // A child that did not finish says where its branch keeps its changes, as one that did.
+    const own = d?.answer ?? d?.error;
+    const text = own !== undefined ? withNote(own, d?.worktree) : result;
     return [text ? { text, error: failed } : {}];
   }
   const entries = delegateEntries(item);
@@ -65,7 +69,8 @@ function blocksFor(args: CardArgs, item: ToolTranscriptItem, settled: boolean): 
     const e = entries.find((x) => x.target === target);
     if (!e) return [result ? { target, text: result, error: failed } : { target }];
     // A failed call shows the whole failure as recorded.
-    if (failed && !e.success) return [{ target, text: e.error ?? result ?? '', error: true }];
+    if (failed && !e.success)
+      return [{ target, text: e.error !== undefined ? withNote(e.error, e.worktree) : (result ?? ''), error: true }];
     return [answerBlock(e, false)];
   }
   // A refusal before anything ran is one message for the whole call.

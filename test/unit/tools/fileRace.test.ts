@@ -2,7 +2,6 @@
 // an inside and an outside target in a tight loop while the file tools run. What was
 // checked is what is opened, so over 500 calls nothing outside the root is ever read,
 // written or listed.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,12 @@ import { listFilesTool } from '../../../src/tools/listFiles.js';
 import { readFileTool } from '../../../src/tools/readFile.js';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { context } from './helpers.js';
+import {
+  flipDir as flipDirTo,
+  flipLink as flipLinkTo,
+  startFlipper as startFlipperIn,
+  type Flipper,
+} from '../../support/symlinkFlipper.js';
 
 const ROUNDS = 500;
 const SECRET = 'OUTSIDE-SECRET';
@@ -21,7 +26,7 @@ const SECRET = 'OUTSIDE-SECRET';
 let base: string;
 let inside: string;
 let outside: string;
-let flipper: ChildProcess | undefined;
+let flipper: Flipper | undefined;
 
 beforeEach(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-race-')));
@@ -39,51 +44,19 @@ afterEach(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-/** Starts a process that flips forever; resolves once it has flipped at least once. */
+/** Starts a flipper in the inside folder; the test's afterEach stops it. */
 async function startFlipper(script: string): Promise<void> {
-  const child = spawn(process.execPath, ['-e', script], { cwd: inside, stdio: ['ignore', 'pipe', 'inherit'] });
-  flipper = child;
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`flipper exited early (${code})`)));
-  });
+  flipper = await startFlipperIn(script, inside);
 }
 
 async function stopFlipper(): Promise<void> {
-  const child = flipper;
+  const running = flipper;
   flipper = undefined;
-  if (!child || child.exitCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await gone;
+  await running?.stop();
 }
 
-/** `flip` is atomically replaced (rename over it) by a link to the inside file, then to the
- * outside one, in a tight loop. */
-const flipLink = () => `
-const fs = require('node:fs');
-let i = 0;
-for (;;) {
-  const tmp = 'flip.tmp';
-  try { fs.unlinkSync(tmp); } catch {}
-  fs.symlinkSync(i % 2 ? ${JSON.stringify(join(outside, 'secret.txt'))} : 'real.txt', tmp);
-  fs.renameSync(tmp, 'flip');
-  if (++i === 2) process.stdout.write('go');
-}`;
-
-/** `d` is a real directory, then a link to the outside directory, swapped by renames. */
-const flipDir = () => `
-const fs = require('node:fs');
-fs.mkdirSync('d.dir');
-fs.writeFileSync('d.dir/secret.txt', 'INSIDE');
-fs.symlinkSync(${JSON.stringify(outside)}, 'd.link');
-let i = 0;
-const swap = (from, to) => { try { fs.renameSync(from, to); } catch {} };
-for (;;) {
-  swap('d.dir', 'd'); swap('d', 'd.dir');
-  swap('d.link', 'd'); swap('d', 'd.link');
-  if (++i === 2) process.stdout.write('go');
-}`;
+const flipLink = () => flipLinkTo(join(outside, 'secret.txt'));
+const flipDir = () => flipDirTo(outside);
 
 describe('file tools under a symlink-flipping race', () => {
   it(`read_file never returns the outside file through a flipping link (${ROUNDS} reads)`, async () => {

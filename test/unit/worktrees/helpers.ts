@@ -12,6 +12,13 @@ import type { Run } from '../../../src/model/run.js';
 import { ENV, agent, startScriptedAgents, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 
+/** a.txt as every fixture repository starts (unless the test gives its own files). */
+export const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
+/** A shell command editing a.txt in place. */
+export const sed = (expr: string) => `sed -i '${expr}' a.txt`;
+/** A model reply that fails the child (HTTP 500, retries off). */
+export const fail500 = () => ({ kind: 'status' as const, status: 500, body: JSON.stringify({ error: { message: 'boom upstream' } }) });
+
 export const worker = (alias: string, extra = '') => agent(alias, `risk_profile = "trusted"\nruntime_profile = "agentic"\n${extra}`);
 
 /** main delegates to w1, w2 (and lead, which may delegate to w1); children's asks are allowed. */
@@ -52,7 +59,8 @@ export function gitRepo(dir: string, files: Record<string, string>): void {
 }
 
 export async function isoFixture(opts: {
-  config: (url: string) => string;
+  /** The config's text for the model server's URL and the workspace folder. */
+  config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
   home?: string;
   files?: Record<string, string> | false;
@@ -63,8 +71,8 @@ export async function isoFixture(opts: {
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'arbor-wt-home-'));
   // Real paths: git reports them, and the tests compare.
   const workdir = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-wt-cwd-')));
-  if (opts.files !== false) gitRepo(workdir, opts.files ?? { 'a.txt': 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n' });
-  const loaded = loadConfigFromTexts([{ text: opts.config(server.url), file: join(workdir, 'config.toml') }], ENV);
+  if (opts.files !== false) gitRepo(workdir, opts.files ?? { 'a.txt': A });
+  const loaded = loadConfigFromTexts([{ text: opts.config(server.url, workdir), file: join(workdir, 'config.toml') }], ENV);
   const runtime = createRuntime({
     config: loaded.config,
     cwd: workdir,

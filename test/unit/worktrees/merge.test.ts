@@ -3,17 +3,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callsThenDone, delegateCall, delegateResults, lastToolResult, sequence, text, type DelegateFixture } from '../delegate/helpers.js';
-import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
+import {
+  callsThenDone,
+  delegateCall,
+  delegateResults,
+  lastToolResult,
+  sequence,
+  text,
+  until,
+  type DelegateFixture,
+} from '../delegate/helpers.js';
+import { A, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
 });
-
-const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
 
 describe('two parallel isolated children editing one file', () => {
   it('in different places: both merged, the file exact, every worktree and branch removed', async () => {
@@ -49,8 +55,13 @@ describe('two parallel isolated children editing one file', () => {
       agents: {
         main: callsThenDone(delegateCall({ parallel: ['w1', 'w2'], prompt: 'edit a.txt' })),
         w1: sequence(tools(shell('s1', sed('s/^three$/THREE-1/'))), text('w1 done')),
-        // w2 finishes later, so w1 is merged first.
-        w2: sequence(tools(shell('s2', `sleep 0.3 && ${sed('s/^three$/THREE-2/')}`)), text('w2 done')),
+        // w2 makes its edit only once w1 is merged (its worktree was made before, from the
+        // same base), so w1 is merged first.
+        w2: async (_req, nth) => {
+          if (nth > 0) return text('w2 done');
+          await until(() => runsOf(fx!, 'w1')[0]?.worktree?.state === 'merged', 15000, 'w1 merged');
+          return tools(shell('s2', sed('s/^three$/THREE-2/')));
+        },
       },
     });
     await fx.runtime.startTurn('go');

@@ -19,7 +19,7 @@ import {
   until,
   type DelegateFixture,
 } from '../delegate/helpers.js';
-import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
+import { A, fail500, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
 import { WORKTREE_MANUAL, WORKTREE_NO_CHANGES, WORKTREE_UNFINISHED } from '../../../src/tools/worktreeNotes.js';
 
@@ -29,8 +29,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
 const fileA = () => readFileSync(join(fx!.workdir, 'a.txt'), 'utf8');
 
 async function askOne() {
@@ -95,13 +93,14 @@ describe('a conflict re-run on the new tree', () => {
       agents: {
         main: callsThenDone(delegateCall({ parallel: ['w1', 'w2'], prompt: 'edit', isolation: 'worktree' })),
         w1: sequence(tools(shell('s1', sed('s/^three$/THREE-1/'))), text('w1 done')),
-        w2: (req) => {
+        w2: async (req) => {
           if (lastToolResult(req) !== '' && JSON.stringify(req.body).includes('"tool"')) return text('w2 done');
           w2Runs += 1;
-          // First run: the same line as w1 (a conflict); the re-run sees w1's line and builds on it.
-          return w2Runs === 1
-            ? tools(shell('s2', `sleep 0.3 && ${sed('s/^three$/THREE-2/')}`))
-            : tools(shell('s3', sed('s/^THREE-1$/THREE-1+2/')));
+          // First run: the same line as w1, edited once w1 is merged (a conflict); the re-run
+          // sees w1's line and builds on it.
+          if (w2Runs > 1) return tools(shell('s3', sed('s/^THREE-1$/THREE-1+2/')));
+          await until(() => runsOf(fx!, 'w1')[0]?.worktree?.state === 'merged', 15000, 'w1 merged');
+          return tools(shell('s2', sed('s/^three$/THREE-2/')));
         },
       },
     });
@@ -184,7 +183,6 @@ describe('a killed isolated child', () => {
 });
 
 const lastLine = (text: string | undefined) => (text ?? '').split('\n').pop();
-const fail500 = () => ({ kind: 'status' as const, status: 500, body: JSON.stringify({ error: { message: 'boom upstream' } }) });
 // An agent whose active time runs out after 1.5 s.
 const quick = `
 [runtime_profiles.quick]
@@ -260,6 +258,8 @@ describe('a failed or timed-out isolated child', () => {
     const [item] = toolItems(fx.runtime.store.getState().transcript, 'spawn_subagent');
     expect(item.status).toBe('error');
     expect(lastLine(item.result)).toBe(WORKTREE_UNFINISHED(branch));
+    // The card reads the note from the display, beside the error.
+    expect(item.display).toEqual({ kind: 'spawn', error: `subagent run failed: ${sub.error}`, worktree: WORKTREE_UNFINISHED(branch) });
     expect(fileA()).toBe(A);
     expect(git(fx.workdir, 'show', `${branch}:a.txt`)).toBe(A.replace('one', 'ONE'));
   });

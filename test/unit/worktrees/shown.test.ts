@@ -8,15 +8,13 @@ import type { Run } from '../../../src/model/run.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
 import { formatInfo } from '../../../src/ui/agents/subagentsFormat.js';
 import { callsThenDone, delegateCall, sequence, text, until, type DelegateFixture } from '../delegate/helpers.js';
-import { isoConfig, isoFixture, runsOf, shell, tools } from './helpers.js';
+import { isoConfig, isoFixture, runsOf, sed, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
 });
-
-const sed = (expr: string) => `sed -i '${expr}' a.txt`;
 
 async function isolatedChild(merge: string, background: boolean) {
   const traced: TraceEvent[] = [];
