@@ -218,7 +218,8 @@ export class Supervisor implements SupervisorCore {
     if (parentSignal) {
       const onParentAbort = () => {
         handle.stopReason ??= 'cancelled';
-        controller.abort();
+        // A kill aborts the children first: abort() would still make its default reason.
+        if (!controller.signal.aborted) controller.abort(parentSignal.reason);
       };
       if (parentSignal.aborted) onParentAbort();
       else {
