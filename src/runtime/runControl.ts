@@ -2,7 +2,7 @@
 // supervisor's control side, kept apart from creating and running children. It works on
 // the supervisor's handles (it never creates or drops one) and the store.
 import { descendantsOf, endRuns, liveSubtree, setRunStatus, type RuntimeStore } from './store.js';
-import { ChildIndex } from './childIndex.js';
+import { ChildIndex } from '../model/childIndex.js';
 import type { RunHandle, StopReason } from './supervisorTypes.js';
 import { isTerminal, type Run } from './types.js';
 

@@ -4,7 +4,7 @@ import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BucketedMap } from '../../../src/model/bucketedMap.js';
 import { childObserved, childrenOfCall, emptyLedger, subtreeObserved, type RunLedger } from '../../../src/model/ledger.js';
-import { ChildIndex } from '../../../src/runtime/childIndex.js';
+import { ChildIndex } from '../../../src/model/childIndex.js';
 import { GroupedStarter, startInGroups } from '../../../src/runtime/batchedStart.js';
 
 describe('BucketedMap', () => {
