@@ -10,8 +10,9 @@ import { displayWidth, truncate } from '../text/width.js';
 import { fitLine, type Line, type Seg } from './segments.js';
 import { flagsText } from '../../model/ledgerText.js';
 import type { ObservedFlag } from '../../model/ledger.js';
-import { kindWord, STATUS_COLORS, STATUS_GLYPHS, statusText } from './status.js';
-import { activeMs, compactDuration, type TreeRow } from './tree.js';
+import { kindWord, STATUS_GLYPHS, statusText } from './status.js';
+import { compactDuration, type TreeRow } from './tree.js';
+import { activeMs, STATUS_COLORS } from '../runDisplay.js';
 import { worktreeBadge } from '../worktrees/worktreeText.js';
 
 /** The task column never shrinks below this before metrics start to drop. */

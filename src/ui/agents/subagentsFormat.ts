@@ -12,7 +12,8 @@ import type { TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatTokens, summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
 import { kindWord, statusText } from './status.js';
-import { activeMs, compactDuration } from './tree.js';
+import { compactDuration } from './tree.js';
+import { activeMs } from '../runDisplay.js';
 
 const TASK_WIDTH = 60;
 /** A log message longer than this is cut; the full text stays in the session log. */

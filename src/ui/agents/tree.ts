@@ -47,9 +47,6 @@ export interface TreeView {
   totals: TreeTotals;
 }
 
-/** Active time: from start to end (or now), minus the time spent paused. */
-export { activeMs } from '../runDisplay.js';
-
 /** "5m12s", "1h02m", "42s": short enough for a row and for narrow /subagents output. */
 export function compactDuration(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));

@@ -8,7 +8,8 @@ import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.
 import { collapsedLines, expandedLines, formatClock } from '../cards/cardLines.js';
 import { genericCollapsed, genericExpanded } from '../cards/genericLines.js';
 import { fitLine, row, wrapBlock, type Line } from '../cards/lines.js';
-import { activeMs, boundRuns, callUsage, isAlive, RUN_STATUS_COLORS, runStatusText, sameRuns } from '../cards/live.js';
+import { boundRuns, callUsage, isAlive, runStatusText, sameRuns } from '../cards/live.js';
+import { activeMs, STATUS_COLORS } from '../runDisplay.js';
 import { cardModel } from '../cards/model.js';
 import { firstLine, formatElapsed } from '../text/format.js';
 import { wrapText } from '../text/width.js';
@@ -91,7 +92,7 @@ function childHeading(run: Run, recorded: boolean, ctx: LayoutContext): Line[] {
       { text: '── ', dim: true },
       { text: runName(run), bold: true, color: 'cyan' },
       { text: ` · ${run.shortId} · `, dim: true },
-      { text: status, color: recorded ? 'gray' : RUN_STATUS_COLORS[run.status] },
+      { text: status, color: recorded ? 'gray' : STATUS_COLORS[run.status] },
       { text: ` · ${formatClock(run.startedAt ?? run.createdAt)} → ${formatClock(run.endedAt)}`, dim: true },
       run.startedAt !== undefined ? { text: ` · ${formatElapsed(activeMs(run, ctx.now))}`, dim: true } : undefined,
     ),
