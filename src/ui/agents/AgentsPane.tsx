@@ -19,7 +19,8 @@ import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
 import { LineView } from '../components/LineView.js';
 import { chooseColumns, formatRow } from './rowFormat.js';
-import { fitLine, wrapSeg, type Line } from './segments.js';
+import { wrapSeg } from './segments.js';
+import { fitLine, type Line } from '../text/segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
 import { runItems, transcriptLines } from './transcriptLines.js';
 import { runObservedLines } from './observedLines.js';

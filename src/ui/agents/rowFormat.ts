@@ -7,7 +7,7 @@ import { isExternalAcpRun, isTerminal } from '../../model/run.js';
 import { formatCost, formatTokens } from '../text/format.js';
 import { subtreeText } from '../text/usageText.js';
 import { displayWidth, truncate } from '../text/width.js';
-import { fitLine, type Line, type Seg } from './segments.js';
+import { fitLine, type Line, type Seg } from '../text/segments.js';
 import { flagsText } from '../../model/ledgerText.js';
 import type { ObservedFlag } from '../../model/ledger.js';
 import { kindWord, STATUS_GLYPHS, statusText } from './status.js';

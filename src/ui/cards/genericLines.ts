@@ -9,7 +9,8 @@ import { prettyArgs, resultPreview, toolArgsSummary } from '../text/format.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { callStatusWord, formatClock } from './cardLines.js';
 import { limitNote, limitText } from './limits.js';
-import { fitLine, row, wrapBlock, type Line } from './lines.js';
+import { row, wrapBlock } from './lines.js';
+import { fitLine, type Line } from '../text/segments.js';
 import { reachedRetentionCap } from './cardArgs.js';
 import { diffBodyLines, diffOf, diffSummarySegs } from './diffLines.js';
 
