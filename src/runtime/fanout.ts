@@ -10,7 +10,7 @@ import { t } from '../i18n/index.js';
 import type { PendingFanout, PlannedChild } from '../model/controls.js';
 import { declinedCalls, startedFor } from '../model/fanoutPlan.js';
 import type { ToolCallRequest } from '../model/messages.js';
-import { providerLabel } from '../providers/createProvider.js';
+import { providerLabel } from '../providers/label.js';
 import { parseArgs as parseDelegateArgs } from '../tools/delegate/args.js';
 import { DELEGATE } from '../tools/delegate/strings.js';
 import type { ToolRegistry } from '../tools/registry.js';

@@ -2,7 +2,8 @@
 // exposes the actions the UI and headless mode may take (RuntimeApi).
 import { randomUUID } from 'node:crypto';
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
-import { createProvider, providerLabel } from '../providers/createProvider.js';
+import { createProvider } from '../providers/createProvider.js';
+import { providerLabel } from '../providers/label.js';
 import type { ModelMessage, ModelProvider } from '../providers/types.js';
 import { createActionTracker } from '../tools/actionTracker.js';
 import { applyPolicyToolFilter } from '../tools/policy.js';
