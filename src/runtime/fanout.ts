@@ -21,8 +21,6 @@ import { setRunStatus, type RuntimeStore } from './store.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
 
-export { FANOUT_DECLINED } from './fanoutDeclined.js';
-
 /** Rough tokens of a prompt: ~4 characters a token, as providers count English text. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 
@@ -74,8 +72,6 @@ export function plannedChildren(config: ArborConfig, req: Pick<FanoutRequest, 'c
   }
   return out;
 }
-
-export { declinedCalls, startedFor } from '../model/fanoutPlan.js';
 
 export interface FanoutBrokerOptions {
   config: ArborConfig;

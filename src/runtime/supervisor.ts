@@ -16,7 +16,7 @@ import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
-import { childObserved } from './ledger/book.js';
+import { childObserved } from '../model/ledger.js';
 import { KILLED_TEXT, RunControl } from './runControl.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
@@ -25,8 +25,6 @@ import { addRun, appendItem, patchRun, setRunStatus, type RuntimeStore } from '.
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
-
-export type { SubagentOverrides } from './subagents.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';

@@ -248,5 +248,3 @@ export class LedgerBook {
     this.diffBytes.delete(runId);
   }
 }
-
-export { childObserved } from '../../model/ledger.js';
