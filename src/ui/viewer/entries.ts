@@ -16,7 +16,8 @@ import { firstLine, formatElapsed } from '../text/format.js';
 import { wrapText } from '../text/width.js';
 import { NOTICE_STYLE } from '../theme.js';
 import { viewerReasoningLines } from '../reasoning/viewerLines.js';
-import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
+import { DEFAULT_SHOW_REASONING } from '../reasoning/mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 export type ViewEntry =
   | { kind: 'item'; key: string; item: TranscriptItem }
