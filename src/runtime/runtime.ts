@@ -42,6 +42,7 @@ import type { ElicitationReply } from '../model/controls.js';
 import { openBrowser } from '../mcp/auth/browser.js';
 import { browserEnv } from '../mcp/auth/login.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
+import { runError } from '../model/run.js';
 
 /** Where session events and trace lines go. Both optional so tests can run bare. */
 export interface RuntimeSinks {
@@ -412,7 +413,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     } catch (err) {
       repairHistory(history);
       if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
-        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', { error: 'interrupted' });
+        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', runError('interrupted'));
         notice('warn', t('runtime:interrupted'));
       } else {
         const message = describeLoopError(err);

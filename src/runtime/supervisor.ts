@@ -17,7 +17,7 @@ import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
 import { childObserved } from '../model/ledger.js';
-import { KILLED_TEXT, RunControl } from './runControl.js';
+import { RunControl } from './runControl.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
 import { RunPlaces } from './worktrees/supervise.js';
@@ -25,16 +25,12 @@ import { addRun, appendItem, patchRun, setRunStatus, type RuntimeStore } from '.
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
+import { runError, type KilledBy, type RunErrorCode } from '../model/run.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
-
-/** A killed child's error: the parent model reads it in the failed tool result. */
-export { KILLED_TEXT };
-/** A kill the runaway guard made on its own (headless: no operator to ask). */
-export const GUARD_KILLED_TEXT = 'killed by the runaway guard';
 
 export type {
   ChildResult,
@@ -269,10 +265,10 @@ export class Supervisor implements SupervisorCore {
       await this.lane.acquire(run.id, handle.controller.signal);
       handle.laned = true;
     } catch {
-      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped while queued');
+      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', { code: 'stoppedWhileQueued' });
     }
     if (handle.controller.signal.aborted)
-      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped before it started');
+      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', { code: 'stoppedBeforeStart' });
     const status = this.store.getState().runs.get(run.id)?.status;
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
@@ -292,7 +288,14 @@ export class Supervisor implements SupervisorCore {
     }
   }
 
-  private endChild(runId: string, handle: RunHandle, status: TerminalStatus, text: string, error: string | undefined): ChildResult {
+  /** `error`: the failure's text, or the code of one the runtime words itself (RUN_ERROR_TEXT). */
+  private endChild(
+    runId: string,
+    handle: RunHandle,
+    status: TerminalStatus,
+    text: string,
+    error: string | { code: RunErrorCode } | undefined,
+  ): ChildResult {
     // Stopped by a per-child limit: a failure whose error names the limit (not a cancel).
     if (handle.failText !== undefined && status === 'cancelled') [status, error] = ['failed', handle.failText];
     this.budgets.close(runId);
@@ -300,15 +303,18 @@ export class Supervisor implements SupervisorCore {
     handle.detach?.();
     this.lane.release(runId);
     handle.laned = false;
-    const reasonText =
+    const ended: Pick<Run, 'error' | 'errorCode'> =
       status === 'killed'
-        ? (handle.killText ?? KILLED_TEXT)
+        ? runError(handle.killedBy ?? 'killedByOperator')
         : status === 'timed_out'
-          ? 'timed out'
-          : status === 'cancelled'
-            ? (error ?? 'cancelled: the turn was stopped')
-            : error;
-    setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : { error: reasonText });
+          ? runError('timedOut')
+          : typeof error === 'object'
+            ? runError(error.code)
+            : status === 'cancelled' && error === undefined
+              ? runError('turnStopped')
+              : { error };
+    const reasonText = ended.error;
+    setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : ended);
     const run = this.store.getState().runs.get(runId)!;
     this.deps.trace(status === 'completed' ? 'run_finished' : 'run_failed', run);
     this.deps.onChildEnded?.(run);
@@ -438,9 +444,9 @@ export class Supervisor implements SupervisorCore {
   }
 
   /** Stops a run and every descendant. Returns the descendants that were live.
-   * `killText`: what a killed run's error says (who killed it); the operator by default. */
-  stop(runId: string, reason: StopReason, killText?: string): number {
-    return this.control.stop(runId, reason, killText);
+   * `killedBy`: who a killed run's error says killed it; the operator by default. */
+  stop(runId: string, reason: StopReason, killedBy?: KilledBy): number {
+    return this.control.stop(runId, reason, killedBy);
   }
 
   /** Stops every live run (each stop cascades to its subtree): the session is ending. Each
@@ -465,10 +471,10 @@ export class Supervisor implements SupervisorCore {
     this.stop(runId, 'cancelled');
   }
 
-  kill(runId: string, killText?: string): { killed: boolean; descendants: number } {
+  kill(runId: string, killedBy?: KilledBy): { killed: boolean; descendants: number } {
     const run = this.store.getState().runs.get(runId);
     if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
-    const descendants = this.stop(runId, 'killed', killText);
+    const descendants = this.stop(runId, 'killed', killedBy);
     return { killed: true, descendants };
   }
 

@@ -12,7 +12,7 @@ import type { TranscriptItem } from '../../model/transcript.js';
 import { firstLine, formatCost, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
 import { kindWord, statusText } from './status.js';
-import { activeMs } from '../runDisplay.js';
+import { activeMs, runErrorText } from '../runDisplay.js';
 
 const TASK_WIDTH = 60;
 /** A log message longer than this is cut; the full text stays in the session log. */
@@ -114,7 +114,7 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
     ['subtree', subtreeValue(s, run)],
     ['limits', limitsValue(run)],
     ['result', truncate(firstLine(run.result), 200) || none],
-    ['error', truncate(firstLine(run.error), 200) || none],
+    ['error', truncate(firstLine(runErrorText(run)), 200) || none],
     ['queuePosition', run.queuePosition !== undefined ? String(run.queuePosition) : none],
     ['taskId', run.taskId ?? none],
     ...(run.worktree ? [['worktree', worktreeInfo(run.worktree)] as [InfoField, string]] : []),

@@ -13,7 +13,7 @@ import { limitNote, limitText } from './limits.js';
 import { row, wrapBlock } from './lines.js';
 import { fitLine, type Line, type Seg } from '../text/segments.js';
 import { currentTool, isAlive, runStatusText, type CallUsage } from './live.js';
-import { activeMs, STATUS_COLORS } from '../runDisplay.js';
+import { activeMs, runErrorText, STATUS_COLORS } from '../runDisplay.js';
 import type { CardModel, ResponseBlock } from './model.js';
 import { flagSegs, observedSection } from './observedLines.js';
 
@@ -254,7 +254,8 @@ function childLines(v: CardView, run: Run): Line[] {
   );
   const tool = currentTool(run);
   if (tool && isAlive(run)) out.push(row(w, { text: '      ' }, { text: t('transcript:details.runningTool', { tool }), color: 'cyan' }));
-  if (run.error) out.push(...wrapBlock(run.error, w, 6, { color: 'red' }));
+  const error = runErrorText(run);
+  if (error) out.push(...wrapBlock(error, w, 6, { color: 'red' }));
   const tools = (v.childItems?.(run.id) ?? []).filter((i): i is ToolTranscriptItem => i.kind === 'tool');
   if (tools.length > 0) {
     out.push(row(w, { text: '      ' }, { text: t('transcript:details.toolEvents'), dim: true }));

@@ -10,7 +10,7 @@ import { genericCollapsed, genericExpanded } from '../cards/genericLines.js';
 import { row, wrapBlock } from '../cards/lines.js';
 import { fitLine, type Line } from '../text/segments.js';
 import { boundRuns, callUsage, isAlive, runStatusText, sameRuns } from '../cards/live.js';
-import { activeMs, STATUS_COLORS } from '../runDisplay.js';
+import { activeMs, runErrorText, STATUS_COLORS } from '../runDisplay.js';
 import { cardModel } from '../cards/model.js';
 import { firstLine, formatElapsed } from '../text/format.js';
 import { wrapText } from '../text/width.js';
@@ -100,7 +100,8 @@ function childHeading(run: Run, recorded: boolean, ctx: LayoutContext): Line[] {
     ),
   ];
   lines.push(row(w, { text: '   ' }, { text: firstLine(run.task), dim: true }));
-  if (run.error) lines.push(row(w, { text: '   ' }, { text: firstLine(run.error), color: 'red' }));
+  const error = runErrorText(run);
+  if (error) lines.push(row(w, { text: '   ' }, { text: firstLine(error), color: 'red' }));
   return lines;
 }
 
@@ -177,7 +178,7 @@ export function searchText(entry: ViewEntry): string {
   const hit = searchCache.get(k);
   if (hit !== undefined) return hit;
   let text: string;
-  if (entry.kind === 'child') text = `${entry.run.alias}\n${entry.run.task}\n${entry.run.error ?? ''}`;
+  if (entry.kind === 'child') text = `${entry.run.alias}\n${entry.run.task}\n${runErrorText(entry.run) ?? ''}`;
   else {
     const item = entry.item;
     text = item.kind === 'tool' ? `${item.name}\n${item.rawArgs}\n${item.result ?? ''}` : item.text;
