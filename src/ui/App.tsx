@@ -20,7 +20,7 @@ import {
   type SessionsSource,
   type SlashCommand,
 } from './commands/registry.js';
-import { ApprovalPrompt, approvalDiffScrollable, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
+import { ApprovalPrompt, approvalDiffScrollable, approvalMaxScroll, approvalPromptHeight } from './approval/ApprovalPrompt.js';
 import { FanoutPrompt, fanoutPromptHeight } from './fanout/FanoutPrompt.js';
 import { fanoutKeyBinding } from './fanout/keys.js';
 import { ElicitationPrompt, elicitationPromptHeight } from './elicitation/ElicitationPrompt.js';
@@ -43,7 +43,8 @@ import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
 import { RuntimeStoreContext } from './runtimeStoreContext.js';
 import { runLabel, runPath } from '../runtime/runSelection.js';
-import { useApprovalView } from './hooks/useApprovalView.js';
+import { useApprovalView } from './approval/useApprovalView.js';
+import { approvalKeyBinding } from './approval/keys.js';
 import type { Pane } from './panes/types.js';
 import { QUIT_PANE_ID, quitQuestionPane } from './quit/QuitQuestion.js';
 import { runningBackgroundTasks } from '../runtime/store.js';
@@ -104,7 +105,13 @@ export function App(props: AppProps) {
   registryRef.current ??= new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]);
   const registry = registryRef.current;
   const bindingsRef = useRef<ReturnType<typeof defaultKeyBindings> | undefined>(undefined);
-  bindingsRef.current ??= [fanoutKeyBinding, elicitationKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()];
+  bindingsRef.current ??= [
+    fanoutKeyBinding,
+    elicitationKeyBinding,
+    ...(props.keyBindings ?? []),
+    approvalKeyBinding,
+    ...defaultKeyBindings(),
+  ];
   const bindings = bindingsRef.current;
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });

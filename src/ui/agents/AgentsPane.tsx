@@ -29,7 +29,7 @@ import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
 import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
-import { asksByRun } from './asks.js';
+import { asksByRun } from '../approval/asks.js';
 
 export interface AgentsPaneProps extends PaneProps {
   /** [delegation] archive_after_minutes: finished runs leave the list this long after ending. */
