@@ -32,6 +32,7 @@ import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
 import { StatusBar, statusBarHeight } from './components/StatusBar.js';
 import { QuotaBanner, quotaBannerHeight } from './components/QuotaBanner.js';
 import { useChatKeys } from './hooks/useChatKeys.js';
+import type { UiContext } from './uiContext.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
 import { useRefStore } from './hooks/useRefStore.js';
@@ -261,17 +262,21 @@ export function App(props: AppProps) {
 
   const commandList = useMemo(() => registry.list(), [registry]);
   const keyHelp = useMemo(() => helpLines(bindings, keys), [bindings, keys]);
-  const commandContext: CommandContext = {
+  // What keys and commands may both do, given to each of them.
+  const uiContext: UiContext = {
     runtime,
-    print,
-    sessions,
     exit: requestExit,
-    setLanguage: changeLanguage,
-    saveLanguage,
-    clearScreen,
     openPane: setPane,
     closePane: () => setPane(null),
     isTurnRunning: () => turnRunningRef.current,
+  };
+  const commandContext: CommandContext = {
+    ...uiContext,
+    print,
+    sessions,
+    setLanguage: changeLanguage,
+    saveLanguage,
+    clearScreen,
     commands: commandList,
     keyBindings: keyHelp,
     keyTable: keys,
@@ -329,11 +334,8 @@ export function App(props: AppProps) {
   useChatKeys(
     bindings,
     {
-      runtime,
+      ...uiContext,
       keys,
-      get turnRunning() {
-        return turnRunningRef.current;
-      },
       approvalPending: approval !== undefined,
       paneOpen: pane !== null,
       // Getters: a burst of keys must see what the keys before it did, not this render.
@@ -345,11 +347,8 @@ export function App(props: AppProps) {
       },
       input,
       approvalUi,
-      exit: requestExit,
       flash,
       clearFlash,
-      openPane: setPane,
-      closePane: () => setPane(null),
       openPaneId: () => paneRef.current?.id,
       redraw: reprintScrollback,
       now: Date.now,

@@ -3,12 +3,11 @@
 // features add theirs (Ctrl+O, Ctrl+T) to the list the App is given. /help lists every
 // binding's `help` lines, with the keys taken from the table.
 import { QUIT_PANE_ID } from '../quit/paneId.js';
-import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import { t, type TranslationKey } from '../../i18n/index.js';
 import type { KeyBindingInfo } from '../commands/registry.js';
 import type { ApprovalUi } from '../approval/view.js';
-import type { Pane } from '../panes/types.js';
+import type { UiContext } from '../uiContext.js';
 import type { KeyTable } from './keyTable.js';
 import type { KeyPress } from './tokenizer.js';
 
@@ -32,27 +31,36 @@ export interface QueuedMessage {
   take(): string | undefined;
 }
 
-export interface KeyContext {
-  runtime: RuntimeApi;
+/** What the key bindings remember between keys (a ref of the chat's key hook). */
+export interface KeyMemory {
+  /** When Ctrl+C was last pressed: a second press within QUIT_WINDOW_MS quits. */
+  lastCtrlC?: number;
+  /** The ask last answered, so a key repeated before its prompt goes away answers once. */
+  answeredApproval?: string;
+  answeredFanout?: string;
+  answeredElicitation?: string;
+  /** The fan-out count being typed: digits closer together than a second make one number. */
+  fanoutDigit?: { id: string; at: number; text: string };
+}
+
+/** What a key binding may do: everything an action may (UiContext), plus the line editor,
+ * the approval prompt and the flash line, as of this key. */
+export interface KeyContext extends UiContext {
   keys: KeyTable;
-  turnRunning: boolean;
   approvalPending: boolean;
   paneOpen: boolean;
   inputValue: string;
   suggestionsVisible: boolean;
   input: InputActions;
   approvalUi: ApprovalUi;
-  exit(): void;
   flash(text: string): void;
   clearFlash(): void;
-  openPane(pane: Pane): void;
-  closePane(): void;
   /** Id of the pane open now (as of the last key, not the last frame or effect). */
   openPaneId(): string | undefined;
   redraw(): void;
   now(): number;
-  /** Scratch space that survives renders, e.g. when Ctrl+C was last pressed. */
-  memory: Record<string, unknown>;
+  /** Survives renders and keys. */
+  memory: KeyMemory;
   /** Type-ahead: ↑ on an empty line takes it back, an interrupt returns it unsent. */
   typeAhead?: QueuedMessage;
 }
@@ -95,7 +103,7 @@ const interrupt: KeyBinding = {
   id: 'interrupt',
   command: 'chat.interrupt',
   run(ctx) {
-    if (ctx.approvalPending || !ctx.turnRunning) return false;
+    if (ctx.approvalPending || !ctx.isTurnRunning()) return false;
     interruptTurn(ctx);
   },
   help: [{ commands: ['chat.interrupt'], summary: 'ui:keys.summaries.interrupt' }],
@@ -111,12 +119,12 @@ const ctrlC: KeyBinding = {
       ctx.exit();
       return;
     }
-    if (ctx.turnRunning) {
+    if (ctx.isTurnRunning()) {
       ctx.memory.lastCtrlC = undefined;
       interruptTurn(ctx);
       return;
     }
-    const last = ctx.memory.lastCtrlC as number | undefined;
+    const last = ctx.memory.lastCtrlC;
     const now = ctx.now();
     if (last !== undefined && now - last <= QUIT_WINDOW_MS) {
       ctx.memory.lastCtrlC = undefined;
