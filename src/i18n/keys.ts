@@ -618,6 +618,7 @@ export type TranslationKey =
   | 'runtime:runError.stoppedWhileQueued'
   | 'runtime:runError.timedOut'
   | 'runtime:runError.turnStopped'
+  | 'runtime:runError.worktreeUnavailable'
   | 'runtime:runaway.action.kill_tree'
   | 'runtime:runaway.action.pause_spawning'
   | 'runtime:runaway.action.pause_tree'

@@ -99,6 +99,7 @@ export const RUN_ERROR_TEXT = {
   turnStopped: 'cancelled: the turn was stopped',
   killedByOperator: 'killed by the operator',
   killedByGuard: 'killed by the runaway guard',
+  worktreeUnavailable: 'worktree isolation is not available in this runtime',
 } as const;
 export type RunErrorCode = keyof typeof RUN_ERROR_TEXT;
 /** Who killed a run, as its error says. */
