@@ -611,6 +611,7 @@ export type TranslationKey =
   | 'runtime:quota.resumed'
   | 'runtime:replyTruncated'
   | 'runtime:retryNotice'
+  | 'runtime:runError.childBudgetExhausted'
   | 'runtime:runError.interrupted'
   | 'runtime:runError.killedByGuard'
   | 'runtime:runError.killedByOperator'

@@ -70,8 +70,10 @@ export interface Run {
   costUsd: number;
   result?: string;
   error?: string;
-  /** Set when the runtime wrote `error` itself (RUN_ERROR_TEXT): views translate the code. */
+  /** Set when the runtime wrote `error` itself (RUN_ERROR_TEXT, or a child budget's stop):
+   * views translate the code, with `errorParams` as the text's values. */
   errorCode?: RunErrorCode;
+  errorParams?: Record<string, string | number>;
   /** Position in the concurrency queue (1-based) while queued. */
   queuePosition?: number;
   /** Milliseconds spent paused, or waiting for the operator to answer an ask, so far (timeouts do not count it). */
@@ -101,12 +103,17 @@ export const RUN_ERROR_TEXT = {
   killedByGuard: 'killed by the runaway guard',
   worktreeUnavailable: 'worktree isolation is not available in this runtime',
 } as const;
-export type RunErrorCode = keyof typeof RUN_ERROR_TEXT;
+/** The fixed texts' codes, and a child budget's stop (runtime/childBudget.ts: its text names
+ * the limit, its value and the measured one, given as `errorParams`). */
+export type RunErrorCode = FixedRunErrorCode | 'childBudgetExhausted';
+export type FixedRunErrorCode = keyof typeof RUN_ERROR_TEXT;
 /** Who killed a run, as its error says. */
-export type KilledBy = Extract<RunErrorCode, 'killedByOperator' | 'killedByGuard'>;
+export type KilledBy = Extract<FixedRunErrorCode, 'killedByOperator' | 'killedByGuard'>;
 
 /** The run fields for a runtime-written error: its English text and its code. */
-export function runError(code: RunErrorCode): { error: string; errorCode: RunErrorCode } {
+export type RunFailure = Pick<Run, 'error' | 'errorCode' | 'errorParams'>;
+
+export function runError(code: FixedRunErrorCode): { error: string; errorCode: RunErrorCode } {
   return { error: RUN_ERROR_TEXT[code], errorCode: code };
 }
 

@@ -25,7 +25,7 @@ import { addRun, appendItem, patchRun, setRunStatus, type RuntimeStore } from '.
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
 import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
-import { runError, type KilledBy, type RunErrorCode } from '../model/run.js';
+import { runError, type FixedRunErrorCode, type KilledBy, type RunFailure } from '../model/run.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
@@ -55,7 +55,7 @@ export class Supervisor implements SupervisorCore {
   /** Per-child limits (childBudget.ts): fed by every model call's usage through loopHooks. */
   readonly budgets = new ChildBudgets({
     run: (id) => this.store.getState().runs.get(id),
-    exhausted: (id, text) => this.stopForBudget(id, text),
+    exhausted: (id, failure) => this.stopForBudget(id, failure),
   });
   private readonly loopHooks: LoopHooks;
   /** Stop, pause and resume over subtrees (runControl.ts), on this supervisor's handles. */
@@ -294,17 +294,19 @@ export class Supervisor implements SupervisorCore {
     handle: RunHandle,
     status: TerminalStatus,
     text: string,
-    error: string | { code: RunErrorCode } | undefined,
+    error: string | { code: FixedRunErrorCode } | undefined,
   ): ChildResult {
     // Stopped by a per-child limit: a failure whose error names the limit (not a cancel).
-    if (handle.failText !== undefined && status === 'cancelled') [status, error] = ['failed', handle.failText];
+    const budget = handle.failure !== undefined && status === 'cancelled' ? handle.failure : undefined;
+    if (budget) status = 'failed';
     this.budgets.close(runId);
     handle.timer?.clear();
     handle.detach?.();
     this.lane.release(runId);
     handle.laned = false;
-    const ended: Pick<Run, 'error' | 'errorCode'> =
-      status === 'killed'
+    const ended: RunFailure =
+      budget ??
+      (status === 'killed'
         ? runError(handle.killedBy ?? 'killedByOperator')
         : status === 'timed_out'
           ? runError('timedOut')
@@ -312,7 +314,7 @@ export class Supervisor implements SupervisorCore {
             ? runError(error.code)
             : status === 'cancelled' && error === undefined
               ? runError('turnStopped')
-              : { error };
+              : { error });
     const reasonText = ended.error;
     setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : ended);
     const run = this.store.getState().runs.get(runId)!;
@@ -462,12 +464,12 @@ export class Supervisor implements SupervisorCore {
   }
 
   /** A per-child limit was reached: the run and its subtree stop; the run ends failed with
-   * `text` (endChild), its descendants cancelled. */
-  private stopForBudget(runId: string, text: string): void {
+   * `failure` (endChild), its descendants cancelled. */
+  private stopForBudget(runId: string, failure: RunFailure): void {
     const h = this.handles.get(runId);
     const run = this.store.getState().runs.get(runId);
     if (!h || !run || isTerminal(run.status)) return;
-    h.failText = text;
+    h.failure = failure;
     this.stop(runId, 'cancelled');
   }
 

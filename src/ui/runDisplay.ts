@@ -27,5 +27,5 @@ export const STATUS_COLORS: Record<RunStatus, string> = {
 /** The run's error as the operator reads it: one the runtime wrote itself (it left a code)
  * in the current language; any other (a provider's or tool's message) as recorded. */
 export function runErrorText(run: Run): string | undefined {
-  return run.errorCode !== undefined ? t(`runtime:runError.${run.errorCode}`) : run.error;
+  return run.errorCode !== undefined ? t(`runtime:runError.${run.errorCode}`, run.errorParams) : run.error;
 }

@@ -5,7 +5,7 @@ import type { ArborConfig } from '../../config/types.js';
 import type { ToolCaller } from '../../tools/types.js';
 import type { ChildResult, ChildSpec } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
-import type { RunErrorCode } from '../../model/run.js';
+import type { FixedRunErrorCode } from '../../model/run.js';
 import { callerIn } from './place.js';
 import type { WorktreeQueue } from './queue.js';
 
@@ -39,7 +39,7 @@ export class RunPlaces {
 
   /** Before the child starts: its worktree, or the refusal it fails with (a git error's
    * text, or the code of one the runtime words itself). */
-  async prepare(spec: ChildSpec, run: Run): Promise<string | { code: RunErrorCode } | undefined> {
+  async prepare(spec: ChildSpec, run: Run): Promise<string | { code: FixedRunErrorCode } | undefined> {
     if (!this.pending.delete(run.id)) {
       if (!this.queue && wantsWorktree(this.config, spec)) return { code: 'worktreeUnavailable' };
       return undefined;

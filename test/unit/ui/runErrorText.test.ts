@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { RUN_ERROR_TEXT, runError, type Run, type RunErrorCode } from '../../../src/model/run.js';
+import { RUN_ERROR_TEXT, runError, type FixedRunErrorCode, type Run } from '../../../src/model/run.js';
 import { runErrorText } from '../../../src/ui/runDisplay.js';
 
-const codes = Object.keys(RUN_ERROR_TEXT) as RunErrorCode[];
+const codes = Object.keys(RUN_ERROR_TEXT) as FixedRunErrorCode[];
 const run = (fields: Partial<Run>) => ({ error: undefined, errorCode: undefined, ...fields }) as Run;
 
 afterEach(() => setLanguage('en'));
@@ -22,6 +22,18 @@ describe('run errors the runtime words itself', () => {
       expect(runErrorText(r)).not.toBe(RUN_ERROR_TEXT[code]);
     }
     expect(runErrorText(run(runError('stoppedWhileQueued')))).toBe('detenido mientras esperaba en la cola');
+  });
+
+  it("words a child budget's stop from its values, in English exactly as the parent model reads it", () => {
+    const text = 'child budget exhausted: max_child_tokens = 300, used 310; the child was stopped';
+    const stopped = run({
+      error: text,
+      errorCode: 'childBudgetExhausted',
+      errorParams: { key: 'max_child_tokens', limit: 300, used: '310' },
+    });
+    expect(runErrorText(stopped)).toBe(text);
+    setLanguage('es');
+    expect(runErrorText(stopped)).toBe('presupuesto del hijo agotado: max_child_tokens = 300, usado 310; se detuvo el hijo');
   });
 
   it('shows any other error (a provider or tool message) as recorded, in any language', () => {
