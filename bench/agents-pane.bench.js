@@ -23,9 +23,19 @@
 // Diagnosis, no target: V8 heap after a forced full GC (asked over the inspector, which arbor
 // is started with on a loopback port) before and after, per child — what the children really
 // keep, apart from garbage not yet collected.
-// Targets: p95 frame < 16 ms, kill all < 100 ms, < 300 KB per finished child.
+// - the floor under the CPU: the same tree run headless (`arbor -p`, nothing drawn) after
+//   each run; (CPU with the pane open − that) / frames drawn is what a frame costs to draw.
+//   Frames after which the emulated screen reads the same as before are counted: a frame
+//   should be written only when something visible changed.
+// Targets: p95 frame < 16 ms and ≤ 1.2× the nothing-live p95 of the same runs; ≤ 5 ms of
+// CPU per drawn frame; no frame that changes nothing; kill all < 100 ms; < 300 KB per
+// finished child (issues 6 and 24).
+// With ARBOR_BENCH_PROFILE_DIR, each run also writes agents-pane-windows-<pid>.json there:
+// when each phase ran on the CPU profile's clock (CLOCK_MONOTONIC µs), to cut arbor's
+// profile to the pane window (bench/lib/profileWindow.js).
 // ARBOR_BENCH_AGENTS_RUNS=1 runs once (with ARBOR_BENCH_PROFILE_DIR, for a profile).
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -52,13 +62,20 @@ const IDLE_KEY_PRESSES = 30;
 const CPU_WINDOW_MS = 5000;
 const RSS_SETTLE_MS = 2000;
 const FRAME_GAP_MS = 5;
+/** Synchronized output, begin and end (DEC mode 2026). */
+const BSU = '\x1b[?2026h';
+const ESU = '\x1b[?2026l';
 const COLS = 140;
 const ROWS = 40;
 const TARGET_P95_FRAME_MS = 16;
+const TARGET_P95_FLOOR_RATIO = 1.2;
+const TARGET_DRAW_MS_PER_FRAME = 5;
 const TARGET_KILL_MS = 100;
 const TARGET_KB_PER_CHILD = 300;
 
 const abs = () => performance.timeOrigin + performance.now();
+/** CLOCK_MONOTONIC in µs: the clock of V8's CPU profiles, so a profile can be cut to a window. */
+const mono = () => Number(process.hrtime.bigint() / 1000n);
 
 async function readyMarker() {
   const theme = await import(distUrl('ui/theme.js'));
@@ -131,18 +148,62 @@ async function keyToFrame(term, count) {
   return out;
 }
 
+/** What a frame that changed nothing wrote: its size, and where its bytes first differ from
+ * the frame before it (which drew the same screen). */
+function describeSame(frame, before) {
+  let i = 0;
+  while (i < frame.length && frame[i] === before[i]) i++;
+  const around = (t) => JSON.stringify(t.slice(Math.max(0, i - 80), i + 120));
+  return `${frame.split('\n').length - 1} rows written; first byte apart at ${i}: ${around(frame)} where the frame before had ${around(before)}`;
+}
+
 /** arbor's CPU over `ms` of wall time, as a share of one core, and the frames it drew
  * meanwhile: output chunks closer than FRAME_GAP_MS to the previous one belong to the same
- * frame (a frame can span several pty reads). */
+ * frame (a frame can span several pty reads). `unchanged`: frames after which the emulated
+ * screen, colours and attributes included, was the same as before them (written, but
+ * nothing visible changed). */
 async function cpuShare(term, ms) {
   let frames = 0;
+  let unchanged = 0;
   let last = -Infinity;
+  await term.flush();
+  // The screen as the last whole frame left it, and as the last chunk read left it: when a
+  // new frame starts, the one before it is complete and is compared with the frame before.
+  let frameEnd = term.styledScreen();
+  let latest = frameEnd;
+  let seen = term.rawChunkCount();
+  // Inside a synchronized update (Ink brackets a frame with BSU … ESU, in separate writes):
+  // a piece read later than FRAME_GAP_MS still belongs to the frame it closes.
+  let open = false;
+  let frameText = '';
+  let lastFrameText = '';
+  /** What the first frame that changed nothing wrote (escapes shown), for the log. */
+  let sample;
   const counting = term
     .timeUntil(
-      () => {
+      (t) => {
         const at = performance.now();
-        if (at - last > FRAME_GAP_MS) frames++;
+        const text = t.rawChunks(seen).join('');
+        seen = t.rawChunkCount();
+        // Checked once more at the start and at the end, with nothing new read.
+        if (text === '') return false;
+        if (at - last > FRAME_GAP_MS && !open) {
+          if (frames > 0 && latest === frameEnd) {
+            unchanged++;
+            sample ??= { frame: frameText, before: lastFrameText };
+          }
+          frameEnd = latest;
+          frames++;
+          lastFrameText = frameText;
+          frameText = '';
+        }
+        frameText += text;
+        const begin = text.lastIndexOf(BSU);
+        const end = text.lastIndexOf(ESU);
+        if (begin > end) open = true;
+        else if (end >= 0) open = false;
         last = at;
+        latest = t.styledScreen();
         return false;
       },
       { what: 'the end of the CPU window', timeoutMs: ms },
@@ -154,7 +215,18 @@ async function cpuShare(term, ms) {
   const cpuMs = processCpuMs(term.pid).totalMs - c0;
   const wall = performance.now() - t0;
   await counting;
-  return { share: cpuMs / wall, fps: (frames * 1000) / wall, cpuPerFrameMs: frames ? cpuMs / frames : NaN };
+  if (frames > 0 && latest === frameEnd) {
+    unchanged++;
+    sample ??= { frame: frameText, before: lastFrameText };
+  }
+  return {
+    share: cpuMs / wall,
+    fps: (frames * 1000) / wall,
+    cpuPerFrameMs: frames ? cpuMs / frames : NaN,
+    frames,
+    unchanged,
+    unchangedSample: sample === undefined ? undefined : describeSame(sample.frame, sample.before),
+  };
 }
 
 async function waitStats(server, pred, what, timeoutMs) {
@@ -164,6 +236,51 @@ async function waitStats(server, pred, what, timeoutMs) {
     if (pred(stats)) return stats;
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(stats)}`);
     await sleep(50);
+  }
+}
+
+/** The floor under the pane's CPU: the same tree run headless (`arbor -p`, nothing drawn),
+ * its CPU over the same window once all children are live: what streaming 200 children
+ * costs arbor's runtime whatever the screen does. */
+async function headlessFloor(server) {
+  const { url } = await server.request({
+    cmd: 'open',
+    scenario: 'agents-tree',
+    options: { mids: MIDS, leavesPerMid: LEAVES_PER_MID, leafChunkMs: LEAF_CHUNK_MS, leafChunks: LEAF_CHUNKS },
+  });
+  const h = tempArborHome({ prefix: 'arbor-bench-agents-headless-', fastTimings: false });
+  writeConfig(h.dir, treeConfig(url, { children: CHILDREN }));
+  const child = spawn(process.execPath, [installedArbor().bin, '--trust-project', '-p', AGENTS_BENCH.rootPrompt], {
+    cwd: h.dir,
+    env: h.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    await waitStats(
+      server,
+      (s) => s.open.leaf === MIDS * LEAVES_PER_MID && s.counts.mid === MIDS,
+      `${CHILDREN} live children (headless)`,
+      60000,
+    ).catch((err) => {
+      throw new Error(`${err.message}\narbor -p stderr:\n${stderr}`, { cause: err });
+    });
+    await sleep(1000);
+    const c0 = processCpuMs(child.pid).totalMs;
+    const t0 = performance.now();
+    await sleep(CPU_WINDOW_MS);
+    const share = (processCpuMs(child.pid).totalMs - c0) / (performance.now() - t0);
+    const stillLive = (await server.request({ cmd: 'stats' })).stats.open;
+    if (stillLive.leaf !== MIDS * LEAVES_PER_MID)
+      throw new Error(`children ended during the headless window: ${JSON.stringify(stillLive)}`);
+    return share;
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
+    h.cleanup();
+    await server.request({ cmd: 'close' });
   }
 }
 
@@ -213,7 +330,14 @@ async function oneRun(server, heapProbe, marker, log, i) {
     );
     const spawnMs = live.lastLeafArriveAt - sentAt;
     await sleep(1000);
-    const chat = await cpuShare(term, CPU_WINDOW_MS);
+    const windows = {};
+    const timed = async (key, fn) => {
+      const from = mono();
+      const out = await fn();
+      windows[key] = [from, mono()];
+      return out;
+    };
+    const chat = await timed('chat', () => cpuShare(term, CPU_WINDOW_MS));
 
     await typeLine(term, '/agents');
     await term.timeUntil((t) => header(t.screen())?.running === CHILDREN, {
@@ -221,8 +345,8 @@ async function oneRun(server, heapProbe, marker, log, i) {
       timeoutMs: 20000,
     });
     await sleep(1000);
-    const pane = await cpuShare(term, CPU_WINDOW_MS);
-    const frames = await keyToFrame(term, KEY_PRESSES);
+    const pane = await timed('pane', () => cpuShare(term, CPU_WINDOW_MS));
+    const frames = await timed('keys', () => keyToFrame(term, KEY_PRESSES));
     const stillLive = (await server.request({ cmd: 'stats' })).stats.open;
     if (stillLive.leaf !== MIDS * LEAVES_PER_MID) throw new Error(`children ended during the measurement: ${JSON.stringify(stillLive)}`);
 
@@ -254,7 +378,10 @@ async function oneRun(server, heapProbe, marker, log, i) {
     const kbPerChild = (rssAfter - rssBefore) / 1024 / CHILDREN;
 
     // Floor: the same presses over the same rows, now that nothing is live or updating.
-    const idle = await keyToFrame(term, IDLE_KEY_PRESSES);
+    const idle = await timed('idleKeys', () => keyToFrame(term, IDLE_KEY_PRESSES));
+    // With a profile asked for: when each phase ran, on the profile's clock, to cut it by.
+    if (process.env.ARBOR_BENCH_PROFILE_DIR)
+      writeFileSync(join(process.env.ARBOR_BENCH_PROFILE_DIR, `agents-pane-windows-${term.pid}.json`), JSON.stringify(windows));
 
     // Last: Node prints "Debugger attached." over the screen when the probe connects.
     const heapAfter = await heapUsed();
@@ -278,6 +405,9 @@ async function oneRun(server, heapProbe, marker, log, i) {
       paneFps: pane.fps,
       chatFps: chat.fps,
       paneCpuPerFrame: pane.cpuPerFrameMs,
+      paneFrames: pane.frames,
+      paneUnchanged: pane.unchanged,
+      paneUnchangedSample: pane.unchangedSample,
       killMs,
       killShownMs,
       killedAll,
@@ -310,13 +440,25 @@ async function oneRun(server, heapProbe, marker, log, i) {
   }
 }
 
+/** @param {{ log: (msg: string) => void }} [options] */
 export async function run({ log } = { log: () => {} }) {
   const marker = await readyMarker();
   const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
   const heapProbe = await startWorker(join(benchDir, 'workers', 'agents-heap.js'), { execArgv: ['--experimental-websocket'] });
   const runs = [];
   try {
-    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(server, heapProbe, marker, log, i));
+    for (let i = 0; i < RUNS; i++) {
+      const r = await oneRun(server, heapProbe, marker, log, i);
+      // Interleaved with the pane runs, so both see the same machine.
+      r.headlessCpu = await headlessFloor(server);
+      r.drawCpuPerFrame = ((r.paneCpu - r.headlessCpu) * 1000) / r.paneFps;
+      log(
+        `run ${i + 1}/${RUNS}: the same tree headless (arbor -p): CPU ${(r.headlessCpu * 100).toFixed(1)}%; ` +
+          `so drawing costs ${r.drawCpuPerFrame.toFixed(2)} ms CPU per frame; ${r.paneUnchanged} of ${r.paneFrames} frames changed nothing on screen` +
+          (r.paneUnchangedSample ? ` (the first wrote ${r.paneUnchangedSample})` : ''),
+      );
+      runs.push(r);
+    }
   } finally {
     await heapProbe.stop();
     await server.stop();
@@ -324,6 +466,10 @@ export async function run({ log } = { log: () => {} }) {
   const m = (key) => median(runs.map((r) => r[key]));
   const all = (key) => runs.flatMap((r) => r[key]);
   const p95 = percentile(all('frames'), 95);
+  const idleP95 = percentile(all('idle'), 95);
+  const p95Ratio = p95 / idleP95;
+  const drawMs = m('drawCpuPerFrame');
+  const unchanged = runs.reduce((n, r) => n + r.paneUnchanged, 0);
   const kill = m('killMs');
   const kb = m('kbPerChild');
   const killedAll = runs.every((r) => r.killedAll);
@@ -351,6 +497,36 @@ export async function run({ log } = { log: () => {} }) {
       metric: 'floor: pty key→frame in the pane with nothing live (median / p95)',
       value: `${round(median(all('idle')), 1)} / ${round(percentile(all('idle'), 95), 1)}`,
       unit: 'ms',
+    },
+    {
+      metric: `pane key→frame p95, ${CHILDREN} live / the same with nothing live (all presses, same runs)`,
+      value: round(p95Ratio, 2),
+      unit: '×',
+      target: `<= ${TARGET_P95_FLOOR_RATIO}`,
+      pass: p95Ratio <= TARGET_P95_FLOOR_RATIO,
+      samples: runs.map((r) => round(r.p95 / r.idleP95, 2)),
+    },
+    {
+      metric: `CPU per drawn frame with the pane open, ${CHILDREN} live: (arbor CPU − the same tree headless) / frames (median)`,
+      value: round(drawMs, 2),
+      unit: 'ms',
+      target: `<= ${TARGET_DRAW_MS_PER_FRAME}`,
+      pass: drawMs <= TARGET_DRAW_MS_PER_FRAME,
+      samples: runs.map((r) => round(r.drawCpuPerFrame, 2)),
+    },
+    {
+      metric: `floor: arbor CPU running the same ${CHILDREN} live headless (arbor -p, nothing drawn, median)`,
+      value: round(m('headlessCpu') * 100, 1),
+      unit: '% of a core',
+      samples: runs.map((r) => round(r.headlessCpu * 100, 1)),
+    },
+    {
+      metric: `frames written with the pane open that changed nothing on screen (${CPU_WINDOW_MS / 1000} s per run, all runs)`,
+      value: unchanged,
+      unit: `of ${runs.reduce((n, r) => n + r.paneFrames, 0)} frames`,
+      target: '0',
+      pass: unchanged === 0,
+      samples: runs.map((r) => r.paneUnchanged),
     },
     {
       metric: `arbor CPU with the pane open, ${CHILDREN} live (median)`,

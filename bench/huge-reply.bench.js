@@ -15,6 +15,8 @@ import { startWorker } from './lib/worker.js';
 // The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
 const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
 const { fakeProviderConfig, tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
+// The note names the size through arbor's one formatter ("50 MB" since it changed from "50.0 MB").
+const { formatBytes } = await import(distUrl('text/sizes.js'));
 
 export const name = 'huge-reply';
 
@@ -147,7 +149,11 @@ async function measure(server, marker, log, i) {
     const t0 = now();
     const huge = await replyThenNext(term, server, marker, 'HUGE', HUGE_BYTES);
     const { stream } = huge;
-    const noted = term.allRows().join('\n').replace(/\s+/g, ' ').includes('Reply truncated: 50.0 MB received');
+    const noted = term
+      .allRows()
+      .join('\n')
+      .replace(/\s+/g, ' ')
+      .includes(`Reply truncated: ${formatBytes(HUGE_BYTES)} received`);
     const result = {
       smallNextMs: small.nextMs,
       hugeNextMs: huge.nextMs,

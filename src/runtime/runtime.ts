@@ -41,6 +41,7 @@ import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ElicitationReply } from '../model/controls.js';
 import { openBrowser } from '../mcp/auth/browser.js';
 import { browserEnv } from '../mcp/auth/login.js';
+import { sharedAcpAgents } from './delegation/acpShared.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
 import { runError } from '../model/run.js';
 
@@ -466,6 +467,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     clear() {
       history.length = 0;
+      // A shared external agent belongs to the session /clear ends (runtime/delegation/acpShared.ts).
+      void sharedAcpAgents(supervisor).endAll();
       // A new session from here: resuming never brings the cleared messages back.
       const next = sinks.startNewSession?.();
       if (next !== undefined) sessionId = next;
@@ -558,7 +561,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       const settled = () => !supervisor.hasLiveHandles && store.getState().activeRootRunId === undefined;
       while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       flushSinks();
-      await mcpRt.close();
+      await Promise.all([mcpRt.close(), sharedAcpAgents(supervisor).endAll()]);
       return settled();
     },
     async dispose() {
@@ -572,7 +575,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       await new Promise((r) => setImmediate(r));
       flushSinks();
       ended = true;
-      await mcpRt.close();
+      await Promise.all([mcpRt.close(), sharedAcpAgents(supervisor).endAll()]);
     },
   };
 }

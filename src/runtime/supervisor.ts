@@ -496,7 +496,7 @@ export class Supervisor implements SupervisorCore {
   steer(runId: string, message: string): boolean {
     const h = this.handles.get(runId);
     const run = this.store.getState().runs.get(runId);
-    if (!h || !run || isTerminal(run.status)) return false;
+    if (!h || !run || isTerminal(run.status) || h.steeringClosed) return false;
     h.steering.push(message);
     return true;
   }

@@ -30,6 +30,9 @@ export interface RunHandle {
   controller: AbortController;
   gate: PauseGate;
   steering: string[];
+  /** Steering is no longer read (an external ACP child took its last prompt): a steer is
+   * refused rather than queued where nothing reads it. */
+  steeringClosed?: boolean;
   timer?: PausableTimer;
   /** Set when the run is told to stop, before its controller aborts. */
   stopReason?: StopReason;

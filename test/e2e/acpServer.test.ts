@@ -2,15 +2,14 @@
 // agent, a loopback model answers. The root fans out three children: one writes a file after
 // a permission the client answers on the child's session, one hangs until the client cancels
 // its session, one answers. Then a new process loads the saved session.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { arborBin, repoRoot } from '../support/paths.js';
+import { repoRoot } from '../support/paths.js';
+import { startAcp as startPeer, type Peer } from '../helpers/acpPeer.js';
 import { alive } from '../support/procs.js';
 import { baseEnv } from '../support/terminal.js';
 import { trustFolderForTest } from '../support/trustFolder.js';
@@ -45,60 +44,8 @@ function fanOut({ body }: LoopbackIncoming): LoopbackReply {
   };
 }
 
-interface Peer {
-  proc: ChildProcess;
-  conn: acp.ClientConnection;
-  updates: acp.SessionNotification[];
-  asks: acp.RequestPermissionRequest[];
-  stderr: () => string;
-  /** Resolves once an update matching `pred` has arrived. */
-  waitFor(pred: (n: acp.SessionNotification) => boolean): Promise<acp.SessionNotification>;
-}
-
 function startAcp(h: ArborHome, answer: (req: acp.RequestPermissionRequest) => string): Peer {
-  const proc = spawn(process.execPath, [arborBin, 'acp'], { cwd: h.dir, env: baseEnv(h.env), stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '';
-  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const updates: acp.SessionNotification[] = [];
-  const asks: acp.RequestPermissionRequest[] = [];
-  const waiters: Array<{ pred: (n: acp.SessionNotification) => boolean; resolve: (n: acp.SessionNotification) => void }> = [];
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(proc.stdin!) as WritableStream<Uint8Array>,
-    Readable.toWeb(proc.stdout!) as unknown as ReadableStream<Uint8Array>,
-  );
-  const conn = acp
-    .client({ name: 'arbor-acp-test' })
-    .onNotification('session/update', ({ params }) => {
-      updates.push(params);
-      for (const w of waiters.splice(0)) {
-        if (w.pred(params)) w.resolve(params);
-        else waiters.push(w);
-      }
-    })
-    .onRequest('session/request_permission', ({ params }) => {
-      asks.push(params);
-      return { outcome: { outcome: 'selected', optionId: answer(params) } };
-    })
-    .connect(stream);
-  cleanups.push(async () => {
-    conn.close();
-    if (proc.exitCode === null && proc.signalCode === null) {
-      proc.kill('SIGKILL');
-      await new Promise((r) => proc.once('exit', r));
-    }
-  });
-  return {
-    proc,
-    conn,
-    updates,
-    asks,
-    stderr: () => err,
-    waitFor: (pred) => {
-      const hit = updates.find(pred);
-      if (hit) return Promise.resolve(hit);
-      return new Promise((resolve) => waiters.push({ pred, resolve }));
-    },
-  };
+  return startPeer(h, answer, cleanups);
 }
 
 const kindOf = (n: acp.SessionNotification) => n.update.sessionUpdate;
@@ -259,6 +206,10 @@ describe('arbor acp with an SDK client', () => {
     const pidFile = join(h.dir, 'acp-agent.pid');
     await expect.poll(() => existsSync(pidFile), { timeout: 20000 }).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
+    // The agent is mid-turn (it has its prompt) before the cancel: a child cancelled before
+    // its prompt was sent leaves a shared process to the session's other children.
+    const promptsFile = join(h.dir, 'acp-agent.prompts');
+    await expect.poll(() => existsSync(promptsFile) && readFileSync(promptsFile, 'utf8').includes('"hang"'), { timeout: 20000 }).toBe(true);
     await peer.conn.agent.notify('session/cancel', { sessionId: (child.update as acp.SubagentUpdate).sessionId });
     expect((await turn).stopReason).toBe('end_turn');
     await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);

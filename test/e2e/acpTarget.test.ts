@@ -98,6 +98,92 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
+  it(
+    'serves fs/write_text_file inside the roots when its profile allows the write, and refuses a write outside them',
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const inside = join(sb.h.dir, 'out.txt');
+      const model = await sb.withModel(
+        delegates(`write ${inside} written by the agent`, 'write /etc/arbor-acp-test.txt nope'),
+        acpConfig(EXT_LEAD),
+      );
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      addToProfile(sb.h.dir, 'auto_approve = ["write_file"]');
+      const r = await sb.arbor(['-p', 'go']);
+      expect(r.code).toBe(0);
+      const [wrote, outside] = toolResults(model.requests.at(-1)!.body);
+      expect(wrote).toBe(`[Agent 'ext' (acp/arbor-test-agent)]\nwrote ${inside}`);
+      expect(readFileSync(inside, 'utf8')).toBe('written by the agent');
+      expect(outside).toContain("write refused: Invalid params: arbor refused write_file '/etc/arbor-acp-test.txt'");
+      expect(outside).toContain('outside the allowed roots');
+      expect(existsSync('/etc/arbor-acp-test.txt')).toBe(false);
+    },
+  );
+
+  it('asks the operator before an fs/write_text_file its profile does not auto-approve', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    const target = join(sb.h.dir, 'asked.txt');
+    await sb.withModel(delegates(`write ${target} after asking`), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const term = await sb.startArbor([], { cols: 120, rows: 36 });
+    await send(term, 'go');
+    await term.waitForText('ext#1 wants to use write_file', 20000);
+    // The ask shows the diff the write would make, as arbor's own write_file does.
+    await term.waitForText('asked.txt +1 −0', 5000, { where: 'screen' });
+    await term.waitForText('+after asking', 5000, { where: 'screen' });
+    // Nothing is written before the answer.
+    expect(existsSync(target)).toBe(false);
+    term.type('y');
+    await term.waitForText(`wrote ${target}`, 20000);
+    expect(readFileSync(target, 'utf8')).toBe('after asking');
+  });
+
+  it('the operator kills an external child in the terminal: cancel, then its process ends', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+    const sb = sandbox(ctx);
+    // It ignores session/cancel: only the process end stops it.
+    await sb.withModel(delegates('hang'), acpConfig('env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const term = await sb.startArbor([], { cols: 120, rows: 36 });
+    await send(term, 'go');
+    const prompts = join(sb.h.dir, 'acp-agent.prompts');
+    await expect.poll(() => existsSync(prompts) && readFileSync(prompts, 'utf8').includes('"hang"'), { timeout: 20000 }).toBe(true);
+    const pid = pidOf(sb.h.dir);
+    expect(alive(pid)).toBe(true);
+    await send(term, '/subagents kill ext#1');
+    await term.waitForText('killed ext#1');
+    await expect.poll(() => alive(pid), { timeout: 10000 }).toBe(false);
+    // The root's turn goes on with the stopped child's result.
+    await term.waitForText("root saw: Agent 'ext' failed: killed by the operator", 20000);
+  });
+
+  it(
+    '/subagents send steers an external child: queued as its next prompt; once it finished, refused saying why',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const go = join(sb.h.dir, 'GO');
+      await sb.withModel(delegates(`await ${go} then hello`), acpConfig());
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const term = await sb.startArbor([], { cols: 160, rows: 36 });
+      await send(term, 'go');
+      await expect.poll(() => existsSync(`${go}.waiting`), { timeout: 20000 }).toBe(true);
+      await send(term, '/subagents send ext#1 say more');
+      await term.waitForText('Steering for ext#1 queued: an external agent gets it as its next prompt once its current turn ends.');
+      writeFileSync(go, '');
+      await term.waitForText("root saw: [Agent 'ext' (acp/arbor-test-agent)]", 20000);
+      const prompts = readFileSync(join(sb.h.dir, 'acp-agent.prompts'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      // Both prompts went to the same session of the agent.
+      expect(prompts.map((p) => p.prompt)).toEqual([`await ${go} then hello`, 'say more']);
+      expect(prompts[1].sessionId).toBe(prompts[0].sessionId);
+      await send(term, '/subagents send ext#1 one more');
+      await term.waitForText("Cannot steer ext#1: an external agent's session ends with its last turn");
+    },
+  );
+
   it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.

@@ -109,12 +109,14 @@ describe.each(cases)('$type against a silent $dialect server', ({ dialect, type 
   });
 
   it('the idle timeout does not cut a slow but steady reply', async () => {
-    const out = await run(() => ({ kind: 'text', chunks: ['a', 'b', 'c', 'd', 'e'], delayMs: 120 }), {
-      first_byte_timeout_secs: 0.3,
-      idle_timeout_secs: 0.3,
+    // Each gap (150 ms) leaves the idle timeout 750 ms of slack for a loaded machine, while the
+    // whole reply (1.2 s) still outlasts it: a timer that measured the reply, not the gaps, fails.
+    const out = await run(() => ({ kind: 'text', chunks: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], delayMs: 150 }), {
+      first_byte_timeout_secs: 0.9,
+      idle_timeout_secs: 0.9,
     });
     expect(out.error).toBeUndefined();
-    expect(out.text).toBe('abcde');
+    expect(out.text).toBe('abcdefgh');
   });
 });
 

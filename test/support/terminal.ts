@@ -78,12 +78,19 @@ export interface Term {
   readonly startedAt: number;
   /** Visible rows joined by \n, trailing spaces trimmed. Call `flush()` first for fresh output. */
   screen(): string;
+  /** The visible rows with each cell's colours and attributes (bold, dim, inverse, …): two
+   * screens that read the same but differ in a colour or the inverted row differ here. */
+  styledScreen(): string;
   /** The whole buffer: scrollback followed by the visible rows. */
   scrollback(): string;
   /** The same as rows (scrollback first), trailing spaces trimmed. */
   allRows(): string[];
   /** Every byte the program wrote to the pty so far, escape sequences included. */
   rawOutput(): string;
+  /** The pieces the program wrote, as the pty read them, from the `from`-th on (0 = the
+   * first); with `rawChunkCount()` a benchmark follows the output without joining it all. */
+  rawChunks(from: number): string[];
+  rawChunkCount(): number;
   /** Resolves once every byte received so far has been parsed by the terminal. */
   flush(): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number, opts?: WaitOptions): Promise<void>;
@@ -142,6 +149,36 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 function matches(hay: string, needle: string | RegExp): boolean {
   return typeof needle === 'string' ? hay.includes(needle) : needle.test(hay);
+}
+
+function styledRows(term: XTerm): string {
+  const buf = term.buffer.active;
+  const cell = buf.getNullCell();
+  const out: string[] = [];
+  for (let y = buf.viewportY; y < buf.viewportY + term.rows; y++) {
+    const line = buf.getLine(y);
+    if (!line) continue;
+    let row = '';
+    let style = '';
+    for (let x = 0; x < term.cols; x++) {
+      line.getCell(x, cell);
+      const next = [
+        cell.getFgColorMode(),
+        cell.getFgColor(),
+        cell.getBgColorMode(),
+        cell.getBgColor(),
+        cell.isBold(),
+        cell.isDim(),
+        cell.isItalic(),
+        cell.isUnderline(),
+        cell.isInverse(),
+      ].join(',');
+      if (next !== style) row += `{${(style = next)}}`;
+      row += cell.getChars() || ' ';
+    }
+    out.push(row);
+  }
+  return out.join('\n');
 }
 
 function rowsOf(term: XTerm, from: number, to: number): string[] {
@@ -289,9 +326,12 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     pid: proc.pid,
     startedAt,
     screen,
+    styledScreen: () => styledRows(xterm),
     scrollback,
     allRows,
     rawOutput: () => raw.join(''),
+    rawChunks: (from) => raw.slice(from),
+    rawChunkCount: () => raw.length,
     flush,
     waitFor,
     timeUntil,

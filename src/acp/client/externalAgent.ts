@@ -50,6 +50,10 @@ class FinalMessage {
   get text(): string {
     return this.parts.join('');
   }
+  /** A new turn: its final message is its own. */
+  reset(): void {
+    this.parts = [];
+  }
 }
 
 function exited(proc: ChildProcess): Promise<void> {
@@ -133,6 +137,11 @@ export class AcpAgentProcess {
       );
   }
 
+  /** No child has a session on it now. */
+  get idle(): boolean {
+    return this.busy === 0;
+  }
+
   get alive(): boolean {
     return this.proc.exitCode === null && this.proc.signalCode === null;
   }
@@ -159,10 +168,12 @@ export class AcpAgentProcess {
     return this.init;
   }
 
-  /** Runs `task` as one prompt turn of a fresh session; resolves when the turn ends or
-   * `signal` stopped it (a turn the cancel did not end within the grace ends the process).
-   * Rejects naming the agent when it cannot be started, does not speak ACP, or dies. */
-  async run(task: string, host: AcpChildHost, signal: AbortSignal): Promise<AcpChildResult> {
+  /** Runs a fresh session: each prompt `nextPrompt` gives is one turn, until it gives none
+   * (the first call gives the task; later ones steering for the same session). Resolves
+   * with the last turn's final message when the turns are done or `signal` stopped them (a
+   * turn the cancel did not end within the grace ends the process). Rejects naming the
+   * agent when it cannot be started, does not speak ACP, or dies. */
+  async run(host: AcpChildHost, signal: AbortSignal, nextPrompt: () => Promise<string | undefined>): Promise<AcpChildResult> {
     this.hold(1);
     let sessionId: string | undefined;
     try {
@@ -170,42 +181,53 @@ export class AcpAgentProcess {
       sessionId = (await this.race(this.conn.agent.request('session/new', { cwd: this.spec.cwd ?? host.cwd, mcpServers: [] }))).sessionId;
       const final = new FinalMessage();
       this.hosts.set(sessionId, { host, final });
-      const sid = sessionId;
-      const turn = this.conn.agent.request('session/prompt', { sessionId: sid, prompt: [{ type: 'text', text: task }] });
       const stopped = new Promise<'aborted'>((resolve) => {
         if (signal.aborted) resolve('aborted');
         signal.addEventListener('abort', () => resolve('aborted'), { once: true });
       });
-      const first = await this.race(Promise.race([turn, stopped]));
-      if (first === 'aborted') {
-        await this.conn.agent.notify('session/cancel', { sessionId: sid }).catch(() => undefined);
-        const ended = await Promise.race([
-          turn.then(
-            () => true,
-            () => true,
-          ),
-          sleep(CANCEL_GRACE_MS).then(
-            () => false,
-            () => false,
-          ),
-          this.failed.catch(() => true),
-        ]);
-        // An agent that does not end its turn on cancel cannot be stopped any other way.
-        if (!ended) await this.end();
-        return { text: final.text, agentName, stopReason: 'aborted' };
+      let result: AcpChildResult = { text: '', agentName, stopReason: 'end_turn' };
+      let usage: AcpChildResult['usage'];
+      for (let text = await this.race(nextPrompt()); text !== undefined; text = await this.race(nextPrompt())) {
+        if (signal.aborted) return { text: final.text, agentName, stopReason: 'aborted' };
+        final.reset();
+        const turn = this.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+        const first = await this.race(Promise.race([turn, stopped]));
+        if (first === 'aborted') {
+          await this.cancelTurn(sessionId, turn);
+          return { text: final.text, agentName, stopReason: 'aborted' };
+        }
+        const u = first.usage;
+        if (u)
+          usage = { inputTokens: (usage?.inputTokens ?? 0) + u.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + u.outputTokens };
+        result = { text: final.text, agentName, stopReason: first.stopReason, ...(usage ? { usage } : {}) };
+        // A turn the agent ended other than by finishing (refused, cancelled, out of tokens)
+        // takes no steering after it.
+        if (first.stopReason !== 'end_turn') break;
       }
-      const u = first.usage;
-      return {
-        text: final.text,
-        agentName,
-        stopReason: first.stopReason,
-        ...(u ? { usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens } } : {}),
-      };
+      return result;
     } finally {
       if (sessionId) this.hosts.delete(sessionId);
       await host.terminals.releaseAll();
       this.hold(-1);
     }
+  }
+
+  /** session/cancel, then the grace for the turn to end; an agent that does not end it
+   * cannot be stopped any other way than by ending its process. */
+  private async cancelTurn(sessionId: string, turn: Promise<unknown>): Promise<void> {
+    await this.conn.agent.notify('session/cancel', { sessionId }).catch(() => undefined);
+    const ended = await Promise.race([
+      turn.then(
+        () => true,
+        () => true,
+      ),
+      sleep(CANCEL_GRACE_MS).then(
+        () => false,
+        () => false,
+      ),
+      this.failed.catch(() => true),
+    ]);
+    if (!ended) await this.end();
   }
 
   /** Closes the connection and ends the process and everything it started. */
@@ -225,14 +247,14 @@ export class AcpAgentProcess {
 /** A child with its own process (per_child = true): started for it, ended after it. */
 export async function runAcpChild(
   spec: AcpAgentConfig,
-  task: string,
   host: AcpChildHost,
   signal: AbortSignal,
+  nextPrompt: () => Promise<string | undefined>,
   spawnEnv: () => { env: Record<string, string>; marker: string },
 ): Promise<AcpChildResult> {
   const agent = new AcpAgentProcess(spec, host.cwd, spawnEnv);
   try {
-    return await agent.run(task, host, signal);
+    return await agent.run(host, signal, nextPrompt);
   } finally {
     await agent.end();
   }

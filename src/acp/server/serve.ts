@@ -119,7 +119,11 @@ export async function serveAcp(host: AcpHost, stream: acp.Stream): Promise<void>
     })
     .onRequest('session/prompt', async ({ params }) => {
       const s = sessions.get(params.sessionId);
-      if (!s) throw acp.RequestError.resourceNotFound(params.sessionId);
+      if (!s) {
+        // A child's session exists but is not one to prompt: say so rather than "not found".
+        find(params.sessionId);
+        throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, t('acp:childPrompt', { sessionId: params.sessionId }));
+      }
       const text = promptText(params.prompt);
       if (!text.trim()) throw acp.RequestError.invalidParams({ prompt: params.prompt }, t('acp:emptyPrompt'));
       return { stopReason: await s.prompt(text) };

@@ -7,7 +7,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import type { Run, RuntimeState, ApprovalAnswer, PendingApproval, TranscriptItem } from '../../runtime/types.js';
 import { t } from '../../i18n/index.js';
 import { TranscriptStream } from './toolUpdates.js';
-import { announcement, flatProgress, flatStatus, stateUpdate, workState } from './children.js';
+import { announcement, flatProgress, flatStatus, pauseWhy, stateUpdate, workState } from './children.js';
 import { runName } from '../../model/run.js';
 import { availableCommands, runCommand } from './commands.js';
 
@@ -152,7 +152,7 @@ export class AcpSession {
     for (const run of s.runs.values()) {
       if (run.kind === 'root') continue;
       if (this.opts.subagents) this.exposeChild(s, run);
-      else this.flattenChild(run);
+      else this.flattenChild(s, run);
     }
     for (const a of s.controls.approvals) if (!this.asked.has(a.id)) this.ask(s, a);
     for (const f of s.controls.fanouts ?? []) if (!this.asked.has(f.id)) this.askFanout(s, f);
@@ -245,6 +245,10 @@ export class AcpSession {
   private exposeChild(s: RuntimeState, run: Run): void {
     let view = this.children.get(run.id);
     const parentSession = this.sessionOf(run.parentRunId, s);
+    const why = pauseWhy(s, run);
+    // A paused child's reason is part of its state: a quota pause turning into a runaway
+    // pause (or the operator's) is news to the editor.
+    const stateKey = `${run.status}|${why?.text ?? ''}`;
     if (!view) {
       view = {
         sessionId: `${this.id}.${run.number ?? run.shortId}`,
@@ -253,16 +257,16 @@ export class AcpSession {
         linked: false,
       };
       this.children.set(run.id, view);
-      this.send(parentSession, [{ sessionUpdate: 'subagent_update', ...announcement(run, view.sessionId, this.opts.cwd) }]);
-      view.lastState = `${run.status}`;
-    } else if (view.lastState !== run.status) {
-      view.lastState = run.status;
+      this.send(parentSession, [{ sessionUpdate: 'subagent_update', ...announcement(run, view.sessionId, this.opts.cwd, why) }]);
+      view.lastState = stateKey;
+    } else if (view.lastState !== stateKey) {
+      view.lastState = stateKey;
       this.send(parentSession, [
         {
           sessionUpdate: 'subagent_update',
           sessionId: view.sessionId,
-          state: stateUpdate(run),
-          _meta: { arbor: { workState: workState(run), status: run.status } },
+          state: stateUpdate(run, why),
+          _meta: { arbor: { workState: workState(run), status: run.status, ...(why ? { pausedBy: why.by, pausedWhy: why.text } : {}) } },
         },
       ]);
     }
@@ -291,12 +295,13 @@ export class AcpSession {
     ]);
   }
 
-  private flattenChild(run: Run): void {
-    const progress = `${run.status}|${run.toolsCompleted}|${run.lastTool?.name ?? ''}`;
+  private flattenChild(s: RuntimeState, run: Run): void {
+    const why = pauseWhy(s, run);
+    const progress = `${run.status}|${run.toolsCompleted}|${run.lastTool?.name ?? ''}|${why?.text ?? ''}`;
     const prev = this.flatSeen.get(run.id);
     if (prev === progress || prev === 'restored') return;
     this.flatSeen.set(run.id, progress);
-    const content: acp.ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: flatProgress(run) } }];
+    const content: acp.ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: flatProgress(run, why) } }];
     const toolCallId = `child-${run.id}`;
     if (prev === undefined) {
       this.send(this.id, [
@@ -317,7 +322,7 @@ export class AcpSession {
           toolCallId,
           status: flatStatus(run),
           content,
-          _meta: { arbor: { workState: workState(run) } },
+          _meta: { arbor: { workState: workState(run), ...(why ? { pausedBy: why.by } : {}) } },
         },
       ]);
     }

@@ -5,9 +5,10 @@
 // decides), fs reads and writes go through the caller's confinement and approvals, and
 // terminals run under the caller's shell policy (as the shell tool: allowed_commands, the
 // approval, a confined cwd, the scrubbed tool environment, the reaper, shell_timeout_secs).
+import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { AcpAgentProcess, runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
+import { runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
 import { AcpTerminals, type AdmittedTerminal } from '../../acp/client/terminals.js';
 import { AcpTranscriptSink } from '../../acp/client/transcriptSink.js';
 import type { AcpAgentConfig } from '../../config/types.js';
@@ -15,9 +16,14 @@ import { bindingProfiles, confinePath, toolWithinAuthority } from '../../tools/a
 import { checkAllowedCommands } from '../../tools/shell.js';
 import { TOOL_RUN_MARKER, toolSubprocessEnv } from '../../tools/toolEnv.js';
 import type { Tool } from '../../tools/types.js';
+import { fileDiff } from '../../text/diff.js';
+import type { ApprovalRequest } from '../approvals.js';
 import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
 import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
+import { runName } from '../../model/run.js';
+import { t } from '../../i18n/index.js';
+import { sharedAcpAgents } from './acpShared.js';
 import type { ChildPlan } from './plan.js';
 
 /** The delegate result label: "acp/<agent name>". */
@@ -36,22 +42,6 @@ function pickOption(req: acp.RequestPermissionRequest, allowed: boolean): acp.Re
   const kinds: acp.PermissionOptionKind[] = allowed ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
   const option = kinds.map((k) => req.options.find((o) => o.kind === k)).find((o) => o !== undefined);
   return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } };
-}
-
-/** per_child = false: one process per agent and session (this supervisor), a session per
- * child; a process that died is started again for the next child. Ended with arbor (the
- * reaper's marker), never keeping it running while idle. */
-const shared = new WeakMap<SupervisorCore, Map<string, AcpAgentProcess>>();
-
-function sharedProcess(supervisor: SupervisorCore, alias: string, spec: AcpAgentConfig, spawnEnv: AcpSpawnEnv): AcpAgentProcess {
-  let byAlias = shared.get(supervisor);
-  if (!byAlias) shared.set(supervisor, (byAlias = new Map()));
-  let agent = byAlias.get(alias);
-  if (!agent || !agent.alive) {
-    agent = new AcpAgentProcess(spec, supervisor.deps.cwd, spawnEnv);
-    byAlias.set(alias, agent);
-  }
-  return agent;
 }
 
 type AcpSpawnEnv = () => { env: Record<string, string>; marker: string };
@@ -88,7 +78,7 @@ export async function runAcpTarget(
       toolFinished(store, run.id, call.name, call.at, u.status === 'completed');
     }
   };
-  const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal) => {
+  const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal, preview?: ApprovalRequest['preview']) => {
     // Pause holds the answer: the agent cannot be stopped mid-step, but it waits for this.
     if (handle.gate.paused) await handle.gate.wait(signal);
     return deps.approvals.decide({
@@ -100,6 +90,7 @@ export async function runAcpTarget(
       ceilings: caller.ceilings,
       isChild: true,
       signal,
+      ...(preview ? { preview } : {}),
     });
   };
   const confined = (path: string, forWrite: boolean, tool: string) => {
@@ -155,17 +146,58 @@ export async function runAcpTarget(
     },
     async writeTextFile(req) {
       const path = confined(req.path, true, 'write_file');
-      const decision = await decide('write_file', `acp-write-${Date.now()}`, { path: req.path }, handle.controller.signal);
+      // The operator sees the diff the write would make, as for arbor's own write_file.
+      const preview = async () => {
+        const before = await readFile(path, 'utf8').catch(() => undefined);
+        return { display: fileDiff(req.path, before, req.content) };
+      };
+      const decision = await decide('write_file', `acp-write-${Date.now()}`, { path: req.path }, handle.controller.signal, preview);
       if (!decision.allowed) throw acp.RequestError.invalidParams({ path: req.path }, ACP_REFUSED('write_file', req.path, decision.error));
       await writeFile(path, req.content);
     },
   };
+
   // Same env rules as MCP servers: a tool's environment (no provider keys) plus the entry's env.
   const spawnEnv: AcpSpawnEnv = () => toolSubprocessEnv({ config: supervisor.config, profiles: [] });
   const signal = handle.controller.signal;
-  const result = spec.perChild
-    ? await runAcpChild(spec, task, host, signal, spawnEnv)
-    : await sharedProcess(supervisor, run.alias, spec, spawnEnv).run(task, host, signal);
+  let turns = 0;
+  // The task, then whatever the operator steered in while a turn ran, each as the next
+  // prompt of the same session. Pause stops sending prompts: the next waits for resume.
+  const nextPrompt = async (): Promise<string | undefined> => {
+    const first = turns++ === 0;
+    if (!first && handle.steering.length === 0) {
+      // From here a steer would find no prompt to ride on: runtime.steer refuses it.
+      handle.steeringClosed = true;
+      return undefined;
+    }
+    if (handle.gate.paused) {
+      // The operator sees why nothing moves: the agent's step is over, its next prompt waits.
+      if (!first) sink.finish();
+      appendItem(store, run.id, {
+        id: randomUUID(),
+        kind: 'notice',
+        level: 'info',
+        text: t('delegate:notice.acpPromptHeld', { label: runName(run) }),
+        at: Date.now(),
+      });
+      await handle.gate.wait(signal);
+    }
+    if (first) return task;
+    const text = handle.steering.splice(0).join('\n\n');
+    sink.finish();
+    supervisor.recordUserItem(run.id, text);
+    return text;
+  };
+  const shared = spec.perChild ? undefined : sharedAcpAgents(supervisor);
+  const agent = shared?.acquire(run.alias, spec, cwd, spawnEnv);
+  let result;
+  try {
+    result = agent ? await agent.run(host, signal, nextPrompt) : await runAcpChild(spec, host, signal, nextPrompt, spawnEnv);
+  } finally {
+    // However the session ended (a stop, an error, a refusal), nothing reads steering now.
+    handle.steeringClosed = true;
+    if (agent) await shared?.released(agent);
+  }
   sink.finish();
   onAgentName(result.agentName);
   if (result.usage) addUsage(store, run.id, result.usage.inputTokens, result.usage.outputTokens, 0);

@@ -168,14 +168,20 @@ export class DelegationService {
       parentToolCallId: ctx.toolCallId,
       alias: req.target,
       task: req.task,
-      model: plan.resolved.label,
+      model: plan.agent.acp ? acpLabel(basename(plan.agent.acp.command)) : plan.resolved.label,
       sessionKeyPrefix: 'background',
       // No parentSignal: the turn's cancellation does not reach it.
       timeoutSecs: plan.timeoutSecs,
       taskId: launch.taskId,
       isolation: req.isolation,
       tools: narrowToAgentTools(plan.tools, plan.agent.tools).names(),
-      execute: (handle, run) => this.tasks.track(launch, run.id, () => this.execute(handle, run, plan, req.task, budget)),
+      // An external ACP agent runs in the background as in the foreground: through its protocol.
+      execute: (handle, run) =>
+        this.tasks.track(launch, run.id, () =>
+          plan.agent.acp
+            ? runAcpTarget(supervisor, handle, run, plan, plan.agent.acp, req.task, () => undefined)
+            : this.execute(handle, run, plan, req.task, budget),
+        ),
     });
     // runChild announces the run synchronously (detached from the turn's tree, as the root
     // of its own), so the newest run is this one.

@@ -3,7 +3,7 @@
 // once per refresh, and renders only the rows that fit, keeping the selection in view.
 import React, { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MergeReview } from '../../model/worktree.js';
-import { runName } from '../../model/run.js';
+import { runName, type Run } from '../../model/run.js';
 import { reviewLines } from './reviewLines.js';
 import { mergeAction, mergeKey, queuedMerge } from './mergeKeys.js';
 import { Box } from 'ink';
@@ -30,6 +30,7 @@ import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { asksByRun } from '../approval/asks.js';
+import type { RuntimeState } from '../../model/state.js';
 
 export interface AgentsPaneProps extends PaneProps {
   /** [delegation] archive_after_minutes: finished runs leave the list this long after ending. */
@@ -61,8 +62,34 @@ function budget(maxRows: number, header: Line[], banner: Line[], hints: Line[], 
   return { ...parts, body: Math.max(0, maxRows - used()) };
 }
 
+/** What the pane draws from, per mode: the list (and the review) read the runs and the
+ * controls; a run's transcript also reads the transcripts. A refresh that changed only what
+ * the mode does not read (200 children streaming text change only their transcripts) keeps
+ * the last snapshot, so the pane does not re-render at all. */
+export function samePaneState(a: RuntimeState, b: RuntimeState, readsTranscripts: boolean): boolean {
+  if (a === b) return true;
+  if (a.runs !== b.runs || a.runOrder !== b.runOrder || a.controls !== b.controls) return false;
+  return !readsTranscripts || (a.runTranscripts === b.runTranscripts && a.transcript === b.transcript);
+}
+
+const identity = (s: RuntimeState) => s;
+
+/** The tree is rebuilt this often while anything is live, when the store is quiet:
+ * finished runs leave it archive_after_minutes after they end. */
+const ARCHIVE_TICK_MS = 60_000;
+
+/** Whether a row's elapsed time is moving: started, not ended, not held (a pause or an ask
+ * stops the clock, runDisplay.activeMs). */
+export function clockMoves(run: Run): boolean {
+  return run.startedAt !== undefined && run.endedAt === undefined && run.pausedAt === undefined;
+}
+
 function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, focusApproval }: AgentsPaneProps) {
-  const [state, refresh] = useThrottledStore(runtime.store);
+  // The mode the refreshes compare for; set before the mode's state, so a refresh at once
+  // (setMode) already compares what the new mode reads.
+  const readsTranscripts = useRef(false);
+  const samePane = useCallback((a: RuntimeState, b: RuntimeState) => samePaneState(a, b, readsTranscripts.current), []);
+  const [state, refresh] = useThrottledStore(runtime.store, identity, samePane);
   const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
@@ -80,14 +107,18 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const offset = useRef(0);
   const lastIndex = useRef(0);
 
-  // Elapsed times move while anything is live, even when the store is quiet.
+  // Elapsed times move while the store is quiet: the pane redraws each second while a row
+  // on screen shows a running clock (set after each render, from the rows drawn); the rows
+  // on screen read the clock when they are formatted. The tree reads it only for the
+  // archive window, so it is rebuilt once a minute while anything is live.
   const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
-  const tick = useTicker(liveNow, 1000);
+  const [clockShown, setClockShown] = useState(false);
+  useTicker(clockShown, 1000);
+  const archiveTick = useTicker(liveNow, ARCHIVE_TICK_MS);
   const view = useMemo(() => {
-    // Rebuilt at every tick too: the elapsed times read the clock.
-    void tick;
+    void archiveTick;
     return buildTree(state, archiveAfterMinutes, filter, Date.now());
-  }, [state, archiveAfterMinutes, filter, tick]);
+  }, [state, archiveAfterMinutes, filter, archiveTick]);
   const rows = view.rows;
   const now = Date.now();
   // Column layout for the whole list, once per refresh, so columns stay put while scrolling.
@@ -133,6 +164,9 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   if (index >= start + visible) start = index - visible + 1;
   offset.current = Math.max(0, start);
 
+  const clockOnScreen = mode.kind === 'list' && rows.slice(start, start + visible).some((r) => clockMoves(r.run));
+  useEffect(() => setClockShown(clockOnScreen), [clockOnScreen]);
+
   const transcriptRun = mode.kind === 'transcript' ? mode.runId : undefined;
   const tLines = useMemo(
     () =>
@@ -172,12 +206,18 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval });
   latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval };
 
-  const setMode = useCallback((next: Mode) => {
-    latest.current.mode = next;
-    if (next.kind === 'transcript') setTop(null);
-    if (next.kind === 'review') setTop(0);
-    setModeState(next);
-  }, []);
+  const setMode = useCallback(
+    (next: Mode) => {
+      latest.current.mode = next;
+      readsTranscripts.current = next.kind === 'transcript';
+      // The last snapshot may predate transcript changes the list did not take.
+      refresh();
+      if (next.kind === 'transcript') setTop(null);
+      if (next.kind === 'review') setTop(0);
+      setModeState(next);
+    },
+    [refresh],
+  );
   const act = useCallback((result: ActionResult) => showFlash(result.text, result.level), [showFlash]);
 
   const steerInput = useRef<((event: PaneInput) => void) | null>(null);

@@ -6,7 +6,7 @@ import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
 import { descendantsOf } from '../../runtime/store.js';
 import type { RuntimeState } from '../../model/state.js';
-import { isTerminal } from '../../model/run.js';
+import { isExternalAcpRun, isTerminal } from '../../model/run.js';
 import type { NoticeLevel } from '../theme.js';
 import { statusWord } from './status.js';
 import { topLiveRuns } from './tree.js';
@@ -107,10 +107,15 @@ export function togglePause(runtime: RuntimeApi, runId: string): ActionResult {
 
 export function steerRun(runtime: RuntimeApi, runId: string, message: string): ActionResult {
   const label = runLabel(runtime.store.getState(), runId);
+  const run = runtime.store.getState().runs.get(runId);
   const text = message.trim();
   if (!text) return warn(t('agents:actions.steerEmpty'));
   const outcome = runtime.steer(runId, text);
-  if (outcome === 'delivered') return info(t('agents:actions.steerDelivered', { label }));
+  // An external ACP agent has no step boundary to read it at: it gets it as its next prompt,
+  // and its session is gone once it finished.
+  const external = run !== undefined && isExternalAcpRun(run);
+  if (outcome === 'delivered') return info(t(external ? 'agents:actions.steerQueuedExternal' : 'agents:actions.steerDelivered', { label }));
+  if (outcome === 'unknown' && external) return { text: t('agents:actions.steerFinishedExternal', { label }), level: 'error' };
   if (outcome === 'continued') return info(t('agents:actions.steerContinued', { label }));
   return { text: t('agents:actions.steerUnknown', { label }), level: 'error' };
 }

@@ -62,6 +62,33 @@ const cleanupYogaNode = (node) => {
 };
 let currentUpdatePriority = NoEventPriority;
 let currentRootNode;
+// Changed by arbor (vendor/ink/README.md): whether the commit being applied changed a host
+// node (added, moved, removed, hid one, or changed its text, style or attributes). A commit
+// that changed none (components re-rendered to the same output) cannot change the frame, so
+// resetAfterCommit skips the layout and the render: with a tree of children updating the
+// store, most commits are such, and each cost a full Yoga layout and output pass.
+let hostChanged = false;
+const markHostChanged = () => {
+    hostChanged = true;
+};
+// Props every render passes anew: a new `children` array changes nothing drawn (the
+// children's own insertions, removals and text updates say what did), `style` is compared
+// key by key above, and a Box's accessibility object by its two fields.
+const drawnPropsChanged = (props, oldProps) => Object.keys(props).some(key => {
+    if (key === 'children' || key === 'style') {
+        return false;
+    }
+    if (key === 'internal_accessibility') {
+        const before = oldProps[key];
+        const after = props[key];
+        return before?.role !== after?.role || before?.state !== after?.state;
+    }
+    return true;
+});
+const withMark = (mutate) => (...args) => {
+    hostChanged = true;
+    return mutate(...args);
+};
 async function loadPackageJson() {
     const fs = await import('node:fs');
     const content = fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8');
@@ -78,6 +105,11 @@ export default createReconciler({
     preparePortalMount: () => null,
     clearContainer: () => false,
     resetAfterCommit(rootNode) {
+        const changed = hostChanged;
+        hostChanged = false;
+        if (!changed && !rootNode.isStaticDirty) {
+            return;
+        }
         if (typeof rootNode.onComputeLayout === 'function') {
             rootNode.onComputeLayout();
         }
@@ -148,21 +180,26 @@ export default createReconciler({
     },
     resetTextContent() { },
     hideTextInstance(node) {
+        markHostChanged();
         setTextNodeValue(node, '');
     },
     unhideTextInstance(node, text) {
+        markHostChanged();
         setTextNodeValue(node, text);
     },
     getPublicInstance: instance => instance,
     hideInstance(node) {
+        markHostChanged();
         node.yogaNode?.setDisplay(Yoga.DISPLAY_NONE);
     },
     unhideInstance(node) {
+        markHostChanged();
         node.yogaNode?.setDisplay(Yoga.DISPLAY_FLEX);
     },
+    // Render phase, on nodes not yet attached: their attaching marks the commit.
     appendInitialChild: appendChildNode,
-    appendChild: appendChildNode,
-    insertBefore: insertBeforeNode,
+    appendChild: withMark(appendChildNode),
+    insertBefore: withMark(insertBeforeNode),
     finalizeInitialChildren() {
         return false;
     },
@@ -187,9 +224,10 @@ export default createReconciler({
     getInstanceFromNode: () => null,
     prepareScopeUpdate() { },
     getInstanceFromScope: () => null,
-    appendChildToContainer: appendChildNode,
-    insertInContainerBefore: insertBeforeNode,
+    appendChildToContainer: withMark(appendChildNode),
+    insertInContainerBefore: withMark(insertBeforeNode),
     removeChildFromContainer(node, removeNode) {
+        markHostChanged();
         removeChildNode(node, removeNode);
         cleanupYogaNode(removeNode.yogaNode);
     },
@@ -201,6 +239,9 @@ export default createReconciler({
         const style = diff(oldProps['style'], newProps['style']);
         if (!props && !style) {
             return;
+        }
+        if (style || (props && drawnPropsChanged(props, oldProps))) {
+            markHostChanged();
         }
         if (props) {
             for (const [key, value] of Object.entries(props)) {
@@ -223,10 +264,14 @@ export default createReconciler({
             applyStyles(node.yogaNode, style);
         }
     },
-    commitTextUpdate(node, _oldText, newText) {
+    commitTextUpdate(node, oldText, newText) {
+        if (oldText !== newText) {
+            markHostChanged();
+        }
         setTextNodeValue(node, newText);
     },
     removeChild(node, removeNode) {
+        markHostChanged();
         removeChildNode(node, removeNode);
         cleanupYogaNode(removeNode.yogaNode);
     },

@@ -1,0 +1,111 @@
+// arbor's Ink (vendor/ink/build/reconciler.js) skips the layout and the render of a React
+// commit that changed no host node: components that re-render to the same output cost no
+// frame. A change of text, colour, style or structure is still drawn, at once or at the
+// next throttle slot as before.
+import React, { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Box, render, Text } from 'ink';
+import { SizedStdout, sleep, waitFor } from '../harness.js';
+import { QuietStdin } from '../../support/quietStdin.js';
+
+interface View {
+  text: string;
+  color?: string;
+  pad?: number;
+  extra?: boolean;
+  /** Changes nothing drawn: a new object with the same fields re-renders Probe. */
+  n: number;
+}
+
+let setView: (f: (v: View) => View) => void = () => {};
+let probeRenders = 0;
+function Probe() {
+  const [view, set] = useState<View>({ text: 'start', n: 0 });
+  setView = set;
+  probeRenders++;
+  return (
+    <Box flexDirection="column" paddingLeft={view.pad ?? 0}>
+      <Text color={view.color} bold>
+        {view.text}
+      </Text>
+      {view.extra && <Text dimColor>extra row</Text>}
+    </Box>
+  );
+}
+
+const out = (m: { stdout: SizedStdout }) => m.stdout.writes.join('');
+
+function mount() {
+  const stdout = new SizedStdout(40, 6);
+  let frames = 0;
+  const instance = render(<Probe />, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: new SizedStdout(40, 6) as unknown as NodeJS.WriteStream,
+    stdin: new QuietStdin() as unknown as NodeJS.ReadStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 1000,
+    onRender: () => frames++,
+  });
+  return { instance, stdout, frames: () => frames };
+}
+
+describe('a commit that changed no host node', () => {
+  let unmount: (() => void) | undefined;
+  afterEach(() => {
+    unmount?.();
+    unmount = undefined;
+  });
+
+  async function settled() {
+    const m = mount();
+    unmount = () => m.instance.unmount();
+    await waitFor(() => expect(m.frames()).toBeGreaterThan(0));
+    await sleep(20);
+    return m;
+  }
+
+  it('is neither laid out nor rendered, however often it happens', async () => {
+    const m = await settled();
+    const before = m.frames();
+    const renders = probeRenders;
+    for (let i = 1; i <= 20; i++) {
+      setView((v) => ({ ...v, n: i }));
+      await sleep(2);
+    }
+    await sleep(30);
+    expect(probeRenders).toBeGreaterThanOrEqual(renders + 20);
+    expect(m.frames()).toBe(before);
+  });
+
+  it('draws a new text, a colour alone, a style alone and a new row', async () => {
+    const m = await settled();
+    const step = async (change: (v: View) => View, check: () => void) => {
+      const before = m.frames();
+      setView(change);
+      await waitFor(() => expect(m.frames()).toBe(before + 1));
+      check();
+    };
+    await step(
+      (v) => ({ ...v, text: 'changed' }),
+      () => expect(out(m)).toContain('changed'),
+    );
+    // Only the colour: rendered again (whether it is written depends on the colour level).
+    await step(
+      (v) => ({ ...v, color: 'red' }),
+      () => {},
+    );
+    await step(
+      (v) => ({ ...v, pad: 3 }),
+      () => expect(out(m)).toContain('   changed'),
+    );
+    await step(
+      (v) => ({ ...v, extra: true }),
+      () => expect(out(m)).toContain('extra row'),
+    );
+    await step(
+      (v) => ({ ...v, extra: false }),
+      () => expect(m.stdout.last()).not.toContain('extra row'),
+    );
+  });
+});
