@@ -24,8 +24,6 @@ import {
   type AgentFileText,
 } from './agentFiles.js';
 
-export { formatConfigError } from './errors.js';
-
 /** The text of one config file and where it came from. */
 export interface ConfigLayerText {
   file: string;

@@ -335,7 +335,6 @@ export type RunawayFields = z.output<typeof runawaySchema>;
 export type AgentFields = z.output<ReturnType<typeof agentSchema>>;
 export type ContextFields = z.output<typeof contextSchema>;
 export type DelegateEntryFields = z.output<ReturnType<typeof delegateEntrySchema>>;
-export type { McpServerFields } from './mcpSchema.js';
 
 export const riskProfileDefaults = (): RiskProfileFields => riskProfileSchema.parse(Object.create(null));
 export const runtimeProfileDefaults = (): RuntimeProfileFields => runtimeProfileSchema.parse(Object.create(null));

@@ -20,8 +20,6 @@ import {
 } from './defaults.js';
 import { formatDelegates, tomlInline, tomlString } from './tomlFormat.js';
 
-export { formatDelegateEntry } from './tomlFormat.js';
-
 /** Settings the starter file deliberately sets away from the built-in defaults, each said
  * in a comment beside it: receipts stay off by default (the reference documents' output
  * contracts hold byte for byte), while a new config shows them on (issue #27). */

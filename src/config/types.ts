@@ -8,13 +8,13 @@ import type {
   ContextFields,
   DelegateEntryFields,
   DelegationFields,
-  McpServerFields,
   PricingFields,
   ProviderFields,
   RiskProfileFields,
   RunawayFields,
   RuntimeProfileFields,
 } from './schema.js';
+import type { McpServerFields } from './mcpSchema.js';
 import type { SHOW_REASONING } from './schema.js';
 
 // The shapes below are the schema's output (schema.ts, z.output), plus what validation adds:
@@ -120,5 +120,3 @@ export interface LoadedConfig {
    * has none). Set by the CLI's trust decision (cli/projectTrust.ts). */
   projectTrust?: 'trusted' | 'untrusted';
 }
-
-export { ConfigError } from './configError.js';

@@ -20,10 +20,6 @@ import { Problems } from './problems.js';
 import { validateAgents } from './validateAgents.js';
 import { checkProfileSubagentApprovals } from './subagentApprovals.js';
 
-export { Problems } from './problems.js';
-
-export { PROVIDER_TYPES, RUNAWAY_ACTIONS } from './schema.js';
-
 /** The one place a schema issue becomes a config error: `<file>: <key path>: <problem>`.
  * The schema's fields wrote the problem text already (fields.ts). */
 export function issueToConfigError(issue: z.core.$ZodIssue, origins: Origins) {

@@ -7,8 +7,6 @@ import type { AgentFields, ConfigFile } from './schema.js';
 import type { Problems } from './problems.js';
 import { AGENT_DEFAULTS, DEFAULT_AGENT_ALIAS } from './defaults.js';
 
-export { DELEGATE_MODES } from './schema.js';
-
 interface Known {
   providers: Record<string, ProviderConfig>;
   risk_profiles: Record<string, RiskProfile>;

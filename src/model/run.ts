@@ -70,6 +70,10 @@ export interface Run {
   costUsd: number;
   result?: string;
   error?: string;
+  /** Set when the runtime wrote `error` itself (RUN_ERROR_TEXT, or a child budget's stop):
+   * views translate the code, with `errorParams` as the text's values. */
+  errorCode?: RunErrorCode;
+  errorParams?: Record<string, string | number>;
   /** Position in the concurrency queue (1-based) while queued. */
   queuePosition?: number;
   /** Milliseconds spent paused, or waiting for the operator to answer an ask, so far (timeouts do not count it). */
@@ -83,6 +87,34 @@ export interface Run {
   observed?: RunLedger;
   /** Its own git worktree or an ancestor's (model/worktree.ts); absent: the caller's checkout. */
   worktree?: RunWorktree;
+}
+
+/** The errors the runtime itself writes on a run it ends, by a stable code. `Run.error` keeps
+ * this English text (the parent model, traces, the ACP client and `-p` output read it, and
+ * tests pin it); a view shows t(`runtime:runError.<code>`) instead, so the screen follows
+ * the language. */
+export const RUN_ERROR_TEXT = {
+  interrupted: 'interrupted',
+  stoppedWhileQueued: 'stopped while queued',
+  stoppedBeforeStart: 'stopped before it started',
+  timedOut: 'timed out',
+  turnStopped: 'cancelled: the turn was stopped',
+  killedByOperator: 'killed by the operator',
+  killedByGuard: 'killed by the runaway guard',
+  worktreeUnavailable: 'worktree isolation is not available in this runtime',
+} as const;
+/** The fixed texts' codes, and a child budget's stop (runtime/childBudget.ts: its text names
+ * the limit, its value and the measured one, given as `errorParams`). */
+export type RunErrorCode = FixedRunErrorCode | 'childBudgetExhausted';
+export type FixedRunErrorCode = keyof typeof RUN_ERROR_TEXT;
+/** Who killed a run, as its error says. */
+export type KilledBy = Extract<FixedRunErrorCode, 'killedByOperator' | 'killedByGuard'>;
+
+/** The run fields for a runtime-written error: its English text and its code. */
+export type RunFailure = Pick<Run, 'error' | 'errorCode' | 'errorParams'>;
+
+export function runError(code: FixedRunErrorCode): { error: string; errorCode: RunErrorCode } {
+  return { error: RUN_ERROR_TEXT[code], errorCode: code };
 }
 
 /** The model label of a child that is an external ACP agent (`acp/<agent name>`); no

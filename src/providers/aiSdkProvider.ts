@@ -8,9 +8,9 @@ import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Promp
 import { providerTimeouts } from '../config/defaults.js';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
-import { abortedError, ArborProviderError, classifyError, configError, type ErrorContext } from './errors.js';
+import { classifyError } from './errors.js';
+import { abortedError, ArborProviderError, configError, type ErrorContext } from './providerError.js';
 import { createNodeHttpFetch, type FetchFunction } from './nodeHttpFetch.js';
-export { providerTimeouts } from '../config/defaults.js';
 import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 import { providerLabel } from './label.js';

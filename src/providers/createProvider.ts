@@ -2,7 +2,6 @@
 import type { Pricing, ProviderConfig } from '../config/types.js';
 import { createOfflineProvider } from './offline.js';
 import { withRetry } from './retry.js';
-export { providerLabel } from './label.js';
 import type { CompletionRequest, ModelProvider, StreamEvent, Usage } from './types.js';
 
 /** The AI SDK and its three provider packages take longer to load than Ink itself, so they

@@ -8,8 +8,6 @@ import { ArborProviderError, configError, QuotaError, withReset, type ErrorConte
 import { knownSecrets, scrubSecretLike } from '../persistence/redact.js';
 import { isExhaustedInBand, isQuotaExhausted, readLimitReset, type LimitReading } from './rateLimits.js';
 
-export { ArborProviderError, abortedError, configError, isQuotaError, QuotaError, type ErrorContext } from './providerError.js';
-
 /** Removes this provider's secrets, every other known one, and anything shaped like a key or
  * bearer token: the one scrubber the session and trace logs use too. */
 export function redact(text: string, secrets: readonly string[] = []): string {

@@ -5,7 +5,7 @@
 // (the run's PausableTimer: paused time does not count). A child that reaches a limit is
 // stopped and ends failed with childBudgetExhausted(...), which its parent model reads.
 import type { AgentConfig, DelegationConfig } from '../config/types.js';
-import type { Run } from '../model/run.js';
+import type { Run, RunFailure } from '../model/run.js';
 import { PausableTimer } from './pausableTimer.js';
 
 export const CHILD_LIMIT_KEYS = ['max_child_tokens', 'max_child_cost_cents', 'max_child_seconds'] as const;
@@ -16,6 +16,12 @@ export type ChildLimits = Partial<Record<ChildLimitKey, number>>;
  * the limit, its configured value and the measured one. Protocol text: tested byte for byte. */
 export const childBudgetExhausted = (key: ChildLimitKey, limit: number, used: string) =>
   `child budget exhausted: ${key} = ${limit}, used ${used}; the child was stopped`;
+
+/** The run's failure for that stop: the text above, and its code and values for the view. */
+function budgetFailure(key: ChildLimitKey, limit: number, usedValue: number): RunFailure {
+  const used = formatUsed(key, usedValue);
+  return { error: childBudgetExhausted(key, limit, used), errorCode: 'childBudgetExhausted', errorParams: { key, limit, used } };
+}
 
 /** The measured value as the message shows it: whole tokens, cents and seconds to 2 and 1 places. */
 export function formatUsed(key: ChildLimitKey, value: number): string {
@@ -72,8 +78,8 @@ interface Entry {
 export interface ChildBudgetDeps {
   /** The run record (for active time). */
   run(runId: string): Run | undefined;
-  /** A limit was reached: stop the run, ending it failed with `text`. */
-  exhausted(runId: string, text: string): void;
+  /** A limit was reached: stop the run, ending it failed with `failure`. */
+  exhausted(runId: string, failure: RunFailure): void;
 }
 
 export class ChildBudgets {
@@ -127,7 +133,7 @@ export class ChildBudgets {
 
   private trip(e: Entry, key: ChildLimitKey, limit: number, used: number): void {
     e.done = true;
-    this.deps.exhausted(e.runId, childBudgetExhausted(key, limit, formatUsed(key, used)));
+    this.deps.exhausted(e.runId, budgetFailure(key, limit, used));
   }
 
   /** The child's active-time timer: whichever is shorter of its run timeout (`onTimeout`)
@@ -141,7 +147,7 @@ export class ChildBudgets {
       const timer = new PausableTimer(secs * 1000, () => {
         if (e.done) return;
         e.done = true;
-        this.deps.exhausted(runId, childBudgetExhausted('max_child_seconds', secs, formatUsed('max_child_seconds', secs)));
+        this.deps.exhausted(runId, budgetFailure('max_child_seconds', secs, secs));
       });
       e.timer = { timer, totalMs: secs * 1000 };
       return timer;

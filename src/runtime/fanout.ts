@@ -10,7 +10,7 @@ import { t } from '../i18n/index.js';
 import type { PendingFanout, PlannedChild } from '../model/controls.js';
 import { declinedCalls, startedFor } from '../model/fanoutPlan.js';
 import type { ToolCallRequest } from '../model/messages.js';
-import { providerLabel } from '../providers/createProvider.js';
+import { providerLabel } from '../providers/label.js';
 import { parseArgs as parseDelegateArgs } from '../tools/delegate/args.js';
 import { DELEGATE } from '../tools/delegate/strings.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -20,8 +20,6 @@ import { neutralize } from '../text/untrusted.js';
 import { setRunStatus, type RuntimeStore } from './store.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
-
-export { FANOUT_DECLINED } from './fanoutDeclined.js';
 
 /** Rough tokens of a prompt: ~4 characters a token, as providers count English text. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -74,8 +72,6 @@ export function plannedChildren(config: ArborConfig, req: Pick<FanoutRequest, 'c
   }
   return out;
 }
-
-export { declinedCalls, startedFor } from '../model/fanoutPlan.js';
 
 export interface FanoutBrokerOptions {
   config: ArborConfig;

@@ -2,7 +2,8 @@
 // run of an agent (the root's turns, its children) shares one provider object, so its
 // connection pool and retry state are shared too.
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
-import { createProvider, providerLabel } from '../providers/createProvider.js';
+import { createProvider } from '../providers/createProvider.js';
+import { providerLabel } from '../providers/label.js';
 import type { ModelProvider } from '../providers/types.js';
 import { agentProviderConfig, agentProviderKey } from './agentModel.js';
 import type { ResolvedProvider } from './supervisorTypes.js';

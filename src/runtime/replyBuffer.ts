@@ -3,8 +3,6 @@
 // bounded however much a model sends. Appending is amortised O(1) (V8 string ropes), so a
 // long reply is never quadratic here.
 
-export { formatBytes } from '../text/sizes.js';
-
 /** What the model reads back when its reply was cut (protocol text, not localized). */
 export const REPLY_TRUNCATED_MARKER = (keptBytes: number, receivedBytes: number) =>
   `\n[arbor: reply truncated here; ${keptBytes} of ${receivedBytes} bytes kept]`;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ArborConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
 import type { ModelMessage } from '../model/messages.js';
-import type { Run } from '../model/run.js';
+import { runError, type Run } from '../model/run.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
 import { createActionTracker } from '../tools/actionTracker.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
@@ -110,7 +110,7 @@ export class RootTurns {
     } catch (err) {
       repairHistory(history);
       if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
-        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', { error: 'interrupted' });
+        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', runError('interrupted'));
         notice('warn', t('runtime:interrupted'));
       } else {
         const message = describeLoopError(err);

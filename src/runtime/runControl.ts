@@ -5,8 +5,7 @@ import { descendantsOf, endRuns, liveSubtree, setRunStatus, type RuntimeStore } 
 import { ChildIndex } from '../model/childIndex.js';
 import type { RunHandle, StopReason } from './supervisorTypes.js';
 import { isTerminal, type Run } from './types.js';
-
-export const KILLED_TEXT = 'killed by the operator';
+import { runError, type KilledBy } from '../model/run.js';
 
 export class RunControl {
   /** The runs the last applyQueuePositions gave a position: the only ones it may have to clear. */
@@ -39,8 +38,8 @@ export class RunControl {
   }
 
   /** Stops a run and every descendant. Returns the descendants that were live.
-   * `killText`: what a killed run's error says (who killed it); the operator by default. */
-  stop(runId: string, reason: StopReason, killText = KILLED_TEXT): number {
+   * `killedBy`: who a killed run's error says killed it; the operator by default. */
+  stop(runId: string, reason: StopReason, killedBy: KilledBy = 'killedByOperator'): number {
     const s = this.store.getState();
     const run = s.runs.get(runId);
     if (!run) return 0;
@@ -50,7 +49,7 @@ export class RunControl {
       const h = this.handles.get(r.id);
       if (h) {
         h.stopReason = reason;
-        if (reason === 'killed') h.killText = killText;
+        if (reason === 'killed') h.killedBy = killedBy;
       }
     }
     // One reason for the whole stop: abort() with none makes a DOMException (and its stack)
@@ -70,7 +69,7 @@ export class RunControl {
     // tree takes ~200 ms of teardown). Their own ending (endChild) then changes nothing.
     if (reason === 'killed') {
       const started = targets.filter((r) => r.kind !== 'root' && r.status !== 'queued' && this.handles.has(r.id)).map((r) => r.id);
-      endRuns(this.store, started, 'killed', { error: killText });
+      endRuns(this.store, started, 'killed', runError(killedBy));
     }
     return targets.filter((r) => r.id !== runId).length;
   }

@@ -3,7 +3,8 @@
 // user — resume or kill. Pausing keeps every run's state, so no work is lost.
 import type { RunawayConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
-import { GUARD_KILLED_TEXT, type Supervisor } from './supervisor.js';
+import type { Supervisor } from './supervisor.js';
+import type { KilledBy } from '../model/run.js';
 import { isTerminal, type Run, type RuntimeState } from './types.js';
 
 export type Threshold = 'max_tree_size' | 'max_spawns_per_minute' | 'max_tree_tokens' | 'max_tree_cost_cents';
@@ -140,7 +141,7 @@ export class RunawayGuard {
       // the user answers.
       if (!this.sup.isSpawnPaused) this.pausedSpawningByGuard = true;
       this.sup.setSpawnPaused(true);
-      this.killChildren(rootRunId, GUARD_KILLED_TEXT);
+      this.killChildren(rootRunId, 'killedByGuard');
     }
     const actionText = t(`runtime:runaway.action.${action}`);
     this.banner(
@@ -159,13 +160,13 @@ export class RunawayGuard {
     }
   }
 
-  private killChildren(rootRunId: string, killText?: string): number {
+  private killChildren(rootRunId: string, killedBy?: KilledBy): number {
     const s = this.sup.store.getState();
     let n = 0;
     for (const id of s.runOrder) {
       const r: Run | undefined = s.runs.get(id);
       if (r && r.rootRunId === rootRunId && r.kind !== 'root' && !isTerminal(r.status) && r.parentRunId === rootRunId) {
-        n += 1 + this.sup.kill(r.id, killText).descendants;
+        n += 1 + this.sup.kill(r.id, killedBy).descendants;
       }
     }
     return n;
@@ -190,7 +191,7 @@ export class RunawayGuard {
       if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
     } else {
       // Kill first: resuming before the kill would let children take one more step.
-      this.killChildren(rootRunId, by === 'guard' ? GUARD_KILLED_TEXT : undefined);
+      this.killChildren(rootRunId, by === 'guard' ? 'killedByGuard' : undefined);
       if (state.action === 'pause_tree') this.sup.resume(rootRunId);
       if (this.pausedSpawningByGuard) this.sup.setSpawnPaused(false);
     }

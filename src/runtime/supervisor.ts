@@ -17,8 +17,8 @@ import { LoopContexts } from './loopContexts.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import { RunAbortedError, describeLoopError, runLoop, type LoopHooks } from './loop.js';
 import { PauseGate } from './pauseGate.js';
-import { childObserved } from './ledger/book.js';
-import { KILLED_TEXT, RunControl } from './runControl.js';
+import { childObserved } from '../model/ledger.js';
+import { RunControl } from './runControl.js';
 import { applyAskWait } from './askWait.js';
 import { narrowToAgentTools } from '../tools/agentTools.js';
 import { RunPlaces } from './worktrees/supervise.js';
@@ -35,18 +35,12 @@ import type {
   SupervisorDeps,
 } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
-
-export type { SubagentOverrides } from './subagents.js';
+import { runError, type FixedRunErrorCode, type KilledBy, type RunFailure } from '../model/run.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
-
-/** A killed child's error: the parent model reads it in the failed tool result. */
-export { KILLED_TEXT };
-/** A kill the runaway guard made on its own (headless: no operator to ask). */
-export const GUARD_KILLED_TEXT = 'killed by the runaway guard';
 
 export type {
   ChildResult,
@@ -71,7 +65,7 @@ export class Supervisor implements SupervisorCore {
   /** Per-child limits (childBudget.ts): fed by every model call's usage through loopHooks. */
   readonly budgets = new ChildBudgets({
     run: (id) => this.store.getState().runs.get(id),
-    exhausted: (id, text) => this.stopForBudget(id, text),
+    exhausted: (id, failure) => this.stopForBudget(id, failure),
   });
   private readonly loopHooks: LoopHooks;
   /** Stop, pause and resume over subtrees (runControl.ts), on this supervisor's handles. */
@@ -311,10 +305,10 @@ export class Supervisor implements SupervisorCore {
       await this.lane.acquire(run.id, handle.controller.signal);
       handle.laned = true;
     } catch {
-      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped while queued');
+      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', { code: 'stoppedWhileQueued' });
     }
     if (handle.controller.signal.aborted)
-      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', 'stopped before it started');
+      return this.endChild(run.id, handle, handle.stopReason ?? 'cancelled', '', { code: 'stoppedBeforeStart' });
     const status = this.store.getState().runs.get(run.id)?.status;
     setRunStatus(this.store, run.id, status === 'paused' ? 'paused' : 'running', { queuePosition: undefined });
     patchRun(this.store, run.id, { startedAt: Date.now() });
@@ -334,23 +328,35 @@ export class Supervisor implements SupervisorCore {
     }
   }
 
-  private endChild(runId: string, handle: RunHandle, status: TerminalStatus, text: string, error: string | undefined): ChildResult {
+  /** `error`: the failure's text, or the code of one the runtime words itself (RUN_ERROR_TEXT). */
+  private endChild(
+    runId: string,
+    handle: RunHandle,
+    status: TerminalStatus,
+    text: string,
+    error: string | { code: FixedRunErrorCode } | undefined,
+  ): ChildResult {
     // Stopped by a per-child limit: a failure whose error names the limit (not a cancel).
-    if (handle.failText !== undefined && status === 'cancelled') [status, error] = ['failed', handle.failText];
+    const budget = handle.failure !== undefined && status === 'cancelled' ? handle.failure : undefined;
+    if (budget) status = 'failed';
     this.budgets.close(runId);
     handle.timer?.clear();
     handle.detach?.();
     this.lane.release(runId);
     handle.laned = false;
-    const reasonText =
-      status === 'killed'
-        ? (handle.killText ?? KILLED_TEXT)
+    const ended: RunFailure =
+      budget ??
+      (status === 'killed'
+        ? runError(handle.killedBy ?? 'killedByOperator')
         : status === 'timed_out'
-          ? 'timed out'
-          : status === 'cancelled'
-            ? (error ?? 'cancelled: the turn was stopped')
-            : error;
-    setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : { error: reasonText });
+          ? runError('timedOut')
+          : typeof error === 'object'
+            ? runError(error.code)
+            : status === 'cancelled' && error === undefined
+              ? runError('turnStopped')
+              : { error });
+    const reasonText = ended.error;
+    setRunStatus(this.store, runId, status, status === 'completed' ? { result: text } : ended);
     const run = this.store.getState().runs.get(runId)!;
     this.deps.trace(status === 'completed' ? 'run_finished' : 'run_failed', run);
     this.deps.onChildEnded?.(run);
@@ -480,9 +486,9 @@ export class Supervisor implements SupervisorCore {
   }
 
   /** Stops a run and every descendant. Returns the descendants that were live.
-   * `killText`: what a killed run's error says (who killed it); the operator by default. */
-  stop(runId: string, reason: StopReason, killText?: string): number {
-    return this.control.stop(runId, reason, killText);
+   * `killedBy`: who a killed run's error says killed it; the operator by default. */
+  stop(runId: string, reason: StopReason, killedBy?: KilledBy): number {
+    return this.control.stop(runId, reason, killedBy);
   }
 
   /** Stops every live run (each stop cascades to its subtree): the session is ending. Each
@@ -498,19 +504,19 @@ export class Supervisor implements SupervisorCore {
   }
 
   /** A per-child limit was reached: the run and its subtree stop; the run ends failed with
-   * `text` (endChild), its descendants cancelled. */
-  private stopForBudget(runId: string, text: string): void {
+   * `failure` (endChild), its descendants cancelled. */
+  private stopForBudget(runId: string, failure: RunFailure): void {
     const h = this.handles.get(runId);
     const run = this.store.getState().runs.get(runId);
     if (!h || !run || isTerminal(run.status)) return;
-    h.failText = text;
+    h.failure = failure;
     this.stop(runId, 'cancelled');
   }
 
-  kill(runId: string, killText?: string): { killed: boolean; descendants: number } {
+  kill(runId: string, killedBy?: KilledBy): { killed: boolean; descendants: number } {
     const run = this.store.getState().runs.get(runId);
     if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
-    const descendants = this.stop(runId, 'killed', killText);
+    const descendants = this.stop(runId, 'killed', killedBy);
     return { killed: true, descendants };
   }
 

@@ -3,6 +3,7 @@
 // delegation/) may call, so they depend on this file and not on supervisor.ts.
 import type { AgentConfig, ArborConfig, ProviderConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
 import type { ModelMessage } from '../model/messages.js';
+import type { KilledBy, RunFailure } from '../model/run.js';
 import type { ModelProvider } from '../providers/types.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -36,9 +37,9 @@ export interface RunHandle {
   /** Set when the run is told to stop, before its controller aborts. */
   stopReason?: StopReason;
   /** Who killed it, as its error says (set with stopReason 'killed'). */
-  killText?: string;
+  killedBy?: KilledBy;
   /** Stopped by a per-child limit (childBudget.ts): it ends failed with this error. */
-  failText?: string;
+  failure?: RunFailure;
   /** Holds a lane slot (children only). */
   laned: boolean;
   /** Unlinks the run from its parent's cancellation. */

@@ -18,8 +18,6 @@ import { FILE_NOT_FOUND, READ_IS_DIRECTORY } from './readFile.js';
 import { INVALID_ARGS, invalidArgsMap, type ArgsErrorMap } from './toolArgs.js';
 import { fail, ok, type ToolContext } from './types.js';
 
-export { EDIT_AMBIGUOUS, EDIT_IDENTICAL, EDIT_NOT_FOUND } from './editApply.js';
-
 /** Larger files are not edited in memory; write_file or shell can still change them. */
 export const EDIT_MAX_BYTES = 64 * 1024 * 1024;
 

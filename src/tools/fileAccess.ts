@@ -9,8 +9,6 @@ import { openForRead, type Opened } from './confinedOpen.js';
 import { PATH_SYMLINK_LOOP, realpathLoose } from './pathGuard.js';
 import type { ToolCaller, ToolContext } from './types.js';
 
-/** Kept here too: callers have imported it beside the file tools. */
-export { INVALID_ARGS } from './toolArgs.js';
 export const IO_ERROR = (action: string, p: string, err: unknown) => `Could not ${action} '${p}': ${(err as Error).message ?? String(err)}`;
 export const ABORTED = (tool: string) => `${tool} was aborted.`;
 

@@ -14,8 +14,6 @@ import { compileGlob, type GlobMatcher } from './pathGlob.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok } from './types.js';
 
-export { compileGlob, type GlobMatcher } from './pathGlob.js';
-
 export const LIST_CAP_ENTRIES = 500;
 /** Directories a recursive listing skips unless the pattern names them. */
 const NOISY_DIRS = ['.git', 'node_modules'];

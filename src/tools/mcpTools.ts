@@ -16,8 +16,6 @@ import { registerToolProcess, terminateToolRun } from './processReaper.js';
 import { toolSubprocessEnv } from './toolEnv.js';
 import { fail, ok, type Tool } from './types.js';
 
-export { mcpServerOf, mcpToolName } from '../mcp/names.js';
-
 /** What the model reads when a server its agent sees was not ready when the turn began. */
 export const MCP_SERVERS_UNAVAILABLE = (names: string[]) =>
   `Note: these MCP servers are not available in this turn (still starting or failed), so their tools are missing: ${names.join(', ')}.`;

@@ -20,7 +20,7 @@ import {
   type SessionsSource,
   type SlashCommand,
 } from './commands/registry.js';
-import { ApprovalPrompt, approvalDiffScrollable, approvalMaxScroll, approvalPromptHeight } from './components/ApprovalPrompt.js';
+import { ApprovalPrompt, approvalDiffScrollable, approvalMaxScroll, approvalPromptHeight } from './approval/ApprovalPrompt.js';
 import { FanoutPrompt, fanoutPromptHeight } from './fanout/FanoutPrompt.js';
 import { fanoutKeyBinding } from './fanout/keys.js';
 import { ElicitationPrompt, elicitationPromptHeight } from './elicitation/ElicitationPrompt.js';
@@ -32,6 +32,7 @@ import { LIVE_TURN_MARGIN, LiveTurn } from './components/LiveTurn.js';
 import { StatusBar, statusBarHeight } from './components/StatusBar.js';
 import { QuotaBanner, quotaBannerHeight } from './components/QuotaBanner.js';
 import { useChatKeys } from './hooks/useChatKeys.js';
+import type { UiContext } from './uiContext.js';
 import { useFlash } from './hooks/useFlash.js';
 import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
 import { useRefStore } from './hooks/useRefStore.js';
@@ -43,7 +44,8 @@ import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
 import { RuntimeStoreContext } from './runtimeStoreContext.js';
 import { runLabel, runPath } from '../runtime/runSelection.js';
-import { useApprovalView } from './hooks/useApprovalView.js';
+import { useApprovalView } from './approval/useApprovalView.js';
+import { approvalKeyBinding } from './approval/keys.js';
 import type { Pane } from './panes/types.js';
 import { QUIT_PANE_ID, quitQuestionPane } from './quit/QuitQuestion.js';
 import { runningBackgroundTasks } from '../runtime/store.js';
@@ -104,7 +106,13 @@ export function App(props: AppProps) {
   registryRef.current ??= new CommandRegistry([...builtinCommands(), ...(props.commands ?? [])]);
   const registry = registryRef.current;
   const bindingsRef = useRef<ReturnType<typeof defaultKeyBindings> | undefined>(undefined);
-  bindingsRef.current ??= [fanoutKeyBinding, elicitationKeyBinding, ...(props.keyBindings ?? []), ...defaultKeyBindings()];
+  bindingsRef.current ??= [
+    fanoutKeyBinding,
+    elicitationKeyBinding,
+    ...(props.keyBindings ?? []),
+    approvalKeyBinding,
+    ...defaultKeyBindings(),
+  ];
   const bindings = bindingsRef.current;
   const keys = props.keyTable ?? defaultKeyTable();
   const input = useInputController(registry, { runtime, sessions });
@@ -255,17 +263,21 @@ export function App(props: AppProps) {
 
   const commandList = useMemo(() => registry.list(), [registry]);
   const keyHelp = useMemo(() => helpLines(bindings, keys), [bindings, keys]);
-  const commandContext: CommandContext = {
+  // What keys and commands may both do, given to each of them.
+  const uiContext: UiContext = {
     runtime,
-    print,
-    sessions,
     exit: requestExit,
-    setLanguage: changeLanguage,
-    saveLanguage,
-    clearScreen,
     openPane: setPane,
     closePane: () => setPane(null),
     isTurnRunning: () => turnRunningRef.current,
+  };
+  const commandContext: CommandContext = {
+    ...uiContext,
+    print,
+    sessions,
+    setLanguage: changeLanguage,
+    saveLanguage,
+    clearScreen,
     commands: commandList,
     keyBindings: keyHelp,
     keyTable: keys,
@@ -323,11 +335,8 @@ export function App(props: AppProps) {
   useChatKeys(
     bindings,
     {
-      runtime,
+      ...uiContext,
       keys,
-      get turnRunning() {
-        return turnRunningRef.current;
-      },
       approvalPending: approval !== undefined,
       paneOpen: pane !== null,
       // Getters: a burst of keys must see what the keys before it did, not this render.
@@ -339,11 +348,8 @@ export function App(props: AppProps) {
       },
       input,
       approvalUi,
-      exit: requestExit,
       flash,
       clearFlash,
-      openPane: setPane,
-      closePane: () => setPane(null),
       openPaneId: () => paneRef.current?.id,
       redraw: reprintScrollback,
       now: Date.now,

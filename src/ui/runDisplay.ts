@@ -1,5 +1,6 @@
 // How a run reads on screen, shared by the /agents pane, /subagents and the transcript
-// cards: its active time and its status colour.
+// cards: its active time, its status colour and its error.
+import { t } from '../i18n/index.js';
 import type { Run, RunStatus } from '../model/run.js';
 
 /** Time the run has spent running: from its start to its end (or now), less pauses. */
@@ -22,3 +23,9 @@ export const STATUS_COLORS: Record<RunStatus, string> = {
   timed_out: 'red',
   cancelled: 'gray',
 };
+
+/** The run's error as the operator reads it: one the runtime wrote itself (it left a code)
+ * in the current language; any other (a provider's or tool's message) as recorded. */
+export function runErrorText(run: Run): string | undefined {
+  return run.errorCode !== undefined ? t(`runtime:runError.${run.errorCode}`, run.errorParams) : run.error;
+}

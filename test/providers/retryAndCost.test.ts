@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
-import { createProvider, estimateCostUsd, providerLabel } from '../../src/providers/createProvider.js';
+import { createProvider, estimateCostUsd } from '../../src/providers/createProvider.js';
+import { providerLabel } from '../../src/providers/label.js';
 import { parseRetryAfter, redact } from '../../src/providers/errors.js';
 import { MAX_DELAY_MS, retryDelayMs } from '../../src/providers/retry.js';
 

@@ -4,7 +4,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/config/types.js';
 import { setLanguage } from '../../src/i18n/index.js';
-import { providerTimeouts } from '../../src/providers/aiSdkProvider.js';
+import { providerTimeouts } from '../../src/config/defaults.js';
 import { createProvider } from '../../src/providers/createProvider.js';
 import { ProviderError, type ModelMessage } from '../../src/providers/types.js';
 import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';

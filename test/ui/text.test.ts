@@ -45,6 +45,13 @@ describe('formatters', () => {
     expect(formatElapsed(3_720_000)).toBe('1h 02m');
   });
 
+  it('formats a compact duration for narrow columns without the space', () => {
+    expect(formatElapsed(42_000, { compact: true })).toBe('42s');
+    expect(formatElapsed(312_000, { compact: true })).toBe('5m12s');
+    expect(formatElapsed(3_720_000, { compact: true })).toBe('1h02m');
+    expect(formatElapsed(-5, { compact: true })).toBe('0s');
+  });
+
   it('summarizes arguments on one line, falling back to the raw text', () => {
     expect(summarizeArgs({ command: 'ls\n-la' })).toBe('ls -la');
     expect(summarizeArgs({ path: 'a.txt', content: 'x' })).toBe('a.txt (+1)');

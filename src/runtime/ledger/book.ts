@@ -243,5 +243,3 @@ export class LedgerBook {
     this.diffBytes.delete(runId);
   }
 }
-
-export { childObserved } from '../../model/ledger.js';

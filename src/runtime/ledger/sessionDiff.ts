@@ -5,7 +5,6 @@ import { readBase } from './fileBase.js';
 import type { Run } from '../../model/run.js';
 import { sessionChanges, type SessionChange, type SessionFileDiff } from '../../model/sessionChanges.js';
 
-export type { SessionFileDiff } from '../../model/sessionChanges.js';
 import { fileDiff } from '../../text/diff.js';
 import { neutralizeDeep } from '../../text/untrusted.js';
 

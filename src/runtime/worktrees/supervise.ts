@@ -5,12 +5,11 @@ import type { ArborConfig } from '../../config/types.js';
 import type { ToolCaller } from '../../tools/types.js';
 import type { ChildResult, ChildSpec } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
+import { RUN_ERROR_TEXT, type FixedRunErrorCode } from '../../model/run.js';
 import { WORKTREE_NEEDS_GIT } from '../../tools/worktreeNotes.js';
 import { workTreeTop } from './git.js';
 import { callerIn } from './place.js';
 import type { WorktreeQueue } from './queue.js';
-
-export const WORKTREE_UNAVAILABLE = 'worktree isolation is not available in this runtime';
 
 /** A worktree when the call asks for one, or its agent's (else [delegation]'s) isolation
  * says so; a call can never ask for less. */
@@ -46,16 +45,17 @@ export class RunPlaces {
    * needs no worktree: its tool must not yield between its spawn gates and the run. */
   refusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined {
     if (!wantsWorktree(this.config, spec)) return undefined;
-    if (!this.queue) return Promise.resolve(WORKTREE_UNAVAILABLE);
+    if (!this.queue) return Promise.resolve(RUN_ERROR_TEXT.worktreeUnavailable);
     const cwd = this.cwdOf(spec.parentRunId);
     return workTreeTop(cwd).then((top) => (top ? undefined : WORKTREE_NEEDS_GIT(cwd)));
   }
 
   /** Before the child starts: its worktree, or the refusal it fails with (the tools refused
-   * earlier; this catches a tree that went away in between and children no tool started). */
-  async prepare(spec: ChildSpec, run: Run): Promise<string | undefined> {
+   * earlier; this catches a tree that went away in between and children no tool started): a
+   * git error's text, or the code of one the runtime words itself. */
+  async prepare(spec: ChildSpec, run: Run): Promise<string | { code: FixedRunErrorCode } | undefined> {
     if (!this.pending.delete(run.id)) {
-      if (!this.queue && wantsWorktree(this.config, spec)) return WORKTREE_UNAVAILABLE;
+      if (!this.queue && wantsWorktree(this.config, spec)) return { code: 'worktreeUnavailable' };
       return undefined;
     }
     try {

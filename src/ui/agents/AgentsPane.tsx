@@ -19,7 +19,8 @@ import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult
 import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
 import { LineView } from '../components/LineView.js';
 import { chooseColumns, formatRow } from './rowFormat.js';
-import { fitLine, wrapSeg, type Line } from './segments.js';
+import { wrapSeg } from './segments.js';
+import { fitLine, type Line } from '../text/segments.js';
 import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } from './RunTranscriptView.js';
 import { runItems, transcriptLines } from './transcriptLines.js';
 import { runObservedLines } from './observedLines.js';
@@ -28,7 +29,7 @@ import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
 import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
-import { asksByRun } from './asks.js';
+import { asksByRun } from '../approval/asks.js';
 import type { RuntimeState } from '../../model/state.js';
 
 export interface AgentsPaneProps extends PaneProps {

@@ -6,7 +6,7 @@ import { t } from '../../i18n/index.js';
 import { runLabel } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../model/state.js';
 import { LineView } from '../components/LineView.js';
-import { fitLine, type Line } from './segments.js';
+import { fitLine, type Line } from '../text/segments.js';
 import { statusText } from './status.js';
 
 /** Where the view sits: the first line shown, or null to follow the live end. Scrolled

@@ -6,7 +6,8 @@ import type { RunawayAction } from '../../config/types.js';
 import { defaultKeyTable, type KeyTable } from '../keys/keyTable.js';
 import type { Controls } from '../../model/controls.js';
 import { formatCost, formatTokens } from '../text/format.js';
-import { packLines, wrapSeg, type Line, type Seg } from './segments.js';
+import { packLines, wrapSeg } from './segments.js';
+import type { Line, Seg } from '../text/segments.js';
 import type { AgentsFilter, TreeTotals } from './tree.js';
 
 const SEP: Seg = { text: ' · ', dim: true };

@@ -5,7 +5,8 @@ import { t } from '../../i18n/index.js';
 import { childObserved, commandEnding } from '../../model/ledger.js';
 import { flagLabel, flagReason, observedLine, oneLineCommand } from '../../model/ledgerText.js';
 import type { RuntimeState } from '../../model/state.js';
-import { wrapSeg, type Line } from './segments.js';
+import { wrapSeg } from './segments.js';
+import type { Line } from '../text/segments.js';
 
 const FILES_SHOWN = 50;
 

@@ -4,7 +4,8 @@
 import { t } from '../../i18n/index.js';
 import type { MergeReview, RunWorktree } from '../../model/worktree.js';
 import { diffBodyLines } from '../cards/diffLines.js';
-import { row, wrapBlock, type Line } from '../cards/lines.js';
+import { row, wrapBlock } from '../cards/lines.js';
+import type { Line } from '../text/segments.js';
 import { fileList, worktreeBadge } from '../worktrees/worktreeText.js';
 
 /** `review` undefined: still loading; null: nothing to review (merged, dropped, no diff). */

@@ -4,14 +4,15 @@
 // Rows are memoized per run object: the store replaces a run's object when it changes.
 import { currentLanguage, t } from '../../i18n/index.js';
 import { isExternalAcpRun, isTerminal } from '../../model/run.js';
-import { formatCost, formatTokens } from '../text/format.js';
+import { formatCost, formatElapsed, formatTokens } from '../text/format.js';
 import { subtreeText } from '../text/usageText.js';
 import { displayWidth, truncate } from '../text/width.js';
-import { fitLine, type Line, type Seg } from './segments.js';
+import { fitLine, type Line, type Seg } from '../text/segments.js';
 import { flagsText } from '../../model/ledgerText.js';
 import type { ObservedFlag } from '../../model/ledger.js';
-import { kindWord, STATUS_COLORS, STATUS_GLYPHS, statusText } from './status.js';
-import { activeMs, compactDuration, type TreeRow } from './tree.js';
+import { kindWord, STATUS_GLYPHS, statusText } from './status.js';
+import type { TreeRow } from './tree.js';
+import { activeMs, STATUS_COLORS } from '../runDisplay.js';
 import { worktreeBadge } from '../worktrees/worktreeText.js';
 
 /** The task column never shrinks below this before metrics start to drop. */
@@ -48,7 +49,7 @@ function metric(id: MetricId, row: TreeRow, now: number): Seg {
   const run = row.run;
   switch (id) {
     case 'elapsed':
-      return fixed(run.startedAt === undefined ? '–' : compactDuration(activeMs(run, now)), id, { dim: true });
+      return fixed(run.startedAt === undefined ? '–' : formatElapsed(activeMs(run, now), { compact: true }), id, { dim: true });
     case 'iterations':
       return fixed(t('agents:row.iterations', { n: run.iterations }), id, { dim: true });
     case 'tools':

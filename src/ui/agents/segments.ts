@@ -2,8 +2,6 @@
 import { displayWidth, wrapText } from '../text/width.js';
 import { fitLine, lineWidth, type Line, type Seg } from '../text/segments.js';
 
-export { fitLine, lineWidth, sameLine, type Line, type Seg } from '../text/segments.js';
-
 /** Packs pieces onto lines of `width`, joined by `sep`; a piece never splits unless it is
  * wider than a whole line. */
 export function packLines(pieces: Line[], width: number, sep: Seg): Line[] {

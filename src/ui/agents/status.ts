@@ -16,8 +16,6 @@ export const STATUS_GLYPHS: Record<RunStatus, string> = {
   cancelled: '⊘',
 };
 
-export { STATUS_COLORS } from '../runDisplay.js';
-
 export function statusWord(status: RunStatus): string {
   return t(`agents:status.${status}`);
 }

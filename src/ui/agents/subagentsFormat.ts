@@ -9,10 +9,10 @@ import { subtreeUsageOf } from '../../model/usage.js';
 import { childObserved } from '../../model/ledger.js';
 import { flagLabel, flagReason, observedLine } from '../../model/ledgerText.js';
 import type { TranscriptItem } from '../../model/transcript.js';
-import { firstLine, formatCost, formatTokens, summarizeArgs } from '../text/format.js';
+import { firstLine, formatCost, formatElapsed, formatTokens, summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
 import { kindWord, statusText } from './status.js';
-import { activeMs, compactDuration } from './tree.js';
+import { activeMs, runErrorText } from '../runDisplay.js';
 
 const TASK_WIDTH = 60;
 /** A log message longer than this is cut; the full text stays in the session log. */
@@ -43,7 +43,7 @@ export function formatList(s: RuntimeState, list: Run[], archiveAfterMinutes: nu
     lines.push(
       `   ${t('agents:list.detail', {
         model: run.model,
-        runtime: compactDuration(activeMs(run, now)),
+        runtime: formatElapsed(activeMs(run, now), { compact: true }),
         tokens: formatTokens(run.tokensIn + run.tokensOut),
       })}`,
     );
@@ -103,8 +103,8 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
     ['created', iso(run.createdAt)],
     ['started', iso(run.startedAt)],
     ['ended', iso(run.endedAt)],
-    ['runtime', compactDuration(activeMs(run, now))],
-    ['pausedTime', compactDuration(run.pausedMs + pausedNow)],
+    ['runtime', formatElapsed(activeMs(run, now), { compact: true })],
+    ['pausedTime', formatElapsed(run.pausedMs + pausedNow, { compact: true })],
     ['iterations', String(run.iterations)],
     ['tools', String(run.toolsCompleted)],
     ['lastTool', toolLine(run.lastTool)],
@@ -114,7 +114,7 @@ export function formatInfo(s: RuntimeState, run: Run, now = Date.now()): string 
     ['subtree', subtreeValue(s, run)],
     ['limits', limitsValue(run)],
     ['result', truncate(firstLine(run.result), 200) || none],
-    ['error', truncate(firstLine(run.error), 200) || none],
+    ['error', truncate(firstLine(runErrorText(run)), 200) || none],
     ['queuePosition', run.queuePosition !== undefined ? String(run.queuePosition) : none],
     ['taskId', run.taskId ?? none],
     ...(run.worktree ? [['worktree', worktreeInfo(run.worktree)] as [InfoField, string]] : []),

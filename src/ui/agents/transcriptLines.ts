@@ -7,9 +7,11 @@ import type { TranscriptItem } from '../../model/transcript.js';
 import { summarizeArgs } from '../text/format.js';
 import { truncate } from '../text/width.js';
 import { NOTICE_STYLE, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
-import { wrapSeg, type Line } from './segments.js';
+import { wrapSeg } from './segments.js';
+import type { Line } from '../text/segments.js';
 import { childTranscriptReasoningLines } from '../reasoning/viewerLines.js';
-import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
+import { DEFAULT_SHOW_REASONING } from '../reasoning/mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 /** Result lines shown under a tool call; the whole result is in /subagents log. */
 const RESULT_LINES = 3;

@@ -47,20 +47,6 @@ export interface TreeView {
   totals: TreeTotals;
 }
 
-/** Active time: from start to end (or now), minus the time spent paused. */
-export { activeMs } from '../runDisplay.js';
-
-/** "5m12s", "1h02m", "42s": short enough for a row and for narrow /subagents output. */
-export function compactDuration(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
-  if (m > 0) return `${m}m${String(s).padStart(2, '0')}s`;
-  return `${s}s`;
-}
-
 function matches(run: Run, filter: AgentsFilter): boolean {
   if (filter === 'all') return true;
   return filter === 'running' ? !isTerminal(run.status) : isTerminal(run.status);

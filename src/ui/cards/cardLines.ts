@@ -10,8 +10,10 @@ import { subtreeText } from '../text/usageText.js';
 import { displayWidth } from '../text/width.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { limitNote, limitText } from './limits.js';
-import { fitLine, row, wrapBlock, type Line, type Seg } from './lines.js';
-import { activeMs, currentTool, isAlive, RUN_STATUS_COLORS, runStatusText, type CallUsage } from './live.js';
+import { row, wrapBlock } from './lines.js';
+import { fitLine, type Line, type Seg } from '../text/segments.js';
+import { currentTool, isAlive, runStatusText, type CallUsage } from './live.js';
+import { activeMs, runErrorText, STATUS_COLORS } from '../runDisplay.js';
 import type { CardModel, ResponseBlock } from './model.js';
 import { flagSegs, observedSection } from './observedLines.js';
 
@@ -81,7 +83,7 @@ export function headingLine(v: CardView): Line {
 function runMetrics(run: Run, now: number, compact: boolean): Seg[] {
   const segs: Seg[] = [];
   if (compact || run.number !== undefined) segs.push({ text: `${runName(run)} `, bold: true });
-  segs.push({ text: runStatusText(run), color: RUN_STATUS_COLORS[run.status] });
+  segs.push({ text: runStatusText(run), color: STATUS_COLORS[run.status] });
   if (run.status !== 'queued') segs.push({ text: ' ' }, { text: formatElapsed(activeMs(run, now)) });
   if (!isAlive(run)) return segs;
   const tool = currentTool(run);
@@ -225,7 +227,7 @@ function childLines(v: CardView, run: Run): Line[] {
   const out: Line[] = [
     row(w, { text: '    ' }, { text: t('transcript:details.child', { alias: runName(run), id: run.shortId }), bold: true }, SEP, {
       text: runStatusText(run),
-      color: RUN_STATUS_COLORS[run.status],
+      color: STATUS_COLORS[run.status],
     }),
   ];
   const times: Seg[] = [
@@ -252,7 +254,8 @@ function childLines(v: CardView, run: Run): Line[] {
   );
   const tool = currentTool(run);
   if (tool && isAlive(run)) out.push(row(w, { text: '      ' }, { text: t('transcript:details.runningTool', { tool }), color: 'cyan' }));
-  if (run.error) out.push(...wrapBlock(run.error, w, 6, { color: 'red' }));
+  const error = runErrorText(run);
+  if (error) out.push(...wrapBlock(error, w, 6, { color: 'red' }));
   const tools = (v.childItems?.(run.id) ?? []).filter((i): i is ToolTranscriptItem => i.kind === 'tool');
   if (tools.length > 0) {
     out.push(row(w, { text: '      ' }, { text: t('transcript:details.toolEvents'), dim: true }));

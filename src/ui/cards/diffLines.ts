@@ -7,7 +7,8 @@ import type { DiffDisplay } from '../../model/toolDisplay.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
 import { diffCounts, hunkRows, type DiffRow } from '../../text/diff.js';
 import { sanitizeLine } from '../text/width.js';
-import { row, wrapBlock, type Line, type Seg } from './lines.js';
+import { row, wrapBlock } from './lines.js';
+import type { Line, Seg } from '../text/segments.js';
 
 export function diffOf(item: ToolTranscriptItem): DiffDisplay | undefined {
   return item.display?.kind === 'diff' ? item.display : undefined;

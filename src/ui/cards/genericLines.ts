@@ -5,30 +5,15 @@
 // display limits as the dedicated cards.
 import { t, type TranslationKey } from '../../i18n/index.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
-import { prettyArgs, resultPreview, toolArgsSummary } from '../text/format.js';
+import { prettyArgs, toolArgsSummary } from '../text/format.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 import { callStatusWord, formatClock } from './cardLines.js';
 import { limitNote, limitText } from './limits.js';
-import { fitLine, row, wrapBlock, type Line } from './lines.js';
+import { toolOutcome } from './outcome.js';
+import { row, wrapBlock } from './lines.js';
+import { fitLine, type Line } from '../text/segments.js';
 import { reachedRetentionCap } from './cardArgs.js';
 import { diffBodyLines, diffOf, diffSummarySegs } from './diffLines.js';
-
-function outcome(item: ToolTranscriptItem): string {
-  const first = resultPreview(item.result, item.display);
-  if (first) return first;
-  switch (item.status) {
-    case 'running':
-      return '';
-    case 'pending_approval':
-      return t('transcript:card.awaitingApproval');
-    case 'denied':
-      return t('transcript:card.denied');
-    case 'skipped':
-      return t('transcript:card.skipped');
-    default:
-      return t('transcript:card.notRecorded');
-  }
-}
 
 function glyph(item: ToolTranscriptItem, frame: number): string {
   if (item.status === 'running') return item.restored ? '◌' : spinnerFrame(frame);
@@ -44,7 +29,7 @@ export function genericCollapsed(item: ToolTranscriptItem, width: number, frame:
     // A file change reads as its path and counts; other calls as their arguments.
     ...(diff ? diffSummarySegs(diff) : [{ text: ` ${toolArgsSummary(item.name, item.args, item.rawArgs)}`, dim: true }]),
   );
-  const out = outcome(item);
+  const out = toolOutcome(item, 'notRecorded');
   const restored = item.restored ? `${t('transcript:card.restored')} · ` : '';
   if (!out && !restored) return [head];
   const failed = item.status === 'error';

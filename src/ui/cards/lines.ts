@@ -4,8 +4,6 @@
 import { wrapText } from '../text/width.js';
 import { fitLine, type Line, type Seg, type Style } from '../text/segments.js';
 
-export { fitLine, lineWidth, type Line, type Seg, type Style } from '../text/segments.js';
-
 /** Word-wraps text under an indent; every line keeps the indent so blocks read as blocks. */
 export function wrapBlock(text: string, width: number, indent: number, style: Style = {}): Line[] {
   const pad = ' '.repeat(Math.max(0, indent));

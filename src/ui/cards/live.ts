@@ -48,9 +48,6 @@ export function sameRuns(a: readonly Run[], b: readonly Run[]): boolean {
 
 export const isAlive = (run: Run): boolean => !isTerminal(run.status);
 
-export { activeMs } from '../runDisplay.js';
-export { STATUS_COLORS as RUN_STATUS_COLORS } from '../runDisplay.js';
-
 export function runStatusText(run: Run): string {
   if (run.status === 'queued' && run.queuePosition !== undefined) return t('transcript:status.queuedAt', { n: run.queuePosition });
   return t(`transcript:status.${run.status}`);

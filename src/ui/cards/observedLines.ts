@@ -6,7 +6,8 @@ import type { ChildObserved } from '../../model/ledger.js';
 import { commandEnding } from '../../model/ledger.js';
 import { flagLabel, flagReason, flagsText, observedLine, oneLineCommand } from '../../model/ledgerText.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
-import { row, wrapBlock, type Line, type Seg } from './lines.js';
+import { row, wrapBlock } from './lines.js';
+import type { Line, Seg } from '../text/segments.js';
 
 /** Diff lines shown per file in the expanded card; the viewer and the export have them all. */
 const DIFF_LINES_SHOWN = 40;

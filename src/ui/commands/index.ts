@@ -11,6 +11,3 @@ import { sessionsCommand } from './sessions.js';
 export function builtinCommands(): SlashCommand[] {
   return [helpCommand, clearCommand, modelCommand, sessionsCommand, resumeCommand, langCommand, quitCommand];
 }
-
-export { CommandRegistry, runSlashLine, isSlashLine, unescapeSlash, parseSlashLine, usageOf } from './registry.js';
-export type { SlashCommand, CommandContext, SessionsSource, KeyBindingInfo } from './registry.js';

@@ -5,7 +5,7 @@ import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import type { Language, TranslationKey } from '../../i18n/index.js';
 import { t } from '../../i18n/index.js';
 import type { NoticeLevel } from '../theme.js';
-import type { Pane } from '../panes/types.js';
+import type { UiContext } from '../uiContext.js';
 import type { KeyTable } from '../keys/keyTable.js';
 import type { SessionSummary } from '../../model/session.js';
 
@@ -28,22 +28,18 @@ export interface KeyBindingInfo {
   summary: TranslationKey;
 }
 
-export interface CommandContext {
-  runtime: RuntimeApi;
+/** What a slash command may do: everything an action may (UiContext), plus notice lines,
+ * sessions, the language and what /help and /keys list. */
+export interface CommandContext extends UiContext {
   /** Adds a local notice line to the chat (UI state, not the runtime transcript). */
   print(text: string, level?: NoticeLevel): void;
   sessions: SessionsSource;
-  exit(): void;
   /** Switches the UI language live. */
   setLanguage(lang: Language): void;
   /** Keeps the language for the next start; returns the file written. */
   saveLanguage?(lang: Language): string;
   /** Wipes the screen and the lines already printed to scrollback. */
   clearScreen(): void;
-  /** Shows a pane in place of the input area until it closes itself. */
-  openPane(pane: Pane): void;
-  closePane(): void;
-  isTurnRunning(): boolean;
   commands: readonly SlashCommand[];
   keyBindings: readonly KeyBindingInfo[];
   /** The key table in force (/keys prints it). */

@@ -10,7 +10,8 @@ import { NoticeLine } from './NoticeLine.js';
 import { renderToolItem } from './renderToolItem.js';
 import { ScrollbackReasoning } from '../reasoning/ThinkingLine.js';
 import { hasReasoning } from '../reasoning/lines.js';
-import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
+import { DEFAULT_SHOW_REASONING } from '../reasoning/mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 /** Most of one reply drawn into scrollback, in characters (~800 lines at 80 columns). A
  * longer reply (up to the runtime's max_reply_kb) is kept whole and shown in the viewer;

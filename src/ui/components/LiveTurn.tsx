@@ -11,7 +11,8 @@ import { tailLines, truncate, wrapText } from '../text/width.js';
 import { firstLine } from '../text/format.js';
 import { NoticeLine } from './NoticeLine.js';
 import { renderToolItem, toolItemHeight, type ToolRenderContext } from './renderToolItem.js';
-import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
+import { DEFAULT_SHOW_REASONING } from '../reasoning/mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 import { LiveThinkingLine, liveReasoningRows } from '../reasoning/ThinkingLine.js';
 
 export interface LiveTurnProps {

@@ -4,9 +4,9 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
-import { t } from '../../i18n/index.js';
 import { diffCounts } from '../../text/diff.js';
-import { resultPreview, toolArgsSummary } from '../text/format.js';
+import { toolArgsSummary } from '../text/format.js';
+import { toolOutcome } from '../cards/outcome.js';
 import { displayWidth, truncate } from '../text/width.js';
 import { spinnerFrame, TOOL_COLORS, TOOL_GLYPHS } from '../theme.js';
 
@@ -21,27 +21,9 @@ export function toolGlyph(item: ToolTranscriptItem, frame: number): string {
   return item.status === 'running' ? spinnerFrame(frame) : TOOL_GLYPHS[item.status];
 }
 
-/** What the second line says: the result's first line, or a word for the status. */
-function outcomeLine(item: ToolTranscriptItem): string {
-  const first = resultPreview(item.result, item.display);
-  if (first) return first;
-  switch (item.status) {
-    case 'pending_approval':
-      return t('ui:tool.awaitingApproval');
-    case 'denied':
-      return t('ui:tool.denied');
-    case 'skipped':
-      return t('ui:tool.skipped');
-    case 'error':
-      return t('ui:tool.failed');
-    default:
-      return '';
-  }
-}
-
 /** Rows a card takes (for the live-region budget). */
 export function toolCardHeight(item: ToolTranscriptItem): number {
-  return outcomeLine(item) ? 2 : 1;
+  return toolOutcome(item, 'failed') ? 2 : 1;
 }
 
 export function ToolCard({ item, width, frame }: ToolCardProps) {
@@ -51,7 +33,7 @@ export function ToolCard({ item, width, frame }: ToolCardProps) {
   // A file change reads as its path and +/- counts (write_file src/a.ts +12 −3).
   const diff = item.display?.kind === 'diff' ? item.display : undefined;
   const args = diff ? diff.path : toolArgsSummary(item.name, item.args, item.rawArgs);
-  const outcome = outcomeLine(item);
+  const outcome = toolOutcome(item, 'failed');
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">

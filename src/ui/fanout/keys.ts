@@ -29,7 +29,7 @@ export const fanoutKeyBinding: KeyBinding = {
       ctx.runtime.answerFanout(pending.id, n);
     };
     if (/^[0-9]$/.test(k.name) && !k.ctrl && !k.meta) {
-      const last = ctx.memory.fanoutDigit as { id: string; at: number; text: string } | undefined;
+      const last = ctx.memory.fanoutDigit;
       const now = ctx.now();
       const text = last && last.id === pending.id && now - last.at < DIGIT_WINDOW_MS ? last.text + k.name : k.name;
       ctx.memory.fanoutDigit = { id: pending.id, at: now, text };

@@ -3,7 +3,7 @@
 // moment of the key (from the store and from which pane is open *now*), not from the last
 // render, so a burst like Ctrl+T X y opens the pane and hands it X and y.
 import { useCallback, useRef } from 'react';
-import { bindingMatches, type KeyBinding, type KeyContext } from '../keys/bindings.js';
+import { bindingMatches, type KeyBinding, type KeyContext, type KeyMemory } from '../keys/bindings.js';
 import { drawKeyFrame } from '../keyFrame.js';
 import { useKeypress } from '../keys/keypressSource.js';
 import { charKey, type InputEvent, type KeyPress, type PasteInput } from '../keys/tokenizer.js';
@@ -44,7 +44,7 @@ export function useChatKeys(
 ): void {
   const latest = useRef({ bindings, context, pane, editor, approvalPendingNow });
   latest.current = { bindings, context, pane, editor, approvalPendingNow };
-  const memory = useRef<Record<string, unknown>>({});
+  const memory = useRef<KeyMemory>({});
 
   const onKey = useCallback((k: KeyPress) => {
     const { bindings: list, context: base, pane: route, editor: line, approvalPendingNow: pendingNow } = latest.current;

@@ -3,12 +3,11 @@
 // features add theirs (Ctrl+O, Ctrl+T) to the list the App is given. /help lists every
 // binding's `help` lines, with the keys taken from the table.
 import { QUIT_PANE_ID } from '../quit/paneId.js';
-import type { RuntimeApi } from '../../runtime/runtimeApi.js';
-import type { ApprovalAnswer, PendingApproval } from '../../model/controls.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import { t, type TranslationKey } from '../../i18n/index.js';
 import type { KeyBindingInfo } from '../commands/registry.js';
-import type { Pane } from '../panes/types.js';
+import type { ApprovalUi } from '../approval/view.js';
+import type { UiContext } from '../uiContext.js';
 import type { KeyTable } from './keyTable.js';
 import type { KeyPress } from './tokenizer.js';
 
@@ -32,53 +31,36 @@ export interface QueuedMessage {
   take(): string | undefined;
 }
 
-/** The approval prompt's own state: the highlighted answer, how far its arguments are
- * scrolled, and which ask it shows (`focusId`: one chosen in /agents, else the oldest).
- * Kept by the App (hooks/useApprovalView.ts), changed here. */
-export interface ApprovalView {
-  index: number;
-  scroll: number;
-  focusId?: string;
-  /** The prompt has the keys although a pane that holds them is open (Enter on the asking row). */
-  armed?: boolean;
-  /** ↑/↓ scroll the ask's diff (Tab gave it the focus) instead of moving the choice. */
-  diffFocus?: boolean;
+/** What the key bindings remember between keys (a ref of the chat's key hook). */
+export interface KeyMemory {
+  /** When Ctrl+C was last pressed: a second press within QUIT_WINDOW_MS quits. */
+  lastCtrlC?: number;
+  /** The ask last answered, so a key repeated before its prompt goes away answers once. */
+  answeredApproval?: string;
+  answeredFanout?: string;
+  answeredElicitation?: string;
+  /** The fan-out count being typed: digits closer together than a second make one number. */
+  fanoutDigit?: { id: string; at: number; text: string };
 }
 
-export interface ApprovalUi {
-  get(): ApprovalView;
-  set(next: ApprovalView): void;
-  /** The ask the prompt shows now, from the store. */
-  current(): PendingApproval | undefined;
-  /** True while an open pane keeps the keys the prompt would take (the /agents pane). */
-  deferred(): boolean;
-  /** Shows this ask in the prompt and gives the prompt the keys. */
-  focus(approvalId: string): void;
-  /** Rows a PgUp/PgDn moves the ask's diff; 0 when it shows none taller than its window. */
-  diffPage(): number;
-}
-
-export interface KeyContext {
-  runtime: RuntimeApi;
+/** What a key binding may do: everything an action may (UiContext), plus the line editor,
+ * the approval prompt and the flash line, as of this key. */
+export interface KeyContext extends UiContext {
   keys: KeyTable;
-  turnRunning: boolean;
   approvalPending: boolean;
   paneOpen: boolean;
   inputValue: string;
   suggestionsVisible: boolean;
   input: InputActions;
   approvalUi: ApprovalUi;
-  exit(): void;
   flash(text: string): void;
   clearFlash(): void;
-  openPane(pane: Pane): void;
-  closePane(): void;
   /** Id of the pane open now (as of the last key, not the last frame or effect). */
   openPaneId(): string | undefined;
   redraw(): void;
   now(): number;
-  /** Scratch space that survives renders, e.g. when Ctrl+C was last pressed. */
-  memory: Record<string, unknown>;
+  /** Survives renders and keys. */
+  memory: KeyMemory;
   /** Type-ahead: ↑ on an empty line takes it back, an interrupt returns it unsent. */
   typeAhead?: QueuedMessage;
 }
@@ -117,90 +99,11 @@ export function bindingMatches(b: KeyBinding, k: KeyPress, keys: KeyTable): bool
   return b.command !== undefined && keys.is(b.command, k);
 }
 
-/** The approval answers in list order (allow once first, highlighted by default). */
-export const APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: TranslationKey }[] = [
-  { answer: 'allow_once', command: 'approval.allow_once', label: 'ui:approval.allowOnce' },
-  { answer: 'allow_session', command: 'approval.allow_session', label: 'ui:approval.allowSession' },
-  { answer: 'deny', command: 'approval.deny', label: 'ui:approval.deny' },
-];
-
-/** A child's ask (subagent_approvals = "ask"): the session-wide grant is the root's only;
- * a child's answer reaches as far as that child, or its whole tree for this turn. */
-export const CHILD_APPROVAL_CHOICES: { answer: ApprovalAnswer; command: KeyCommand; label: TranslationKey }[] = [
-  { answer: 'allow_once', command: 'approval.allow_once', label: 'ui:approval.allowOnce' },
-  { answer: 'allow_child', command: 'approval.allow_child', label: 'ui:approval.allowChild' },
-  { answer: 'allow_tree', command: 'approval.allow_tree', label: 'ui:approval.allowTree' },
-  { answer: 'deny', command: 'approval.deny', label: 'ui:approval.deny' },
-];
-
-export function approvalChoices(approval: Pick<PendingApproval, 'isChild'> | undefined) {
-  return approval?.isChild ? CHILD_APPROVAL_CHOICES : APPROVAL_CHOICES;
-}
-
-const ANSWER_COMMANDS = new Set<KeyCommand>([...APPROVAL_CHOICES, ...CHILD_APPROVAL_CHOICES].map((c) => c.command));
-
-const APPROVAL_COMMANDS: KeyCommand[] = [
-  ...ANSWER_COMMANDS,
-  'approval.up',
-  'approval.down',
-  'approval.choose',
-  'approval.scroll_up',
-  'approval.scroll_down',
-  'approval.focus',
-];
-
-/** The approval prompt's keys: y / a / n answer directly, ↑/↓ and Enter choose from the
- * list, Esc denies, PgUp/PgDn scroll long arguments or page through a diff; with a diff
- * taller than its window, Tab gives it ↑/↓ (a line at a time) and gives them back, the
- * split a pager with a menu under it uses. Decided from the store at the moment
- * of the key: a prompt's own handler would subscribe only after its first frame, and a
- * quick key would be lost. While an approval waits, no other key reaches the input line. */
-const approvalKeys: KeyBinding = {
-  id: 'approval',
-  global: true,
-  match: (k, keys) => keys.which(APPROVAL_COMMANDS, k) !== undefined,
-  run(ctx, k) {
-    // The /agents pane keeps its keys until Enter on an asking row hands them over.
-    if (ctx.approvalUi.deferred()) return false;
-    const pending = ctx.approvalUi.current();
-    if (!pending) return false;
-    const command = ctx.keys.which(APPROVAL_COMMANDS, k)!;
-    const ui = ctx.approvalUi.get();
-    const choices = approvalChoices(pending);
-    const answer = (a: ApprovalAnswer) => {
-      // One answer per approval, even if a key repeats before the prompt goes away.
-      if (ctx.memory.answeredApproval === pending.id) return;
-      ctx.memory.answeredApproval = pending.id;
-      ctx.approvalUi.set({ index: 0, scroll: 0 });
-      ctx.runtime.answerApproval(pending.id, a);
-    };
-    const direct = choices.find((c) => c.command === command);
-    if (direct) return answer(direct.answer);
-    // The other prompt's quick key (a on a child's ask, c / t on the root's): nothing.
-    if (ANSWER_COMMANDS.has(command)) return;
-    const n = choices.length;
-    const page = ctx.approvalUi.diffPage();
-    const onDiff = page > 0 && ui.diffFocus === true;
-    const step = page > 0 ? page : 5;
-    if (command === 'approval.focus') {
-      if (page > 0) ctx.approvalUi.set({ ...ui, diffFocus: !ui.diffFocus });
-    } else if (command === 'approval.up' && onDiff) ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - 1) });
-    else if (command === 'approval.down' && onDiff) ctx.approvalUi.set({ ...ui, scroll: ui.scroll + 1 });
-    else if (command === 'approval.up') ctx.approvalUi.set({ ...ui, index: (ui.index + n - 1) % n });
-    else if (command === 'approval.down') ctx.approvalUi.set({ ...ui, index: (ui.index + 1) % n });
-    else if (command === 'approval.choose') answer(choices[ui.index]?.answer ?? 'allow_once');
-    else if (command === 'approval.scroll_up') ctx.approvalUi.set({ ...ui, scroll: Math.max(0, ui.scroll - step) });
-    else if (command === 'approval.scroll_down') ctx.approvalUi.set({ ...ui, scroll: ui.scroll + step });
-  },
-  // The prompt shows its own keys.
-  help: [],
-};
-
 const interrupt: KeyBinding = {
   id: 'interrupt',
   command: 'chat.interrupt',
   run(ctx) {
-    if (ctx.approvalPending || !ctx.turnRunning) return false;
+    if (ctx.approvalPending || !ctx.isTurnRunning()) return false;
     interruptTurn(ctx);
   },
   help: [{ commands: ['chat.interrupt'], summary: 'ui:keys.summaries.interrupt' }],
@@ -216,12 +119,12 @@ const ctrlC: KeyBinding = {
       ctx.exit();
       return;
     }
-    if (ctx.turnRunning) {
+    if (ctx.isTurnRunning()) {
       ctx.memory.lastCtrlC = undefined;
       interruptTurn(ctx);
       return;
     }
-    const last = ctx.memory.lastCtrlC as number | undefined;
+    const last = ctx.memory.lastCtrlC;
     const now = ctx.now();
     if (last !== undefined && now - last <= QUIT_WINDOW_MS) {
       ctx.memory.lastCtrlC = undefined;
@@ -293,7 +196,7 @@ export const EDITOR_HELP: HelpEntry[] = [
 ];
 
 export function defaultKeyBindings(): KeyBinding[] {
-  return [approvalKeys, interrupt, ctrlC, quit, redraw, arrows, tab];
+  return [interrupt, ctrlC, quit, redraw, arrows, tab];
 }
 
 /** /help's key lines, keys as the table has them now. */

@@ -10,7 +10,7 @@ import { LineView } from '../components/LineView.js';
 import { useKeyTable } from '../keys/keyTable.js';
 import { fitLine, type Line } from '../text/segments.js';
 import { hasReasoning, reasoningBody, reasoningHead } from './lines.js';
-import type { ShowReasoning } from './mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
 

@@ -6,7 +6,7 @@ import type { TranscriptItem } from '../../model/transcript.js';
 import { fitLine, type Line } from '../text/segments.js';
 import { formatBytes } from '../../text/sizes.js';
 import { tailLines, wrapText } from '../text/width.js';
-import type { ShowReasoning } from './mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
 

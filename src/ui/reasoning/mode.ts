@@ -4,8 +4,6 @@
 import { SHOW_REASONING_DEFAULT } from '../../config/schema.js';
 import type { ShowReasoning } from '../../config/types.js';
 
-export type { ShowReasoning } from '../../config/types.js';
-
 export const DEFAULT_SHOW_REASONING: ShowReasoning = SHOW_REASONING_DEFAULT;
 
 export function showReasoningOf(info: { showReasoning?: ShowReasoning }): ShowReasoning {

@@ -6,7 +6,7 @@ import type { TranscriptItem } from '../../model/transcript.js';
 import { t } from '../../i18n/index.js';
 import type { Line } from '../text/segments.js';
 import { reasoningLines } from './lines.js';
-import type { ShowReasoning } from './mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
 

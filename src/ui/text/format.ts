@@ -15,13 +15,16 @@ export function formatCost(usd: number): string {
   return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
-export function formatElapsed(ms: number): string {
+/** "2m 05s", "1h 02m", "9s"; `compact` drops the space ("5m12s", "1h02m") for the /agents
+ * rows and /subagents, where a column is narrow. */
+export function formatElapsed(ms: number, { compact = false }: { compact?: boolean } = {}): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
-  if (m > 0) return `${m}m ${String(s).padStart(2, '0')}s`;
+  const sep = compact ? '' : ' ';
+  if (h > 0) return `${h}h${sep}${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m${sep}${String(s).padStart(2, '0')}s`;
   return `${s}s`;
 }
 

@@ -7,14 +7,17 @@ import { runName, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../model/transcript.js';
 import { collapsedLines, expandedLines, formatClock } from '../cards/cardLines.js';
 import { genericCollapsed, genericExpanded } from '../cards/genericLines.js';
-import { fitLine, row, wrapBlock, type Line } from '../cards/lines.js';
-import { activeMs, boundRuns, callUsage, isAlive, RUN_STATUS_COLORS, runStatusText, sameRuns } from '../cards/live.js';
+import { row, wrapBlock } from '../cards/lines.js';
+import { fitLine, type Line } from '../text/segments.js';
+import { boundRuns, callUsage, isAlive, runStatusText, sameRuns } from '../cards/live.js';
+import { activeMs, runErrorText, STATUS_COLORS } from '../runDisplay.js';
 import { cardModel } from '../cards/model.js';
 import { firstLine, formatElapsed } from '../text/format.js';
 import { wrapText } from '../text/width.js';
 import { NOTICE_STYLE } from '../theme.js';
 import { viewerReasoningLines } from '../reasoning/viewerLines.js';
-import { DEFAULT_SHOW_REASONING, type ShowReasoning } from '../reasoning/mode.js';
+import { DEFAULT_SHOW_REASONING } from '../reasoning/mode.js';
+import type { ShowReasoning } from '../../config/types.js';
 
 export type ViewEntry =
   | { kind: 'item'; key: string; item: TranscriptItem }
@@ -91,13 +94,14 @@ function childHeading(run: Run, recorded: boolean, ctx: LayoutContext): Line[] {
       { text: '── ', dim: true },
       { text: runName(run), bold: true, color: 'cyan' },
       { text: ` · ${run.shortId} · `, dim: true },
-      { text: status, color: recorded ? 'gray' : RUN_STATUS_COLORS[run.status] },
+      { text: status, color: recorded ? 'gray' : STATUS_COLORS[run.status] },
       { text: ` · ${formatClock(run.startedAt ?? run.createdAt)} → ${formatClock(run.endedAt)}`, dim: true },
       run.startedAt !== undefined ? { text: ` · ${formatElapsed(activeMs(run, ctx.now))}`, dim: true } : undefined,
     ),
   ];
   lines.push(row(w, { text: '   ' }, { text: firstLine(run.task), dim: true }));
-  if (run.error) lines.push(row(w, { text: '   ' }, { text: firstLine(run.error), color: 'red' }));
+  const error = runErrorText(run);
+  if (error) lines.push(row(w, { text: '   ' }, { text: firstLine(error), color: 'red' }));
   return lines;
 }
 
@@ -174,7 +178,7 @@ export function searchText(entry: ViewEntry): string {
   const hit = searchCache.get(k);
   if (hit !== undefined) return hit;
   let text: string;
-  if (entry.kind === 'child') text = `${entry.run.alias}\n${entry.run.task}\n${entry.run.error ?? ''}`;
+  if (entry.kind === 'child') text = `${entry.run.alias}\n${entry.run.task}\n${runErrorText(entry.run) ?? ''}`;
   else {
     const item = entry.item;
     text = item.kind === 'tool' ? `${item.name}\n${item.rawArgs}\n${item.result ?? ''}` : item.text;

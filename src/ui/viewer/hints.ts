@@ -2,7 +2,7 @@
 import { t, type KeyUnder } from '../../i18n/index.js';
 import type { KeyCommand } from '../../config/keySpec.js';
 import { defaultKeyTable, type KeyTable } from '../keys/keyTable.js';
-import { fitLine, lineWidth, type Line, type Seg } from '../cards/lines.js';
+import { fitLine, lineWidth, type Line, type Seg } from '../text/segments.js';
 
 export type HintMode = 'session' | 'child' | 'search' | 'approval';
 

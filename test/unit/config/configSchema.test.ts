@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
-import { ConfigError } from '../../../src/config/types.js';
+import { ConfigError } from '../../../src/config/configError.js';
 import { defaultDelegation, defaultRiskProfile, defaultRuntimeProfile } from '../../../src/config/defaults.js';
 import { findUnknownKeys } from '../../../src/config/schema.js';
 import { configCorpus } from './configCorpus.js';

@@ -1,6 +1,7 @@
 // Shared helpers for the config tests (not a test file itself).
 import { expect } from 'vitest';
-import { ConfigError, type LoadedConfig } from '../../../src/config/types.js';
+import type { LoadedConfig } from '../../../src/config/types.js';
+import { ConfigError } from '../../../src/config/configError.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 
 export const FILE = '/x/.arbor/config.toml';

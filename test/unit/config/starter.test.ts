@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
-import { STARTER_DEVIATIONS, formatDelegateEntry, starterConfigToml, writeStarterConfig } from '../../../src/config/starter.js';
-import { ConfigError } from '../../../src/config/types.js';
+import { STARTER_DEVIATIONS, starterConfigToml, writeStarterConfig } from '../../../src/config/starter.js';
+import { formatDelegateEntry } from '../../../src/config/tomlFormat.js';
+import { ConfigError } from '../../../src/config/configError.js';
 
 beforeAll(() => setLanguage('en'));
 

@@ -89,6 +89,11 @@ describe('per-child limits through the runtime', () => {
     });
     await fx.runtime.startTurn('go');
     expect(childRun(fx).error).toBe('child budget exhausted: max_child_tokens = 300, used 310; the child was stopped');
+    // The view words it from the code and values, in the current language.
+    expect(childRun(fx)).toMatchObject({
+      errorCode: 'childBudgetExhausted',
+      errorParams: { key: 'max_child_tokens', limit: 300, used: '310' },
+    });
   });
 
   it('under the limit nothing happens', async () => {

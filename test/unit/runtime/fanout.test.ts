@@ -1,7 +1,9 @@
 // Fan-out confirmation ([delegation] confirm_fanout_over) through the runtime and the
 // loopback model: approve all, reduce the count, deny, and headless with and without --yes.
 import { describe, expect, it } from 'vitest';
-import { FANOUT_DECLINED, declinedCalls, plannedChildren, startedFor } from '../../../src/runtime/fanout.js';
+import { plannedChildren } from '../../../src/runtime/fanout.js';
+import { declinedCalls, startedFor } from '../../../src/model/fanoutPlan.js';
+import { FANOUT_DECLINED } from '../../../src/runtime/fanoutDeclined.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { spawnSubagentTool } from '../../../src/tools/spawnSubagent.js';

@@ -35,6 +35,8 @@ describe('kill cascades from parent to child', () => {
       .runs.values()
       .find((r) => r.kind === 'subagent')!;
     expect(childNow).toMatchObject({ status: 'killed', error: 'killed by the operator' });
+    // The view words it from the code, in the current language.
+    expect(childNow.errorCode).toBe('killedByOperator');
     expect(childNow.endedAt).toBeDefined();
     await turn;
     const childReq = fx.server.requests.find((r) => firstUserText(r.body) === 'slow child')!;

@@ -13,7 +13,7 @@ import type { DiffDisplay } from '../../model/toolDisplay.js';
 import { diffBodyLines, diffSummarySegs } from '../cards/diffLines.js';
 import type { KeyTable } from '../keys/keyTable.js';
 import type { Line } from '../text/segments.js';
-import { LineView } from './LineView.js';
+import { LineView } from '../components/LineView.js';
 
 /** The diff an ask carries, when its tool previewed one. */
 export function approvalDiff(approval: PendingApproval): DiffDisplay | undefined {

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { PendingApproval } from '../../model/controls.js';
 import type { RuntimeStore } from '../../runtime/store.js';
-import type { ApprovalUi, ApprovalView } from '../keys/bindings.js';
+import type { ApprovalUi, ApprovalView } from './view.js';
 
 export function focusedApproval(list: readonly PendingApproval[], focusId: string | undefined): PendingApproval | undefined {
   return (focusId !== undefined ? list.find((a) => a.id === focusId) : undefined) ?? list[0];

@@ -7,14 +7,14 @@
 // its arguments, in a window of fixed height (ApprovalDiff.tsx): PgUp/PgDn page through it
 // wherever the focus is; Tab moves the focus to the diff, where ↑/↓ scroll it a line, and
 // back to the choices. The choices keep ↑/↓ by default, so answering works as everywhere.
-// The keys are handled by the chat's key layer (keys/bindings.ts), which is listening
+// The keys are handled by the chat's key layer (keys.ts, bound ahead of the chat's own), which is listening
 // before this prompt's first frame; the hints come from the key table.
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { PendingApproval } from '../../model/controls.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { t } from '../../i18n/index.js';
-import { approvalChoices } from '../keys/bindings.js';
+import { approvalChoices } from './choices.js';
 import type { KeyTable } from '../keys/keyTable.js';
 import { prettyArgs } from '../text/format.js';
 import { wrapText } from '../text/width.js';
