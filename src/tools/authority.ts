@@ -60,7 +60,13 @@ export function combinedApprovalRequirement(
 export function confinePath(input: string, cwd: string, caller: Authority, forWrite = false): PathGuardResult {
   let result: PathGuardResult | undefined;
   for (const p of bindingProfiles(caller)) {
-    result = resolveConfinedPath(input, { cwd, allowedRoots: p.allowed_roots, forbiddenPaths: p.forbidden_paths, fences: fencesOf(p), forWrite });
+    result = resolveConfinedPath(input, {
+      cwd,
+      allowedRoots: p.allowed_roots,
+      forbiddenPaths: p.forbidden_paths,
+      fences: fencesOf(p),
+      forWrite,
+    });
     if (!result.ok) return result;
   }
   return result as PathGuardResult;

@@ -67,7 +67,10 @@ export async function openSearchRoot(shown: string, lexical: string, ctx: ToolCo
   }
   const lexicalBarriers = barriersOf(ctx.caller, ctx.cwd);
   const all = new Map<string, Barrier>();
-  for (const b of [...lexicalBarriers, ...lexicalBarriers.map((l) => ({ path: realpathLoose(l.path), except: l.except.map((e) => realpathLoose(e)) }))]) {
+  for (const b of [
+    ...lexicalBarriers,
+    ...lexicalBarriers.map((l) => ({ path: realpathLoose(l.path), except: l.except.map((e) => realpathLoose(e)) })),
+  ]) {
     all.set(JSON.stringify([b.path, b.except]), b);
   }
   return {
