@@ -65,14 +65,9 @@ export async function openSearchRoot(shown: string, lexical: string, ctx: ToolCo
     await opened.handle.close();
     return { ok: false, error: (err as Error).message };
   }
-  const lexicalBarriers = barriersOf(ctx.caller, ctx.cwd);
-  const all = new Map<string, Barrier>();
-  for (const b of [
-    ...lexicalBarriers,
-    ...lexicalBarriers.map((l) => ({ path: realpathLoose(l.path), except: l.except.map((e) => realpathLoose(e)) })),
-  ]) {
-    all.set(JSON.stringify([b.path, b.except]), b);
-  }
+  const written = barriersOf(ctx.caller, ctx.cwd);
+  const resolved = written.map((b) => ({ path: realpathLoose(b.path), except: b.except.map((e) => realpathLoose(e)) }));
+  const all = new Map<string, Barrier>([...written, ...resolved].map((b) => [JSON.stringify([b.path, b.except]), b]));
   return {
     ok: true,
     root: {
