@@ -66,7 +66,14 @@ export interface AcpAgentConfig {
   perChild: boolean;
 }
 
-export type RiskProfile = { name: string } & RiskProfileFields;
+export type RiskProfile = {
+  name: string;
+  /** Never read from a config file: the runtime sets it on every profile of an isolated run
+   * (runtime/worktrees/place.ts). `folder` ($ARBOR_HOME/worktrees) is refused to its file
+   * tools except for `except` (the run's own worktree), so no other run's worktree, of
+   * this session or another, is reachable whatever its allowed_roots say. */
+  worktree_fence?: { folder: string; except: string[] };
+} & RiskProfileFields;
 
 /** max_execution_tree_iterations undefined = no aggregate budget; max_reply_kb absent =
  * DEFAULT_MAX_REPLY_KB (replyCapBytes() resolves it). */

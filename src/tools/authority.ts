@@ -13,7 +13,8 @@
 // - spawn_subagent: the parent's ceilings (same identity).
 import type { RiskProfile } from '../config/types.js';
 import { approvalRequirement, type ApprovalRequirement } from './approvalPolicy.js';
-import { resolveConfinedPath, type PathGuardResult } from './pathGuard.js';
+import { homedir } from 'node:os';
+import { resolveConfigPath, resolveConfinedPath, type Barrier, type Fence, type PathGuardResult } from './pathGuard.js';
 import { toolAllowedByProfile } from './toolGate.js';
 import type { Tool, ToolCaller } from './types.js';
 
@@ -59,7 +60,13 @@ export function combinedApprovalRequirement(
 export function confinePath(input: string, cwd: string, caller: Authority, forWrite = false): PathGuardResult {
   let result: PathGuardResult | undefined;
   for (const p of bindingProfiles(caller)) {
-    result = resolveConfinedPath(input, { cwd, allowedRoots: p.allowed_roots, forbiddenPaths: p.forbidden_paths, forWrite });
+    result = resolveConfinedPath(input, {
+      cwd,
+      allowedRoots: p.allowed_roots,
+      forbiddenPaths: p.forbidden_paths,
+      fences: fencesOf(p),
+      forWrite,
+    });
     if (!result.ok) return result;
   }
   return result as PathGuardResult;
@@ -68,4 +75,22 @@ export function confinePath(input: string, cwd: string, caller: Authority, forWr
 /** Every binding profile's forbidden paths (for walks that must skip them). */
 export function forbiddenPathsOf(caller: Authority): string[] {
   return bindingProfiles(caller).flatMap((p) => p.forbidden_paths);
+}
+
+function fencesOf(p: RiskProfile): Fence[] {
+  return p.worktree_fence ? [p.worktree_fence] : [];
+}
+
+/** What a walk under this caller skips: every binding profile's forbidden paths (resolved
+ * against cwd) and fences, each once. */
+export function barriersOf(caller: Authority, cwd: string, home = homedir()): Barrier[] {
+  const out = new Map<string, Barrier>();
+  for (const p of bindingProfiles(caller)) {
+    for (const f of p.forbidden_paths) {
+      const path = resolveConfigPath(f, cwd, home);
+      out.set(JSON.stringify([path, []]), { path, except: [] });
+    }
+    for (const f of fencesOf(p)) out.set(JSON.stringify([f.folder, f.except]), { path: f.folder, except: f.except });
+  }
+  return [...out.values()];
 }

@@ -44,7 +44,9 @@ export function describeConfinement(caller: ToolCaller): string {
   const ceilingRoots = (caller.ceilings ?? []).map((c) => c.allowed_roots.join(', '));
   const ceilingText = ceilingRoots.length > 0 ? ` and also inside ${ceilingRoots.map((r) => `(${r})`).join(' and ')}` : '';
   const forbiddenText = forbidden.length > 0 ? `; these paths are forbidden: ${forbidden.join(', ')}` : '';
-  return `Relative paths resolve against the workspace. Only paths ${rootText}${ceilingText} are reachable${forbiddenText}; '..' escapes and symlinks leaving the roots are refused.`;
+  const fence = caller.risk.worktree_fence;
+  const fenceText = fence ? `; inside ${fence.folder} only this run's own worktree (${fence.except.join(', ')}) is reachable` : '';
+  return `Relative paths resolve against the workspace. Only paths ${rootText}${ceilingText} are reachable${forbiddenText}${fenceText}; '..' escapes and symlinks leaving the roots are refused.`;
 }
 
 /** Backs off from a cut inside a multi-byte UTF-8 character. */

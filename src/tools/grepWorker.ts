@@ -44,7 +44,8 @@ export interface GrepJob {
   real: string;
   /** The verified descriptor of a root that is a file, else -1. */
   fd: number;
-  forbidden: string[];
+  /** Forbidden folders and the holes a fence leaves in one (pathGuard.ts's Barrier). */
+  forbidden: Array<{ path: string; except: string[] }>;
   source: string;
   flags: string;
   /** Plain runs every match contains (requiredLiteral.ts): a file without one is skipped.
@@ -116,7 +117,9 @@ export function grepWorkerMain(fs: typeof Fs, port: WorkerPort, data: GrepWorker
     try {
       if (data.procFd) {
         const where = fs.readlinkSync(`/proc/self/fd/${fd}`);
-        if (!inside(where, job.real) || job.forbidden.some((f) => inside(where, f))) return undefined;
+        if (!inside(where, job.real) || job.forbidden.some((f) => inside(where, f.path) && !f.except.some((e) => inside(where, e)))) {
+          return undefined;
+        }
       }
       return readAll(fd);
     } catch {

@@ -2,14 +2,13 @@
 // walked through descriptors so a directory swapped for a symlink mid-walk is not entered.
 import { readdir, type FileHandle } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { forbiddenPathsOf } from './authority.js';
+import { barriersOf } from './authority.js';
 import { descriptorPath, openChildDirectory } from './confinedOpen.js';
 import { defineTool } from './defineTool.js';
 import { ABORTED, describeConfinement, guard, openChecked } from './fileAccess.js';
-import { isInside, resolveConfigPath } from './pathGuard.js';
+import { barrierAt, type Barrier } from './pathGuard.js';
 import { compileGlob, type GlobMatcher } from './pathGlob.js';
 import { invalidArgsMap, withoutNulls } from './toolArgs.js';
 import { fail, ok } from './types.js';
@@ -34,7 +33,7 @@ export const listFilesArgs = z.object({
 interface Walk {
   base: string;
   matcher: GlobMatcher;
-  forbidden: string[];
+  forbidden: Barrier[];
   signal: AbortSignal;
   out: string[];
   /** Set once more than the cap was found; the walk stops there. */
@@ -58,7 +57,7 @@ async function walk(state: Walk, rel: string, dir: FileHandle): Promise<void> {
     if (state.overflow || state.signal.aborted) return;
     const relPath = rel ? `${rel}/${entry.name}` : entry.name;
     const abs = join(state.base, relPath);
-    if (state.forbidden.some((f) => isInside(abs, f))) continue;
+    if (barrierAt(abs, state.forbidden)) continue;
     const isDir = entry.isDirectory();
     if (state.matcher.matches(relPath)) {
       if (state.out.length >= LIST_CAP_ENTRIES) {
@@ -110,12 +109,11 @@ export const listFilesTool = defineTool({
       await opened.handle.close();
       return fail(LIST_IS_FILE(input));
     }
-    const home = homedir();
     const state: Walk = {
       base: guarded.path,
       // Without a pattern: this directory's own entries, i.e. exactly one path segment.
       matcher: compileGlob(pattern ?? '*'),
-      forbidden: forbiddenPathsOf(ctx.caller).map((f) => resolveConfigPath(f, ctx.cwd, home)),
+      forbidden: barriersOf(ctx.caller, ctx.cwd),
       signal: ctx.signal,
       out: [],
       overflow: false,

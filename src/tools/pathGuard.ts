@@ -2,6 +2,9 @@
 // path: a lexical one (what the model asked for, `..` and absolute paths included) and a
 // real one (where the filesystem would actually take us, following symlinks), so a link
 // inside a root cannot smuggle a read or write outside it.
+// A fence is a forbidden folder with holes: an isolated run's worktrees folder, where only
+// its own worktree is reachable (runtime/worktrees/place.ts sets it). The holes pierce only
+// their own fence, never a forbidden path.
 // Error strings are read by the model, so they are fixed English text, not localized.
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -15,6 +18,21 @@ export interface PathGuardOptions {
   forWrite?: boolean;
   /** Home directory for `~` expansion; defaults to os.homedir(). */
   home?: string;
+  /** Folders refused except for the trees listed in each (absolute paths). */
+  fences?: Fence[];
+}
+
+/** A folder no path may enter except through `except` (absolute trees inside it). */
+export interface Fence {
+  folder: string;
+  except: string[];
+}
+
+/** What walks (list_files, grep, glob) skip: a forbidden folder, with the holes its fence
+ * leaves (none for a forbidden path). Absolute, plain data (grep's threads get it too). */
+export interface Barrier {
+  path: string;
+  except: string[];
 }
 
 export type PathGuardResult = { ok: true; path: string } | { ok: false; error: string };
@@ -31,6 +49,10 @@ export const PATH_SYMLINK_ESCAPE = (p: string, real: string, roots: string[]) =>
   `Path '${p}' refused: it resolves through a symlink to '${real}', which is outside the allowed roots (${roots.join(', ')}).`;
 export const PATH_SYMLINK_FORBIDDEN = (p: string, real: string, forbidden: string) =>
   `Path '${p}' refused: it resolves through a symlink to '${real}', inside the forbidden path '${forbidden}'.`;
+export const PATH_FENCED = (p: string, folder: string) =>
+  `Path '${p}' refused: it is inside '${folder}', where an isolated run may reach only its own worktree.`;
+export const PATH_SYMLINK_FENCED = (p: string, real: string, folder: string) =>
+  `Path '${p}' refused: it resolves through a symlink to '${real}', inside '${folder}', where an isolated run may reach only its own worktree.`;
 export const PATH_IS_DIRECTORY = (p: string) => `Path '${p}' is a directory; give a file path to write.`;
 export const PATH_SYMLINK_LOOP = (p: string) => `Path '${p}' refused: too many levels of symbolic links.`;
 
@@ -82,8 +104,16 @@ function hasDotDot(input: string): boolean {
   return input.split(/[\\/]+/).includes('..');
 }
 
-function firstContaining(path: string, candidates: { shown: string; abs: string }[]) {
-  return candidates.find((c) => isInside(path, c.abs));
+/** The one test of "forbidden": inside a barrier's folder and in none of its holes. */
+export function barrierAt<B extends Barrier>(path: string, barriers: B[]): B | undefined {
+  return barriers.find((b) => isInside(path, b.path) && !b.except.some((e) => isInside(path, e)));
+}
+
+type Refusing = Barrier & { shown: string; fence: boolean };
+
+function refusal(input: string, hit: Refusing, real?: string): string {
+  if (real === undefined) return hit.fence ? PATH_FENCED(input, hit.shown) : PATH_FORBIDDEN(input, hit.shown);
+  return hit.fence ? PATH_SYMLINK_FENCED(input, real, hit.shown) : PATH_SYMLINK_FORBIDDEN(input, real, hit.shown);
 }
 
 /** Resolves `input` against cwd and checks it against the roots and forbidden paths. */
@@ -95,30 +125,33 @@ export function resolveConfinedPath(input: string, opts: PathGuardOptions): Path
 
   const lexical = resolve(opts.cwd, expandHome(input, home));
   const roots = shownRoots.map((r) => resolveConfigPath(r, opts.cwd, home));
-  const forbidden = opts.forbiddenPaths.map((f) => ({ shown: f, abs: resolveConfigPath(f, opts.cwd, home) }));
+  const forbidden: Refusing[] = [
+    ...opts.forbiddenPaths.map((f) => ({ shown: f, path: resolveConfigPath(f, opts.cwd, home), except: [], fence: false })),
+    ...(opts.fences ?? []).map((f) => ({ shown: f.folder, path: f.folder, except: f.except, fence: true })),
+  ];
 
   if (!roots.some((r) => isInside(lexical, r))) {
     const error = hasDotDot(input) ? PATH_DOTDOT_ESCAPE(input, shownRoots) : PATH_OUTSIDE_ROOTS(input, shownRoots);
     return { ok: false, error };
   }
-  const hitLexical = firstContaining(lexical, forbidden);
-  if (hitLexical) return { ok: false, error: PATH_FORBIDDEN(input, hitLexical.shown) };
+  const hitLexical = barrierAt(lexical, forbidden);
+  if (hitLexical) return { ok: false, error: refusal(input, hitLexical) };
 
   let real: string;
   let realRoots: string[];
-  let realForbidden: { shown: string; abs: string }[];
+  let realForbidden: Refusing[];
   try {
     real = realpathLoose(lexical);
     realRoots = roots.map((r) => realpathLoose(r));
-    realForbidden = forbidden.map((f) => ({ shown: f.shown, abs: realpathLoose(f.abs) }));
+    realForbidden = forbidden.map((f) => ({ ...f, path: realpathLoose(f.path), except: f.except.map((e) => realpathLoose(e)) }));
   } catch {
     return { ok: false, error: PATH_SYMLINK_LOOP(input) };
   }
   if (!realRoots.some((r) => isInside(real, r))) {
     return { ok: false, error: PATH_SYMLINK_ESCAPE(input, real, shownRoots) };
   }
-  const hitReal = firstContaining(real, realForbidden);
-  if (hitReal) return { ok: false, error: PATH_SYMLINK_FORBIDDEN(input, real, hitReal.shown) };
+  const hitReal = barrierAt(real, realForbidden);
+  if (hitReal) return { ok: false, error: refusal(input, hitReal, real) };
 
   if (opts.forWrite) {
     try {

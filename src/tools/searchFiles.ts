@@ -9,14 +9,13 @@
 import { execFile } from 'node:child_process';
 import { readlinkSync, type Dirent } from 'node:fs';
 import { readdir, readFile, type FileHandle } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { forbiddenPathsOf } from './authority.js';
+import { barriersOf } from './authority.js';
 import { gitEnv } from './gitEnv.js';
 import { descriptorPath, openChildDirectory } from './confinedOpen.js';
 import { guard, openChecked } from './fileAccess.js';
-import { isInside, realpathLoose, resolveConfigPath } from './pathGuard.js';
+import { barrierAt, realpathLoose, type Barrier } from './pathGuard.js';
 import type { ToolContext } from './types.js';
 
 const GIT_TIMEOUT_MS = 30_000;
@@ -26,13 +25,13 @@ const GIT_MAX_BUFFER = 256 * 1024 * 1024;
  * verified descriptor (git starts in it and the walk reads through it, so a directory
  * renamed or swapped for a link after the check is not followed), `real` the kernel's path
  * for it when it was opened (every file read must still be under it), and the forbidden
- * paths both as written and as resolved. */
+ * paths and fences (pathGuard.ts) both as written and as resolved. */
 export interface SearchRoot {
   shown: string;
   real: string;
   handle: FileHandle;
   isFile: boolean;
-  forbidden: string[];
+  forbidden: Barrier[];
   signal: AbortSignal;
 }
 
@@ -66,9 +65,9 @@ export async function openSearchRoot(shown: string, lexical: string, ctx: ToolCo
     await opened.handle.close();
     return { ok: false, error: (err as Error).message };
   }
-  const home = homedir();
-  const forbidden = forbiddenPathsOf(ctx.caller).map((f) => resolveConfigPath(f, ctx.cwd, home));
-  const all = new Set([...forbidden, ...forbidden.map((f) => realpathLoose(f))]);
+  const written = barriersOf(ctx.caller, ctx.cwd);
+  const resolved = written.map((b) => ({ path: realpathLoose(b.path), except: b.except.map((e) => realpathLoose(e)) }));
+  const all = new Map<string, Barrier>([...written, ...resolved].map((b) => [JSON.stringify([b.path, b.except]), b]));
   return {
     ok: true,
     root: {
@@ -76,14 +75,14 @@ export async function openSearchRoot(shown: string, lexical: string, ctx: ToolCo
       real,
       handle: opened.handle,
       isFile: opened.stat.isFile(),
-      forbidden: [...all],
+      forbidden: [...all.values()],
       signal: ctx.signal,
     },
   };
 }
 
 function forbiddenAt(root: SearchRoot, abs: string): boolean {
-  return root.forbidden.some((f) => isInside(abs, f));
+  return barrierAt(abs, root.forbidden) !== undefined;
 }
 
 /** git, answering only from what it is given: no prompts, no optional lock, no fsmonitor

@@ -2,7 +2,11 @@
 // caller's cwd, and the trees it must not reach (the original checkout and every ancestor
 // worktree). The caller's allowed roots that point into one of those trees are mapped into
 // the worktree; the trees themselves become forbidden paths, so a path into the original
-// checkout is outside an isolated child's reach whatever its roots say.
+// checkout is outside an isolated child's reach whatever its roots say. Every profile also
+// gets the worktrees folder as a fence with the run's own worktree as its only hole, so no
+// other worktree (a sibling's, an ancestor's, another session's) is reachable either, even
+// with roots that hold $ARBOR_HOME. A forbidden path cannot express that: it cannot leave
+// the run's own worktree reachable inside the folder it forbids.
 import { isAbsolute, join, relative } from 'node:path';
 import type { RiskProfile } from '../../config/types.js';
 import { isInside, resolveConfigPath } from '../../tools/pathGuard.js';
@@ -15,6 +19,8 @@ export interface Place {
   top: string;
   /** Trees that map into this one, outermost first (the original checkout first). */
   sources: string[];
+  /** The folder holding every worktree ($ARBOR_HOME/worktrees): fenced off but for `top`. */
+  fence: string;
 }
 
 function mapPath(p: string, baseCwd: string, place: Place): string {
@@ -39,6 +45,8 @@ function mapProfile(risk: RiskProfile, baseCwd: string, place: Place): RiskProfi
         ...place.sources,
       ]),
     ],
+    // Replaced, not added to: a caller's own worktree (mapped one hop up) is no hole here.
+    worktree_fence: { folder: place.fence, except: [place.top] },
   };
 }
 

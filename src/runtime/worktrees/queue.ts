@@ -123,7 +123,7 @@ export class WorktreeQueue {
     this.entries.set(run.id, { ...manifest, callerTop: top, callerRunId, base, state: 'running', changes: [] });
     const rel = relativeCwd(top, callerCwd);
     const sources = [...(callerRunId ? (this.places.get(callerRunId)?.sources ?? []) : []), top];
-    const place = { cwd: join(path, rel), top: path, sources, inherited: false };
+    const place = { cwd: join(path, rel), top: path, sources, fence: this.dir, inherited: false };
     this.places.set(run.id, place);
     this.setRun(run.id, { branch, path, state: 'running' });
     return place;

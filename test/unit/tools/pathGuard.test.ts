@@ -109,4 +109,30 @@ describe('resolveConfinedPath', () => {
     const r = guard('loop-a/x');
     expect(r.ok).toBe(false);
   });
+
+  it('a fence refuses its folder but for its holes, lexically and through links; a hole never pierces a forbidden path', () => {
+    const trees = join(base, 'trees');
+    const own = join(trees, 'own');
+    const sibling = join(trees, 'sibling');
+    for (const d of [join(own, 'src'), sibling]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(sibling, 'b.ts'), 'b');
+    symlinkSync(sibling, join(own, 'to-sibling'));
+    const fenced = { cwd: own, allowedRoots: [base], forbiddenPaths: [join(own, 'secret')], fences: [{ folder: trees, except: [own] }] };
+    expect(guard('src/new.ts', { ...fenced, forWrite: true })).toEqual({ ok: true, path: join(own, 'src', 'new.ts') });
+    for (const p of [join(sibling, 'b.ts'), '../sibling/b.ts', trees, join(trees, 'own.json')]) {
+      const r = guard(p, fenced);
+      expect(r.ok, p).toBe(false);
+      if (!r.ok)
+        expect(r.error).toBe(`Path '${p}' refused: it is inside '${trees}', where an isolated run may reach only its own worktree.`);
+    }
+    const linked = guard('to-sibling/b.ts', { ...fenced, forWrite: true });
+    expect(linked.ok).toBe(false);
+    if (!linked.ok) expect(linked.error).toContain(`resolves through a symlink to '${join(sibling, 'b.ts')}', inside '${trees}'`);
+    // The hole is the fence's only: a forbidden path inside it stays forbidden.
+    const forbidden = guard('secret/x', fenced);
+    expect(forbidden.ok).toBe(false);
+    if (!forbidden.ok) expect(forbidden.error).toContain('forbidden path');
+    // Without the fence (a run without a worktree) the same roots reach the sibling.
+    expect(guard(join(sibling, 'b.ts'), { ...fenced, fences: [] }).ok).toBe(true);
+  });
 });
