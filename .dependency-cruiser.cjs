@@ -38,6 +38,14 @@ module.exports = {
       to: { path: '^src/persistence/' },
     },
     {
+      name: 'ui-writes-no-files',
+      comment:
+        'Copies and exports are written by the runtime (RuntimeApi.exportText, exportTree); views neither touch files nor read config paths',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^(node:)?fs(/promises)?$|^src/config/paths\\.ts$' },
+    },
+    {
       name: 'no-react-below-ui',
       comment: 'Headless mode and the tests drive the runtime with no UI',
       severity: 'error',

@@ -7,8 +7,17 @@
 // arrival of the root's next request (every tool result in it), both seen by the server.
 // The ideal is the slowest child's model time (arrival → end of its reply, per request,
 // server side). Targets: wall ≤ 1.3 × ideal, runtime CPU < 2 ms per child.
+//
+// Latency (issue 24), at 100 and at 1,000 children: the first child request after the
+// root's tool-call reply has arrived (the server's last byte of it: on loopback the bytes
+// are at the client then; children start as the reply streams, so this can be negative),
+// and the root's next request after the last child's answer. Beside each, the AI SDK's own
+// floor on the same exchange in a process of its own (workers/sdk-baseline.js): doStream
+// having the first call whole / all calls, and doStream sending the same 2n+1-message
+// resume request. Kill all (X in /agents) at 1,000 children in flight: until every child
+// stream has closed at the server.
 import { join } from 'node:path';
-import { childPrompt } from './lib/fanoutScript.js';
+import { ROOT_PROMPT, childAnswer, childPrompt } from './lib/fanoutScript.js';
 import { benchDir } from './lib/paths.js';
 import { median, round } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
@@ -24,6 +33,10 @@ const CHILD_DELAY_MS = 50;
 const REPEATS = 5;
 const TARGET_WALL_RATIO = 1.3;
 const TARGET_CPU_PER_CHILD_MS = 2;
+const KILL_REPEATS = 3;
+const TARGET_KILL_MS = 250;
+/** A child that never answers: kill-all finds every stream open. */
+const HANG_MS = 600_000;
 
 function analyse(turn, stats, children = CHILDREN) {
   const first = stats.rootCalls.find((c) => !c.withResults);
@@ -54,12 +67,12 @@ function analyse(turn, stats, children = CHILDREN) {
     heapPerChildKb: turn.heapGrowthBytes / 1024 / children,
     spreadPerChildMs: (Math.max(...arrivals) - Math.min(...arrivals)) / children,
     // From the root's tool calls reaching the runtime whole to the first child request.
-    firstChildLatencyMs: Math.min(...arrivals) - turn.toolCallsAt,
-    // The provider's parse of the root's reply: the server's last byte to the runtime.
-    replyParseMs: turn.toolCallsAt - first.endAt,
+    // From the root's tool-call reply having arrived (the server's last byte of it).
+    firstChildLatencyMs: Math.min(...arrivals) - first.endAt,
+    // The first call's card in the runtime, from the same moment.
+    firstCardMs: turn.toolCallsAt - first.endAt,
     cpuMs,
     turnWallMs: turn.endAt - turn.startAt,
-    firstChildAfterMs: Math.min(...arrivals) - first.endAt,
     lastChildAfterMs: Math.max(...arrivals) - first.endAt,
     collectMs: second.arriveAt - Math.max(...stats.childReqs.map((c) => c.endAt)),
     peakInFlight: stats.peakInFlight,
@@ -68,6 +81,75 @@ function analyse(turn, stats, children = CHILDREN) {
       ? undefined
       : `root ${turn.rootStatus}, children ${JSON.stringify(turn.statusCounts)}, requests ${stats.childReqs.length}, results ${JSON.stringify(stats.resultCheck)}`,
   };
+}
+
+const signed = (ms) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
+
+/** The SDK alone on the root's two exchanges of an n-child fan-out (see the header). */
+async function sdkFloors(server, sdk, children) {
+  const open = () => server.request({ cmd: 'open', scenario: 'fanout', options: { children, childDelayMs: CHILD_DELAY_MS } });
+  const stats = async () => {
+    const { stats: st } = await server.request({ cmd: 'stats' });
+    await server.request({ cmd: 'close' });
+    return st;
+  };
+  const { url } = await open();
+  const reply = await sdk.request({ cmd: 'replyFloor', url, rootPrompt: ROOT_PROMPT });
+  const replyStats = await stats();
+  if (reply.calls !== children) throw new Error(`SDK floor: ${reply.calls} of ${children} tool calls parsed`);
+  const lastByte = replyStats.rootCalls[0].endAt;
+  const answers = Array.from({ length: children }, (_, i) => ({ prompt: childPrompt(i), text: childAnswer(i) }));
+  const { url: url2 } = await open();
+  const resume = await sdk.request({ cmd: 'resumeFloor', url: url2, rootPrompt: ROOT_PROMPT, answers });
+  const resumeStats = await stats();
+  const second = resumeStats.rootCalls.find((c) => c.withResults);
+  if (!second || resumeStats.resultCheck?.wrong !== 0)
+    throw new Error(`SDK floor: resume request not as arbor's (${JSON.stringify(resumeStats.resultCheck)})`);
+  return {
+    firstWholeMs: reply.firstWholeAt - lastByte,
+    allCallsMs: reply.finishAt - lastByte,
+    resumeSendMs: second.arriveAt - resume.startAt,
+  };
+}
+
+/** Kill all with every one of `children` child streams open: ask → every stream closed at
+ * the server, and → the root's turn ended (every child unwound, every run ended). */
+async function killAllOnce(server, runtime, children) {
+  const { url } = await server.request({ cmd: 'open', scenario: 'fanout', options: { children, childDelayMs: HANG_MS } });
+  const inFlight = server.nextEvent((m) => m.event === 'fanoutInFlight', 300_000);
+  const closed = server.nextEvent((m) => m.event === 'fanoutEnded', 300_000);
+  const turn = runtime.request({ cmd: 'turn', url, children });
+  await inFlight;
+  const k = await runtime.request({ cmd: 'killAll' });
+  const { at: closedAt } = await closed;
+  const t = await turn;
+  const { stats } = await server.request({ cmd: 'stats' });
+  await server.request({ cmd: 'close' });
+  const allClosed = stats.childReqs.length === children && stats.childReqs.every((c) => c.outcome === 'client_closed');
+  const kids = t.statusCounts;
+  return {
+    closedMs: closedAt - k.killAt,
+    // Each child's socket is destroyed (its fd closed) inside the kill call.
+    returnedMs: k.returnedAt - k.killAt,
+    endedMs: k.endedAt - k.killAt,
+    ok: allClosed && k.open === 0 && (kids.killed ?? 0) === children && t.children === children,
+    detail: `killed ${k.killed}, ${k.open} runs not ended, children ${JSON.stringify(kids)}, streams ${stats.childReqs.map((c) => c.outcome).filter((o) => o !== 'client_closed').length} not closed by the client`,
+  };
+}
+
+/** The same with the bare SDK: n doStream requests held open, then each one's controller
+ * aborted in one loop; ask → every stream closed at the server. */
+async function killFloorOnce(server, sdk, children) {
+  await server.request({ cmd: 'open', scenario: 'fanout', options: { children, childDelayMs: HANG_MS } }).then(async ({ url }) => {
+    const inFlight = server.nextEvent((m) => m.event === 'fanoutInFlight', 300_000);
+    await sdk.request({ cmd: 'holdStreams', url, prompts: Array.from({ length: children }, (_, i) => childPrompt(i)) });
+    await inFlight;
+  });
+  const closed = server.nextEvent((m) => m.event === 'fanoutEnded', 300_000);
+  const k = await sdk.request({ cmd: 'abortAll' });
+  const { at: closedAt } = await closed;
+  await server.request({ cmd: 'close' });
+  return { closedMs: closedAt - k.killAt, returnedMs: k.returnedAt - k.killAt };
 }
 
 /** @param {{ log?: (line: string) => void }} [options] */
@@ -84,6 +166,10 @@ export async function run({ log } = { log: () => {} }) {
   const baselines = { streamText: [], fetch: [], http: [] };
   const sdkOverheads = [];
   const httpWallRatios = [];
+  const floors = [];
+  const largeFloors = [];
+  const kills = [];
+  const killFloors = [];
   let cold;
   const turnOf = async (children, worker = runtime) => {
     // A fresh server (new port) every time: connections are set up in every repeat.
@@ -95,7 +181,7 @@ export async function run({ log } = { log: () => {} }) {
   };
   const describe = (a) =>
     `fan-out ${a.wallMs.toFixed(1)} ms vs ideal ${a.idealMs.toFixed(1)} ms (×${a.ratio.toFixed(2)}), CPU ${a.cpuPerChildMs.toFixed(2)} ms/child, ` +
-    `first child +${a.firstChildLatencyMs.toFixed(1)} ms after the tool calls (reply parse ${a.replyParseMs.toFixed(0)} ms), ` +
+    `first child ${signed(a.firstChildLatencyMs)} ms after the reply's last byte (first card ${signed(a.firstCardMs)} ms), ` +
     `spread ${a.spreadPerChildMs.toFixed(2)} ms/child, root resumes +${a.collectMs.toFixed(1)} ms, peak ${a.peakInFlight} in flight` +
     (a.complete ? '' : `, INCOMPLETE: ${a.detail}`);
   try {
@@ -121,13 +207,31 @@ export async function run({ log } = { log: () => {} }) {
         if (i > 0 && mode === 'streamText') sdkOverheads.push(b.wallMs - slowest);
         if (i > 0 && mode === 'http') httpWallRatios.push(b.wallMs / slowest);
       }
+      if (i > 0) floors.push(await sdkFloors(server, sdk, CHILDREN));
       // The large fan-out, interleaved with the small one so both see the same load.
       if (i === 0) await turnOf(CHILDREN, largeRuntime);
       if (i > 0 && i <= LARGE_REPEATS) {
         const l = await turnOf(LARGE, largeRuntime);
         log(`${LARGE} children, repeat ${i}/${LARGE_REPEATS}: ${describe(l)}`);
         large.push(l);
+        const f = await sdkFloors(server, sdk, LARGE);
+        log(
+          `  SDK floor at ${LARGE}: first call whole ${signed(f.firstWholeMs)} ms, all calls ${signed(f.allCallsMs)} ms after the reply's last byte; resume request sent in ${f.resumeSendMs.toFixed(1)} ms`,
+        );
+        largeFloors.push(f);
       }
+    }
+    for (let i = 0; i < KILL_REPEATS; i++) {
+      const k = await killAllOnce(server, largeRuntime, LARGE);
+      log(
+        `kill all, ${LARGE} children in flight, repeat ${i + 1}/${KILL_REPEATS}: kill call returned +${k.returnedMs.toFixed(1)} ms, every stream closed at the server +${k.closedMs.toFixed(1)} ms, the turn ended +${k.endedMs.toFixed(1)} ms${k.ok ? '' : `, INCOMPLETE: ${k.detail}`}`,
+      );
+      kills.push(k);
+      const f = await killFloorOnce(server, sdk, LARGE);
+      log(
+        `  SDK floor: ${LARGE} doStream requests aborted in one loop: loop +${f.returnedMs.toFixed(1)} ms, every stream closed at the server +${f.closedMs.toFixed(1)} ms`,
+      );
+      killFloors.push(f);
     }
   } finally {
     await sdk.stop();
@@ -165,6 +269,14 @@ export async function run({ log } = { log: () => {} }) {
     pass: value <= TARGET_LATENCY_MS,
     samples: samplesOf.map((v) => round(v, 1)),
   });
+  const floorRow = (metric, list, key) => ({
+    metric,
+    value: round(median(list.map((f) => f[key])), 1),
+    unit: 'ms',
+    samples: list.map((f) => round(f[key], 1)),
+  });
+  const killsOk = kills.every((k) => k.ok);
+  const killMs = median(kills.map((k) => k.closedMs));
   return [
     {
       metric: `${CHILDREN} children completed, each result returned to its own call (all repeats)`,
@@ -239,16 +351,28 @@ export async function run({ log } = { log: () => {} }) {
       unit: '×',
     },
     latencyRow(
-      `${CHILDREN} children: first child request after the tool calls reach the runtime (median)`,
+      `${CHILDREN} children: first child request after the root's tool-call reply has arrived (its last byte; median)`,
       m('firstChildLatencyMs'),
       samples.map((s) => s.firstChildLatencyMs),
     ),
+    floorRow(
+      `floor: bare AI SDK doStream has the first of ${CHILDREN} calls whole, after the reply's last byte (median)`,
+      floors,
+      'firstWholeMs',
+    ),
+    {
+      metric: `${CHILDREN} children: the first call's card in the runtime after the reply's last byte (median)`,
+      value: round(m('firstCardMs'), 1),
+      unit: 'ms',
+      samples: samples.map((s) => round(s.firstCardMs, 1)),
+    },
     latencyRow(
       `${CHILDREN} children: last child answer → root's next request (median)`,
       m('collectMs'),
       samples.map((s) => s.collectMs),
     ),
-    { metric: 'last child request arrives after the tool calls (median)', value: round(m('lastChildAfterMs'), 1), unit: 'ms' },
+    floorRow(`floor: bare AI SDK doStream sends the same ${2 * CHILDREN + 1}-message resume request (median)`, floors, 'resumeSendMs'),
+    { metric: "last child request arrives after the reply's last byte (median)", value: round(m('lastChildAfterMs'), 1), unit: 'ms' },
     { metric: 'peak child requests in flight (median)', value: m('peakInFlight'), unit: '' },
     {
       metric: 'cold first turn: wall / ideal, CPU per child',
@@ -268,20 +392,57 @@ export async function run({ log } = { log: () => {} }) {
     scaleRow('start spread per child', 'spreadPerChildMs', 'ms'),
     scaleRow("root's resume delay after the last answer", 'collectMs', 'ms'),
     latencyRow(
-      `${LARGE} children: first child request after the tool calls reach the runtime (median)`,
+      `${LARGE} children: first child request after the root's tool-call reply has arrived (its last byte; median)`,
       ml('firstChildLatencyMs'),
       large.map((s) => s.firstChildLatencyMs),
     ),
+    floorRow(
+      `floor: bare AI SDK doStream has the first of ${LARGE} calls whole, after the reply's last byte (median)`,
+      largeFloors,
+      'firstWholeMs',
+    ),
+    floorRow(
+      `floor: bare AI SDK doStream has all ${LARGE} calls (its parse of the reply), after the reply's last byte (median)`,
+      largeFloors,
+      'allCallsMs',
+    ),
+    {
+      metric: `${LARGE} children: the first call's card in the runtime after the reply's last byte (median)`,
+      value: round(ml('firstCardMs'), 1),
+      unit: 'ms',
+      samples: large.map((s) => round(s.firstCardMs, 1)),
+    },
     latencyRow(
       `${LARGE} children: last child answer → root's next request (median)`,
       ml('collectMs'),
       large.map((s) => s.collectMs),
     ),
+    floorRow(`floor: bare AI SDK doStream sends the same ${2 * LARGE + 1}-message resume request (median)`, largeFloors, 'resumeSendMs'),
     {
-      metric: `floor: the provider's parse of the ${LARGE}-call root reply, server's last byte → tool calls in the runtime (median)`,
-      value: round(ml('replyParseMs'), 1),
+      metric: `kill all with ${LARGE} children in flight: ask → every child stream closed at the server (median of ${KILL_REPEATS})`,
+      value: round(killMs, 1),
       unit: 'ms',
-      samples: large.map((s) => round(s.replyParseMs, 1)),
+      target: `< ${TARGET_KILL_MS}`,
+      pass: killsOk && killMs < TARGET_KILL_MS,
+      samples: kills.map((k) => round(k.closedMs, 1)),
+      ...(killsOk ? {} : { detail: kills.filter((k) => !k.ok).map((k) => k.detail) }),
+    },
+    floorRow(
+      `floor: ${LARGE} bare AI SDK doStream requests aborted in one loop, → every stream closed at the server (median)`,
+      killFloors,
+      'closedMs',
+    ),
+    {
+      metric: `kill all with ${LARGE} children in flight: the kill call itself (every child's socket destroyed in it; median)`,
+      value: round(median(kills.map((k) => k.returnedMs)), 1),
+      unit: 'ms',
+      samples: kills.map((k) => round(k.returnedMs, 1)),
+    },
+    {
+      metric: `kill all with ${LARGE} children in flight: ask → the turn ended, every child unwound (median)`,
+      value: round(median(kills.map((k) => k.endedMs)), 1),
+      unit: 'ms',
+      samples: kills.map((k) => round(k.endedMs, 1)),
     },
   ];
 }

@@ -183,14 +183,18 @@ async function measure(mode) {
     import(distUrl('ui/viewer/register.js')),
     import(distUrl('tools/delegate/strings.js')),
   ]);
-  const store = createRuntimeStore('bench-session');
+  const store = createRuntimeStore('bench-session', {
+    agentAlias: 'main',
+    providerName: 'bench',
+    providerLabel: 'bench/model',
+    configWarnings: [],
+  });
   const at = Date.now() - 3_600_000;
   store.setState((s) => ({ runs: s.runs.with(ROOT, rootRun(at)), runOrder: [ROOT] }));
   // A resumed session arrives whole before the chat starts; a live one grows turn by turn.
   if (mode === 'resumed') addCards(store, 0, CARDS, at, syncEnvelope);
   const runtime = {
     store,
-    info: { agentAlias: 'main', providerName: 'bench', providerLabel: 'bench/model', configWarnings: [] },
     startTurn: async () => {},
     interrupt() {},
     answerApproval() {},

@@ -11,6 +11,8 @@ import { distUrl } from '../lib/paths.js';
 
 const { loadConfigFromTexts } = await import(distUrl('config/load.js'));
 const { createRuntime } = await import(distUrl('runtime/runtime.js'));
+// What X (kill all) in /agents does, so the kill-all row times the operator's own action.
+const { killAll: killAllRuns } = await import(distUrl('ui/agents/actions.js'));
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -36,6 +38,9 @@ max_children_per_agent = ${children}
 `;
 }
 
+/** The runtime whose turn is running (for killAll). */
+let live;
+
 async function turn({ url, children }) {
   const workdir = mkdtempSync(join(tmpdir(), 'arbor-bench-fanout-'));
   // No API keys and no retries to wait for: the environment is what the benchmark gives.
@@ -48,8 +53,8 @@ async function turn({ url, children }) {
     globalThis.gc?.();
     await new Promise((r) => setImmediate(r));
     globalThis.gc?.();
-    // When the root's tool calls reach the runtime whole (their cards appear): the moment the
-    // first child could start. The provider's own parse of the reply comes before it.
+    // When the root's first tool call reaches the runtime (its card appears). Calls start as
+    // the reply streams them, so this can come before the reply's last byte.
     let toolCallsAt;
     const unsubscribe = runtime.store.subscribe((s) => {
       if (toolCallsAt === undefined && s.transcript.some((i) => i.kind === 'tool')) toolCallsAt = now();
@@ -57,7 +62,10 @@ async function turn({ url, children }) {
     const startAt = now();
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
-    await runtime.startTurn(ROOT_PROMPT);
+    const started = runtime.startTurn(ROOT_PROMPT);
+    live = { runtime, ended: started.then(() => now()) };
+    await started;
+    live = undefined;
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
     unsubscribe();
@@ -89,7 +97,25 @@ async function turn({ url, children }) {
   }
 }
 
-const commands = { turn };
+/** Kill all (X in /agents) while the turn's children are in flight: when it was asked, when
+ * the call returned, when the turn ended, and how many runs were not ended then. */
+async function killAll() {
+  if (!live) throw new Error('killAll: no turn is running');
+  const { runtime, ended } = live;
+  const killAt = now();
+  const killed = killAllRuns(runtime, false);
+  const returnedAt = now();
+  // The turn ends once every child has unwound (its tool call returned): read then, not on
+  // every store update (a scan of 1,000 runs per update would be this worker's own cost).
+  const endedAt = await ended;
+  const open = runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => !['completed', 'failed', 'killed', 'timed_out', 'cancelled'].includes(r.status)).length;
+  return { killAt, returnedAt, endedAt, killed, open };
+}
+
+const commands = { turn, killAll };
 
 process.on('message', async (/** @type {any} */ msg) => {
   try {

@@ -125,12 +125,16 @@ async function openFanout({ children, childDelayMs }) {
   let peakInFlight = 0;
   let resultCheck;
   let model;
+  let childrenEnded = 0;
   const track = (req, rec, isChild) => {
     const entry = model.requests[req.index];
     void entry.ended.then((outcome) => {
       rec.endAt = now();
       rec.outcome = outcome;
-      if (isChild) inFlight--;
+      if (!isChild) return;
+      inFlight--;
+      // The kill-all row waits for every child's stream to have closed.
+      if (++childrenEnded === children) process.send?.({ event: 'fanoutEnded', at: rec.endAt });
     });
   };
   model = await startLoopbackModel({
@@ -167,6 +171,8 @@ async function openFanout({ children, childDelayMs }) {
       inFlight++;
       peakInFlight = Math.max(peakInFlight, inFlight);
       track(req, rec, true);
+      // The kill-all row waits for every child's request before it kills.
+      if (childReqs.length === children) process.send?.({ event: 'fanoutInFlight', at: now() });
       return { kind: 'text', chunks: [childAnswer(rec.child)], delayMs: childDelayMs };
     },
   });

@@ -75,10 +75,123 @@ async function measure({ url, prompts, mode }) {
   return { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, wallMs };
 }
 
+// The floors of the fan-out's two latency rows: the AI SDK's own doStream (what the
+// providers call) on the fan-out's root exchanges, alone in this process.
+const now = () => performance.timeOrigin + performance.now();
+/** @type {import('@ai-sdk/provider').LanguageModelV3FunctionTool} */
+const SPAWN_TOOL = {
+  type: 'function',
+  name: 'spawn_subagent',
+  description: 'Start a child agent.',
+  inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
+};
+
+async function sdkModel(url) {
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+  return createOpenAICompatible({ name: 'bench', baseURL: url, includeUsage: true }).chatModel('fake-model');
+}
+
+/** The root's first exchange: when the SDK had the first call whole (the second call's
+ * input starting: the earliest any client on it can start a child) and when it had them
+ * all (its finish part). Absolute times, compared with the server's last byte. */
+async function replyFloor({ url, rootPrompt }) {
+  const model = await sdkModel(url);
+  const { stream } = await model.doStream({
+    prompt: [{ role: 'user', content: [{ type: 'text', text: rootPrompt }] }],
+    tools: [SPAWN_TOOL],
+    includeRawChunks: false,
+  });
+  let starts = 0;
+  let firstWholeAt;
+  let calls = 0;
+  let finishAt;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === 'tool-input-start' && ++starts === 2) firstWholeAt = now();
+    else if (value.type === 'tool-call') calls++;
+    else if (value.type === 'finish') finishAt = now();
+    else if (value.type === 'error') throw value.error;
+  }
+  return { firstWholeAt, finishAt, calls };
+}
+
+/** The root's second exchange: the same history arbor sends (the prompt, the n calls, their
+ * n results), from calling doStream to the request's arrival (the server's clock). */
+async function resumeFloor({ url, rootPrompt, answers }) {
+  const model = await sdkModel(url);
+  const calls = answers.map((answer, i) => ({ id: `call_${i}`, prompt: answer.prompt, answer: answer.text }));
+  /** @type {import('@ai-sdk/provider').LanguageModelV3Prompt} */
+  const prompt = [
+    { role: 'system', content: 'You are a helpful assistant.' },
+    { role: 'user', content: [{ type: 'text', text: rootPrompt }] },
+    {
+      role: 'assistant',
+      content: calls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: 'spawn_subagent', input: { prompt: c.prompt } })),
+    },
+    {
+      role: 'tool',
+      content: calls.map((c) => ({
+        type: 'tool-result',
+        toolCallId: c.id,
+        toolName: 'spawn_subagent',
+        output: { type: 'text', value: c.answer },
+      })),
+    },
+  ];
+  globalThis.gc?.();
+  const startAt = now();
+  const { stream } = await model.doStream({ prompt, tools: [SPAWN_TOOL], includeRawChunks: false });
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === 'error') throw value.error;
+  }
+  return { startAt };
+}
+
+/** The kill-all floor: n doStream requests held open, each with its own AbortController
+ * (as each arbor child has), then every one aborted in one loop. */
+let held = [];
+
+async function holdStreams({ url, prompts }) {
+  const model = await sdkModel(url);
+  held = prompts.map((p) => {
+    const controller = new AbortController();
+    void Promise.resolve(
+      model.doStream({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: p }] }],
+        abortSignal: controller.signal,
+        includeRawChunks: false,
+      }),
+    )
+      .then(async ({ stream }) => {
+        const reader = stream.getReader();
+        for (;;) if ((await reader.read()).done) break;
+      })
+      .catch(() => undefined);
+    return controller;
+  });
+  return {};
+}
+
+async function abortAll() {
+  const killAt = now();
+  for (const c of held) c.abort();
+  const returnedAt = now();
+  held = [];
+  return { killAt, returnedAt };
+}
+
+const commands = { measure, replyFloor, resumeFloor, holdStreams, abortAll };
+
 process.on('message', async (/** @type {any} */ msg) => {
   try {
-    if (msg.cmd !== 'measure') throw new Error(`unknown command ${msg.cmd}`);
-    process.send({ id: msg.id, ok: true, ...(await measure(msg)) });
+    const command = commands[msg.cmd];
+    if (!command) throw new Error(`unknown command ${msg.cmd}`);
+    process.send({ id: msg.id, ok: true, ...(await command(msg)) });
   } catch (err) {
     process.send({ id: msg.id, ok: false, error: err && err.stack ? err.stack : String(err) });
   }

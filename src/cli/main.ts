@@ -1,5 +1,4 @@
 // Entry point: parse argv, load config, then run headless (-p) or the Ink chat.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { arborHome, homeDir } from '../config/paths.js';
@@ -7,16 +6,14 @@ import { formatConfigError } from '../config/errors.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { AgentTemplateError, writeAgentTemplate } from '../config/agentTemplate.js';
 import { RootAgentError, withRootAgent } from '../config/rootAgent.js';
-import { agentDefinitions } from '../config/agentList.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { initI18n, t } from '../i18n/index.js';
 import { packageVersion } from '../i18n/packageRoot.js';
 import { summarizeTightened, tightenArborHome } from '../persistence/privateFs.js';
 import { registerSecret } from '../persistence/redact.js';
 import { assertHomeWritable } from '../persistence/homeAccess.js';
-import { sessionPath } from '../persistence/sessionFormat.js';
 import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
-import { readState, writeState } from '../persistence/stateFile.js';
+import { readState } from '../persistence/stateFile.js';
 import { TraceLog } from '../persistence/traceLog.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { providerLabel } from '../providers/label.js';
@@ -24,21 +21,19 @@ import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
 import { createMcpManager } from '../tools/mcpTools.js';
 import { runMcpAuthCommand } from './mcpLogin.js';
-import { startIdleCollector } from './idleCollector.js';
-import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { guardProcessOutput } from './closedOutput.js';
-import { markBackgroundLost } from './backgroundExit.js';
 import { runHeadless } from './headless.js';
 import { extraServicesFor, extraToolsFor } from './extraTools.js';
 import { installSignalShutdown } from './shutdown.js';
 import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
 import { SessionRecorder } from './sessionRecorder.js';
+import { runChatScreen, type OpenChat } from './chatScreen.js';
 import { parseLaunchModel, restoredModel } from './launchModel.js';
 import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
 import { loadProjectContext } from '../config/projectContext.js';
 import { agentCreatedMessage } from './agentsNewMessage.js';
-import { chatTrust, decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
+import { decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -51,35 +46,24 @@ function tightenHomeNotice(home: string): string | undefined {
   return paths.length ? t('cli:permissionsTightened', { home, what: summarizeTightened(paths, home) }) : undefined;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  // A pipe closed by its reader (| head -1) ends the output, never the turn (closedOutput.ts).
-  guardProcessOutput();
-  initI18n();
-  if (argv[0] === 'export') {
-    const { runExport } = await import('./exportCommand.js');
-    process.exitCode = await runExport(argv.slice(1));
-    return;
-  }
-  let cmd: CliCommand;
-  try {
-    cmd = parseCli(argv);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${t('cli:usageErrorPrefix', { message: err.message })}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    throw err;
-  }
-  if (cmd.kind === 'help') {
+/** A bad argument: one line on stderr, exit code 2. */
+function usageError(message: string): void {
+  process.stderr.write(`${t('cli:usageErrorPrefix', { message })}\n`);
+  process.exitCode = 2;
+}
+
+type Command<K extends CliCommand['kind']> = Extract<CliCommand, { kind: K }>;
+
+/** What each command does once `parseCli` has read it: one entry per `CliCommand` kind. Each
+ * sets `process.exitCode` (0 unless it says otherwise) and writes its own messages. */
+const COMMANDS: { [K in CliCommand['kind']]: (cmd: Command<K>) => Promise<void> } = {
+  async help() {
     process.stdout.write(`${t('cli:help', { version: packageVersion() })}\n`);
-    return;
-  }
-  if (cmd.kind === 'version') {
+  },
+  async version() {
     process.stdout.write(`${t('doctor:version', { version: packageVersion(), node: process.version })}\n`);
-    return;
-  }
-  if (cmd.kind === 'doctor') {
+  },
+  async doctor(cmd) {
     const { runDoctor } = await import('./doctor/runDoctor.js');
     // The doctor sends each provider a request: a folder's providers only once it is trusted.
     const trust = await doctorTrust(process.cwd(), process.env, arborHome());
@@ -90,41 +74,73 @@ export async function main(argv: string[]): Promise<void> {
       projectNotices: trust.notices,
       json: cmd.json,
     });
-    return;
-  }
-  if (cmd.kind === 'agentsNew') {
+  },
+  async agentsNew(cmd) {
     try {
       const path = writeAgentTemplate(process.cwd(), cmd.name);
       process.stdout.write(`${agentCreatedMessage(process.cwd(), cmd.name, path)}\n`);
     } catch (err) {
       if (!(err instanceof AgentTemplateError)) throw err;
-      process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);
-      process.exitCode = 2;
+      usageError(neutralize(err.message));
     }
-    return;
-  }
-  // Before anything is written: state an older arbor (or a loose umask) left readable by
-  // others is made private, and the user is told what changed.
-  const privacyNotice = tightenHomeNotice(arborHome());
-  if (cmd.kind === 'init') {
+  },
+  async init(cmd) {
+    const privacyNotice = tightenHomeNotice(arborHome());
     if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
     const path = cmd.configPath ?? join(arborHome(), 'config.toml');
     const res = writeStarterConfig(path);
     process.stdout.write(`${t(res.created ? 'cli:initCreated' : 'cli:initExists', { path: res.path })}\n`);
-    return;
-  }
-
-  if (cmd.kind === 'trust') {
+  },
+  async trust(cmd) {
+    const privacyNotice = tightenHomeNotice(arborHome());
     if (privacyNotice) process.stderr.write(`${privacyNotice}\n`);
     process.exitCode = runTrustCommand({ ...cmd, cwd: process.cwd(), env: process.env, home: arborHome() });
+  },
+  async mcpAuth(cmd) {
+    tightenHomeNotice(arborHome());
+    const loaded = await loadForCommand(cmd);
+    if (!loaded) return;
+    initI18n(readState(arborHome()).language ?? loaded.config.ui.language);
+    process.exitCode = await runMcpAuthCommand(loaded, cmd.action, cmd.name);
+  },
+  async chat(cmd) {
+    // Before anything is written: state an older arbor (or a loose umask) left readable by
+    // others is made private, and the user is told what changed.
+    const privacyNotice = tightenHomeNotice(arborHome());
+    const loaded = await loadForCommand(cmd);
+    if (loaded) await runChatCommand(cmd, loaded, privacyNotice);
+  },
+};
+
+export async function main(argv: string[]): Promise<void> {
+  // A pipe closed by its reader (| head -1) ends the output, never the turn (closedOutput.ts).
+  guardProcessOutput();
+  initI18n();
+  // `arbor export` reads its own arguments (exportCommand.ts).
+  if (argv[0] === 'export') {
+    const { runExport } = await import('./exportCommand.js');
+    process.exitCode = await runExport(argv.slice(1));
     return;
   }
-
-  let loaded: LoadedConfig;
+  let cmd: CliCommand;
   try {
-    // Before any config applies: whether this folder's own .arbor settings may (a prompt in
-    // the chat, before Ink mounts the app; headless and `arbor mcp` only when trusted or
-    // --trust-project).
+    cmd = parseCli(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      usageError(err.message);
+      return;
+    }
+    throw err;
+  }
+  await (COMMANDS[cmd.kind] as (cmd: CliCommand) => Promise<void>)(cmd);
+}
+
+/** The config a command runs with, after the folder's trust is decided (a prompt in the
+ * chat, before Ink mounts the app; headless and `arbor mcp` only when trusted or
+ * --trust-project); undefined when the user quit or the config is wrong (said on stderr,
+ * exit code 2). */
+async function loadForCommand(cmd: Command<'chat' | 'mcpAuth'>): Promise<LoadedConfig | undefined> {
+  try {
     const chatCmd = cmd.kind === 'chat' ? cmd : undefined;
     const asking = chatCmd !== undefined && chatCmd.print === undefined && !chatCmd.acp && process.stdin.isTTY === true;
     const trust = await decideProjectTrust({
@@ -134,28 +150,28 @@ export async function main(argv: string[]): Promise<void> {
       trustFlag: chatCmd?.trustProject === true,
       ...(asking ? { ask: askTrustScreen } : {}),
     });
-    if (trust.quit) return;
-    loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath, project: trust.layers });
+    if (trust.quit) return undefined;
+    let loaded = loadConfig({ cwd: process.cwd(), env: process.env, explicitPath: cmd.configPath, project: trust.layers });
     loaded = withTrust(loaded, trust);
     if (chatCmd?.agent !== undefined) loaded = withRootAgent(loaded, chatCmd.agent);
+    return loaded;
   } catch (err) {
     if (err instanceof RootAgentError) {
-      process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize(err.message) })}\n`);
-      process.exitCode = 2;
-      return;
+      usageError(neutralize(err.message));
+      return undefined;
     }
     if (err instanceof ConfigError) {
       process.stderr.write(`${t('cli:configErrorPrefix', { message: neutralize(formatConfigError(err)) })}\n`);
       process.exitCode = 2;
-      return;
+      return undefined;
     }
     throw err;
   }
-  if (cmd.kind === 'mcpAuth') {
-    initI18n(readState(arborHome()).language ?? loaded.config.ui.language);
-    process.exitCode = await runMcpAuthCommand(loaded, cmd.action, cmd.name);
-    return;
-  }
+}
+
+/** `arbor` and `arbor -p`, `arbor acp`: the language and secrets from the config, --model,
+ * then the session to open (new, -c, --resume) for the chat or the headless turn. */
+async function runChatCommand(cmd: Command<'chat'>, loaded: LoadedConfig, privacyNotice: string | undefined): Promise<void> {
   const home = arborHome();
   // /lang's saved choice is the user's latest word on it: it wins over ui.language and LANG.
   initI18n(readState(home).language ?? loaded.config.ui.language);
@@ -169,8 +185,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     launchModel = cmd.model !== undefined ? parseLaunchModel(cmd.model, loaded.config) : undefined;
   } catch (err) {
-    process.stderr.write(`${t('cli:usageErrorPrefix', { message: neutralize((err as Error).message) })}\n`);
-    process.exitCode = 2;
+    usageError(neutralize((err as Error).message));
     return;
   }
   if (cmd.acp) {
@@ -205,147 +220,45 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${t('cli:pickerCancelled')}\n`);
     return;
   }
-  let restored = choice.kind === 'restore' ? choice.session : undefined;
-
-  if (headless) {
-    const chat = openChat(loaded, home, cmd, restored, true, privacyNotice, launchModel);
-    const { runtime, warnings } = chat;
-    for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
-    let prompt = cmd.print!;
-    if (prompt === '-') {
-      prompt = (await readStdin()).trim();
-      if (!prompt) {
-        process.stderr.write(`${t('cli:usageErrorPrefix', { message: t('cli:stdinEmpty') })}\n`);
-        process.exitCode = 2;
-        await chat.cleanup();
-        return;
-      }
-    }
-    const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
-    // A signal ended the turn: the shutdown owns the exit from here.
-    if (chat.signals.pending) await chat.signals.pending;
-    await chat.cleanup();
-    process.exitCode = code;
-    return;
-  }
-
-  // The UI loads only for the chat: headless runs never pay for Ink.
-  const [
-    { renderApp, CLEAR_SCREEN },
-    { registerTranscriptCards },
-    { viewerCommands, viewerKeyBindings },
-    { agentsCommands, agentsKeyBindings },
-    { KeyTable },
-    { keysCommand },
-    { contextCommand },
-    { mcpCommand },
-    { trustCommand: trustSlashCommand },
-    { diffCommand },
-    { worktreesCommand, leftoverNotices },
-  ] = await Promise.all([
-    import('../ui/renderApp.js'),
-    import('../ui/cards/register.js'),
-    import('../ui/viewer/register.js'),
-    import('../ui/agents/register.js'),
-    import('../ui/keys/keyTable.js'),
-    import('../ui/commands/keys.js'),
-    import('../ui/commands/context.js'),
-    import('../ui/commands/mcp.js'),
-    import('../ui/commands/trust.js'),
-    import('../ui/commands/diff.js'),
-    import('../ui/commands/worktrees.js'),
-  ]);
-  const agentsOpts = {
-    archiveAfterMinutes: loaded.config.delegation.archive_after_minutes,
-    definitions: agentDefinitions(loaded),
-  };
-  // Bracketed paste for the chat's lifetime (a paste arrives whole: its line breaks and
-  // Ctrl+C are text). Off again below; on signals restoreTerminal (shutdown.ts) turns it
-  // off; a crash or any other process.exit still passes the 'exit' hook.
-  if (process.stdout.isTTY) {
-    enableTerminalMode('bracketedPaste');
-    process.once('exit', () => disableTerminalMode('bracketedPaste'));
-  }
-  const keyTable = new KeyTable(loaded.config.keys);
-  // /resume leaves this chat for another session: the loop opens that one in its place.
-  let notice = privacyNotice;
-  for (;;) {
-    // --model applies to the session it started; a /resume'd one keeps its own.
-    const chat = openChat(loaded, home, cmd, restored, false, notice, launchModel);
-    notice = undefined;
-    launchModel = undefined;
-    const { runtime, recorder } = chat;
-    registerTranscriptCards();
-    const stopIdleCollector = startIdleCollector(runtime.store);
-    let resumeNext: string | undefined;
-    const app = renderApp({
-      runtime,
-      sessions: {
-        list: () => listSessions(home, 50),
-        get currentId() {
-          return recorder.id;
-        },
-        home: homeDir(),
-        isSaved: (id) => existsSync(sessionPath(home, id)),
-        resume: (id) => {
-          resumeNext = id;
-          app.unmount();
-        },
-      },
-      onExit: () => app.unmount(),
-      initialNotices: [...chat.warnings, ...leftoverNotices(runtime)],
-      commands: [
-        keysCommand,
-        contextCommand,
-        mcpCommand,
-        diffCommand,
-        worktreesCommand,
-        trustSlashCommand(chatTrust({ cwd: process.cwd(), env: process.env, home, applied: loaded.projectTrust })),
-        ...viewerCommands(),
-        ...agentsCommands(agentsOpts),
-      ],
-      keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(agentsOpts)],
-      keyTable,
-      saveLanguage: (lang) => writeState(home, { language: lang }),
+  const restored = choice.kind === 'restore' ? choice.session : undefined;
+  if (headless) await runPrintTurn(loaded, home, cmd, restored, privacyNotice, launchModel);
+  else
+    await runChatScreen({
+      loaded,
+      home,
+      restored,
+      privacyNotice,
+      launchModel,
+      open: (session, notice, model) => openChat(loaded, home, cmd, session, false, notice, model),
     });
-    chat.ui.close = () => app.unmount();
-    // Ink drew the first frame synchronously inside renderApp: the servers start now, in the
-    // background, and never compete with the prompt's first appearance.
-    setImmediate(() => runtime.startMcp());
-    await app.waitUntilExit();
-    if (chat.signals.pending) await chat.signals.pending;
-    // The user was asked and quit anyway (or is leaving for another session).
-    markBackgroundLost(runtime, home);
-    stopIdleCollector();
-    await chat.cleanup();
-    if (resumeNext !== undefined) {
-      try {
-        restored = restoreSession(home, resumeNext);
-        process.stdout.write(CLEAR_SCREEN);
-        continue;
-      } catch (err) {
-        process.stderr.write(`${t('cli:resumeFailed', { message: neutralize((err as Error).message) })}\n`);
-        process.exitCode = 1;
-      }
-    }
-    disableTerminalMode('bracketedPaste');
-    if (recorder.written) process.stdout.write(`${t('cli:resumeHint', { id: recorder.id })}\n`);
-    break;
-  }
-  // Children may hold sockets or timers; the chat has ended, so the process should too.
-  process.exit(process.exitCode ?? 0);
 }
 
-interface OpenChat {
-  runtime: Runtime;
-  recorder: SessionRecorder;
-  /** Config and resume warnings, shown once at start (neutralised: they quote files). */
-  warnings: string[];
-  /** SIGTERM / SIGHUP / SIGINT handling for this chat; `pending` once a signal came. */
-  signals: ReturnType<typeof installSignalShutdown>;
-  /** Set by the chat screen: how a signal closes it. */
-  ui: { close?: () => void };
-  cleanup(): Promise<void>;
+/** `arbor -p`: one turn, no UI; the exit code is the turn's (headless.ts). */
+async function runPrintTurn(
+  loaded: LoadedConfig,
+  home: string,
+  cmd: Command<'chat'>,
+  restored: RestoredSession | undefined,
+  privacyNotice: string | undefined,
+  launchModel: ModelSelection | undefined,
+): Promise<void> {
+  const chat = openChat(loaded, home, cmd, restored, true, privacyNotice, launchModel);
+  const { runtime, warnings } = chat;
+  for (const w of warnings) process.stderr.write(`${t('cli:warning', { message: w })}\n`);
+  let prompt = cmd.print!;
+  if (prompt === '-') {
+    prompt = (await readStdin()).trim();
+    if (!prompt) {
+      usageError(t('cli:stdinEmpty'));
+      await chat.cleanup();
+      return;
+    }
+  }
+  const code = await runHeadless(runtime, prompt, { output: cmd.output, raw: cmd.raw, stdout: process.stdout, stderr: process.stderr });
+  // A signal ended the turn: the shutdown owns the exit from here.
+  if (chat.signals.pending) await chat.signals.pending;
+  await chat.cleanup();
+  process.exitCode = code;
 }
 
 /** A runtime recording into a new or a restored session. */

@@ -12,7 +12,7 @@ import { trustActionLines } from '../config/trustText.js';
 import { formatConfigError, type ProjectLayers } from '../config/load.js';
 import { ConfigError, type LoadedConfig } from '../config/types.js';
 import { recordTrust, revokeTrust, trustRecord } from '../persistence/trustFile.js';
-import type { ProjectTrustState } from '../runtime/runtimeApi.js';
+import type { ProjectTrustState } from '../model/state.js';
 import { neutralize } from '../text/untrusted.js';
 
 export type AskTrust = (folder: string, lines: string[]) => Promise<'trust' | 'skip' | 'quit'>;

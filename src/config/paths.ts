@@ -1,5 +1,5 @@
 // Where arbor keeps its state and where it looks for config files.
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The user's home directory, preferring the given environment so tests can point it
@@ -20,6 +20,12 @@ export function arborHome(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.ARBOR_HOME?.trim();
   if (fromEnv) return resolve(expandHome(fromEnv, env));
   return join(homeDir(env), '.arbor');
+}
+
+/** Where copies and exports of transcript text go: $ARBOR_HOME/exports, or the system temp
+ * folder when ARBOR_HOME is not set (the runtime writes them, RuntimeApi.exportText). */
+export function exportDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ARBOR_HOME?.trim() ? join(arborHome(env), 'exports') : tmpdir();
 }
 
 /** The user-wide config file: `$ARBOR_HOME/config.toml`. */

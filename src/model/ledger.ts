@@ -2,6 +2,7 @@
 // changed, commands, MCP calls, approvals), recorded from tool results and work-tree
 // snapshots, never from the model's text. Plain data so every layer can read it; the
 // runtime writes it (runtime/ledger/), the session file stores it on the run.
+import { ChildIndex } from './childIndex.js';
 
 /** Runs by id: the store's run table, or any other lookup. */
 export interface Lookup<T> {
@@ -142,23 +143,34 @@ export interface ObservedSummary {
 
 /** The run's own ledger and every descendant's (by parentRunId), summed. */
 export function subtreeObserved(runs: Lookup<LedgerRun>, order: readonly string[], runId: string): ObservedSummary {
-  const children = new Map<string, string[]>();
-  for (const id of order) {
-    const p = runs.get(id)?.parentRunId;
-    if (p === undefined) continue;
-    const list = children.get(p);
-    if (list) list.push(id);
-    else children.set(p, [id]);
-  }
+  return summarize(subtreeIds(runs, order, runId).map((id) => runs.get(id)?.observed));
+}
+
+/** Children by parent for the roll-ups, shared by every caller: the store's order only grows
+ * by appending, so each new child is read once. Built per call, it made every child's end
+ * (its card's observed section, the ledger's receipt) a walk over every run: a 1,000-child
+ * fan-out paid millions of steps for it. */
+const childIndex = new ChildIndex();
+
+/** The run and its descendants that `runs` knows, the run first. */
+function subtreeIds(runs: Lookup<LedgerRun>, order: readonly string[], runId: string): string[] {
   const ids: string[] = [];
   const stack = [runId];
+  const seen = new Set<string>();
   while (stack.length) {
     const id = stack.pop()!;
-    if (!runs.get(id)) continue;
+    if (seen.has(id) || !runs.get(id)) continue;
+    seen.add(id);
     ids.push(id);
-    for (const c of children.get(id) ?? []) stack.push(c);
+    // Pushed in creation order (so popped newest first), as the walk has always listed them.
+    for (const c of childIndex.of(order, runs, id)) stack.push(c);
   }
-  return summarize(ids.map((id) => runs.get(id)?.observed));
+  return ids;
+}
+
+/** The children that one call of `parentRunId` started, in creation order. */
+export function childrenOfCall(runs: Lookup<LedgerRun>, order: readonly string[], parentRunId: string, callId: string): readonly string[] {
+  return childIndex.ofCall(order, runs, parentRunId, callId);
 }
 
 /** Several ledgers (a subtree, or one run) as one summary. */
@@ -339,20 +351,14 @@ export function childObserved(
   id: string,
 ): ChildObserved {
   const r = runs.get(id)!;
-  const subtree = subtreeObserved(runs, order, id);
+  const ids = subtreeIds(runs, order, id);
+  const subtree = summarize(ids.map((i) => runs.get(i)?.observed));
   const files: FileEffect[] = [];
   const commands: CommandEffect[] = [];
-  const stack = [id];
-  const seen = new Set<string>();
-  while (stack.length) {
-    const cur = stack.pop()!;
-    if (seen.has(cur)) continue;
-    seen.add(cur);
-    const run = runs.get(cur);
-    if (!run) continue;
+  for (const cur of ids) {
+    const run = runs.get(cur)!;
     files.push(...(run.observed?.files ?? []));
     commands.push(...(run.observed?.commands ?? []));
-    for (const o of order) if (runs.get(o)?.parentRunId === cur) stack.push(o);
   }
   return {
     runId: id,

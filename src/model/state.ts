@@ -8,6 +8,32 @@ import type { QuotaPause } from './quota.js';
 import type { Run } from './run.js';
 import type { TranscriptItem } from './transcript.js';
 
+/** The folder's own .arbor settings: applied (trusted) or left out (untrusted). */
+export type ProjectTrustState = 'trusted' | 'untrusted';
+
+/** `[ui] show_reasoning`: how views show a model's reasoning (config/schema.ts lists the
+ * values the config accepts; the runtime hands the config's value over as this type). */
+export type ShowReasoning = 'collapsed' | 'hidden' | 'expanded';
+
+/** Who the user talks to and how it was set up: the status bar, /model, /context and the
+ * views that show reasoning read it from the store (`RuntimeState.info`); /model replaces it. */
+export interface RuntimeInfo {
+  /** Alias of the agent the user talks to. */
+  agentAlias: string;
+  /** Config name of its provider, e.g. "local". */
+  providerName: string;
+  /** "<provider_type>/<model>", e.g. "openai-compatible/qwen3:8b". */
+  providerLabel: string;
+  /** Env var the provider was picked from when no config exists (status bar says so). */
+  autoDetectedFrom?: string;
+  /** Warnings from loading config, shown once at start. */
+  configWarnings: string[];
+  /** The folder's .arbor settings were trusted or left out (absent: it has none). */
+  projectTrust?: ProjectTrustState;
+  /** `[ui] show_reasoning` (absent: "collapsed"). */
+  showReasoning?: ShowReasoning;
+}
+
 /** Every run of the session by id. */
 export type RunTable = BucketedMap<Run>;
 
@@ -16,6 +42,8 @@ export type RunTranscripts = BucketedMap<TranscriptItem[]>;
 
 export interface RuntimeState {
   sessionId: string;
+  /** The agent, provider and settings the chat shows; replaced whole when /model switches. */
+  info: RuntimeInfo;
   /** Every run by id (`.get(id)`, `.values()` in creation order): an immutable table
    * whose update copies one bucket, not every run (model/bucketedMap.ts). */
   runs: RunTable;

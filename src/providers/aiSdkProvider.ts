@@ -14,6 +14,7 @@ export { providerTimeouts } from '../config/defaults.js';
 import { DEFAULT_BASE_URL, keyEnvVar } from './endpoints.js';
 import type { CompletionRequest, ModelMessage, ModelProvider, StreamEvent, ToolCallRequest, ToolSpec } from './types.js';
 import { providerLabel } from './label.js';
+import { ToolCallAssembler } from './toolCallAssembler.js';
 import { lastUserIndex, ReasoningCollector, reasoningPromptParts } from './reasoningParts.js';
 import { startWatchdog, type Watchdog } from '../timers/watchdog.js';
 
@@ -127,16 +128,6 @@ export function toTools(specs: ToolSpec[]): LanguageModelV3FunctionTool[] | unde
   return specs.map((spec) => ({ type: 'function', name: spec.name, description: spec.description, inputSchema: spec.parameters as never }));
 }
 
-/** Empty arguments mean "no arguments"; text that does not parse keeps args undefined. */
-export function parseArgs(raw: string): unknown {
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function mapFinish(reason: string | undefined): 'stop' | 'tool_calls' | 'length' | 'other' {
   if (reason === 'stop') return 'stop';
   if (reason === 'tool-calls') return 'tool_calls';
@@ -202,7 +193,7 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
       return undefined;
     };
 
-    const rawArgs = new Map<string, string>();
+    const toolCalls = new ToolCallAssembler();
     const reasoning = new ReasoningCollector();
     try {
       startClock();
@@ -246,14 +237,22 @@ export function createAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessE
                 yield ev;
               }
               break;
+            case 'tool-input-start': {
+              // The call before this one is whole: handed on now, not at the reply's end.
+              const call = toolCalls.start(part.id, part.toolName);
+              if (call) {
+                streamed = true;
+                yield { type: 'tool_call', call };
+              }
+              break;
+            }
             case 'tool-input-delta':
-              rawArgs.set(part.id, (rawArgs.get(part.id) ?? '') + part.delta);
+              toolCalls.delta(part.id, part.delta);
               break;
             case 'tool-call': {
-              // The final input is the whole argument text; the deltas are the fallback.
-              const raw = part.input || rawArgs.get(part.toolCallId) || '';
+              const call = toolCalls.final(part.toolCallId, part.toolName, part.input);
               streamed = true;
-              yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, args: parseArgs(raw), rawArgs: raw } };
+              if (call) yield { type: 'tool_call', call };
               break;
             }
             case 'finish': {

@@ -2,6 +2,7 @@
 // concurrently with parallel_tools) → repeat, until a final answer or a limit.
 // At every step boundary it honours its AbortSignal and its pause gate.
 import { startInGroups } from './batchedStart.js';
+import { StreamedCalls, startsAsStreamed } from './streamedCalls.js';
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig } from '../config/types.js';
 import { t } from '../i18n/index.js';
@@ -142,22 +143,47 @@ export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
         throw new BudgetExhaustedError(budgetExhaustedMessage(spec.budget.budget.limit));
       }
     }
-    const { text, calls } = await callWithQuotaWait(
+    const { text, calls, streamed } = await callWithQuotaWait(
       spec,
       () => new RunAbortedError(),
-      () => modelStep(spec, toolsAllowed),
+      () => modelStep(spec, toolsAllowed, seen),
     );
     if (calls.length === 0 && spec.hasSteering?.() && iteration < spec.maxIterations) continue;
     if (calls.length === 0 || !toolsAllowed) return { text };
-    await stepBoundary(spec, false);
-    await runToolCalls(spec, calls, seen);
+    try {
+      await stepBoundary(spec, false);
+    } catch (err) {
+      await streamed?.cancel();
+      throw err;
+    }
+    await runToolCalls(spec, calls, seen, streamed);
   }
 }
 
-async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text: string; calls: ToolCallRequest[] }> {
+interface StepResult {
+  text: string;
+  calls: ToolCallRequest[];
+  /** The calls, already started as the reply streamed them (a parallel batch only). */
+  streamed?: StreamedCalls;
+}
+
+async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string>): Promise<StepResult> {
   const messages: ModelMessage[] = [{ role: 'system', content: spec.systemPrompt }, ...spec.history];
   const tools = toolsAllowed ? spec.tools.specs(spec.caller, spec.config) : [];
   patchRun(spec.store, spec.runId, (r) => ({ iterations: r.iterations + 1 }));
+  // A parallel batch starts each call as the reply hands it on whole (when nothing must see
+  // the batch whole first: streamedCalls.ts); calls in order wait for the reply as before.
+  const startEarly = toolsAllowed && startsAsStreamed(spec.config, spec.caller.runtime.parallel_tools, !!spec.reviewFanout);
+  // Made at the reply's first call: most replies (every child's answer) have none.
+  let streamed: StreamedCalls | undefined;
+  const startCall = (call: ToolCallRequest) => {
+    streamed ??= new StreamedCalls(spec.signal, (c, signal) => {
+      const item = toolCard(spec, c);
+      appendItem(spec.store, spec.runId, item);
+      return runToolCall({ ...spec, signal }, c, item, seen);
+    });
+    streamed.add(call);
+  };
 
   const itemId = randomUUID();
   const reply = new ReplyBuffer(replyCapBytes(spec.caller.runtime));
@@ -241,6 +267,12 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
           break;
         case 'tool_call':
           calls.push(ev.call);
+          if (startEarly) {
+            // The reply's text so far goes above the call's card.
+            if (timer) clearTimeout(timer);
+            flush();
+            startCall(ev.call);
+          }
           break;
         case 'usage': {
           reasoning.usage(ev.usage.reasoningTokens);
@@ -263,6 +295,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   } catch (err) {
     finishItem(true);
     spec.hooks.onRetry?.(spec.runId, undefined);
+    await streamed?.cancel();
     // Keep what the model already said: the next turn's context includes the partial reply.
     if (text.trim() !== '') {
       const partial: ModelMessage = { role: 'assistant', content: `${forHistory()}\n[interrupted]` };
@@ -274,7 +307,10 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   }
   spec.hooks.onRetry?.(spec.runId, undefined);
   finishItem(false);
-  if (spec.signal.aborted) throw new RunAbortedError();
+  if (spec.signal.aborted) {
+    await streamed?.cancel();
+    throw new RunAbortedError();
+  }
 
   const assistant: ModelMessage = {
     role: 'assistant',
@@ -284,7 +320,7 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean): Promise<{ text:
   };
   spec.history.push(assistant);
   spec.hooks.onMessage?.(spec.runId, assistant);
-  return { text, calls };
+  return { text, calls, streamed };
 }
 
 /** The card, the /agents row and the trace log show the model that answered, as the
@@ -294,21 +330,42 @@ function noteAnsweringModel(spec: LoopSpec, modelId: string): void {
   if (spec.store.getState().runs.get(spec.runId)?.model !== model) patchRun(spec.store, spec.runId, { model });
 }
 
-async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<void> {
-  const items = calls.map((call) => {
-    const item: ToolTranscriptItem = {
-      id: randomUUID(),
-      kind: 'tool',
-      runId: spec.runId,
-      callId: call.id,
-      name: call.name,
-      args: call.args,
-      rawArgs: call.rawArgs,
-      status: 'running',
-      startedAt: Date.now(),
+function toolCard(spec: LoopSpec, call: ToolCallRequest): ToolTranscriptItem {
+  return {
+    id: randomUUID(),
+    kind: 'tool',
+    runId: spec.runId,
+    callId: call.id,
+    name: call.name,
+    args: call.args,
+    rawArgs: call.rawArgs,
+    status: 'running',
+    startedAt: Date.now(),
+  };
+}
+
+/** Runs the step's calls (or collects the ones already started) and records their results
+ * in call order. */
+async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>, streamed?: StreamedCalls): Promise<void> {
+  const results = streamed ? await streamed.collect() : await runUnstarted(spec, calls, seen);
+  for (let i = 0; i < calls.length; i++) {
+    const r = results[i];
+    const msg: ModelMessage = {
+      role: 'tool',
+      toolCallId: calls[i].id,
+      toolName: calls[i].name,
+      content: r.success ? r.output : (r.error ?? 'error'),
+      isError: !r.success || undefined,
+      ...(r.display ? { display: r.display } : {}),
     };
-    return item;
-  });
+    spec.history.push(msg);
+    spec.hooks.onMessage?.(spec.runId, msg);
+  }
+  if (spec.signal.aborted) throw new RunAbortedError();
+}
+
+async function runUnstarted(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<ToolResult[]> {
+  const items = calls.map((call) => toolCard(spec, call));
   // Cards of every call appear at once, in order, before any of them runs.
   for (const item of items) appendItem(spec.store, spec.runId, item);
   const declined = spec.reviewFanout ? await spec.reviewFanout(calls) : undefined;
@@ -325,20 +382,7 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
       await runOne(i);
     }
   }
-  for (let i = 0; i < calls.length; i++) {
-    const r = results[i];
-    const msg: ModelMessage = {
-      role: 'tool',
-      toolCallId: calls[i].id,
-      toolName: calls[i].name,
-      content: r.success ? r.output : (r.error ?? 'error'),
-      isError: !r.success || undefined,
-      ...(r.display ? { display: r.display } : {}),
-    };
-    spec.history.push(msg);
-    spec.hooks.onMessage?.(spec.runId, msg);
-  }
-  if (spec.signal.aborted) throw new RunAbortedError();
+  return results;
 }
 
 /** A call the operator did not let start (fan-out confirmation). */

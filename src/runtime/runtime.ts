@@ -2,41 +2,40 @@
 // exposes the actions the UI and headless mode may take (RuntimeApi).
 import { randomUUID } from 'node:crypto';
 import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
-import { createProvider, providerLabel } from '../providers/createProvider.js';
 import type { ModelMessage, ModelProvider } from '../providers/types.js';
-import { createActionTracker } from '../tools/actionTracker.js';
 import { applyPolicyToolFilter } from '../tools/policy.js';
 import { ToolRegistry, builtinTools } from '../tools/registry.js';
 import { spawnSubagentTool } from '../tools/spawnSubagent.js';
-import type { ActionTracker, Tool } from '../tools/types.js';
+import type { Tool } from '../tools/types.js';
 import { t } from '../i18n/index.js';
-import { arborHome } from '../config/paths.js';
+import { arborHome, exportDir } from '../config/paths.js';
+import { writeExport } from '../persistence/exportFile.js';
 import { WorktreeQueue } from './worktrees/queue.js';
 import { worktreeApi } from './worktrees/api.js';
 import { restoreSession } from '../persistence/sessionRestore.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
+import { runTrace } from './traceEvents.js';
 import type { McpManager } from '../mcp/manager.js';
-import { MCP_SERVERS_UNAVAILABLE } from '../tools/mcpTools.js';
 import { ApprovalBroker } from './approvals.js';
 import { ElicitationBroker } from './mcpElicitation.js';
 import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
-import { ExecutionBudget } from './executionBudget.js';
 import { FanoutBroker } from './fanout.js';
-import { RunAbortedError, describeLoopError, type LoopHooks } from './loop.js';
-import type { ProjectContextReport, ProjectTrustState, RuntimeApi, RuntimeInfo } from './runtimeApi.js';
-import { repairHistory } from './history.js';
-import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRunStatus, type RuntimeStore } from './store.js';
+import type { LoopHooks } from './loop.js';
+import { RootTurns, withTools } from './rootTurn.js';
+import type { ProjectContextReport, RuntimeApi } from './runtimeApi.js';
+import type { ProjectTrustState } from '../model/state.js';
+import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRuntimeInfo, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { LedgerBook } from './ledger/book.js';
 import { buildTreeReport, writeTreeReport } from './ledger/treeReport.js';
 import { changesOf, diffOfChange, mergeRuns } from './ledger/sessionDiff.js';
 import { runLabel } from './runSelection.js';
-import { Supervisor, type ResolvedProvider, type SupervisorDeps } from './supervisor.js';
+import { Supervisor, type SupervisorDeps } from './supervisor.js';
 import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
-import { agentProviderConfig, agentProviderKey } from './agentModel.js';
+import { ProviderCache } from './providerCache.js';
 import type { ElicitationReply } from '../model/controls.js';
 import { openBrowser } from '../mcp/auth/browser.js';
 import { browserEnv } from '../mcp/auth/login.js';
@@ -133,11 +132,6 @@ function endableSinks(sinks: RuntimeSinks, ended: () => boolean): RuntimeSinks {
   return out as RuntimeSinks;
 }
 
-/** `base` with more tools (an agent's MCP tools) after it; `base` itself when none. */
-function withTools(base: ToolRegistry, more: Tool[]): ToolRegistry {
-  return more.length ? new ToolRegistry([...base.list(), ...more]) : base;
-}
-
 function contextReport(context: ProjectContext, agent: AgentConfig, projectTrust?: ProjectTrustState): ProjectContextReport {
   const { text: _text, ...report } = context;
   return { ...report, agentOptedOut: agent.context === false, ...(projectTrust ? { projectTrust } : {}) };
@@ -157,22 +151,8 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   // researcher#3 of the saved session stays #3: new children are numbered after it.
   if (opts.restored?.runs) continueRunNumbers(store, opts.restored.runs);
 
-  const providers = new Map<string, ResolvedProvider>();
-  const buildProvider = (pc: ProviderConfig): ResolvedProvider => {
-    const provider = opts.providerFactory ? opts.providerFactory(pc) : createProvider(pc, opts.env ?? process.env);
-    return { provider, config: pc, label: providerLabel(pc) };
-  };
-  const providerFor = (agent: AgentConfig): ResolvedProvider => {
-    const key = agentProviderKey(agent);
-    let resolved = providers.get(key);
-    if (!resolved) {
-      const entry = config.providers[agent.provider];
-      if (!entry) throw new Error(`agent '${agent.alias}': unknown provider '${agent.provider}'`);
-      resolved = buildProvider(agentProviderConfig(entry, agent));
-      providers.set(key, resolved);
-    }
-    return resolved;
-  };
+  const providers = new ProviderCache(config, opts.env ?? process.env, opts.providerFactory);
+  const providerFor = providers.for;
 
   const approvals = new ApprovalBroker(store, {
     interactive: opts.interactive,
@@ -201,29 +181,11 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     },
     onToolStarted(runId, tool) {
       const r = runById(runId);
-      if (r)
-        sinks.trace?.({
-          event: 'tool_started',
-          agent_alias: r.alias,
-          session_key: r.sessionKey,
-          run_id: r.id,
-          parent_run_id: r.parentRunId,
-          tool,
-        });
+      if (r) sinks.trace?.(runTrace('tool_started', r, { tool }));
     },
     onToolFinished(runId, tool, success, ms) {
       const r = runById(runId);
-      if (r)
-        sinks.trace?.({
-          event: 'tool_finished',
-          agent_alias: r.alias,
-          session_key: r.sessionKey,
-          run_id: r.id,
-          parent_run_id: r.parentRunId,
-          tool,
-          status: success ? 'ok' : 'error',
-          ms,
-        });
+      if (r) sinks.trace?.(runTrace('tool_finished', r, { tool, status: success ? 'ok' : 'error', ms }));
     },
     onRetry(_runId, text) {
       setRetryNotice(store, text);
@@ -243,16 +205,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     store,
     mergeMode: () => config.delegation.merge ?? 'ask',
     onOutcome(run) {
-      sinks.trace?.({
-        event: 'worktree',
-        agent_alias: run.alias,
-        session_key: run.sessionKey,
-        run_id: run.id,
-        parent_run_id: run.parentRunId,
-        ...(run.number !== undefined ? { run_number: run.number } : {}),
-        branch: run.worktree?.branch,
-        merge: run.worktree?.state,
-      });
+      sinks.trace?.(runTrace('worktree', run, { branch: run.worktree?.branch, merge: run.worktree?.state }));
       // The session file (and the tree export built from it) keeps the outcome.
       sinks.appendRun?.(run);
     },
@@ -270,17 +223,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     agentSeesTool: (alias, name) => mcpRt.agentSees(alias, name),
     hooks,
     trace(event, run, tools) {
-      sinks.trace?.({
-        event,
-        agent_alias: run.alias,
-        session_key: run.sessionKey,
-        run_id: run.id,
-        parent_run_id: run.parentRunId,
-        ...(run.number !== undefined ? { run_number: run.number } : {}),
-        status: run.status,
-        ...(tools ? { tools } : {}),
-        model: run.model,
-      });
+      sinks.trace?.(runTrace(event, run, { status: run.status, ...(tools ? { tools } : {}), model: run.model }));
     },
     onChildEnded(run) {
       sinks.appendRun?.(run);
@@ -293,18 +236,6 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     fanout,
   });
   quota.attach(supervisor);
-
-  // One action/cost tracker per agent for the whole session: a child shares its parent's.
-  const trackers = new Map<string, ActionTracker>();
-  const trackerFor = (alias: string): ActionTracker => {
-    let tr = trackers.get(alias);
-    if (!tr) {
-      const risk = config.risk_profiles[config.agents[alias].risk_profile];
-      tr = createActionTracker(risk);
-      trackers.set(alias, tr);
-    }
-    return tr;
-  };
 
   const notice = (level: 'info' | 'warn' | 'error', text: string) => {
     const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
@@ -350,103 +281,70 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const alias = config.default_agent;
   const mainAgent = config.agents[alias];
   const mainProvider = providerFor(mainAgent);
-  const info: RuntimeInfo = {
-    agentAlias: alias,
-    providerName: mainAgent.provider,
-    providerLabel: mainProvider.label,
-    autoDetectedFrom: opts.autoDetectedFrom,
-    configWarnings: opts.configWarnings ?? [],
-    ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
-    showReasoning: config.ui.show_reasoning,
-  };
+  store.setState({
+    info: {
+      agentAlias: alias,
+      providerName: mainAgent.provider,
+      providerLabel: mainProvider.label,
+      autoDetectedFrom: opts.autoDetectedFrom,
+      configWarnings: opts.configWarnings ?? [],
+      ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
+      showReasoning: config.ui.show_reasoning,
+    },
+  });
 
   // /model: the provider (and model) the user's agent talks through, for this session only.
-  const rootModel = new RootModel(config, mainAgent, providerFor, buildProvider);
+  const rootModel = new RootModel(config, mainAgent, providerFor, providers.build);
   const applyModel = (selection: ModelSelection): void => {
     const resolved = rootModel.select(selection);
-    info.providerName = selection.provider;
-    info.providerLabel = resolved.label;
-    info.autoDetectedFrom = selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined;
+    setRuntimeInfo(store, {
+      providerName: selection.provider,
+      providerLabel: resolved.label,
+      autoDetectedFrom: selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined,
+    });
   };
   if (opts.rootModel) applyModel(opts.rootModel);
 
-  async function startTurn(text: string): Promise<void> {
-    if (store.getState().activeRootRunId) throw new Error(t('runtime:turnAlreadyRunning'));
-    const agent = supervisor.agent(alias);
-    const resolved = rootModel.resolve();
-    const caller = supervisor.rootCaller(alias);
-    const run = supervisor.createRun({ kind: 'root', alias, task: text, model: resolved.label, sessionKey: `session-${sessionId}` });
-    const handle = supervisor.registerHandle(run.id);
-    setRunStatus(store, run.id, 'running');
-    store.setState({ activeRootRunId: run.id });
-    sinks.trace?.({ event: 'run_started', agent_alias: alias, session_key: run.sessionKey, run_id: run.id, model: run.model });
-
-    const userItem = appendItem(store, run.id, { id: randomUUID(), kind: 'user', text, at: Date.now() });
-    hooks.onItemFinal?.(run.id, userItem);
-    const userMsg: ModelMessage = { role: 'user', content: text };
-    history.push(userMsg);
-    hooks.onMessage?.(run.id, userMsg);
-
-    const limit = caller.runtime.max_execution_tree_iterations;
-    const budget = limit !== undefined ? new ExecutionBudget(limit) : undefined;
+  /** The session's runs: this process's as they are now, over what the session file
+   * recorded (a resumed session's earlier turns); written out first. */
+  function sessionRuns(): Run[] {
+    flushSinks();
+    const state = store.getState();
+    let recorded: Run[] = [];
     try {
-      // MCP servers the agent sees and that are still starting are waited for (each up to
-      // its startup timeout); the model is told which ones this turn goes without.
-      const mcp = await mcpRt.prepareTurn(agent, handle.controller.signal);
-      const answer = await supervisor.loopFor({
-        run,
-        handle,
-        agent: mcp.unavailable.length
-          ? { ...agent, system_prompt: `${agent.system_prompt}\n\n${MCP_SERVERS_UNAVAILABLE(mcp.unavailable)}` }
-          : agent,
-        resolved,
-        caller,
-        tools: applyPolicyToolFilter(withTools(baseTools, mcp.tools), caller.risk),
-        history,
-        budget: budget ? { budget, role: 'root' } : undefined,
-        tracker: trackerFor(alias),
-        isChild: false,
-        maxIterations: caller.runtime.max_tool_iterations,
-      });
-      setRunStatus(store, run.id, handle.controller.signal.aborted ? (handle.stopReason ?? 'cancelled') : 'completed', { result: answer });
-    } catch (err) {
-      repairHistory(history);
-      if (handle.controller.signal.aborted || err instanceof RunAbortedError) {
-        setRunStatus(store, run.id, handle.stopReason ?? 'cancelled', { error: 'interrupted' });
-        notice('warn', t('runtime:interrupted'));
-      } else {
-        const message = describeLoopError(err);
-        setRunStatus(store, run.id, 'failed', { error: message });
-        notice('error', message);
-      }
-    } finally {
-      const finished = store.getState().runs.get(run.id);
-      sinks.trace?.({
-        event: finished?.status === 'completed' ? 'run_finished' : 'run_failed',
-        agent_alias: alias,
-        session_key: run.sessionKey,
-        run_id: run.id,
-        status: finished?.status,
-        model: finished?.model,
-      });
-      supervisor.releaseHandle(run.id);
-      // The root's final snapshot too (its ledger, for the tree export); children are
-      // recorded as they end.
-      if (finished) sinks.appendRun?.(finished);
-      store.setState({ activeRootRunId: undefined, retryNotice: undefined });
-      flushSinks();
+      recorded = restoreSession(opts.arborHome ?? arborHome(), state.sessionId).runs;
+    } catch {
+      // No file yet: only this process's runs.
     }
+    const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
+    return mergeRuns(recorded, live);
   }
+
+  const rootTurns = new RootTurns({
+    store,
+    config,
+    supervisor,
+    rootModel,
+    mcp: mcpRt,
+    baseTools,
+    history,
+    hooks,
+    alias,
+    sessionKey: () => `session-${sessionId}`,
+    notice,
+    trace: (event) => sinks.trace?.(event),
+    appendRun: (run) => sinks.appendRun?.(run),
+    flush: flushSinks,
+  });
 
   return {
     store,
-    info,
     worktrees: worktreeApi(supervisor, supervisor.places, worktrees),
     supervisor,
     config,
     history,
     reportSaveError,
-    startTurn,
+    startTurn: (text) => rootTurns.start(text),
     interrupt() {
       const id = store.getState().activeRootRunId;
       if (id) supervisor.stop(id, 'cancelled');
@@ -507,42 +405,17 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       return { runs: restored.runs, childItems: restored.childItems };
     },
     exportTree(path) {
-      flushSinks();
-      const home = opts.arborHome ?? arborHome();
-      const state = store.getState();
-      // Runs of this process as they are now, over what the session file recorded (a
-      // resumed session's earlier turns).
-      let recorded: Run[] = [];
-      try {
-        recorded = restoreSession(home, state.sessionId).runs;
-      } catch {
-        // No file yet: only this process's runs.
-      }
-      const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
-      const ids = new Set(live.map((r) => r.id));
-      const report = buildTreeReport(state.sessionId, [...recorded.filter((r) => !ids.has(r.id)), ...live]);
-      return { path: writeTreeReport(report, { path, home }), runs: report.runs.length };
+      const report = buildTreeReport(store.getState().sessionId, sessionRuns());
+      return { path: writeTreeReport(report, { path, home: opts.arborHome ?? arborHome() }), runs: report.runs.length };
     },
-    sessionChanges() {
-      flushSinks();
-      const state = store.getState();
-      let recorded: Run[] = [];
-      try {
-        recorded = restoreSession(opts.arborHome ?? arborHome(), state.sessionId).runs;
-      } catch {
-        // No file yet: only this process's runs.
-      }
-      const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
-      return changesOf(mergeRuns(recorded, live));
-    },
+    exportText: (text, what) => writeExport(text, what, exportDir(opts.env ?? process.env)),
+    sessionChanges: () => changesOf(sessionRuns()),
     sessionFileDiff: (change) => diffOfChange(change),
     models: () => rootModel.choices(),
     setModel(spec) {
       const selection = parseModelSpec(spec, config);
       applyModel(selection);
       sinks.recordModel?.(selection);
-      // The status bar reads info; any store change redraws it.
-      store.setState({});
     },
     projectContext: () => (opts.projectContext ? contextReport(opts.projectContext, mainAgent, opts.projectTrust) : undefined),
     resolveRunaway: (choice) => guard.resolve(choice),

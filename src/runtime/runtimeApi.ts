@@ -6,7 +6,7 @@ import type { ApprovalAnswer, ElicitationReply } from '../model/controls.js';
 import type { Run } from '../model/run.js';
 import type { WorktreeApi } from '../model/worktree.js';
 import type { TranscriptItem } from '../model/transcript.js';
-import type { ShowReasoning } from '../config/types.js';
+import type { ProjectTrustState } from '../model/state.js';
 import type { ProjectContext } from '../config/projectContext.js';
 import type { SessionChange, SessionFileDiff } from '../model/sessionChanges.js';
 
@@ -16,26 +16,6 @@ export interface ProjectContextReport extends Omit<ProjectContext, 'text'> {
   agentOptedOut: boolean;
   /** Whether the folder's .arbor settings were trusted (absent: it has none). */
   projectTrust?: ProjectTrustState;
-}
-
-/** The folder's own .arbor settings: applied (trusted) or left out (untrusted). */
-export type ProjectTrustState = 'trusted' | 'untrusted';
-
-export interface RuntimeInfo {
-  /** Alias of the agent the user talks to. */
-  agentAlias: string;
-  /** Config name of its provider, e.g. "local". */
-  providerName: string;
-  /** "<provider_type>/<model>", e.g. "openai-compatible/qwen3:8b". */
-  providerLabel: string;
-  /** Env var the provider was picked from when no config exists (status bar says so). */
-  autoDetectedFrom?: string;
-  /** Warnings from loading config, shown once at start. */
-  configWarnings: string[];
-  /** The folder's .arbor settings were trusted or left out (absent: it has none). */
-  projectTrust?: ProjectTrustState;
-  /** `[ui] show_reasoning` (absent: "collapsed"). */
-  showReasoning?: ShowReasoning;
 }
 
 /** What the session file recorded: its child runs and each one's transcript. */
@@ -61,8 +41,8 @@ export interface ModelChoice {
 }
 
 export interface RuntimeApi {
+  /** Every run, the transcript, the controls and `info` (who the user talks to). */
   readonly store: RuntimeStore;
-  readonly info: RuntimeInfo;
   /** Isolated children's worktrees and the merge queue (issue #23); undefined for a runtime
    * that runs no isolated children. */
   readonly worktrees: WorktreeApi | undefined;
@@ -100,6 +80,10 @@ export interface RuntimeApi {
   /** Writes the session's run tree as a report (Markdown, or JSON for a `.json` path;
    * default $ARBOR_HOME/exports/<session>-tree.md, 0600). Throws naming the path. */
   exportTree(path?: string): { path: string; runs: number };
+  /** A copy from the viewer: writes the text (secrets redacted) to a new private file named
+   * after `what` in $ARBOR_HOME/exports (the system temp folder when ARBOR_HOME is not set);
+   * returns its path. Throws naming the folder or file that could not be written. */
+  exportText(text: string, what: string): string;
   /** /diff: every file arbor's tools changed in this session (this process's runs over what
    * the session file recorded), most recently changed first. */
   sessionChanges(): SessionChange[];
@@ -130,8 +114,6 @@ export interface RuntimeApi {
 
 /** Text leaving arbor through a copy or an export gets the session files' redaction: known
  * secret values are replaced. */
-export { writeExport } from '../persistence/exportFile.js';
-
 export function redactForExport(text: string): string {
   return scrubKnownSecrets(text);
 }

@@ -16,6 +16,7 @@ import {
   type Run,
   type RunStatus,
   type TerminalStatus,
+  type RuntimeInfo,
   type RuntimeState,
   type ToolActivity,
   type TranscriptItem,
@@ -32,9 +33,13 @@ export function initialControls(): Controls {
   return { spawnPaused: false, approvals: [], runaway: { tripped: false } };
 }
 
-export function createRuntimeStore(sessionId: string): RuntimeStore {
+/** What a store says before the runtime names its agent and provider (test stores keep it). */
+const UNNAMED: RuntimeInfo = { agentAlias: 'main', providerName: '', providerLabel: '', configWarnings: [] };
+
+export function createRuntimeStore(sessionId: string, info: RuntimeInfo = UNNAMED): RuntimeStore {
   return createStore<RuntimeState>(() => ({
     sessionId,
+    info,
     runs: BucketedMap.empty<Run>(),
     runOrder: [],
     nextRunNumber: 1,
@@ -214,6 +219,11 @@ export function updateItem(
 }
 
 /** The status bar's retry line (it quotes a server's error text). */
+/** /model switched the user's agent: views reading `info` redraw with it. */
+export function setRuntimeInfo(store: RuntimeStore, patch: Partial<RuntimeInfo>): void {
+  store.setState((s) => ({ info: { ...s.info, ...patch } }));
+}
+
 export function setRetryNotice(store: RuntimeStore, text: string | undefined): void {
   const notice = text === undefined ? undefined : neutralize(text);
   if (store.getState().retryNotice !== notice) store.setState({ retryNotice: notice });

@@ -32,7 +32,7 @@ export function buildSubagentCaller(sup: SupervisorCore, parent: ToolCaller, ove
   const check = ensureNoEscalation(
     { ...parent.risk, shell_timeout_secs: parent.runtime.shell_timeout_secs },
     { ...child.risk, shell_timeout_secs: child.runtime.shell_timeout_secs },
-    { cwd: sup.deps.cwd },
+    { cwd: sup.cwd },
   );
   if (!check.ok) throw new Error(`override escalates ${check.error}`);
   return child;
@@ -47,7 +47,7 @@ export async function runSubagent(
   isolation?: 'worktree',
 ): Promise<ChildOutcome> {
   const agent = sup.agent(ctx.caller.alias);
-  const resolved = sup.deps.providerFor(agent);
+  const resolved = sup.providerFor(agent);
   // Both spawn paths pass no override today (inherit verbatim); the check still runs, so a
   // future narrowing surface drops in without changing this path.
   const caller = buildSubagentCaller(sup, ctx.caller, overrides);
@@ -70,7 +70,7 @@ export async function runSubagent(
     model: resolved.label,
     sessionKeyPrefix: 'subagent',
     parentSignal: ctx.signal,
-    timeoutSecs: sup.deps.config.delegation.run_timeout_secs,
+    timeoutSecs: sup.config.delegation.run_timeout_secs,
     isolation,
     // What loopFor will offer: the agent's own allow-list applies there.
     tools: narrowToAgentTools(tools, agent.tools).names(),
@@ -112,7 +112,7 @@ export async function continueFinished(sup: SupervisorCore, runId: string, messa
       : old.sessionKey.startsWith('background')
         ? 'background'
         : 'subagent',
-    timeoutSecs: sup.deps.config.delegation.run_timeout_secs,
+    timeoutSecs: sup.config.delegation.run_timeout_secs,
     execute: (handle, run) => {
       ctx.history.push({ role: 'user', content: message });
       sup.recordUserItem(run.id, message);

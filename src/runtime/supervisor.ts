@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { AgentConfig, ArborConfig, RiskProfile, RuntimeProfile } from '../config/types.js';
+import type { ApprovalBroker } from './approvals.js';
 import type { ChildOutcome } from '../tools/childServices.js';
 import { capToCeilings } from '../tools/authority.js';
 import { withProjectContext } from '../config/projectContext.js';
@@ -23,7 +24,16 @@ import { narrowToAgentTools } from '../tools/agentTools.js';
 import { RunPlaces } from './worktrees/supervise.js';
 import { addRun, appendItem, patchRun, setRunStatus, type RuntimeStore } from './store.js';
 import { buildSubagentCaller, continueFinished, runSubagent, type SubagentOverrides } from './subagents.js';
-import type { ChildResult, ChildSpec, LoopContext, RunHandle, StopReason, SupervisorCore, SupervisorDeps } from './supervisorTypes.js';
+import type {
+  ChildResult,
+  ChildSpec,
+  LoopContext,
+  ResolvedProvider,
+  RunHandle,
+  StopReason,
+  SupervisorCore,
+  SupervisorDeps,
+} from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
 
 export type { SubagentOverrides } from './subagents.js';
@@ -69,7 +79,7 @@ export class Supervisor implements SupervisorCore {
   /** Where each run works: the checkout, its own worktree or an ancestor's (issue #23). */
   readonly places: RunPlaces;
 
-  constructor(readonly deps: SupervisorDeps) {
+  constructor(private readonly deps: SupervisorDeps) {
     this.control = new RunControl(deps.store, this.handles);
     this.places = new RunPlaces(deps.worktrees, deps.config, deps.cwd);
     this.lane = new ConcurrencyLane(deps.config.delegation.max_concurrent, (positions) => this.control.applyQueuePositions(positions));
@@ -89,6 +99,33 @@ export class Supervisor implements SupervisorCore {
   get config(): ArborConfig {
     return this.deps.config;
   }
+
+  get cwd(): string {
+    return this.deps.cwd;
+  }
+
+  get approvals(): ApprovalBroker {
+    return this.deps.approvals;
+  }
+
+  providerFor(agent: AgentConfig): ResolvedProvider {
+    return this.deps.providerFor(agent);
+  }
+
+  agentSeesTool(alias: string, toolName: string): boolean {
+    return this.deps.agentSeesTool?.(alias, toolName) ?? true;
+  }
+
+  ownTools(caller: ToolCaller): ToolRegistry {
+    const base = this.deps.toolsFor?.(caller.alias) ?? this.deps.baseTools;
+    return capToCeilings(this.deps.filterTools(base, caller.risk), caller);
+  }
+
+  /** Through the runtime's notice when it has one, else straight into the store. */
+  private readonly postNotice = (level: 'info' | 'warn' | 'error', text: string): void => {
+    if (this.deps.notice) this.deps.notice(level, text);
+    else appendItem(this.deps.store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
+  };
 
   // ---- identity ----
 
@@ -128,9 +165,7 @@ export class Supervisor implements SupervisorCore {
   registryOf(runId: string, caller: ToolCaller): ToolRegistry {
     const recorded = this.contexts.get(runId)?.tools ?? this.rootTools.get(runId);
     if (recorded) return recorded;
-    const base = this.deps.toolsFor?.(caller.alias) ?? this.deps.baseTools;
-    const own = capToCeilings(this.deps.filterTools(base, caller.risk), caller);
-    return narrowToAgentTools(own, this.deps.config.agents[caller.alias]?.tools);
+    return narrowToAgentTools(this.ownTools(caller), this.deps.config.agents[caller.alias]?.tools);
   }
 
   // ---- run creation ----
@@ -183,7 +218,8 @@ export class Supervisor implements SupervisorCore {
     if (parentSignal) {
       const onParentAbort = () => {
         handle.stopReason ??= 'cancelled';
-        controller.abort();
+        // A kill aborts the children first: abort() would still make its default reason.
+        if (!controller.signal.aborted) controller.abort(parentSignal.reason);
       };
       if (parentSignal.aborted) onParentAbort();
       else {
@@ -395,7 +431,7 @@ export class Supervisor implements SupervisorCore {
     return {
       spawnRefusal: (ctx) => this.spawnRefusal(ctx.runId),
       runSubagent: (ctx, prompt, opts) => this.runSubagent(ctx, prompt, budget, undefined, opts?.isolation),
-      ...(this.deps.extraServices?.(this, budget) ?? {}),
+      ...(this.deps.extraServices?.(this, budget, this.postNotice) ?? {}),
     };
   }
 

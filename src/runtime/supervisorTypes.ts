@@ -53,6 +53,9 @@ export interface ResolvedProvider {
   label: string;
 }
 
+/** A line in the chat transcript (and the session file), e.g. a background task ending. */
+export type PostNotice = (level: 'info' | 'warn' | 'error', text: string) => void;
+
 export interface SupervisorDeps {
   store: RuntimeStore;
   config: ArborConfig;
@@ -73,14 +76,16 @@ export interface SupervisorDeps {
   trace(event: 'run_started' | 'run_finished' | 'run_failed', run: Run, tools?: string[]): void;
   /** A child reached a terminal state (session log snapshot, background notices). */
   onChildEnded?(run: Run): void;
-  /** A line in the chat transcript (and the session file), e.g. a background task ending. */
-  notice?(level: 'info' | 'warn' | 'error', text: string): void;
+  /** A line in the chat transcript (and the session file), e.g. a background task ending;
+   * absent: the line goes to the store only. */
+  notice?: PostNotice;
   /** Holds runs while their provider's rate or quota limit lasts. */
   quota?: QuotaWaiter;
   /** Asks the operator before a large fan-out ([delegation] confirm_fanout_over). */
   fanout?: FanoutBroker;
-  /** More services for tools (the delegate service), built per tree budget. */
-  extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined): ExtraToolServices;
+  /** More services for tools (the delegate service), built per tree budget; `notice` posts a
+   * line in the chat (and the session file) through the runtime's notice. */
+  extraServices?(supervisor: SupervisorCore, budget: ExecutionBudget | undefined, notice: PostNotice): ExtraToolServices;
   /** Project context (AGENTS.md) for the system prompt of agents that take it. */
   projectContext?: string;
   /** The observed-effects ledger; absent: nothing is recorded (a benchmark's baseline). */
@@ -136,9 +141,18 @@ export type ChildResult = ChildOutcome & { run: Run };
 /** What the supervisor's helpers (spawn_subagent's side, the delegation service) may use.
  * Implemented by Supervisor; its maps of handles and loop contexts stay private to it. */
 export interface SupervisorCore {
-  readonly deps: SupervisorDeps;
   readonly store: RuntimeStore;
   readonly config: ArborConfig;
+  /** The session's working directory (path checks, an external agent's process). */
+  readonly cwd: string;
+  /** Who decides a child's asks (an external agent's permission requests go here too). */
+  readonly approvals: ApprovalBroker;
+  /** The agent's provider with its own model (one per provider and model). */
+  providerFor(agent: AgentConfig): ResolvedProvider;
+  /** Whether an agent may hold a tool at all (an MCP tool of a server it leaves out may not). */
+  agentSeesTool(alias: string, toolName: string): boolean;
+  /** A caller's own tools: its agent's (MCP tools added), its profile's filter, its ceilings. */
+  ownTools(caller: ToolCaller): ToolRegistry;
   /** The global concurrency lane (a caller blocked on a fan-out gives its slot up). */
   readonly lane: ConcurrencyLane;
   agent(alias: string): AgentConfig;

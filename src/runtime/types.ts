@@ -5,4 +5,4 @@ export * from '../model/run.js';
 export * from '../model/transcript.js';
 export * from '../model/controls.js';
 export * from '../model/quota.js';
-export type { RunTable, RuntimeState } from '../model/state.js';
+export type { RunTable, RuntimeInfo, RuntimeState } from '../model/state.js';

@@ -81,7 +81,7 @@ function tidyMessage(text: string): string {
 
 function initialFeed(runtime: RuntimeApi, notices: string[] | undefined): StaticFeed {
   const feed = new StaticFeed();
-  const warnings = runtime.info.configWarnings ?? [];
+  const warnings = runtime.store.getState().info.configWarnings ?? [];
   const seen = new Set<string>();
   // The CLI may pass the config warnings as notices too; show each line once.
   for (const text of [...warnings, ...(notices ?? [])]) {
@@ -123,6 +123,7 @@ export function App(props: AppProps) {
   const [, bumpFeed] = useReducer((n: number) => n + 1, 0);
   const exited = useRef(false);
 
+  const info = useStore(store, (s) => s.info);
   const transcript = useStore(store, (s) => s.transcript);
   const activeRoot = useStore(store, (s) => s.activeRootRunId);
   // The ask the prompt shows (the oldest, or one chosen in /agents) and who has its keys.
@@ -154,7 +155,7 @@ export function App(props: AppProps) {
   const elicitations = useStore(store, (s) => s.controls.elicitations);
   const elicitation = elicitations?.[0];
   const elicitationPath = useStore(store, (s) =>
-    elicitation && s.runs.get(elicitation.runId) ? runPath(s, elicitation.runId).join(' › ') : runtime.info.agentAlias,
+    elicitation && s.runs.get(elicitation.runId) ? runPath(s, elicitation.runId).join(' › ') : s.info.agentAlias,
   );
   // Validation messages add rows: the budget follows the form.
   const elicitForm = useSyncExternalStore(
@@ -393,16 +394,16 @@ export function App(props: AppProps) {
     <RuntimeStoreContext.Provider value={props.runtime.store}>
       <KeyTableContext.Provider value={keys}>
         <Static key={staticEpoch} items={entries as FeedEntry[]}>
-          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={runtime.info.showReasoning} />}
+          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={info.showReasoning} />}
         </Static>
         <Box flexDirection="column" width={width}>
-          <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} showReasoning={runtime.info.showReasoning} />
+          <LiveTurn items={live} width={width} maxRows={liveRows} turnRunning={turnRunning} showReasoning={info.showReasoning} />
           {approval && (
             <Box marginTop={1}>
               <ApprovalPrompt
                 runtime={runtime}
                 approval={approval}
-                agent={approvalAgent ?? runtime.info.agentAlias}
+                agent={approvalAgent ?? info.agentAlias}
                 path={approvalPath}
                 position={{ n: approvals.indexOf(approval) + 1, of: approvals.length }}
                 deferred={approvalDeferred}
@@ -418,7 +419,7 @@ export function App(props: AppProps) {
           )}
           {fanout && (
             <Box marginTop={1}>
-              <FanoutPrompt fanout={fanout} agent={fanoutAgent ?? runtime.info.agentAlias} width={width} maxList={fanoutList} keys={keys} />
+              <FanoutPrompt fanout={fanout} agent={fanoutAgent ?? info.agentAlias} width={width} maxList={fanoutList} keys={keys} />
             </Box>
           )}
           {elicitation && (

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { firstUser, lastUser, textOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -15,10 +16,6 @@ const SPAWN_PAUSED = 'Delegation spawning is paused. Clear the pause with p in /
 const PARALLEL = '\n[runtime_profiles.default]\nparallel_tools = true\n';
 const WIDE = { cols: 160, rows: 40 };
 
-const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p?.text ?? '').join('') : '';
-/** The conversation's first user message: children start with their task, the root with what was typed. */
-const firstUser = (body: any): string => textOf((body.messages ?? []).find((m: any) => m.role === 'user')?.content);
 const lastMessage = (body: any): any => (body.messages ?? []).at(-1);
 const toolResults = (body: any): string[] => (body.messages ?? []).filter((m: any) => m.role === 'tool').map((m: any) => textOf(m.content));
 /** The tool results at the end of the conversation: the answers to the latest tool calls. */
@@ -28,7 +25,6 @@ function trailingResults(body: any): string[] {
   for (let i = msgs.length - 1; i >= 0 && msgs[i].role === 'tool'; i--) out.unshift(textOf(msgs[i].content));
   return out;
 }
-const lastUser = (body: any): string => textOf([...(body.messages ?? [])].reverse().find((m: any) => m.role === 'user')?.content);
 
 const spawnCalls = (prompts: string[]): LoopbackReply => ({
   kind: 'tools',

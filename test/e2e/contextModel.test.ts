@@ -5,24 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
-import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send } from './sandbox.js';
+import { disposeAllTerminals } from '../support/terminal.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, quit, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
-
-const RESUME_HINT = /Resume this session with: arbor --resume (\d{8}-\d{6}-[0-9a-f]{6})/;
-
-async function quit(term: Term): Promise<string> {
-  await term.waitForText(READY, 8000, { where: 'screen' });
-  term.press('ctrl-d');
-  await term.waitForExit(10000);
-  await term.flush();
-  const m = term.scrollback().match(RESUME_HINT);
-  if (!m) throw new Error(`no resume hint after quitting:\n${term.scrollback()}`);
-  return m[1];
-}
 
 const systemOf = (body: any): string => (body.messages ?? []).find((m: any) => m.role === 'system')?.content ?? '';
 

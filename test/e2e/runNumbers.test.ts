@@ -7,16 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { firstUser, lastUser } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
 const PARALLEL = '\n[runtime_profiles.default]\nparallel_tools = true\n';
-const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p?.text ?? '').join('') : '';
-const firstUser = (body: any): string => textOf((body.messages ?? []).find((m: any) => m.role === 'user')?.content);
-const lastUser = (body: any): string => textOf([...(body.messages ?? [])].reverse().find((m: any) => m.role === 'user')?.content);
 const toolCount = (body: any): number => (body.messages ?? []).filter((m: any) => m.role === 'tool').length;
 const spawnCalls = (prompts: string[]): LoopbackReply => ({
   kind: 'tools',

@@ -60,3 +60,17 @@ export async function send(term: Term, text: string): Promise<void> {
   await term.waitForText(text, 5000, { where: 'screen' });
   term.press('enter');
 }
+
+/** The line arbor prints on quitting a session that has turns; its group is the session id. */
+export const RESUME_HINT = /Resume this session with: arbor --resume (\d{8}-\d{6}-[0-9a-f]{6})/;
+
+/** Quits at the prompt with Ctrl+D and returns the session id the resume hint names. */
+export async function quit(term: Term): Promise<string> {
+  await term.waitForText(READY, 8000, { where: 'screen' });
+  term.press('ctrl-d');
+  await term.waitForExit(10000);
+  await term.flush();
+  const m = term.scrollback().match(RESUME_HINT);
+  if (!m) throw new Error(`no resume hint after quitting:\n${term.scrollback()}`);
+  return m[1];
+}

@@ -1,29 +1,18 @@
 // End to end: sessions as a Claude Code or gemini-cli user expects them (-c, the --resume
 // picker, /clear starting a new session, the quit hint), and everyday screen behaviour
 // (closing a pane, notices at 60 columns, the offline model after a runaway turn).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
-import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
+import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { runArbor } from '../support/runArbor.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
+import { until } from '../support/until.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, quit, RESUME_HINT } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
-
-const RESUME_HINT = /Resume this session with: arbor --resume (\d{8}-\d{6}-[0-9a-f]{6})/;
-
-async function quit(term: Term): Promise<string> {
-  await term.waitForText(READY, 8000, { where: 'screen' });
-  term.press('ctrl-d');
-  await term.waitForExit(10000);
-  await term.flush();
-  const m = term.scrollback().match(RESUME_HINT);
-  if (!m) throw new Error(`no resume hint after quitting:\n${term.scrollback()}`);
-  return m[1];
-}
 
 describe('sessions', () => {
   it(
@@ -134,6 +123,16 @@ describe('sessions', () => {
   );
 });
 
+/** Everything the session files under `home` hold so far. */
+function sessionsText(home: string): string {
+  const dir = join(home, 'sessions');
+  if (!existsSync(dir)) return '';
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+}
+
 describe('resume notices', () => {
   it(
     'resuming a session whose last turn was cut off (arbor killed mid-reply) says so',
@@ -149,7 +148,7 @@ describe('resume notices', () => {
       await send(term, 'a long question');
       await term.waitForText('w3', 8000);
       // Past the 2 s flush: the question is on disk, the answer never will be.
-      await new Promise((r) => setTimeout(r, 2500));
+      await until(() => sessionsText(sb.h.home).includes('a long question'), 8000, 'the question flushed to the session file');
       term.kill('SIGKILL');
       await term.waitForExit(5000);
       const resumed = await sb.startArbor(['-c']);

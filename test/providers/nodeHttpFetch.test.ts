@@ -3,7 +3,7 @@
 // streamed body, abort, resets, refused connections, timeouts) and hand off what it does
 // not speak.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHttpFetch, type FetchFunction, type NodeHttpFetch } from '../../src/providers/nodeHttpFetch.js';
@@ -148,6 +148,57 @@ describe('createNodeHttpFetch', () => {
     }
     expect(text).toBe(events.join(''));
     expect(reads).toBeLessThan(5);
+  });
+
+  it('hands a large read on in slices of at most 16 KB, with I/O between them, losing nothing', async () => {
+    const events = Array.from({ length: 3000 }, (_, i) => `data: {"n":${i},"pad":"${'x'.repeat(80)}"}\n\n`);
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.cork();
+      for (const e of events) res.write(e);
+      res.end();
+      res.uncork();
+    });
+    const { port } = server!.address() as AddressInfo;
+    const res = await make()(url, { method: 'POST', body: '{}' });
+    const reader = res.body!.getReader();
+    const sizes: number[] = [];
+    let text = '';
+    let connectedAfter: number | undefined;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      sizes.push(value.byteLength);
+      text += new TextDecoder().decode(value);
+      // A connection opened now (as a child's request would be) is made before the rest.
+      if (sizes.length === 1) {
+        const probe = connect(port, '127.0.0.1', () => {
+          connectedAfter = sizes.length;
+          probe.destroy();
+        });
+      }
+    }
+    expect(text).toBe(events.join(''));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(16 * 1024);
+    expect(sizes.length).toBeGreaterThanOrEqual(Math.floor(text.length / (16 * 1024)));
+    expect(connectedAfter).toBeDefined();
+    expect(connectedAfter!).toBeLessThan(sizes.length);
+  });
+
+  it('stops handing on slices once aborted, erroring the body with the reason', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${'y'.repeat(200 * 1024)}\n\n`);
+    });
+    const ac = new AbortController();
+    const res = await make()(url, { method: 'POST', body: '{}', signal: ac.signal });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(first.value!.byteLength).toBeLessThanOrEqual(16 * 1024);
+    const reason = new Error('stopped by test');
+    ac.abort(reason);
+    await expect(reader.read()).rejects.toBe(reason);
+    await seen[0].closed;
   });
 
   it('returns error statuses as responses with their headers and body', async () => {

@@ -32,6 +32,9 @@ export type LoopbackReply =
       text?: string;
       usage?: { input: number; output: number };
       reasoning?: LoopbackReasoning;
+      /** Sends the first `afterCalls` calls, then waits for `until` before the rest and the
+       * end: a reply still streaming while the client acts on its first calls. */
+      hold?: { afterCalls: number; until: Promise<unknown> };
     }
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Streams `afterChunks` as text, then destroys the socket. With no chunks, the socket is
@@ -282,7 +285,9 @@ export async function sendTools(ex: Exchange, reply: Extract<LoopbackReply, { ki
       writeEvent(ex, 'content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
-    for (const call of calls) {
+    for (const [i, call] of calls.entries()) {
+      if (reply.hold && i === reply.hold.afterCalls) await reply.hold.until;
+      if (ex.isClosed()) return;
       writeEvent(ex, 'content_block_start', {
         type: 'content_block_start',
         index,
@@ -308,7 +313,9 @@ export async function sendTools(ex: Exchange, reply: Extract<LoopbackReply, { ki
     } else {
       writeEvent(ex, 'chunk', openaiChunk(ex, id, { role: 'assistant', content: reply.text ?? null }));
     }
-    calls.forEach((call, index) => {
+    for (const [index, call] of calls.entries()) {
+      if (reply.hold && index === reply.hold.afterCalls) await reply.hold.until;
+      if (ex.isClosed()) return;
       writeEvent(
         ex,
         'chunk',
@@ -319,7 +326,7 @@ export async function sendTools(ex: Exchange, reply: Extract<LoopbackReply, { ki
       for (const part of fragments(call.args)) {
         writeEvent(ex, 'chunk', openaiChunk(ex, id, { tool_calls: [{ index, function: { arguments: part } }] }));
       }
-    });
+    }
     writeEvent(ex, 'chunk', openaiChunk(ex, id, {}, 'tool_calls'));
     writeEvent(ex, 'chunk', openaiUsage(ex, id, usage, reply.reasoning?.reasoningTokens));
     writeEvent(ex, 'done', '[DONE]');

@@ -2,11 +2,14 @@
 // every action the UI takes. Tests play the runtime's part by calling the helpers below.
 import { randomUUID } from 'node:crypto';
 import { addRun, addUsage, appendItem, createRuntimeStore, setRunStatus, updateItem, type RuntimeStore } from '../../src/runtime/store.js';
-import type { RecordedRuns, RuntimeApi, RuntimeInfo } from '../../src/runtime/runtimeApi.js';
-import { arborHome } from '../../src/config/paths.js';
+import type { RecordedRuns, RuntimeApi } from '../../src/runtime/runtimeApi.js';
+import type { RuntimeInfo } from '../../src/model/state.js';
+import { arborHome, exportDir } from '../../src/config/paths.js';
+import { writeExport } from '../../src/persistence/exportFile.js';
 import { restoreSession } from '../../src/persistence/sessionRestore.js';
-import type { ApprovalAnswer, PendingApproval, Run, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
+import type { ApprovalAnswer, PendingApproval, ToolCallStatus, TranscriptItem } from '../../src/runtime/types.js';
 import { WithoutCapabilities } from './withoutCapabilities.js';
+import { makeRun } from '../helpers/runs.js';
 
 export interface Calls {
   startTurn: string[];
@@ -15,40 +18,21 @@ export interface Calls {
   clear: number;
 }
 
-export function makeRun(id: string, patch: Partial<Run> = {}): Run {
-  return {
-    id,
-    shortId: id.slice(0, 8),
-    rootRunId: id,
-    depth: 0,
-    alias: 'main',
-    kind: 'root',
-    status: 'queued',
-    task: '',
-    sessionKey: 'session-s1',
-    model: 'offline/echo',
-    createdAt: Date.now(),
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    pausedMs: 0,
-    ...patch,
-  };
-}
-
 export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {
-  readonly store: RuntimeStore = createRuntimeStore('s1');
-  readonly info: RuntimeInfo;
+  readonly store: RuntimeStore;
   readonly calls: Calls = { startTurn: [], interrupt: 0, answerApproval: [], clear: 0 };
   private finishTurn: (() => void) | undefined;
   runId: string | undefined;
 
   constructor(info: Partial<RuntimeInfo> = {}) {
     super();
-    this.info = { agentAlias: 'main', providerName: 'local', providerLabel: 'openai-compatible/qwen3:8b', configWarnings: [], ...info };
+    this.store = createRuntimeStore('s1', {
+      agentAlias: 'main',
+      providerName: 'local',
+      providerLabel: 'openai-compatible/qwen3:8b',
+      configWarnings: [],
+      ...info,
+    });
   }
 
   /** Like the real runtime: a root run, the user item, then wait for the test to end it. */
@@ -86,6 +70,11 @@ export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {
   recordedRuns(): RecordedRuns {
     const restored = restoreSession(arborHome(), this.store.getState().sessionId);
     return { runs: restored.runs, childItems: restored.childItems };
+  }
+
+  /** Like the real runtime: a new file under $ARBOR_HOME/exports. */
+  exportText(text: string, what: string): string {
+    return writeExport(text, what, exportDir());
   }
 
   steer(): 'delivered' | 'continued' | 'unknown' {

@@ -7,6 +7,7 @@ import { App, type AppProps } from '../../src/ui/App.js';
 import { FakeRuntime } from './fakeRuntime.js';
 import { QuietStdin } from '../support/quietStdin.js';
 import type { SessionSummary } from '../../src/model/session.js';
+import { pressInto, settle } from './settle.js';
 
 export const ESC = '\u001B';
 export const UP = '\u001B[A';
@@ -21,9 +22,6 @@ const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B\][^\u0007]*\u0007/g;
 export function plain(text: string | undefined): string {
   return (text ?? '').replace(ANSI, '');
 }
-
-/** Time for React to re-subscribe input handlers after a render (slow in the dev build). */
-export const KEY_GAP_MS = 40;
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,30 +81,26 @@ export async function mount(
   const runtime = options.runtime ?? new FakeRuntime();
   const sessionList = (options.sessions ?? []).map(sessionSummary);
   let exits = 0;
-  const app = render(
-    <App
-      runtime={runtime}
-      sessions={{ list: () => sessionList, currentId: 'current' }}
-      onExit={() => {
-        exits++;
-      }}
-      {...options.props}
-    />,
-  );
-  // Ink subscribes to input in effects; let them run before the first key.
-  await sleep(30);
+  let app!: ReturnType<typeof render>;
+  // Ink subscribes to input in effects; the mount settles once they have run.
+  await settle(() => {
+    app = render(
+      <App
+        runtime={runtime}
+        sessions={{ list: () => sessionList, currentId: 'current' }}
+        onExit={() => {
+          exits++;
+        }}
+        {...options.props}
+      />,
+    );
+  });
   const mounted: Mounted = {
     runtime,
     frame: () => plain(app.lastFrame()),
     writes: () => app.frames.slice(),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(KEY_GAP_MS);
-    },
-    async type(text: string) {
-      app.stdin.write(text);
-      await sleep(KEY_GAP_MS);
-    },
+    press: (data: string) => pressInto(app.stdin, data),
+    type: (text: string) => pressInto(app.stdin, text),
     async typeKeysFast(text: string) {
       for (const ch of text) {
         app.stdin.write(ch);
@@ -114,10 +108,7 @@ export async function mount(
       }
     },
     async typeKeys(text: string) {
-      for (const ch of text) {
-        app.stdin.write(ch);
-        await sleep(KEY_GAP_MS);
-      }
+      for (const ch of text) await pressInto(app.stdin, ch);
     },
     get exits() {
       return exits;
@@ -154,22 +145,21 @@ export class SizedStdout extends EventEmitter {
 export async function mountSized(columns: number, rows: number, runtime = new FakeRuntime()) {
   const stdout = new SizedStdout(columns, rows);
   const stdin = new QuietStdin();
-  const instance = inkRender(<App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    debug: true,
-    exitOnCtrlC: false,
-    patchConsole: false,
+  let instance!: ReturnType<typeof inkRender>;
+  await settle(() => {
+    instance = inkRender(<App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />, {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
   });
-  await sleep(30);
   return {
     runtime,
     stdout,
-    async press(data: string) {
-      stdin.write(data);
-      await sleep(KEY_GAP_MS);
-    },
+    press: (data: string) => pressInto(stdin, data),
     unmount: () => instance.unmount(),
   };
 }

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
-import { CTRL_C, CTRL_D, DOWN, ENTER, TAB, UP, mount, sleep, waitFor } from './harness.js';
+import { CTRL_C, CTRL_D, DOWN, ENTER, TAB, UP, mount, waitFor } from './harness.js';
+import { settle, settled } from './settle.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => cleanup());
@@ -14,8 +15,7 @@ describe('input line', () => {
     app.runtime.endTurn();
     await app.type('second message');
     await app.press(ENTER);
-    app.runtime.endTurn();
-    await sleep(20);
+    await settle(() => app.runtime.endTurn());
     await app.type('draft');
     await app.press(UP);
     await waitFor(() => expect(app.frame()).toContain('› second message\n'));
@@ -162,8 +162,7 @@ describe('keys that arrive before React catches up', () => {
     const app = await mount();
     await app.type('recalled');
     await app.press(ENTER);
-    app.runtime.endTurn();
-    await sleep(40);
+    await settle(() => app.runtime.endTurn());
     // Both in the same tick: the new text input has not subscribed yet.
     app.press(UP);
     await app.type(' more');
@@ -188,7 +187,7 @@ describe('fast typing', () => {
       await app.typeKeysFast(ch);
     }
     await app.typeKeysFast('\u007f\u007f');
-    await sleep(60);
+    await settled();
     // The cursor ends up at the end of the line, so the next key lands there.
     await app.typeKeys('!');
     await app.press(ENTER);

@@ -2,12 +2,13 @@
 // edits), Enter picks the highlighted row, Esc cancels.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { ListPicker, type PickerRow } from '../../src/ui/pickers/ListPicker.js';
 import { sessionRows } from '../../src/ui/pickers/sessionRows.js';
 import { sessionSummary } from './harness.js';
 import { setLanguage } from '../../src/i18n/index.js';
-import { DOWN, ENTER, ESC, sleep, waitFor } from './harness.js';
+import { DOWN, ENTER, ESC, waitFor } from './harness.js';
+import { pressInto, renderSettled } from './settle.js';
 
 afterEach(() => cleanup());
 
@@ -17,10 +18,10 @@ const rows: PickerRow[] = [
   { id: 'c', label: 'gamma grapes' },
 ];
 
-function mountPicker() {
+async function mountPicker() {
   const picked: string[] = [];
   let cancelled = 0;
-  const app = render(
+  const app = await renderSettled(
     <ListPicker
       title="Pick one"
       rows={rows}
@@ -32,17 +33,13 @@ function mountPicker() {
       initialId="b"
     />,
   );
-  const press = async (s: string) => {
-    app.stdin.write(s);
-    await sleep(40);
-  };
+  const press = (s: string) => pressInto(app.stdin, s);
   return { app, picked, press, cancelled: () => cancelled };
 }
 
 describe('ListPicker', () => {
   it('starts on the given row, moves with the arrows and picks with Enter', async () => {
-    const p = mountPicker();
-    await sleep(40);
+    const p = await mountPicker();
     expect(p.app.lastFrame()).toMatch(/› beta bananas {2}\(current\)/);
     await p.press(DOWN);
     await waitFor(() => expect(p.app.lastFrame()).toContain('› gamma grapes'));
@@ -51,8 +48,7 @@ describe('ListPicker', () => {
   });
 
   it('filters as you type, Backspace widens it again, and says when nothing matches', async () => {
-    const p = mountPicker();
-    await sleep(40);
+    const p = await mountPicker();
     await p.press('gr');
     await waitFor(() => expect(p.app.lastFrame()).toContain('1 of 3'));
     expect(p.app.lastFrame()).not.toContain('alpha');
@@ -65,8 +61,7 @@ describe('ListPicker', () => {
   });
 
   it('Esc cancels without picking', async () => {
-    const p = mountPicker();
-    await sleep(40);
+    const p = await mountPicker();
     await p.press(ESC);
     await waitFor(() => expect(p.cancelled()).toBe(1));
     expect(p.picked).toEqual([]);
@@ -81,8 +76,7 @@ describe('ListPicker counts and columns', () => {
     ['es', '3 en total', '1 de 3 coincide', '2 de 3 coinciden'],
   ] as const)('counts the rows that match the filter, not a position (%s)', async (lang, all, one, two) => {
     setLanguage(lang);
-    const p = mountPicker();
-    await sleep(40);
+    const p = await mountPicker();
     await waitFor(() => expect(p.app.lastFrame()).toContain(all));
     await p.press('gr');
     await waitFor(() => expect(p.app.lastFrame()).toContain(one));
@@ -104,7 +98,7 @@ describe('ListPicker counts and columns', () => {
       headless: true,
       items: 0,
     });
-    const app = render(
+    const app = await renderSettled(
       <ListPicker
         title="t"
         rows={sessionRows([session], undefined, undefined)}
@@ -115,7 +109,6 @@ describe('ListPicker counts and columns', () => {
         onCancel={() => {}}
       />,
     );
-    await sleep(40);
     const row = (app.lastFrame() ?? '').split('\n').find((l) => l.includes('[headless]')) ?? '';
     expect(row).toMatch(/12 turns · 123k tokens · \$1\.23$/);
     expect(row.length).toBeLessThanOrEqual(120);

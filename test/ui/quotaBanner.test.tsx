@@ -1,16 +1,20 @@
 // The quota banner: one line per held provider with its reset time on the local clock and a
 // countdown that moves, the rest summed up, and a height the live region budgets for.
 import React from 'react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
 import { clockTime, waitText, type QuotaPause } from '../../src/model/quota.js';
 import { QuotaBanner, quotaBannerHeight } from '../../src/ui/components/QuotaBanner.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { plain, sleep } from './harness.js';
+import { plain } from './harness.js';
+import { renderSettled, settle } from './settle.js';
 
 beforeAll(() => setLanguage('en'));
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const pause = (over: Partial<QuotaPause>): QuotaPause => ({
   provider: 'openai',
@@ -24,15 +28,16 @@ const pause = (over: Partial<QuotaPause>): QuotaPause => ({
 
 describe('quota banner', () => {
   it('names the provider, the runs held, the reset clock time and the wait, and counts down', async () => {
+    // The countdown's clock is a fake one: a second passes when the test says so.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     const runtime = new FakeRuntime();
     const resetAt = Date.now() + 2600;
     runtime.store.setState({ quotaPauses: [pause({ resetAt })] });
-    const app = render(<QuotaBanner store={runtime.store} width={200} />);
-    await sleep(30);
+    const app = await renderSettled(<QuotaBanner store={runtime.store} width={200} />);
     expect(plain(app.lastFrame())).toBe(
       `⏸ Rate limit on openai (openai/gpt-test): 2 runs paused until ${clockTime(resetAt)} (in 3s) · resumes by itself · /agents: resume or kill earlier`,
     );
-    await sleep(1100);
+    await settle(() => vi.advanceTimersByTime(1100));
     expect(plain(app.lastFrame())).toMatch(/\(in [12]s\)/);
   });
 

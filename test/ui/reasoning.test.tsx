@@ -11,7 +11,8 @@ import { transcriptLines } from '../../src/ui/agents/transcriptLines.js';
 import { lineText } from '../../src/ui/cards/lines.js';
 import { REASONING_MAX_LINES, reasoningBody } from '../../src/ui/reasoning/lines.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ENTER, mount, sleep, waitFor, type Mounted } from './harness.js';
+import { ENTER, mount, waitFor, type Mounted } from './harness.js';
+import { settled } from './settle.js';
 import { CTRL_O, mountViewerApp, type ViewerApp } from './viewer/fixtures.js';
 
 const REASONING = 'First I add the numbers.\nThen I check the carry.\nSo the sum is 5.';
@@ -76,7 +77,7 @@ describe('show_reasoning = "hidden"', () => {
   it('shows no thinking line live nor in scrollback', async () => {
     const { app, rt } = await chat('hidden');
     const id = await thinkingTurn(app, rt);
-    await sleep(100);
+    await settled();
     expect(app.frame()).not.toContain('✻');
     finish(rt, id);
     await waitFor(() => expect(app.frame()).toContain(ANSWER));
@@ -110,7 +111,7 @@ describe('the transcript viewer', () => {
     await waitFor(() => expect(app.screen()).toContain(ANSWER));
     await app.press(CTRL_O);
     await waitFor(() => expect(app.screen()).toContain('Transcript'));
-    await sleep(60);
+    await settled();
     return app;
   }
 
@@ -132,7 +133,7 @@ describe('the transcript viewer', () => {
   it('hidden: no reasoning, even expanded', async () => {
     const app = await viewer('hidden');
     await app.press(ENTER);
-    await sleep(80);
+    await settled();
     expect(app.screen()).not.toContain('✻');
     expect(app.screen()).not.toContain('carry');
   });

@@ -2,10 +2,11 @@
 // rows it takes so the live region's budget stays right.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { StatusBar, statusBarHeight } from '../../src/ui/components/StatusBar.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { plain, sleep } from './harness.js';
+import { plain } from './harness.js';
+import { renderSettled } from './settle.js';
 
 afterEach(() => cleanup());
 
@@ -14,8 +15,7 @@ describe('status bar retry notice', () => {
     const runtime = new FakeRuntime();
     const notice = 'provider "fake" (fake-model): server error (503): the upstream is overloaded right now — retry 2/4 in 3s';
     runtime.store.setState({ retryNotice: notice });
-    const app = render(<StatusBar runtime={runtime} width={60} turnRunning={false} />);
-    await sleep(30);
+    const app = await renderSettled(<StatusBar runtime={runtime} width={60} turnRunning={false} />);
     const frame = plain(app.lastFrame());
     const lines = frame.split('\n');
     expect(lines.every((l) => l.length <= 60)).toBe(true);

@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
-import { ENTER, ESC, UP, mount, sleep, waitFor } from './harness.js';
+import { ENTER, ESC, UP, mount, waitFor } from './harness.js';
+import { settle } from './settle.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => {
@@ -30,8 +31,7 @@ describe('type-ahead', () => {
     app.runtime.endTurn();
     await waitFor(() => expect(app.runtime.calls.startTurn).toEqual(['first', 'second']));
     await waitFor(() => expect(app.frame()).not.toContain('queued:'));
-    app.runtime.endTurn();
-    await sleep(60);
+    await settle(() => app.runtime.endTurn());
     expect(app.runtime.calls.startTurn).toEqual(['first', 'second']);
   });
 
@@ -58,8 +58,7 @@ describe('type-ahead', () => {
     await app.press(UP);
     await waitFor(() => expect(app.frame()).toMatch(/› oops/));
     expect(app.frame()).not.toContain('queued:');
-    app.runtime.endTurn();
-    await sleep(80);
+    await settle(() => app.runtime.endTurn());
     expect(app.runtime.calls.startTurn).toEqual(['first']);
     // Edited and sent by hand.
     await app.type('!');
@@ -78,8 +77,7 @@ describe('type-ahead', () => {
     expect(app.runtime.calls.interrupt).toBe(1);
     await waitFor(() => expect(app.frame()).toMatch(/› later/));
     expect(app.frame()).toContain('The queued message is back in the input, not sent: Enter sends it.');
-    app.runtime.endTurn();
-    await sleep(80);
+    await settle(() => app.runtime.endTurn());
     expect(app.runtime.calls.startTurn).toEqual(['first']);
   });
 });

@@ -4,12 +4,13 @@
 // the rows drawn.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
 import type { PendingElicitation } from '../../src/model/controls.js';
 import { ElicitationPrompt, elicitationPromptHeight } from '../../src/ui/elicitation/ElicitationPrompt.js';
 import { formOf } from '../../src/ui/elicitation/formState.js';
-import { plain, sleep } from './harness.js';
+import { plain } from './harness.js';
+import { renderSettled } from './settle.js';
 
 afterEach(() => {
   cleanup();
@@ -30,10 +31,9 @@ const request = (over: Partial<PendingElicitation> = {}): PendingElicitation => 
 });
 
 async function frameOf(e: PendingElicitation, width = 60): Promise<string> {
-  const app = render(
+  const app = await renderSettled(
     <ElicitationPrompt elicitation={e} path="main › researcher#1" position={{ n: 1, of: 1 }} width={width} maxMessageLines={4} />,
   );
-  await sleep(30);
   return plain(app.lastFrame());
 }
 

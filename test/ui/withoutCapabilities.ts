@@ -12,6 +12,7 @@ type Optional =
   | 'answerElicitation'
   | 'openElicitationUrl'
   | 'exportTree'
+  | 'exportText'
   | 'sessionChanges'
   | 'sessionFileDiff'
   | 'models'
@@ -28,6 +29,9 @@ export abstract class WithoutCapabilities implements Pick<RuntimeApi, Optional> 
   openElicitationUrl(_id: string): void {}
   exportTree(): { path: string; runs: number } {
     throw new Error('this test runtime keeps no session to export');
+  }
+  exportText(_text: string, what: string): string {
+    throw new Error(`this test runtime has no export folder for "${what}"`);
   }
   models(): ModelChoice[] {
     return [];

@@ -53,8 +53,7 @@ export async function runAcpTarget(
   task: string,
   onAgentName: (name: string) => void,
 ): Promise<string> {
-  const { store, deps } = supervisor;
-  const cwd = deps.cwd;
+  const { store, cwd } = supervisor;
   const caller = plan.caller;
   const sink = new AcpTranscriptSink({
     runId: run.id,
@@ -79,7 +78,7 @@ export async function runAcpTarget(
   const decide = async (tool: string, callId: string, args: unknown, signal: AbortSignal, preview?: ApprovalRequest['preview']) => {
     // Pause holds the answer: the agent cannot be stopped mid-step, but it waits for this.
     if (handle.gate.paused) await handle.gate.wait(signal);
-    return deps.approvals.decide({
+    return supervisor.approvals.decide({
       runId: run.id,
       callId,
       tool: pseudoTool(tool),

@@ -8,7 +8,7 @@ import { narrowedDepthLimit, runtimeProfileOf } from '../../tools/delegate/gatin
 import type { DelegateRequest } from '../../tools/delegate/services.js';
 import { DELEGATE } from '../../tools/delegate/strings.js';
 import { createDelegateTool } from '../../tools/delegate/tool.js';
-import { capToCeilings, ceilingsForBoundedHop, ceilingsForIndependentHop } from '../../tools/authority.js';
+import { ceilingsForBoundedHop, ceilingsForIndependentHop } from '../../tools/authority.js';
 import { toolAllowedByProfile } from '../../tools/policy.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { ActionTracker, ToolCaller, ToolCallOrigin } from '../../tools/types.js';
@@ -79,7 +79,7 @@ export class ChildPlanner {
       ...defaultRiskProfile(agent.risk_profile),
       deny_all_tools: true,
     };
-    const resolved = supervisor.deps.providerFor(agent);
+    const resolved = supervisor.providerFor(agent);
     const caller: ToolCaller = {
       alias: agent.alias,
       risk,
@@ -110,9 +110,11 @@ export class ChildPlanner {
    * target's own policy allows delegation, as a target-bound, delegate-only instance. */
   boundedTools(ctx: ToolCallOrigin, risk: RiskProfile, target = ''): ToolRegistry {
     const ceiling = this.callerRegistry(ctx);
-    const sees = this.supervisor.deps.agentSeesTool;
+    const supervisor = this.supervisor;
     // An MCP tool also needs the target to see its server: the intersection of the two sets.
-    const tools = ceiling.filter((tool) => toolAllowedByProfile(risk, tool.name) && (sees?.(target, tool.name) ?? true)).without(DELEGATE);
+    const tools = ceiling
+      .filter((tool) => toolAllowedByProfile(risk, tool.name) && supervisor.agentSeesTool(target, tool.name))
+      .without(DELEGATE);
     const granted = risk.delegation_policy.mode === 'allow' && ceiling.has(DELEGATE) && toolAllowedByProfile(risk, DELEGATE);
     return granted ? tools.with(createDelegateTool({ delegateOnly: true })) : tools;
   }
@@ -120,9 +122,7 @@ export class ChildPlanner {
   /** Like a fresh chat with the target, minus delegate: independent hops do not recurse.
    * Inside a bounded subtree the subtree's ceilings still cap it. */
   independentTools(caller: ToolCaller): ToolRegistry {
-    const { deps } = this.supervisor;
-    const base = deps.toolsFor?.(caller.alias) ?? deps.baseTools;
-    return capToCeilings(deps.filterTools(base, caller.risk), caller).without(DELEGATE);
+    return this.supervisor.ownTools(caller).without(DELEGATE);
   }
 
   /** The target's own tracker; inside a bounded subtree its actions and spend also count

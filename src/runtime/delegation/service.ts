@@ -3,7 +3,6 @@
 // detached, recorded under $ARBOR_HOME/tasks and survive the turn. Plugged into the
 // supervisor through SupervisorDeps.extraServices, under the `delegate` key.
 import { narrowToAgentTools } from '../../tools/agentTools.js';
-import { randomUUID } from 'node:crypto';
 import { t } from '../../i18n/index.js';
 import type { ModelMessage } from '../../model/messages.js';
 import type { TaskStore } from '../../persistence/taskRecords.js';
@@ -14,9 +13,8 @@ import { acpLabel, runAcpTarget } from './acpTarget.js';
 import { basename } from 'node:path';
 import { BackgroundTasks, type BackgroundLaunch } from './tasks.js';
 import type { ExecutionBudget } from '../executionBudget.js';
-import { appendItem } from '../store.js';
 import { childrenLimitRefusal } from '../supervisor.js';
-import type { RunHandle, SupervisorCore, SupervisorDeps } from '../supervisorTypes.js';
+import type { PostNotice, RunHandle, SupervisorCore, SupervisorDeps } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
 
 export class DelegationService {
@@ -26,9 +24,10 @@ export class DelegationService {
   constructor(
     readonly supervisor: SupervisorCore,
     taskStore: TaskStore,
+    notice: PostNotice,
   ) {
     this.planner = new ChildPlanner(supervisor);
-    this.tasks = new BackgroundTasks(supervisor, taskStore);
+    this.tasks = new BackgroundTasks(supervisor, taskStore, notice);
   }
 
   /** The services for tools inside a tree that shares `budget`. */
@@ -207,16 +206,12 @@ export class DelegationService {
  * handed to tools as `services.delegate`, bound to the tree budget of the calling loop. */
 export function delegationServices(taskStore: TaskStore, startupWarning?: string): NonNullable<SupervisorDeps['extraServices']> {
   const services = new WeakMap<SupervisorCore, DelegationService>();
-  return (supervisor, budget) => {
+  return (supervisor, budget, notice) => {
     let service = services.get(supervisor);
     if (!service) {
-      service = new DelegationService(supervisor, taskStore);
+      service = new DelegationService(supervisor, taskStore, notice);
       services.set(supervisor, service);
-      if (startupWarning) {
-        const text = t('delegate:notice.startupFailed', { error: startupWarning });
-        if (supervisor.deps.notice) supervisor.deps.notice('warn', text);
-        else appendItem(supervisor.store, undefined, { id: randomUUID(), kind: 'notice', level: 'warn', text, at: Date.now() });
-      }
+      if (startupWarning) notice('warn', t('delegate:notice.startupFailed', { error: startupWarning }));
     }
     return { delegate: service.forBudget(budget) };
   };

@@ -21,8 +21,7 @@ import { agentFailed, agentTimedOut } from '../../tools/delegate/strings.js';
 import type { ToolCallOrigin } from '../../tools/types.js';
 import { receiptLines, receiptsOn } from '../../tools/receipt.js';
 import { flagLabel, flagReason, observedLine } from '../../model/ledgerText.js';
-import { appendItem } from '../store.js';
-import type { SupervisorCore } from '../supervisorTypes.js';
+import type { PostNotice, SupervisorCore } from '../supervisorTypes.js';
 import type { Run, ToolActivity, TranscriptItem } from '../types.js';
 
 /** Well inside the reference's "at least once a minute". */
@@ -79,6 +78,8 @@ export class BackgroundTasks {
   constructor(
     private readonly supervisor: SupervisorCore,
     readonly store: TaskStore,
+    /** The runtime's notice (chat and session file). */
+    private readonly postNotice: PostNotice,
   ) {}
 
   newTaskId(): string {
@@ -246,10 +247,8 @@ export class BackgroundTasks {
     return [t('delegate:notice.worktree', { branch: wt.branch, path: wt.path, state: t(`worktrees:state.${wt.state}`), detail })];
   }
 
-  /** Through the runtime's notice (chat and session file) when it has one. */
   private post(item: TranscriptItem & { kind: 'notice' }): void {
-    if (this.supervisor.deps.notice) this.supervisor.deps.notice(item.level, item.text);
-    else appendItem(this.supervisor.store, undefined, item);
+    this.postNotice(item.level, item.text);
   }
 
   private noteWriteFailure(taskId: string, err: unknown): void {

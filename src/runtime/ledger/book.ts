@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { ToolCallRequest } from '../../model/messages.js';
 import {
   childObserved,
+  childrenOfCall,
   emptyLedger,
   type ChildObserved,
   type CommandEffect,
@@ -233,13 +234,7 @@ export class LedgerBook {
   /** The children a spawn_subagent / delegate call started, each with its subtree. */
   private childrenOf(runId: string, callId: string): ChildObserved[] {
     const s = this.store.getState();
-    const out: ChildObserved[] = [];
-    for (const id of s.runOrder) {
-      const r = s.runs.get(id);
-      if (!r || r.parentToolCallId !== callId || r.parentRunId !== runId) continue;
-      out.push(childObserved(s.runs, s.runOrder, r.id));
-    }
-    return out;
+    return childrenOfCall(s.runs, s.runOrder, runId, callId).map((id) => childObserved(s.runs, s.runOrder, id));
   }
 
   /** A run's ledger is final once it ends; the map entry goes (the store keeps the copy). */

@@ -172,10 +172,10 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
       transcriptRun
         ? [
             ...runObservedLines(state, transcriptRun, width),
-            ...transcriptLines(runItems(state, transcriptRun), width, runtime.info.showReasoning),
+            ...transcriptLines(runItems(state, transcriptRun), width, state.info.showReasoning),
           ]
         : [],
-    [state, transcriptRun, width, runtime],
+    [state, transcriptRun, width],
   );
   // The review loads once per opening (the check reads the caller's tree) and again after
   // a merge key acted on it.

@@ -1,11 +1,9 @@
 // Copy: the original retained entry (its result possibly already capped at 16 KiB by the
 // runtime, never by the display limits) goes to the clipboard through OSC 52, which works
-// over SSH, and to a file, so it is not lost where the terminal ignores OSC 52.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// over SSH, and to a file, so it is not lost where the terminal ignores OSC 52. The file is
+// the runtime's to write (RuntimeApi.exportText): the UI writes no files.
 import { t } from '../../i18n/index.js';
-import { arborHome } from '../../config/paths.js';
-import { redactForExport, writeExport } from '../../runtime/runtimeApi.js';
+import { redactForExport } from '../../runtime/runtimeApi.js';
 import type { TranscriptItem } from '../../model/transcript.js';
 import { callStatusWord } from './cardLines.js';
 
@@ -14,11 +12,6 @@ export const OSC52_MAX_BYTES = 512 * 1024;
 
 export function osc52(text: string): string {
   return `\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
-}
-
-/** $ARBOR_HOME/exports, or the system temp folder when ARBOR_HOME is not set. */
-export function exportDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ARBOR_HOME?.trim() ? join(arborHome(env), 'exports') : tmpdir();
 }
 
 function iso(ms: number | undefined): string {
@@ -71,8 +64,12 @@ export interface CopyOutcome {
   level: 'info' | 'warn' | 'error';
 }
 
-/** Clipboard (OSC 52 written through `write`) and file; one message saying where it went. */
-export function copyText(raw: string, what: string, write: (data: string) => void, dir?: string): CopyOutcome {
+/** Writes the text to a new file named after `what`; returns its path, throws naming it. */
+export type SaveExport = (text: string, what: string) => string;
+
+/** Clipboard (OSC 52 written through `write`) and file (through `save`, normally
+ * `RuntimeApi.exportText`); one message saying where it went. */
+export function copyText(raw: string, what: string, write: (data: string) => void, save: SaveExport): CopyOutcome {
   const text = redactForExport(raw);
   const bytes = Buffer.byteLength(text, 'utf8');
   let clipboard = false;
@@ -81,7 +78,7 @@ export function copyText(raw: string, what: string, write: (data: string) => voi
     clipboard = true;
   }
   try {
-    const path = writeExport(text, what, dir ?? exportDir());
+    const path = save(text, what);
     const message = clipboard ? t('transcript:copy.done', { path }) : t('transcript:copy.tooLarge', { path });
     return { clipboard, path, message, level: 'info' };
   } catch (err) {

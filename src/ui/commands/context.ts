@@ -56,6 +56,6 @@ export const contextCommand: SlashCommand = {
       ctx.print(t('context:command.unavailable'));
       return;
     }
-    ctx.print(describeContext(report, ctx.runtime.info.agentAlias));
+    ctx.print(describeContext(report, ctx.runtime.store.getState().info.agentAlias));
   },
 };

@@ -7,7 +7,7 @@ import type { CommandContext, SlashCommand } from './registry.js';
 export const MODEL_PANE_ID = 'model';
 
 function describe(ctx: CommandContext): string {
-  const info = ctx.runtime.info;
+  const info = ctx.runtime.store.getState().info;
   const lines = [
     t('ui:commands.model.agent', { alias: info.agentAlias }),
     t('ui:commands.model.provider', { name: info.providerName }),
@@ -23,15 +23,14 @@ const choiceId = (c: ModelChoice): string => c.id ?? c.provider;
 
 /** `spec` is "<provider>" or "<provider>/<model>"; the runtime checks it and says what is wrong. */
 function switchTo(runtime: RuntimeApi, spec: string, ctx: CommandContext): void {
-  const info = runtime.info;
+  const info = runtime.store.getState().info;
   if (runtime.models().some((c) => c.current && choiceId(c) === spec)) {
     ctx.print(t('ui:commands.model.unchanged', { alias: info.agentAlias, name: info.providerName, label: info.providerLabel }));
     return;
   }
   runtime.setModel(spec);
-  ctx.print(
-    t('ui:commands.model.switched', { alias: info.agentAlias, name: runtime.info.providerName, label: runtime.info.providerLabel }),
-  );
+  const now = runtime.store.getState().info;
+  ctx.print(t('ui:commands.model.switched', { alias: now.agentAlias, name: now.providerName, label: now.providerLabel }));
 }
 
 /** /model: what the agent runs on now, and a picker of the configured providers and models
@@ -70,7 +69,7 @@ export const modelCommand: SlashCommand = {
       id: MODEL_PANE_ID,
       render: (props) =>
         createElement(ListPicker, {
-          title: t('ui:commands.model.pickerTitle', { alias: runtime.info.agentAlias }),
+          title: t('ui:commands.model.pickerTitle', { alias: runtime.store.getState().info.agentAlias }),
           rows,
           width: props.width,
           maxRows: props.maxRows,

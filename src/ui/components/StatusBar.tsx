@@ -5,6 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
+import type { RuntimeInfo } from '../../model/state.js';
 import { t } from '../../i18n/index.js';
 import { useTicker } from '../hooks/useTicker.js';
 import { formatCost, formatElapsed, formatTokens } from '../text/format.js';
@@ -33,13 +34,13 @@ export function statusBarHeight(retryNotice: string | undefined, width = Number.
   return retryNotice ? 1 + retryRows(retryNotice, width).length : 1;
 }
 
-export function providerText(runtime: RuntimeApi): string {
-  const { providerLabel, autoDetectedFrom } = runtime.info;
+export function providerText({ providerLabel, autoDetectedFrom }: RuntimeInfo): string {
   return autoDetectedFrom ? t('ui:status.autoDetected', { label: providerLabel, env: autoDetectedFrom }) : providerLabel;
 }
 
 export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
   const store = runtime.store;
+  const info = useStore(store, (s) => s.info);
   const totals = useStore(store, (s) => s.totals);
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const saveFailing = useStore(store, (s) => s.saveError !== undefined);
@@ -76,7 +77,7 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
             {sep}
           </Text>
         )}
-        {runtime.info.projectTrust === 'untrusted' && (
+        {info.projectTrust === 'untrusted' && (
           <Text>
             <Text color="yellow">{t('trust:status.untrusted')}</Text>
             {sep}
@@ -111,9 +112,9 @@ export function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
             {sep}
           </Text>
         )}
-        <Text bold>{runtime.info.agentAlias}</Text>
+        <Text bold>{info.agentAlias}</Text>
         {sep}
-        <Text>{providerText(runtime)}</Text>
+        <Text>{providerText(info)}</Text>
         {sep}
         <Text dimColor>{t('ui:status.tokens', { in: formatTokens(totals.tokensIn), out: formatTokens(totals.tokensOut) })}</Text>
         {sep}

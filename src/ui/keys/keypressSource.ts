@@ -23,6 +23,7 @@ export class KeypressSource {
   private readonly listeners = new Set<InputListener>();
   private escTimer: NodeJS.Timeout | undefined;
   private pasteTimer: NodeJS.Timeout | undefined;
+  private escWaiters: Array<() => void> = [];
   private attached = false;
 
   constructor(
@@ -52,19 +53,40 @@ export class KeypressSource {
   private detach(): void {
     this.attached = false;
     this.stdin.off('readable', this.onReadable);
-    clearTimeout(this.escTimer);
+    this.clearEscTimer();
     clearTimeout(this.pasteTimer);
     if (this.stdin.isTTY) this.stdin.setRawMode?.(false);
     this.stdin.unref?.();
   }
 
+  /** Resolves once no half-read escape sequence waits on its timeout: the input written so
+   * far has reached the listeners. Tests wait on this instead of a fixed time. */
+  escapeSettled(): Promise<void> {
+    if (this.escTimer === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.escWaiters.push(resolve));
+  }
+
+  private clearEscTimer(): void {
+    clearTimeout(this.escTimer);
+    this.escTimer = undefined;
+    const waiters = this.escWaiters;
+    this.escWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
   private readonly onReadable = (): void => {
     clearTimeout(this.escTimer);
+    this.escTimer = undefined;
     clearTimeout(this.pasteTimer);
     let chunk: string | Buffer | null;
     while (this.attached && (chunk = this.stdin.read()) !== null) this.emit(this.tokenizer.push(chunk));
     if (this.tokenizer.hasPending()) {
-      this.escTimer = setTimeout(() => this.emit(this.tokenizer.flush()), this.escTimeoutMs);
+      this.escTimer = setTimeout(() => {
+        this.emit(this.tokenizer.flush());
+        this.clearEscTimer();
+      }, this.escTimeoutMs);
+    } else if (this.escWaiters.length > 0) {
+      this.clearEscTimer();
     }
     if (this.tokenizer.inPaste) {
       this.pasteTimer = setTimeout(() => this.emit(this.tokenizer.endStalledPaste()), this.pasteStallMs);

@@ -1,6 +1,6 @@
 // `[ui] show_reasoning`: how the chat, the viewer and a child's transcript show a model's
-// reasoning. Views get it from RuntimeInfo (the App passes it to the chat's views; panes
-// read it from the runtime they are given).
+// reasoning. Views get it from the store's `info` (the App passes it to the chat's views;
+// panes read it from the state they select).
 import { SHOW_REASONING_DEFAULT } from '../../config/schema.js';
 import type { ShowReasoning } from '../../config/types.js';
 

@@ -106,7 +106,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
   const borrowed = base.footer ? Math.min(footer.length - 1, base.body - 1) : 0;
   const parts = { ...base, footer: base.footer ? 1 + borrowed : 0, body: base.body - borrowed };
   const contentWidth = Math.max(8, width - GUTTER);
-  const ctx: LayoutContext = { width: contentWidth, frame, now: Date.now(), state, showReasoning: runtime.info.showReasoning };
+  const ctx: LayoutContext = { width: contentWidth, frame, now: Date.now(), state, showReasoning: state.info.showReasoning };
   const linesOf = (i: number): Line[] => entryLines(entries[i], isExpanded(view, entries[i].key), ctx);
   const shape: nav.ListShape = { count: entries.length, body: parts.body, height: (i) => Math.max(1, linesOf(i).length) };
   settle(view, entries, shape);
@@ -121,10 +121,15 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
 
   const copy = useCallback(
     (text: string, what: string) => {
-      const out: CopyOutcome = copyText(text, what, (data) => stdout.write(data));
+      const out: CopyOutcome = copyText(
+        text,
+        what,
+        (data) => stdout.write(data),
+        (data, name) => runtime.exportText(data, name),
+      );
       show(out.message, out.level);
     },
-    [show, stdout],
+    [show, stdout, runtime],
   );
 
   const contentWidthRef = useRef(contentWidth);

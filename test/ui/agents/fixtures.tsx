@@ -4,19 +4,25 @@
 import React from 'react';
 import { render } from 'ink-testing-library';
 import { addRun, appendItem, createRuntimeStore, descendantsOf, setRunStatus, type RuntimeStore } from '../../../src/runtime/store.js';
-import type { RuntimeApi, RuntimeInfo } from '../../../src/runtime/runtimeApi.js';
+import type { RuntimeApi } from '../../../src/runtime/runtimeApi.js';
 import { isTerminal, type Run, type RunKind, type RunStatus } from '../../../src/runtime/types.js';
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { App } from '../../../src/ui/App.js';
 import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import { sleep, waitFor } from '../harness.js';
+import { pressInto, settle } from '../settle.js';
+import { makeRun } from '../../helpers/runs.js';
 import { WithoutCapabilities } from '../withoutCapabilities.js';
 
 export type Call = [string, ...unknown[]];
 
 export class RecordingRuntime extends WithoutCapabilities implements RuntimeApi {
-  readonly store: RuntimeStore = createRuntimeStore('s1');
-  readonly info: RuntimeInfo = { agentAlias: 'main', providerName: 'local', providerLabel: 'offline/echo', configWarnings: [] };
+  readonly store: RuntimeStore = createRuntimeStore('s1', {
+    agentAlias: 'main',
+    providerName: 'local',
+    providerLabel: 'offline/echo',
+    configWarnings: [],
+  });
   readonly calls: Call[] = [];
   steerOutcome: 'delivered' | 'continued' | 'unknown' = 'delivered';
 
@@ -115,28 +121,18 @@ export function addTestRun(rt: RecordingRuntime, spec: RunSpec = {}): Run {
   const n = ++seq;
   const id = spec.id ?? `${n.toString(16).padStart(4, '0')}beef-0000-4000-8000-${String(n).padStart(12, '0')}`;
   const kind = spec.kind ?? (parent ? 'subagent' : 'root');
-  const run: Run = {
-    id,
-    shortId: id.slice(0, 8),
+  const own = kind === 'background' || !parent;
+  const run: Run = makeRun(id, {
     parentRunId: kind === 'background' ? undefined : parent?.id,
-    rootRunId: kind === 'background' || !parent ? id : parent.rootRunId,
-    depth: kind === 'background' || !parent ? 0 : parent.depth + 1,
+    rootRunId: own ? id : parent.rootRunId,
+    depth: own ? 0 : parent.depth + 1,
     alias: spec.alias ?? 'main',
     kind,
-    status: 'queued',
     task: spec.task ?? `task ${n}`,
     sessionKey: kind === 'root' ? 'session-s1' : `${kind}-${id}`,
-    model: 'offline/echo',
     createdAt: T0 + n,
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    pausedMs: 0,
     ...spec.patch,
-  };
+  });
   addRun(rt.store, run);
   const status = spec.status ?? 'running';
   if (status !== 'queued') {
@@ -184,26 +180,25 @@ export { sleep, waitFor };
 /** Mounts the pane alone, the way the App renders it. */
 export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?: number; archiveAfterMinutes?: number } = {}) {
   let closed = 0;
-  const app = render(
-    <AgentsPane
-      runtime={rt}
-      width={opts.width ?? 100}
-      maxRows={opts.maxRows ?? 20}
-      close={() => {
-        closed++;
-      }}
-      archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
-    />,
-  );
-  await sleep(30);
+  let app!: ReturnType<typeof render>;
+  await settle(() => {
+    app = render(
+      <AgentsPane
+        runtime={rt}
+        width={opts.width ?? 100}
+        maxRows={opts.maxRows ?? 20}
+        close={() => {
+          closed++;
+        }}
+        archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
+      />,
+    );
+  });
   return {
     app,
     frame: () => plain(app.lastFrame()),
     lines: () => plain(app.lastFrame()).split('\n'),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
+    press: (data: string) => pressInto(app.stdin, data),
     get closed() {
       return closed;
     },
@@ -213,22 +208,21 @@ export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?
 /** The real App with the /agents pane and commands mounted the way the CLI mounts them. */
 export async function mountApp(rt: RecordingRuntime) {
   const opts = { archiveAfterMinutes: 60 };
-  const app = render(
-    <App
-      runtime={rt}
-      sessions={{ list: () => [], currentId: 'x' }}
-      onExit={() => {}}
-      commands={agentsCommands(opts)}
-      keyBindings={agentsKeyBindings(opts)}
-    />,
-  );
-  await sleep(30);
+  let app!: ReturnType<typeof render>;
+  await settle(() => {
+    app = render(
+      <App
+        runtime={rt}
+        sessions={{ list: () => [], currentId: 'x' }}
+        onExit={() => {}}
+        commands={agentsCommands(opts)}
+        keyBindings={agentsKeyBindings(opts)}
+      />,
+    );
+  });
   return {
     frame: () => plain(app.lastFrame()),
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
+    press: (data: string) => pressInto(app.stdin, data),
     /** Writes without waiting: keys that land before React renders again. */
     burst(...data: string[]) {
       for (const d of data) app.stdin.write(d);

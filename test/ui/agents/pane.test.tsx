@@ -3,6 +3,7 @@ import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { patchRun, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
 import { addTestRun, KEYS, mountPane, RecordingRuntime, say, sleep, tool, waitFor } from './fixtures.js';
+import { settled } from '../settle.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => {
@@ -10,12 +11,12 @@ afterEach(() => {
   setLanguage('en');
 });
 
-/** Opens the steer prompt and gives the steer prompt time to subscribe to keys (it does so
- * after it mounts; a person never types within milliseconds of the prompt appearing). */
+/** Opens the steer prompt and lets it subscribe to keys (it does so in an effect after it
+ * mounts; a person never types within milliseconds of the prompt appearing). */
 async function openPrompt(pane: Awaited<ReturnType<typeof mountPane>>) {
   await pane.press('s');
   await waitFor(() => expect(pane.frame()).toContain('steer main#1 ›'));
-  await sleep(100);
+  await settled();
 }
 
 /** main (turn) → main#1 → {researcher#2 running, researcher#3 queued #2}; main#4 paused;

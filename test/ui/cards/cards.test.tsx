@@ -17,6 +17,7 @@ import { RuntimeStoreContext } from '../../../src/ui/runtimeStoreContext.js';
 import type { RuntimeStore } from '../../../src/runtime/store.js';
 import { renderToolItem, toolItemHeight } from '../../../src/ui/components/renderToolItem.js';
 import { plain, sleep, waitFor } from '../harness.js';
+import { renderSettled } from '../settle.js';
 import { childRun, drawn, text, toolItem } from './fixtures.js';
 
 beforeEach(() => setLanguage('en'));
@@ -317,18 +318,17 @@ describe('live binding', () => {
     registerTranscriptCards();
     const item = toolItem('spawn_subagent', { prompt: 'p' }, { status: 'running', result: undefined, endedAt: undefined });
     addRun(store, childRun('child-0002', item));
-    const r = render(
+    const r = await renderSettled(
       <RuntimeStoreContext.Provider value={store}>
         {renderToolItem(item, { width: 100, frame: 0, live: true })}
       </RuntimeStoreContext.Provider>,
     );
-    await sleep(150);
     const before = r.frames.length;
     for (let i = 1; i <= 200; i++) {
       patchRun(store, 'child-0002', { tokensOut: i });
       if (i % 20 === 0) await sleep(10);
     }
-    await sleep(250);
+    await waitFor(() => expect(plain(r.lastFrame())).toContain('200 tok'));
     const redraws = r.frames.length - before;
     expect(redraws).toBeGreaterThan(0);
     expect(redraws).toBeLessThan(10);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { copyText, entryText, exportDir, OSC52_MAX_BYTES, osc52 } from '../../../src/ui/cards/copy.js';
+import { copyText, entryText, OSC52_MAX_BYTES, osc52 } from '../../../src/ui/cards/copy.js';
+import { exportDir } from '../../../src/config/paths.js';
 import { writeExport } from '../../../src/persistence/exportFile.js';
 import { toolItem } from './fixtures.js';
 
@@ -14,6 +15,9 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'arbor-copy-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the runtime's exportText does, into a folder of the test's. */
+const saveIn = (folder: string) => (text: string, what: string) => writeExport(text, what, folder);
 
 describe('copy', () => {
   it('exports under $ARBOR_HOME/exports, or the temp folder when it is not set', () => {
@@ -31,8 +35,8 @@ describe('copy', () => {
 
   it('writes the clipboard sequence and a new file each time, and says where', () => {
     const writes: string[] = [];
-    const a = copyText('hello ✓', 'delegate-call/1', (d) => writes.push(d), dir);
-    const b = copyText('hello ✓', 'delegate-call/1', (d) => writes.push(d), dir);
+    const a = copyText('hello ✓', 'delegate-call/1', (d) => writes.push(d), saveIn(dir));
+    const b = copyText('hello ✓', 'delegate-call/1', (d) => writes.push(d), saveIn(dir));
     expect(writes).toEqual([osc52('hello ✓'), osc52('hello ✓')]);
     expect(writes[0]).toBe(`\u001B]52;c;${Buffer.from('hello ✓').toString('base64')}\u0007`);
     expect(a.path).not.toBe(b.path);
@@ -44,7 +48,7 @@ describe('copy', () => {
 
   it('too large for OSC 52: only the file, and the message says so', () => {
     const writes: string[] = [];
-    const out = copyText('x'.repeat(OSC52_MAX_BYTES + 1), 'big', (d) => writes.push(d), dir);
+    const out = copyText('x'.repeat(OSC52_MAX_BYTES + 1), 'big', (d) => writes.push(d), saveIn(dir));
     expect(writes).toEqual([]);
     expect(out.clipboard).toBe(false);
     expect(out.message).toContain('Too large for the clipboard');
@@ -55,7 +59,7 @@ describe('copy', () => {
     const blocker = join(dir, 'not-a-dir');
     writeFileSync(blocker, '');
     const writes: string[] = [];
-    const out = copyText('text', 'x', (d) => writes.push(d), join(blocker, 'exports'));
+    const out = copyText('text', 'x', (d) => writes.push(d), saveIn(join(blocker, 'exports')));
     expect(writes).toHaveLength(1);
     expect(out.level).toBe('warn');
     expect(out.message).toContain(join(blocker, 'exports'));
@@ -77,7 +81,7 @@ describe('copy scrubs secrets like session files', () => {
       const path = writeExport(`key: ${secret}`, 'x', dir);
       expect(readFileSync(path, 'utf8')).toBe('key: [redacted]');
       const writes: string[] = [];
-      const outcome = copyText(`again ${secret}`, 'x', (d) => writes.push(d), dir);
+      const outcome = copyText(`again ${secret}`, 'x', (d) => writes.push(d), saveIn(dir));
       expect(writes).toEqual([osc52('again [redacted]')]);
       expect(readFileSync(outcome.path!, 'utf8')).not.toContain(secret);
     } finally {

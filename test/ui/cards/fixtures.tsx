@@ -6,7 +6,7 @@ import { legacyDisplay } from '../../../src/persistence/legacyDisplay.js';
 import type { Run, ToolCallStatus, ToolTranscriptItem } from '../../../src/runtime/types.js';
 import { lineText, type Line } from '../../../src/ui/cards/lines.js';
 import { LinesView } from '../../../src/ui/components/LineView.js';
-import { makeRun } from '../fakeRuntime.js';
+import { makeRun } from '../../helpers/runs.js';
 import { plain } from '../harness.js';
 
 let seq = 0;

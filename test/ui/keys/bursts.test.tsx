@@ -10,9 +10,9 @@ import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/regist
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { KeyTable, KeyTableContext } from '../../../src/ui/keys/keyTable.js';
 import { PASTE_END, PASTE_START } from '../../../src/ui/keys/tokenizer.js';
-import { makeRun } from '../fakeRuntime.js';
-import { CTRL_C, ENTER, ESC, mount, sleep, UP, waitFor } from '../harness.js';
-import { render } from 'ink-testing-library';
+import { makeRun } from '../../helpers/runs.js';
+import { CTRL_C, ENTER, ESC, mount, UP, waitFor } from '../harness.js';
+import { renderSettled, settle } from '../settle.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => cleanup());
@@ -66,8 +66,7 @@ describe('bursts in one read', () => {
     app.runtime.beginAssistant('streaming…');
     await app.type(`${ESC}${ESC}`);
     expect(app.runtime.calls.interrupt).toBeGreaterThan(0);
-    app.runtime.endTurn();
-    await sleep(30);
+    await settle(() => app.runtime.endTurn());
     await app.type('next');
     await app.press(ENTER);
     expect(app.runtime.calls.startTurn).toEqual(['go', 'next']);
@@ -271,12 +270,11 @@ describe('the / menu and Tab', () => {
 describe('[keys] overrides', () => {
   it('change the key and the hint together', async () => {
     const keys = new KeyTable({ 'agents.kill': ['d'] });
-    const app = render(
+    const app = await renderSettled(
       <KeyTableContext.Provider value={keys}>
         <AgentsPane runtime={(await mount()).runtime} width={100} maxRows={20} close={() => {}} archiveAfterMinutes={60} />
       </KeyTableContext.Provider>,
     );
-    await sleep(50);
     expect(app.lastFrame()).toContain('d kill');
     expect(app.lastFrame()).not.toContain('x kill');
   });

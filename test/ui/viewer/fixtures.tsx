@@ -7,7 +7,8 @@ import { App } from '../../../src/ui/App.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
 import { viewerCommands, viewerKeyBindings } from '../../../src/ui/viewer/register.js';
 import { FakeRuntime } from '../fakeRuntime.js';
-import { KEY_GAP_MS, plain, SizedStdout, sleep } from '../harness.js';
+import { plain, SizedStdout } from '../harness.js';
+import { pressInto, settle } from '../settle.js';
 import { QuietStdin } from '../../support/quietStdin.js';
 import { toolItem } from '../cards/fixtures.js';
 import { syncEnvelope } from '../../../src/tools/delegate/strings.js';
@@ -30,24 +31,26 @@ export async function mountViewerApp(runtime: FakeRuntime, columns = 100, rows =
   registerTranscriptCards();
   const stdout = new SizedStdout(columns, rows);
   const stdin = new QuietStdin();
-  const instance = inkRender(
-    <App
-      runtime={runtime}
-      sessions={{ list: () => [], currentId: 'x' }}
-      onExit={() => {}}
-      commands={viewerCommands()}
-      keyBindings={viewerKeyBindings()}
-    />,
-    {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      debug: true,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
-  );
-  await sleep(30);
+  let instance!: ReturnType<typeof inkRender>;
+  await settle(() => {
+    instance = inkRender(
+      <App
+        runtime={runtime}
+        sessions={{ list: () => [], currentId: 'x' }}
+        onExit={() => {}}
+        commands={viewerCommands()}
+        keyBindings={viewerKeyBindings()}
+      />,
+      {
+        stdout: stdout as unknown as NodeJS.WriteStream,
+        stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
+        stdin: stdin as unknown as NodeJS.ReadStream,
+        debug: true,
+        exitOnCtrlC: false,
+        patchConsole: false,
+      },
+    );
+  });
   const lastFrame = () => {
     for (let i = stdout.writes.length - 1; i >= 0; i--) {
       // The clipboard sequence is written on its own; it is not a frame.
@@ -59,16 +62,9 @@ export async function mountViewerApp(runtime: FakeRuntime, columns = 100, rows =
     runtime,
     stdout,
     screen: () => lastFrame().replace(/\n$/, '').split('\n').slice(-stdout.rows).join('\n'),
-    async press(data: string) {
-      stdin.write(data);
-      await sleep(KEY_GAP_MS);
-    },
+    press: (data: string) => pressInto(stdin, data),
     async type(text: string) {
-      for (const ch of text) {
-        stdin.write(ch);
-        await sleep(5);
-      }
-      await sleep(KEY_GAP_MS);
+      for (const ch of text) await pressInto(stdin, ch);
     },
     unmount: () => instance.unmount(),
   };

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { SessionLog } from '../../../src/persistence/sessionLog.js';
 import { addRun, appendItem, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
@@ -13,7 +13,8 @@ import type { ToolTranscriptItem, TranscriptItem } from '../../../src/runtime/ty
 import { entryText } from '../../../src/ui/cards/copy.js';
 import { TranscriptViewer } from '../../../src/ui/viewer/TranscriptViewer.js';
 import { FakeRuntime } from '../fakeRuntime.js';
-import { DOWN, ENTER, ESC, plain, sleep, UP, waitFor } from '../harness.js';
+import { DOWN, ENTER, ESC, plain, UP, waitFor } from '../harness.js';
+import { renderSettled, settle, settled } from '../settle.js';
 import { childRun, toolItem } from '../cards/fixtures.js';
 import { CTRL_O, mountViewerApp, PGDN, PGUP, sessionItems, type ViewerApp } from './fixtures.js';
 
@@ -40,7 +41,7 @@ async function open(runtime: FakeRuntime, columns = 100, rows = 30): Promise<Vie
   await app.press(CTRL_O);
   await waitFor(() => expect(app.screen()).toContain('Transcript'));
   // The pane subscribes to keys in an effect, just after its first frame.
-  await sleep(60);
+  await settled();
   return app;
 }
 
@@ -92,12 +93,12 @@ describe('opening and moving', () => {
     await app.type('/transcript');
     await app.press(ENTER);
     await waitFor(() => expect(app.screen()).toContain('9/9'));
-    await sleep(60);
+    await settled();
     await app.press(ESC);
     await waitFor(() => expect(app.screen()).toContain('Type a message'));
     await app.press(CTRL_O);
     await waitFor(() => expect(app.screen()).toContain('9/9'));
-    await sleep(60);
+    await settled();
     await app.press(CTRL_O);
     await waitFor(() => expect(app.screen()).toContain('Type a message'));
     await app.type('/help');
@@ -307,9 +308,8 @@ describe('copy and search', () => {
 describe('size and approvals', () => {
   it('stays within its rows at any size and re-flows on resize', async () => {
     const runtime = withSession(30);
-    const r = render(<TranscriptViewer runtime={runtime} width={60} maxRows={12} close={() => {}} />);
+    const r = await renderSettled(<TranscriptViewer runtime={runtime} width={60} maxRows={12} close={() => {}} />);
     const rows = () => plain(r.lastFrame()).split('\n');
-    await sleep(30);
     expect(rows().length).toBeLessThanOrEqual(12);
     for (const [w, h] of [
       [20, 3],
@@ -317,8 +317,7 @@ describe('size and approvals', () => {
       [100, 40],
       [45, 7],
     ] as const) {
-      r.rerender(<TranscriptViewer runtime={runtime} width={w} maxRows={h} close={() => {}} />);
-      await sleep(20);
+      await settle(() => r.rerender(<TranscriptViewer runtime={runtime} width={w} maxRows={h} close={() => {}} />));
       const lines = rows();
       expect(lines.length, `${w}x${h}`).toBeLessThanOrEqual(h);
       for (const line of lines) expect(line.length, `${w}x${h}: ${line}`).toBeLessThanOrEqual(w);
@@ -330,8 +329,7 @@ describe('size and approvals', () => {
   it.each([50, 55, 60])('at %i columns the hints wrap onto the rows they need: Esc close is never cut', async (w) => {
     for (const lang of ['en', 'es'] as const) {
       setLanguage(lang);
-      const r = render(<TranscriptViewer runtime={withSession(5)} width={w} maxRows={24} close={() => {}} />);
-      await sleep(30);
+      const r = await renderSettled(<TranscriptViewer runtime={withSession(5)} width={w} maxRows={24} close={() => {}} />);
       const frame = plain(r.lastFrame());
       expect(frame, lang).toContain(lang === 'en' ? 'Esc close' : 'Esc cerrar');
       expect(frame, lang).not.toMatch(/ …$/m);

@@ -1,34 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineCollector, startIdleCollector } from '../../../src/cli/idleCollector.js';
 import { addRun, createRuntimeStore, patchRun } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
+import { makeRun } from '../../helpers/runs.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The quiet time is the subject: the collector's clock is a fake one the test moves. */
+const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 const MB = 1024 * 1024;
 
 function run(id: string, status: Run['status']): Run {
-  return {
-    id,
-    kind: 'subagent',
-    alias: id,
-    status,
-    parentRunId: 'root',
-    rootRunId: 'root',
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    createdAt: 0,
-  } as unknown as Run;
+  return makeRun(id, { kind: 'subagent', alias: id, status, parentRunId: 'root', rootRunId: 'root', createdAt: 0 });
 }
 
 describe('the idle collector', () => {
   let stop: (() => void) | undefined;
-  afterEach(() => stop?.());
+  afterEach(() => {
+    stop?.();
+    vi.useRealTimers();
+  });
 
   it('collects once, after every run has ended and the store has been quiet, when the heap grew', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
     const store = createRuntimeStore('s');
     let heap = 100 * MB;
     const collections: number[] = [];
@@ -44,22 +37,23 @@ describe('the idle collector', () => {
 
     addRun(store, run('a', 'running'));
     heap = 300 * MB;
-    await sleep(80);
+    await pass(80);
     expect(collections).toEqual([]); // a run is still live
 
     patchRun(store, 'a', { status: 'completed', endedAt: 1 } as Partial<Run>);
-    await sleep(10);
+    await pass(10);
     expect(collections).toEqual([]); // not quiet long enough yet
-    await sleep(80);
+    await pass(80);
     expect(collections).toEqual([300 * MB]);
 
     // Quiet again, but the heap has not grown since: nothing to do.
     store.setState({ retryNotice: undefined });
-    await sleep(80);
+    await pass(80);
     expect(collections).toHaveLength(1);
   });
 
   it('leaves a small heap alone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
     const store = createRuntimeStore('s');
     let collected = 0;
     stop = startIdleCollector(store, {
@@ -70,7 +64,7 @@ describe('the idle collector', () => {
       idleMs: 10,
     });
     store.setState({ retryNotice: undefined });
-    await sleep(50);
+    await pass(50);
     expect(collected).toBe(0);
   });
 

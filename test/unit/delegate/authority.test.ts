@@ -4,7 +4,7 @@
 // against the loopback model and checks whether the shell command actually ran.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import { CHILD_APPROVAL_DENIED } from '../../../src/tools/approvalPolicy.js';
 import { PATH_OUTSIDE_ROOTS } from '../../../src/tools/pathGuard.js';
@@ -22,10 +22,6 @@ import {
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const SUB_PROMPT = 'sub: do it';
 

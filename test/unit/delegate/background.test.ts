@@ -23,6 +23,7 @@ import {
   UUID,
   type DelegateFixture,
   type Responder,
+  delegations,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -235,13 +236,10 @@ describe('other ways a background task ends', () => {
       config: (url) => toml(url, CONFIG),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'worker', prompt: 'one', background: true } },
-              { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'two', background: true } },
-            ],
-          },
+          delegations([
+            { agent: 'worker', prompt: 'one', background: true },
+            { agent: 'worker', prompt: 'two', background: true },
+          ]),
           text('done'),
         ),
         worker: () => ({ kind: 'hang' }),
@@ -277,13 +275,11 @@ describe('await_sessions', () => {
       config: (url) => toml(url, CONFIG),
       agents: {
         main: mainScript(
-          () => ({
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'plain', prompt: 'quick', background: true } },
-              { id: 'b', name: 'delegate', args: { agent: 'worker', prompt: 'slow', background: true } },
-            ],
-          }),
+          () =>
+            delegations([
+              { agent: 'plain', prompt: 'quick', background: true },
+              { agent: 'worker', prompt: 'slow', background: true },
+            ]),
           () => {
             const ids = delegateResults(fx!.runtime).map((i) => taskIdIn(i.result!));
             return call({ action: 'await_sessions', task_ids: [...ids, missing], timeout_ms: 400 }, 'w');
@@ -384,13 +380,13 @@ describe('stopping the turn', () => {
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'bg', name: 'delegate', args: { agent: 'worker', prompt: 'background work', background: true } },
-              { id: 'fg', name: 'delegate', args: { agent: 'fg', prompt: 'foreground work' } },
+          delegations(
+            [
+              { agent: 'worker', prompt: 'background work', background: true },
+              { agent: 'fg', prompt: 'foreground work' },
             ],
-          },
+            ['bg', 'fg'],
+          ),
           text('should not be asked'),
         ),
         worker: async () => {

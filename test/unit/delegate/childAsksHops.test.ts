@@ -4,7 +4,7 @@
 // to the operator at all.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATOR_DENIED } from '../../../src/runtime/approvals.js';
 import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
@@ -12,10 +12,6 @@ import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../..
 import { agent, delegateFixture, lastToolResult, text, toml, toolNames, until, type DelegateFixture, type Responder } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const call = (name: string, args: object): LoopbackReply => ({ kind: 'tools', calls: [{ id: 'c1', name, args }] });
 

@@ -1,6 +1,6 @@
 // Each gate, in order, with its exact refusal: policy, reachability, depth, target policy,
 // shared spawn refusals; and the roster the model is shown.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
 import {
   alwaysAskRefusal,
@@ -27,13 +27,10 @@ import {
   toml,
   type DelegateFixture,
   type Responder,
+  delegations,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 /** main calls delegate once with `args`; returns what the tool answered. */
 async function delegateOnce(config: string, args: object, agents: Record<string, Responder> = {}) {
@@ -99,13 +96,10 @@ describe('gate 2: reachability', () => {
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'peer', prompt: 'p' } },
-              { id: 'b', name: 'delegate', args: { agent: 'listed', prompt: 'p' } },
-            ],
-          },
+          delegations([
+            { agent: 'peer', prompt: 'p' },
+            { agent: 'listed', prompt: 'p' },
+          ]),
           text('done'),
         ),
         peer: () => text('peer answer'),
@@ -129,13 +123,10 @@ describe('gate 2: reachability', () => {
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'off', prompt: 'p' } },
-              { id: 'b', name: 'delegate', args: { agent: 'off2', prompt: 'p' } },
-            ],
-          },
+          delegations([
+            { agent: 'off', prompt: 'p' },
+            { agent: 'off2', prompt: 'p' },
+          ]),
           text('done'),
         ),
       },
@@ -257,14 +248,11 @@ ${agent('plain', 'risk_profile = "asking"')}
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'agentic_b', prompt: 'p' } },
-              { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
-              { id: 'c', name: 'delegate', args: { agent: 'plain', prompt: 'p' } },
-            ],
-          },
+          delegations([
+            { agent: 'agentic_b', prompt: 'p' },
+            { agent: 'indep', prompt: 'p' },
+            { agent: 'plain', prompt: 'p' },
+          ]),
           text('done'),
         ),
         plain: () => text('plain answer'),

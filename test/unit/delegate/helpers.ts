@@ -1,6 +1,7 @@
 // A runtime with the delegate tool wired exactly as the CLI wires it (extraToolsFor +
 // extraServicesFor), the real openai-compatible provider, and a loopback model server whose
 // replies are scripted per agent: the agent is read from its system prompt "You are <alias>.".
+import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,7 +105,7 @@ export async function delegateFixture(opts: {
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),
   });
-  return {
+  return cleanedUpAfterTest<DelegateFixture>({
     server,
     runtime,
     home,
@@ -116,11 +117,16 @@ export async function delegateFixture(opts: {
       rmSync(workdir, { recursive: true, force: true });
       if (!opts.home) rmSync(home, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });
 export const delegateCall = (args: object, id = 'd1'): LoopbackReply => ({ kind: 'tools', calls: [{ id, name: 'delegate', args }] });
+
+/** One model reply that calls delegate once per entry of `args`, with call ids a, b, c… or `ids`. */
+export function delegations(args: object[], ids = args.map((_, i) => String.fromCharCode(97 + i))): LoopbackReply {
+  return { kind: 'tools', calls: args.map((a, i) => ({ id: ids[i], name: 'delegate', args: a })) };
+}
 
 /** An agent that makes `first` tool call(s), then answers "done" once results come back. */
 export function callsThenDone(first: LoopbackReply, final = 'done'): Responder {

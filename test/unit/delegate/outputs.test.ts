@@ -15,6 +15,7 @@ import {
   toml,
   type DelegateFixture,
   type Responder,
+  delegations,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -179,13 +180,10 @@ describe('parallel fan-out', () => {
       config: (url) => toml(url, trusted('main') + trusted('r')),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
-              { id: 'b', name: 'delegate', args: { agent: 'r', prompt: 'same' } },
-            ],
-          },
+          delegations([
+            { agent: 'r', prompt: 'same' },
+            { agent: 'r', prompt: 'same' },
+          ]),
           text('done'),
         ),
         r: () => text('answer'),

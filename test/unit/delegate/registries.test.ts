@@ -1,7 +1,7 @@
 // What a delegate child may use: bounded children are capped by the caller's registry and
 // keep delegate only as a target-bound, delegate-only instance; independent children get
 // the target's own registry without delegate; budgets and approvals follow the mode.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHILD_APPROVAL_DENIED } from '../../../src/tools/approvalPolicy.js';
 import { delegateOnlyRefusal } from '../../../src/tools/delegate/strings.js';
 import {
@@ -17,13 +17,10 @@ import {
   toml,
   toolNames,
   type DelegateFixture,
+  delegations,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const sorted = (xs: string[]) => [...xs].sort();
 
@@ -44,13 +41,10 @@ ${agent('inheritor', 'risk_profile = "inherit"\nruntime_profile = "agentic"')}
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'narrow', prompt: 'p' } },
-              { id: 'b', name: 'delegate', args: { agent: 'inheritor', prompt: 'p' } },
-            ],
-          },
+          delegations([
+            { agent: 'narrow', prompt: 'p' },
+            { agent: 'inheritor', prompt: 'p' },
+          ]),
           text('done'),
         ),
         narrow: () => text('n'),
@@ -77,16 +71,7 @@ ${agent('bystander', 'risk_profile = "trusted"')}
       config: (url) => toml(url, config),
       agents: {
         main: callsThenDone(delegateCall({ agent: 'lead', prompt: 'plan it' })),
-        lead: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'x', name: 'delegate', args: { action: 'list_results' } },
-              { id: 'y', name: 'delegate', args: { agent: 'helper', prompt: 'help' } },
-            ],
-          },
-          text('lead done'),
-        ),
+        lead: sequence(delegations([{ action: 'list_results' }, { agent: 'helper', prompt: 'help' }], ['x', 'y']), text('lead done')),
         helper: () => text('helped'),
       },
     });
@@ -153,13 +138,10 @@ ${agent('indep', 'risk_profile = "trusted"\nruntime_profile = "agentic_big"')}
       config: (url) => toml(url, config),
       agents: {
         main: sequence(
-          {
-            kind: 'tools',
-            calls: [
-              { id: 'a', name: 'delegate', args: { agent: 'bounded', prompt: 'p' } },
-              { id: 'b', name: 'delegate', args: { agent: 'indep', prompt: 'p' } },
-            ],
-          },
+          delegations([
+            { agent: 'bounded', prompt: 'p' },
+            { agent: 'indep', prompt: 'p' },
+          ]),
           text('done'),
         ),
         // Both children want three model calls.

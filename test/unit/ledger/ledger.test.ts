@@ -3,7 +3,7 @@
 // (with child_receipts) told to the parent model after the child's answer.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callsThenDone,
   delegateCall,
@@ -18,10 +18,6 @@ import { gitInit, ledgerConfig, shellCall, tools } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const runOf = (alias: string): Run =>
   fx!.runtime.store

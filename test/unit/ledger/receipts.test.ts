@@ -1,7 +1,7 @@
 // Receipts where a parallel delegation and a background task deliver them: each receipt
 // inside its target's block, and a background task's in what check_result returns — byte
 // for byte, against the loopback model.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TaskStore } from '../../../src/persistence/taskRecords.js';
 import {
   delegateFixture,
@@ -16,10 +16,6 @@ import {
 import { ledgerConfig, shellCall, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const call = (args: object, id: string) => ({ kind: 'tools' as const, calls: [{ id, name: 'delegate', args }] });
 

@@ -1,6 +1,7 @@
 // A runtime wired as the CLI wires it (delegate tool and services, the MCP manager from
 // tools/mcpTools.ts) against REAL MCP servers (the everything and filesystem packages over
 // stdio) and a loopback model scripted per agent ("You are <alias>." in its system prompt).
+import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -89,7 +90,7 @@ ${opts.config(server.url, workdir)}`;
     mcp: createMcpManager(loaded.config, workdir, SECRET_ENV),
     sinks: { trace: (e) => traces.push(e) },
   });
-  return {
+  return cleanedUpAfterTest<McpFixture>({
     server,
     runtime,
     workdir,
@@ -101,7 +102,7 @@ ${opts.config(server.url, workdir)}`;
       rmSync(workdir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 /** Child processes of this test process started as MCP servers (they carry the reaper's

@@ -25,8 +25,9 @@ function sdkServer(): McpServer {
     content: [{ type: 'text', text: 'it broke' }],
     isError: true,
   }));
-  server.registerTool('slow', { description: 'Takes its time.' }, async () => {
-    await new Promise((r) => setTimeout(r, 4000));
+  // Answers only once the client gives up on the call (its timeout cancels the request).
+  server.registerTool('slow', { description: 'Takes its time.' }, async (extra) => {
+    await new Promise((r) => extra.signal.addEventListener('abort', r, { once: true }));
     return { content: [{ type: 'text', text: 'late' }] };
   });
   server.registerTool('link', { description: 'A resource link.' }, async () => ({
@@ -46,7 +47,11 @@ const servers: Server[] = [];
 const managers: McpManager[] = [];
 afterEach(async () => {
   for (const m of managers.splice(0)) await m.close();
-  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+  for (const s of servers.splice(0)) {
+    // A call the client abandoned without a cancel would keep its connection open.
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
 });
 
 function managerFor(toml: string, env: NodeJS.ProcessEnv): McpManager {

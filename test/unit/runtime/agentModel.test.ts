@@ -180,7 +180,7 @@ describe("a child's model is the one its definition names", () => {
         rmSync(home, { recursive: true, force: true });
       },
     };
-    expect(runtime.info.providerLabel).toBe('openai-compatible/lead-model');
+    expect(runtime.store.getState().info.providerLabel).toBe('openai-compatible/lead-model');
     await runtime.startTurn('go');
     expect(spawned).toBe(1);
     const models = server.requests.map((r) => r.body.model);

@@ -4,7 +4,7 @@
 // file text neutralised, a child's ask (subagent_approvals = "ask") with its own diff.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import type { DiffDisplay } from '../../../src/model/toolDisplay.js';
 import { ApprovalBroker, type ApprovalRequest } from '../../../src/runtime/approvals.js';
@@ -15,10 +15,6 @@ import { hasToolResults, lastUserText, type LoopbackIncoming, type LoopbackReply
 import { baseToml, calls, firstUserText, makeFixture, text, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const asks = (): PendingApproval[] => fx!.runtime.store.getState().controls.approvals;
 const until = async (cond: () => boolean, what: string) => {

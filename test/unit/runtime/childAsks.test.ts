@@ -4,40 +4,48 @@
 // an ask waits, the run timeout standing still meanwhile, and headless -p.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASK_WITHDRAWN, HEADLESS_DENIED, OPERATOR_DENIED } from '../../../src/runtime/approvals.js';
 import { CHILD_APPROVAL_DENIED_BY_PROFILE } from '../../../src/tools/approvalPolicy.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import type { Run } from '../../../src/model/run.js';
 import { hasToolResults, lastUserText, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  childRuns,
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  toolMessages,
+  until,
+  useTestClock,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const ASK = '[delegation]\nsubagent_approvals = "ask"\n';
 const PARALLEL = '[runtime_profiles.default]\nparallel_tools = true\n';
 
 /** A child's prompt is `child:<file>,<file>...`: it writes each file (content = its name),
- * one call per step, then answers with every tool result it read. */
-async function child(body: any, delayMs = 0): Promise<LoopbackReply> {
+ * one call per step, then answers with every tool result it read. A `later` child asks
+ * for its first step only once another child's ask is queued, so the order is known. */
+async function child(body: any, later = false): Promise<LoopbackReply> {
   const files = firstUserText(body).slice('child:'.length).split(',');
   const done = toolMessages(body);
   if (done.length >= files.length) return text(`child read: ${done.map((m) => m.content).join(' | ')}`);
   const file = files[done.length];
-  if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+  if (later) await until(() => asks().length >= 1, 15_000, 'the first child ask');
   return { kind: 'tools', calls: [{ id: `w-${file}`, name: 'write_file', args: { path: file, content: file } }] };
 }
 
 /** The root spawns one child per entry of `children` (for the turn named by the user's
- * text), then says `root done`. `slow` children answer their first step later. */
+ * text), then says `root done`. `slow` children ask for their first step after another child asked. */
 function script(turns: Record<string, string[][]>, slow: string[] = []) {
   return ({ body }: LoopbackIncoming): LoopbackReply | Promise<LoopbackReply> => {
     const first = firstUserText(body);
-    if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolMessages(body).length ? 200 : undefined);
+    if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolMessages(body).length);
     if (hasToolResults(body)) return text('root done');
     const children = turns[lastUserText(body)] ?? [];
     return calls(...children.map((files, i) => ({ id: `s${i}`, name: 'spawn_subagent', args: { prompt: `child:${files.join(',')}` } })));
@@ -46,11 +54,7 @@ function script(turns: Record<string, string[][]>, slow: string[] = []) {
 
 const asks = (): PendingApproval[] => fx!.runtime.store.getState().controls.approvals;
 const run = (id: string): Run => fx!.runtime.store.getState().runs.get(id)!;
-const children = (): Run[] =>
-  fx!.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (): Run[] => childRuns(fx!);
 const wrote = (file: string) => existsSync(join(fx!.workdir, file));
 /** What the child that wrote (or tried) `file` read back for that call. */
 function childResult(file: string): string | undefined {
@@ -207,10 +211,11 @@ describe('children that ask the operator', () => {
 
   it("the run timeout's clock stands still while the child waits for an answer", async () => {
     await interactive(`${ASK}run_timeout_secs = 0.3\n`, { go: [['a.txt']] });
+    const clock = useTestClock();
     const turn = fx!.runtime.startTurn('go');
     await until(() => asks().length === 1);
     const ask = asks()[0];
-    await new Promise((r) => setTimeout(r, 700));
+    await clock.passTime(700);
     expect(run(ask.runId).status).toBe('awaiting_approval');
     fx!.runtime.answerApproval(ask.id, 'allow_once');
     await turn;

@@ -1,21 +1,25 @@
 // Per-child limits (max_child_tokens, max_child_cost_cents, max_child_seconds) against the
 // loopback model: the child stops, its parent reads the literal message in a failed tool
 // result and continues.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { childBudgetExhausted, configuredLimits, narrowLimits } from '../../../src/runtime/childBudget.js';
 import { delegationDefaults } from '../../../src/config/schema.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  toolMessages,
+  until,
+  useTestClock,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  await dfx?.cleanup();
-  fx = undefined;
-  dfx = undefined;
-});
 
 const withUsage = (reply: LoopbackReply, input: number, output: number): LoopbackReply =>
   ({ ...reply, usage: { input, output } }) as LoopbackReply;
@@ -131,6 +135,7 @@ describe('per-child limits through the runtime', () => {
       toml: (u) => baseToml(u, '[delegation]\nmax_child_seconds = 0.6\n'),
       respond: spawnOnce(() => text('slow child', 200)),
     });
+    const clock = useTestClock();
     const unsubscribe = fx.runtime.store.subscribe((s) => {
       const child = s.runs.values().find((r) => r.kind === 'subagent');
       if (child && child.status === 'queued') fx!.runtime.pause(child.id);
@@ -138,7 +143,7 @@ describe('per-child limits through the runtime', () => {
     const turn = fx.runtime.startTurn('go');
     await until(() => childRun(fx!)?.status === 'paused');
     unsubscribe();
-    await new Promise((r) => setTimeout(r, 1000)); // longer than the limit, but paused
+    await clock.passTime(1000); // longer than the limit, but paused
     expect(childRun(fx).status).toBe('paused');
     fx.runtime.resume(childRun(fx).id);
     await turn;

@@ -1,22 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { describe, expect, it } from 'vitest';
+import {
+  childRuns,
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  serverQuiet,
+  toolMessages,
+  until,
+  useTestClock,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
+import { makeRun } from '../../helpers/runs.js';
+import { textOf as contentText } from '../../support/wireBody.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
-const contentText = (c: any): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => p.text ?? '').join('') : '');
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => childRuns(f);
 
 describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
@@ -91,7 +96,7 @@ describe('pause and resume', () => {
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!).some((r) => r.status === 'paused'));
     unsub();
-    await new Promise((r) => setTimeout(r, 300));
+    await serverQuiet(fx.server);
     expect(childCalls).toBe(0);
     const child = children(fx)[0];
     fx.runtime.resume(child.id);
@@ -110,6 +115,7 @@ describe('pause and resume', () => {
         return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'slow' } });
       },
     });
+    const clock = useTestClock();
     const unsub = fx.runtime.store.subscribe((s) => {
       const child = s.runs.values().find((r) => r.kind === 'subagent');
       if (child && child.status === 'queued') fx!.runtime.pause(child.id);
@@ -117,7 +123,7 @@ describe('pause and resume', () => {
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!).some((r) => r.status === 'paused'));
     unsub();
-    await new Promise((r) => setTimeout(r, 1500)); // longer than the timeout, but paused
+    await clock.passTime(1500); // longer than the timeout, but paused
     const child = children(fx)[0];
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('paused');
     fx.runtime.resume(child.id);
@@ -313,28 +319,8 @@ describe('runaway guard', () => {
 
 describe('id resolution', () => {
   function mk(id: string, alias: string, createdAt: number, extra: Partial<Run> = {}): Run {
-    return {
-      id,
-      shortId: id.slice(0, 8),
-      rootRunId: 'root',
-      depth: 1,
-      alias,
-      kind: 'subagent',
-      status: 'running',
-      task: 't',
-      sessionKey: 's',
-      model: 'm',
-      createdAt,
-      iterations: 0,
-      toolsCompleted: 0,
-      recentTools: [],
-      tokensIn: 0,
-      tokensOut: 0,
-      costUsd: 0,
-      pausedMs: 0,
-      parentRunId: 'root',
-      ...extra,
-    };
+    const child = { rootRunId: 'root', depth: 1, kind: 'subagent', status: 'running', parentRunId: 'root' } as const;
+    return makeRun(id, { ...child, alias, task: 't', sessionKey: 's', model: 'm', createdAt, ...extra });
   }
   const store = createRuntimeStore('s');
   addRun(store, mk('root', 'main', 0, { kind: 'root', depth: 0, parentRunId: undefined }));

@@ -1,6 +1,6 @@
 // Fan-out confirmation ([delegation] confirm_fanout_over) through the runtime and the
 // loopback model: approve all, reduce the count, deny, and headless with and without --yes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FANOUT_DECLINED, declinedCalls, plannedChildren, startedFor } from '../../../src/runtime/fanout.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
@@ -10,16 +10,21 @@ import type { PendingFanout } from '../../../src/model/controls.js';
 import type { ToolCallRequest } from '../../../src/model/messages.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  childRuns,
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  toolMessages,
+  until,
+  useTestClock,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  await dfx?.cleanup();
-  fx = undefined;
-  dfx = undefined;
-});
 
 const TASKS = ['task one', 'task two', 'task three', 'task four'];
 
@@ -55,11 +60,7 @@ function results(f: Fixture): Record<string, string> {
   return Object.fromEntries(toolMessages(last).map((m) => [m.tool_call_id, m.content]));
 }
 
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind === 'subagent');
+const children = (f: Fixture) => childRuns(f, 'subagent');
 
 describe('fan-out confirmation', () => {
   it('shows the planned children with their model and a cost estimate, and approving all starts them all', async () => {
@@ -181,12 +182,13 @@ describe('fan-out confirmation inside a child', () => {
       },
     });
     const asked: PendingFanout[] = [];
+    const clock = useTestClock();
     dfx.runtime.store.subscribe((s) => {
       const pending = s.controls.fanouts?.[0];
       if (pending && !asked.some((p) => p.id === pending.id)) {
         asked.push(pending);
         // Longer than the worker's max_child_seconds: waiting on the operator is not its time.
-        setTimeout(() => dfx!.runtime.answerFanout!(pending.id, 3), 1200);
+        void clock.passTime(1200).then(() => dfx!.runtime.answerFanout!(pending.id, 3));
       }
     });
     await dfx.runtime.startTurn('go');

@@ -1,16 +1,23 @@
 // A pause is shown as it really is: `pausing…` while the step in flight finishes, `paused`
 // only once the run has stopped at a step boundary. And the runaway guard, once answered,
 // re-arms at the next multiple of its limit instead of letting the tree grow unwatched.
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { describe, expect, it } from 'vitest';
+import {
+  heldReply,
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  serverQuiet,
+  text,
+  toolMessages,
+  until,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
 import type { RunStatus } from '../../../src/runtime/types.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const childOf = (f: Fixture) =>
   f.runtime.store
@@ -31,13 +38,13 @@ function recordChildStatuses(f: Fixture): RunStatus[] {
 describe('pausing… until the pause holds', () => {
   it('a child paused mid model call reads pausing, then paused once its loop stops at the tool boundary', async () => {
     let workerCalls = 0;
+    const worker = heldReply();
     fx = await makeFixture({
       respond: async ({ body }) => {
         if (firstUserText(body) === 'worker') {
           workerCalls++;
-          // The model takes 600 ms to ask for a tool: the pause lands mid call.
-          if (toolMessages(body).length === 0)
-            return new Promise((r) => setTimeout(() => r(calls({ id: 'l', name: 'list_files', args: {} })), 600));
+          // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
+          if (toolMessages(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
           return text('worker finished');
         }
         if (toolMessages(body).length) return text('root done');
@@ -47,7 +54,7 @@ describe('pausing… until the pause holds', () => {
     });
     const statuses = recordChildStatuses(fx);
     const turn = fx.runtime.startTurn('go');
-    // The worker's first model call is in flight (the server holds it for 600 ms).
+    // The worker's first model call is in flight (the server holds it until worker.release()).
     await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
     const root = fx.runtime.store
@@ -58,13 +65,14 @@ describe('pausing… until the pause holds', () => {
     fx.runtime.pause(root.id);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('pausing');
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).toBe('pausing');
+    worker.release();
 
     await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'paused', 5000, 'the pause to hold');
     // It held at the boundary before its tool call: the tool did not run.
     expect(fx.runtime.store.getState().runs.get(child.id)!.toolsCompleted).toBe(0);
     // The root's step in flight is a wait on that child alone: it is held too.
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).toBe('paused');
-    await new Promise((r) => setTimeout(r, 200));
+    await serverQuiet(fx.server);
     expect(workerCalls).toBe(1);
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'paused']);
 
@@ -75,9 +83,10 @@ describe('pausing… until the pause holds', () => {
   });
 
   it('a child that finishes its answer while pausing ends completed and is never shown paused', async () => {
+    const worker = heldReply();
     fx = await makeFixture({
       respond: ({ body }) => {
-        if (firstUserText(body) === 'worker') return text('worker answer', 500);
+        if (firstUserText(body) === 'worker') return worker.held.then(() => text('worker answer'));
         if (toolMessages(body).length) return text('root done');
         return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
       },
@@ -88,6 +97,7 @@ describe('pausing… until the pause holds', () => {
     await until(() => fx!.server.requests.some((r) => firstUserText(r.body) === 'worker') && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
     fx.runtime.pause(child.id);
+    worker.release();
     await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'completed', 5000, 'the child to finish');
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'completed']);
     expect(statuses).not.toContain('paused');
@@ -185,10 +195,11 @@ describe('the runaway guard re-arms after an answer', () => {
 describe('a pause asked of a run being killed', () => {
   it('pauses nothing and says so: the root turn killed mid model call is not reported paused', async () => {
     let rootCalls = 0;
+    const answer = heldReply();
     fx = await makeFixture({
       respond: async () => {
         rootCalls++;
-        return text('slow answer', 600);
+        return answer.held.then(() => text('slow answer'));
       },
       runtime: { interactive: true },
     });
@@ -203,14 +214,16 @@ describe('a pause asked of a run being killed', () => {
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toBe('pausing');
     expect(fx.runtime.pause(root.id)).toBe(0);
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toMatch(/^paus/);
+    answer.release();
     await turn;
     expect(fx.runtime.pause(root.id)).toBe(0);
   });
 
   it('counts every run it paused', async () => {
+    const worker = heldReply();
     fx = await makeFixture({
       respond: async ({ body }) => {
-        if (firstUserText(body) === 'worker') return text('worker done', 600);
+        if (firstUserText(body) === 'worker') return worker.held.then(() => text('worker done'));
         if (toolMessages(body).length) return text('root done');
         return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
       },
@@ -224,6 +237,7 @@ describe('a pause asked of a run being killed', () => {
       .find((r) => r.kind === 'root')!;
     expect(fx.runtime.pause(root.id)).toBe(2);
     fx.runtime.resume(root.id);
+    worker.release();
     await turn;
   });
 });

@@ -2,7 +2,7 @@
 // 35 days away would overflow Node's timer and re-send at once, hundreds of times. They are
 // "no usable reset time": the probe schedule, with a readable notice. The loopback server
 // counts the requests and when each came.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { makeFixture, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
@@ -10,10 +10,6 @@ import { makeFixture, text, until, type Fixture } from '../../helpers/runtimeFix
 beforeAll(() => setLanguage('en'));
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const PROBE_MS = 300;
 const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX_WAIT_MS: '200', ARBOR_QUOTA_PROBE_MS: String(PROBE_MS) };

@@ -19,7 +19,17 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-import { calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  childRuns,
+  calls,
+  firstUserText,
+  makeFixture,
+  serverQuiet,
+  text,
+  toolMessages,
+  until,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -36,11 +46,7 @@ const ENV = { ARBOR_RETRY_BASE_MS: '5', ARBOR_RETRY_MAX_WAIT_MS: '200', ARBOR_QU
 const WAITING = { interactive: false, waitOnQuota: true, env: ENV };
 const HEADLESS = { interactive: false, waitOnQuota: false, env: ENV };
 
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => childRuns(f);
 const notices = (rt: Runtime) => rt.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
 const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
   kind: 'status',
@@ -311,7 +317,7 @@ describe('the operator acts earlier', () => {
       .find((r) => r.kind === 'root')!;
     fx.runtime.pause(root.id);
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
-    await new Promise((r) => setTimeout(r, 300));
+    await serverQuiet(fx.server);
     expect(children(fx)[0].status).toBe('paused');
     expect(fx.server.requests).toHaveLength(2);
     fx.runtime.resume(root.id);

@@ -1,16 +1,12 @@
 // A reply larger than max_reply_kb: the store, the session file and the model history keep
 // only the first max_reply_kb, and a notice says how much arrived and how much was kept.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { ReplyBuffer } from '../../../src/runtime/replyBuffer.js';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import { baseToml, makeFixture, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 describe('ReplyBuffer', () => {
   it('keeps up to the cap, cuts on a character boundary, counts everything', () => {

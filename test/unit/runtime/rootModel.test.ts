@@ -1,6 +1,6 @@
 // Switching the root's model (/model, --model): the spec, the list, and what the loopback
 // model is asked for afterwards (root switched, children on their own definitions).
-import { beforeAll, describe, expect, it, afterEach } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { modelChoices, parseModelSpec } from '../../../src/runtime/rootModel.js';
@@ -10,10 +10,6 @@ import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type F
 beforeAll(() => setLanguage('en'));
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const config = loadConfigFromTexts(
   [
@@ -129,7 +125,7 @@ describe('setModel through the runtime (loopback model)', () => {
     expect(fx.server.requests.at(-1)!.body.model).toBe('fake-model');
 
     fx.runtime.setModel!('fake/other-model');
-    expect(fx.runtime.info).toMatchObject({ providerName: 'fake', providerLabel: 'openai-compatible/other-model' });
+    expect(fx.runtime.store.getState().info).toMatchObject({ providerName: 'fake', providerLabel: 'openai-compatible/other-model' });
     expect(recorded).toEqual([{ provider: 'fake', model: 'other-model' }]);
     expect(fx.runtime.models!().find((c) => c.current)).toMatchObject({ id: 'fake/other-model', label: 'openai-compatible/other-model' });
 
@@ -157,7 +153,7 @@ describe('setModel through the runtime (loopback model)', () => {
   it('an unknown provider changes nothing and names the configured ones', async () => {
     fx = await makeFixture({ respond: () => text('ok') });
     expect(() => fx!.runtime.setModel!('ghost/x')).toThrow('No provider "ghost" in the config (configured: fake).');
-    expect(fx.runtime.info.providerLabel).toBe('openai-compatible/fake-model');
+    expect(fx.runtime.store.getState().info.providerLabel).toBe('openai-compatible/fake-model');
     await fx.runtime.startTurn('hi');
     expect(fx.server.requests[0].body.model).toBe('fake-model');
   });
@@ -168,7 +164,7 @@ describe('setModel through the runtime (loopback model)', () => {
       toml: (url) => baseToml(url),
       runtime: { rootModel: { provider: 'fake', model: 'kept-model' } },
     });
-    expect(fx.runtime.info.providerLabel).toBe('openai-compatible/kept-model');
+    expect(fx.runtime.store.getState().info.providerLabel).toBe('openai-compatible/kept-model');
     await fx.runtime.startTurn('hi');
     expect(fx.server.requests[0].body.model).toBe('kept-model');
   });
@@ -184,7 +180,7 @@ describe('the root agent with a model of its own (agent definition)', () => {
           'system_prompt = "You are main."\nmodel = "own-model"\ntemperature = 0.25',
         ),
     });
-    expect(fx.runtime.info.providerLabel).toBe('openai-compatible/own-model');
+    expect(fx.runtime.store.getState().info.providerLabel).toBe('openai-compatible/own-model');
     expect(fx.runtime.models!().find((c) => c.current)).toMatchObject({ id: 'fake/own-model' });
     await fx.runtime.startTurn('one');
     expect(fx.server.requests.at(-1)!.body).toMatchObject({ model: 'own-model', temperature: 0.25 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -13,10 +13,6 @@ import type { ToolCaller, ToolContext } from '../../../src/tools/types.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 function callerWith(overrides: Partial<ToolCaller> = {}): ToolCaller {
   return {

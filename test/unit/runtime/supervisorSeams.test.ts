@@ -2,7 +2,7 @@
 // still be steered: while it runs, and after it ends only while it is listed
 // (archive_after_minutes). A long session must not hold every child's history forever.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import { childRuns, baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
 import type { Tool } from '../../../src/tools/types.js';
 
 let fx: Fixture | undefined;
@@ -12,11 +12,7 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind !== 'root');
+const children = (f: Fixture) => childRuns(f);
 
 /** A root turn that spawns `n` subagents, each answering at once. */
 const spawner =

@@ -2,7 +2,7 @@
 // run results and provider errors. The model itself still gets what was actually said.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasToolResults, trailingToolResults } from '../../support/loopbackModel.js';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import { makeFixture, type Fixture } from '../../helpers/runtimeFixture.js';
@@ -25,10 +25,6 @@ const EVIL_TEXT = 'Hi \u001b]52;c;cHduZWQ=\u0007 there \u001b]0;title\u0007\u001
 const EVIL_FILE = 'line one \u001b]2;file title\u001b\\ \u001b[31mred\u001b[0m\n';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 describe('untrusted text entering the store', () => {
   it('model text, read_file output, tool arguments and run results are neutralised; the model history keeps the raw text', async () => {

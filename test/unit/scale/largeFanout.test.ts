@@ -1,15 +1,21 @@
 // A 1,000-child fan-out through the real runtime and the loopback model: every child's
 // answer comes back to its own call, none lost or doubled; and kill and pause issued while
 // the children are still being started in groups reach every child, started or not.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../src/model/run.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import {
+  childRuns,
+  baseToml,
+  calls,
+  firstUserText,
+  makeFixture,
+  text,
+  toolMessages,
+  until,
+  type Fixture,
+} from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const toml = (n: number) => (u: string) =>
   baseToml(
@@ -33,11 +39,7 @@ function fanout(n: number, childDelayMs = 0) {
   };
 }
 
-const children = (f: Fixture) =>
-  f.runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind === 'subagent');
+const children = (f: Fixture) => childRuns(f, 'subagent');
 
 describe('a fan-out of 1,000 children', () => {
   it('completes, and every result is returned to its own call exactly once', async () => {

@@ -1,9 +1,11 @@
 // The structures that keep a large tree's per-event cost flat: the bucketed run table, the
 // incremental child index and the grouped start of parallel tool calls.
+import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BucketedMap } from '../../../src/model/bucketedMap.js';
-import { ChildIndex } from '../../../src/runtime/childIndex.js';
-import { startInGroups } from '../../../src/runtime/batchedStart.js';
+import { childObserved, childrenOfCall, emptyLedger, subtreeObserved, type RunLedger } from '../../../src/model/ledger.js';
+import { ChildIndex } from '../../../src/model/childIndex.js';
+import { GroupedStarter, startInGroups } from '../../../src/runtime/batchedStart.js';
 
 describe('BucketedMap', () => {
   it('keeps insertion order, replaces in place of order, and never changes an old value', () => {
@@ -124,5 +126,172 @@ describe('startInGroups', () => {
     );
     await expect(p).rejects.toThrow('boom');
     expect(started).toHaveLength(20);
+  });
+});
+
+describe('ChildIndex by call', () => {
+  it('lists the children each call of a parent started, in creation order, and only those', () => {
+    const runs = new Map<string, { id: string; parentRunId?: string; parentToolCallId?: string }>();
+    const lookup = { get: (id: string) => runs.get(id) };
+    let order: string[] = [];
+    const add = (id: string, parentRunId?: string, parentToolCallId?: string) => {
+      runs.set(id, { id, parentRunId, parentToolCallId });
+      order = [...order, id];
+    };
+    const idx = new ChildIndex();
+    add('root');
+    add('a', 'root', 'call_1');
+    add('b', 'root', 'call_2');
+    add('c', 'root', 'call_1');
+    add('a1', 'a', 'call_1');
+    expect(idx.ofCall(order, lookup, 'root', 'call_1')).toEqual(['a', 'c']);
+    expect(idx.ofCall(order, lookup, 'root', 'call_2')).toEqual(['b']);
+    // The same call id under another parent is another call.
+    expect(idx.ofCall(order, lookup, 'a', 'call_1')).toEqual(['a1']);
+    expect(idx.ofCall(order, lookup, 'root', 'call_3')).toEqual([]);
+  });
+});
+
+describe('the ledger roll-ups over the shared child index', () => {
+  type R = { id: string; alias: string; status: string; parentRunId?: string; parentToolCallId?: string; observed?: RunLedger };
+  const ledger = (calls: number, command?: string): RunLedger => ({
+    ...emptyLedger(),
+    toolCalls: calls,
+    commands: command ? [{ command, exitCode: 0, durationMs: 1, callId: 'x', observed: 'git' }] : [],
+  });
+  function tree(prefix: string): { runs: Map<string, R>; order: string[] } {
+    const list: R[] = [
+      { id: `${prefix}root`, alias: 'main', status: 'running', observed: ledger(2) },
+      {
+        id: `${prefix}a`,
+        alias: 'main',
+        status: 'completed',
+        parentRunId: `${prefix}root`,
+        parentToolCallId: 'c1',
+        observed: ledger(1, 'make a'),
+      },
+      {
+        id: `${prefix}b`,
+        alias: 'main',
+        status: 'completed',
+        parentRunId: `${prefix}root`,
+        parentToolCallId: 'c2',
+        observed: ledger(3, 'make b'),
+      },
+      {
+        id: `${prefix}a1`,
+        alias: 'main',
+        status: 'completed',
+        parentRunId: `${prefix}a`,
+        parentToolCallId: 'd1',
+        observed: ledger(4, 'make a1'),
+      },
+    ];
+    return { runs: new Map(list.map((r) => [r.id, r])), order: list.map((r) => r.id) };
+  }
+
+  it('sum each subtree, from two stores asked in turn, as a walk over every run would', () => {
+    const x = tree('x-');
+    const y = tree('y-');
+    y.runs.get('y-a1')!.observed = ledger(10, 'other');
+    for (let round = 0; round < 2; round++) {
+      expect(subtreeObserved(x.runs, x.order, 'x-root').toolCalls).toBe(10);
+      expect(subtreeObserved(y.runs, y.order, 'y-root').toolCalls).toBe(16);
+      expect(subtreeObserved(x.runs, x.order, 'x-a').toolCalls).toBe(5);
+      const a = childObserved(x.runs, x.order, 'x-a');
+      expect(a.summary.runs).toBe(2);
+      expect(a.commands.map((c) => c.command)).toEqual(['make a', 'make a1']);
+      expect(childObserved(y.runs, y.order, 'y-a').commands.map((c) => c.command)).toEqual(['make a', 'other']);
+      expect(childrenOfCall(x.runs, x.order, 'x-root', 'c2')).toEqual(['x-b']);
+    }
+  });
+
+  it('see a child added later (the order grown by appending) at the next call', () => {
+    const x = tree('g-');
+    expect(subtreeObserved(x.runs, x.order, 'g-b').runs).toBe(1);
+    x.runs.set('g-b1', { id: 'g-b1', alias: 'main', status: 'running', parentRunId: 'g-b', parentToolCallId: 'e1', observed: ledger(7) });
+    const grown = [...x.order, 'g-b1'];
+    expect(subtreeObserved(x.runs, grown, 'g-b').toolCalls).toBe(10);
+    expect(childrenOfCall(x.runs, grown, 'g-b', 'e1')).toEqual(['g-b1']);
+  });
+});
+
+describe('GroupedStarter with a ramp (calls started as a reply streams them)', () => {
+  it('starts the first call at once and each later group after an I/O pass, every call once, in order', async () => {
+    const server: Server = createServer((s) => s.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const started: number[] = [];
+    // The first call opens a connection, as a child's request does: it must be connected
+    // before the second call starts (the connect is read in the event loop's I/O phase).
+    let connectedBefore: number | undefined;
+    const starter = new GroupedStarter(
+      async (i) => {
+        started.push(i);
+        if (i === 0) {
+          await new Promise<void>((resolve) => {
+            const sock = connect(port, '127.0.0.1', () => {
+              connectedBefore = started.length;
+              sock.destroy();
+              resolve();
+            });
+          });
+        }
+      },
+      4,
+      true,
+    );
+    // Calls arrive as the reply is parsed: in one run of promise callbacks, no I/O between.
+    for (let i = 0; i < 20; i++) {
+      await Promise.resolve();
+      starter.add(i);
+      if (i === 0) expect(started).toEqual([0]);
+    }
+    expect(started).toEqual([0]);
+    await starter.settled();
+    await new Promise<void>((r) => server.close(() => r()));
+    expect(started).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(connectedBefore).toBe(1);
+  });
+
+  it('groups grow 1, 2, 4 up to the group size, one group per pass of the event loop', async () => {
+    const groups: number[][] = [];
+    let pass = 0;
+    let current: number[] = [];
+    const starter = new GroupedStarter(
+      async (i) => {
+        current.push(i);
+      },
+      4,
+      true,
+    );
+    const tick = () => {
+      if (current.length) groups.push(current);
+      current = [];
+      pass++;
+      if (pass < 40) setImmediate(tick);
+    };
+    for (let i = 0; i < 15; i++) starter.add(i);
+    setImmediate(tick);
+    await starter.settled();
+    await new Promise((r) => setImmediate(r));
+    tick();
+    expect(groups.flat()).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    expect(groups.map((g) => g.length)).toEqual([1, 2, 4, 4, 4]);
+  });
+
+  it('a failing call is never an unhandled rejection; the others still start and the first error is thrown after all settle', async () => {
+    const started: number[] = [];
+    const starter = new GroupedStarter(
+      async (i) => {
+        started.push(i);
+        if (i === 2) throw new Error('boom');
+      },
+      2,
+      true,
+    );
+    for (let i = 0; i < 9; i++) starter.add(i);
+    await expect(starter.settled()).rejects.toThrow('boom');
+    expect(started).toEqual(Array.from({ length: 9 }, (_, i) => i));
   });
 });

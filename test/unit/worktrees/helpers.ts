@@ -1,6 +1,7 @@
 // Fixtures for isolated children (issue #23): a runtime wired as the CLI wires it, with its
 // own ARBOR_HOME (worktrees go there), a real git repository as its workspace, and agents
 // scripted on one loopback model.
+import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +84,7 @@ export async function isoFixture(opts: {
     extraServices: extraServicesFor(loaded.config, home),
     ...(opts.sinks ? { sinks: opts.sinks } : {}),
   });
-  return {
+  return cleanedUpAfterTest<DelegateFixture>({
     server,
     runtime,
     home,
@@ -95,7 +96,7 @@ export async function isoFixture(opts: {
       rmSync(workdir, { recursive: true, force: true });
       if (!opts.home) rmSync(home, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 export const shell = (id: string, command: string) => ({ id, name: 'shell', args: { command } });

@@ -2,7 +2,7 @@
 // its own worktree, its changes come back through the merge queue.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callsThenDone,
   delegateCall,
@@ -16,10 +16,6 @@ import {
 import { A, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 describe('two parallel isolated children editing one file', () => {
   it('in different places: both merged, the file exact, every worktree and branch removed', async () => {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hasToolResults } from '../../support/loopbackModel.js';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRuntimeStore } from '../../../src/runtime/store.js';
 import { WorktreeQueue } from '../../../src/runtime/worktrees/queue.js';
 import {
@@ -24,10 +24,6 @@ import type { Run } from '../../../src/model/run.js';
 import { WORKTREE_MANUAL, WORKTREE_NO_CHANGES, WORKTREE_UNFINISHED } from '../../../src/tools/worktreeNotes.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 const fileA = () => readFileSync(join(fx!.workdir, 'a.txt'), 'utf8');
 

@@ -3,7 +3,7 @@
 // `worktree` event, the session file's last copy of the run and the tree export.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Run } from '../../../src/model/run.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
 import { formatInfo } from '../../../src/ui/agents/subagentsFormat.js';
@@ -11,10 +11,6 @@ import { callsThenDone, delegateCall, sequence, text, until, type DelegateFixtur
 import { isoConfig, isoFixture, runsOf, sed, shell, tools } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 async function isolatedChild(merge: string, background: boolean) {
   const traced: TraceEvent[] = [];
