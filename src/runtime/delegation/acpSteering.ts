@@ -9,7 +9,7 @@ import type { AcpChildResult } from '../../acp/client/externalAgent.js';
 import { t, type TranslationKey } from '../../i18n/index.js';
 import { runName } from '../../model/run.js';
 import { appendItem } from '../store.js';
-import type { RunHandle, StopReason, SupervisorCore } from '../supervisorTypes.js';
+import type { PostNotice, RunHandle, StopReason, SupervisorCore } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
 
 /** What the feed needs of the child's transcript sink: its streaming items closed before a
@@ -44,6 +44,8 @@ export class AcpSteering {
     private readonly run: Run,
     private readonly sink: TurnSink,
     private readonly task: string,
+    /** The chat's notice, where a refused steer is reported too. */
+    private readonly chatNotice: PostNotice,
   ) {}
 
   /** The next prompt: the task first, then the steering queued meanwhile; undefined when
@@ -87,7 +89,7 @@ export class AcpSteering {
       text: unsent.join(' | '),
     });
     this.notice('error', text);
-    this.supervisor.deps.notice?.('error', text);
+    this.chatNotice('error', text);
   }
 
   private why(result: AcpChildResult | undefined, failure: unknown): string {

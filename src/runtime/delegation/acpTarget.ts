@@ -18,7 +18,7 @@ import type { Tool } from '../../tools/types.js';
 import { fileDiff } from '../../text/diff.js';
 import type { ApprovalRequest } from '../approvals.js';
 import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
-import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
+import type { PostNotice, RunHandle, SupervisorCore } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
 import { sharedAcpAgents } from './acpShared.js';
 import { AcpSteering } from './acpSteering.js';
@@ -52,6 +52,7 @@ export async function runAcpTarget(
   spec: AcpAgentConfig,
   task: string,
   onAgentName: (name: string) => void,
+  notice: PostNotice,
 ): Promise<string> {
   const { store, cwd } = supervisor;
   const caller = plan.caller;
@@ -157,7 +158,7 @@ export async function runAcpTarget(
   // Same env rules as MCP servers: a tool's environment (no provider keys) plus the entry's env.
   const spawnEnv: AcpSpawnEnv = () => toolSubprocessEnv({ config: supervisor.config, profiles: [] });
   const signal = handle.controller.signal;
-  const steering = new AcpSteering(supervisor, handle, run, sink, task);
+  const steering = new AcpSteering(supervisor, handle, run, sink, task, notice);
   const shared = spec.perChild ? undefined : sharedAcpAgents(supervisor);
   const agent = shared?.acquire(run.alias, spec, cwd, spawnEnv);
   let result: AcpChildResult | undefined;
