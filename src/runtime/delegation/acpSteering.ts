@@ -98,7 +98,8 @@ export class AcpSteering {
     // caller's cancel); otherwise the session says how it ended.
     if (handle.failText) return t('delegate:acpSteerWhy.failed', { error: handle.failText });
     if (handle.stopReason) return t(STOPPED[handle.stopReason]);
-    if (result === undefined) return t('delegate:acpSteerWhy.failed', { error: failure instanceof Error ? failure.message : String(failure) });
+    if (result === undefined)
+      return t('delegate:acpSteerWhy.failed', { error: failure instanceof Error ? failure.message : String(failure) });
     return t(ENDED[result.stopReason]);
   }
 

@@ -109,8 +109,7 @@ const whenFiles = (dir: string, pred: () => boolean): Promise<void> =>
     w.close();
     resolve();
   });
-const noticesOf = (items: readonly { kind: string; text?: string }[]) =>
-  items.filter((i) => i.kind === 'notice').map((i) => i.text ?? '');
+const noticesOf = (items: readonly { kind: string; text?: string }[]) => items.filter((i) => i.kind === 'notice').map((i) => i.text ?? '');
 const lastAnswer = (f: Fixture) => {
   const items = f.runtime.store.getState().transcript.filter((i) => i.kind === 'assistant');
   return items.at(-1)?.kind === 'assistant' ? items.at(-1)!.text : '';
