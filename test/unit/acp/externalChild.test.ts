@@ -288,10 +288,15 @@ describe('steering an external ACP child that ends before it is sent', () => {
     expect(steerRun(f.runtime, child.id, 'again')).toMatchObject({ level: 'error' });
   }
 
-  it('a turn the agent refuses', { timeout: 60000 }, async () => {
-    const { f, child, turn } = await steeredWhileWaiting('refuse');
+  it.each([
+    ['refusal', 'the agent refused its turn'],
+    ['max_tokens', "the agent's turn ran out of tokens"],
+    ['max_turn_requests', "the agent's turn reached its request limit"],
+    ['cancelled', 'the agent cancelled its turn'],
+  ])('a turn the agent ends with stopReason %s', { timeout: 60000 }, async (stopReason, why) => {
+    const { f, child, turn } = await steeredWhileWaiting(`end ${stopReason}`);
     await turn;
-    reportedUnsent(f, child, 'the agent refused its turn', 'await GO then refuse');
+    reportedUnsent(f, child, why, `await GO then end ${stopReason}`);
   });
 
   it('a turn the agent answers with an error (the child fails)', { timeout: 60000 }, async () => {
