@@ -390,13 +390,16 @@ export class Supervisor implements SupervisorCore {
     this.deps.hooks.onItemFinal?.(runId, item);
   }
 
+  placeOf(runId: string, caller: ToolCaller): { cwd: string; caller: ToolCaller } {
+    return { cwd: this.places.cwdOf(runId), caller: this.places.callerOf(runId, caller) };
+  }
+
   /** Runs the agent loop for a run with the supervisor's services. */
   async loopFor(ctx: LoopContext): Promise<string> {
     // Every run's tools pass its agent's own allow-list here, whichever path built them.
     const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
     // An isolated run (or one inheriting an isolated caller's tree) works in its worktree.
-    const cwd = this.places.cwdOf(opts.run.id);
-    const caller = this.places.callerOf(opts.run.id, opts.caller);
+    const { cwd, caller } = this.placeOf(opts.run.id, opts.caller);
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
     else this.rootTools.set(opts.run.id, opts.tools);

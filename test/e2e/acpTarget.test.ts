@@ -1,6 +1,7 @@
 // An external ACP agent as arbor's delegate target ([agents.ext] runtime = "acp"): the
 // fixture agent (test/fixtures/acpAgent.mjs, written with the SDK's agent side) runs as a real
 // process speaking ACP on stdio; the root's model is a loopback that delegates to it.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -118,6 +119,30 @@ describe('an external ACP agent as a delegate target', () => {
       expect(outside).toContain("write refused: Invalid params: arbor refused write_file '/etc/arbor-acp-test.txt'");
       expect(outside).toContain('outside the allowed roots');
       expect(existsSync('/etc/arbor-acp-test.txt')).toBe(false);
+    },
+  );
+
+  it(
+    "an isolated external child's fs/write_text_file is checked in its worktree: the original checkout is refused, a relative path lands in the worktree",
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const checkout = join(sb.h.dir, 'escaped.txt');
+      const model = await sb.withModel(
+        delegates(`write ${checkout} out of the worktree`, 'write inside.txt in the worktree'),
+        acpConfig(`${EXT_LEAD}\nisolation = "worktree"`, '\n[delegation]\nmerge = "ask"\n'),
+      );
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      addToProfile(sb.h.dir, 'auto_approve = ["write_file"]');
+      gitRepo(sb.h.dir);
+      const r = await sb.arbor(['-p', 'go']);
+      expect(r.code).toBe(0);
+      const [escaped, inside] = toolResults(model.requests.at(-1)!.body);
+      expect(escaped).toContain(`write refused: Invalid params: arbor refused write_file '${checkout}'`);
+      expect(existsSync(checkout)).toBe(false);
+      // Written in the child's own worktree (kept for the merge), not in the checkout.
+      expect(inside).toContain(`wrote inside.txt`);
+      expect(existsSync(join(sb.h.dir, 'inside.txt'))).toBe(false);
     },
   );
 
@@ -276,4 +301,23 @@ function writeConfigAgentExtra(dir: string, lines: string): void {
   const path = join(dir, '.arbor', 'config.toml');
   const text = readFileSync(path, 'utf8').replace('[agents.main]\nprovider = "fake"\n', `[agents.main]\nprovider = "fake"\n${lines}\n`);
   writeFileSync(path, text);
+}
+
+/** Makes the sandbox's folder a git work tree with one commit (isolated children need one). */
+function gitRepo(dir: string): void {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@x',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@x',
+  };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env });
+  git('init', '-q');
+  writeFileSync(join(dir, 'a.txt'), 'a\n');
+  writeFileSync(join(dir, '.gitignore'), '.arbor/\n');
+  git('add', '-A');
+  git('commit', '-qm', 'init');
 }
