@@ -42,17 +42,6 @@ export const SPAWN_PAUSED_REFUSAL =
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
 
-export type {
-  ChildResult,
-  ChildSpec,
-  LoopContext,
-  ResolvedProvider,
-  RunHandle,
-  StopReason,
-  SupervisorCore,
-  SupervisorDeps,
-} from './supervisorTypes.js';
-
 export class Supervisor implements SupervisorCore {
   /** Live runs' handles, removed when each run ends. */
   private readonly handles = new Map<string, RunHandle>();
