@@ -1,7 +1,6 @@
 // An external ACP agent as arbor's delegate target ([agents.ext] runtime = "acp"): the
 // fixture agent (test/fixtures/acpAgent.mjs, written with the SDK's agent side) runs as a real
 // process speaking ACP on stdio; the root's model is a loopback that delegates to it.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { repoRoot } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
 import { alive } from '../support/procs.js';
 import { disposeAllTerminals } from '../support/terminal.js';
+import { gitRepo } from '../unit/worktrees/helpers.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {
@@ -134,7 +134,8 @@ describe('an external ACP agent as a delegate target', () => {
       );
       writeConfigAgentExtra(sb.h.dir, LEAD);
       addToProfile(sb.h.dir, 'auto_approve = ["write_file"]');
-      gitRepo(sb.h.dir);
+      // Isolated children need a git work tree; .arbor/ (ARBOR_HOME, the worktrees) stays out of it.
+      gitRepo(sb.h.dir, { 'a.txt': 'a\n', '.gitignore': '.arbor/\n' });
       const r = await sb.arbor(['-p', 'go']);
       expect(r.code).toBe(0);
       const [escaped, inside] = toolResults(model.requests.at(-1)!.body);
@@ -301,23 +302,4 @@ function writeConfigAgentExtra(dir: string, lines: string): void {
   const path = join(dir, '.arbor', 'config.toml');
   const text = readFileSync(path, 'utf8').replace('[agents.main]\nprovider = "fake"\n', `[agents.main]\nprovider = "fake"\n${lines}\n`);
   writeFileSync(path, text);
-}
-
-/** Makes the sandbox's folder a git work tree with one commit (isolated children need one). */
-function gitRepo(dir: string): void {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@x',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@x',
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env });
-  git('init', '-q');
-  writeFileSync(join(dir, 'a.txt'), 'a\n');
-  writeFileSync(join(dir, '.gitignore'), '.arbor/\n');
-  git('add', '-A');
-  git('commit', '-qm', 'init');
 }
