@@ -210,6 +210,25 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
+  it(
+    'a steer queued for an external child that is then killed: the chat says it was not sent, and why',
+    { timeout: PTY_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      await sb.withModel(delegates('hang'), acpConfig());
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const term = await sb.startArbor([], { cols: 160, rows: 36 });
+      await send(term, 'go');
+      const prompts = join(sb.h.dir, 'acp-agent.prompts');
+      await expect.poll(() => existsSync(prompts) && readFileSync(prompts, 'utf8').includes('"hang"'), { timeout: 20000 }).toBe(true);
+      await send(term, '/subagents send ext#1 say more');
+      await term.waitForText('Steering for ext#1 queued: an external agent gets it as its next prompt once its current turn ends.');
+      await send(term, '/subagents kill ext#1');
+      await term.waitForText('Steering for ext#1 was not sent (it was killed): say more', 20000);
+      expect(readFileSync(prompts, 'utf8')).not.toContain('say more');
+    },
+  );
+
   it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
     const sb = sandbox(ctx);
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.

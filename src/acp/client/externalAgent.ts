@@ -38,6 +38,8 @@ export interface AcpChildResult {
   agentName: string;
   stopReason: acp.StopReason | 'aborted';
   usage?: { inputTokens: number; outputTokens: number };
+  /** A prompt `nextPrompt` gave that was never sent: the stop came first. */
+  unsent?: string;
 }
 
 /** The agent's final message: what it said after its last tool call (all of it if it made none). */
@@ -188,7 +190,7 @@ export class AcpAgentProcess {
       let result: AcpChildResult = { text: '', agentName, stopReason: 'end_turn' };
       let usage: AcpChildResult['usage'];
       for (let text = await this.race(nextPrompt()); text !== undefined; text = await this.race(nextPrompt())) {
-        if (signal.aborted) return { text: final.text, agentName, stopReason: 'aborted' };
+        if (signal.aborted) return { text: final.text, agentName, stopReason: 'aborted', unsent: text };
         final.reset();
         const turn = this.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
         const first = await this.race(Promise.race([turn, stopped]));
@@ -202,9 +204,10 @@ export class AcpAgentProcess {
         result = { text: final.text, agentName, stopReason: first.stopReason, ...(usage ? { usage } : {}) };
         // A turn the agent ended other than by finishing (refused, cancelled, out of tokens)
         // takes no steering after it.
-        if (first.stopReason !== 'end_turn') break;
+        if (first.stopReason !== 'end_turn') return result;
       }
-      return result;
+      // No next prompt because the run was stopped meanwhile (held by a pause, say).
+      return signal.aborted ? { text: final.text, agentName, stopReason: 'aborted' } : result;
     } finally {
       if (sessionId) this.hosts.delete(sessionId);
       await host.terminals.releaseAll();

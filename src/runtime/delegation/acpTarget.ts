@@ -5,10 +5,9 @@
 // decides), fs reads and writes go through the caller's confinement and approvals, and
 // terminals run under the caller's shell policy (as the shell tool: allowed_commands, the
 // approval, a confined cwd, the scrubbed tool environment, the reaper, shell_timeout_secs).
-import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { runAcpChild, type AcpChildHost } from '../../acp/client/externalAgent.js';
+import { runAcpChild, type AcpChildHost, type AcpChildResult } from '../../acp/client/externalAgent.js';
 import { AcpTerminals, type AdmittedTerminal } from '../../acp/client/terminals.js';
 import { AcpTranscriptSink } from '../../acp/client/transcriptSink.js';
 import type { AcpAgentConfig } from '../../config/types.js';
@@ -19,11 +18,10 @@ import type { Tool } from '../../tools/types.js';
 import { fileDiff } from '../../text/diff.js';
 import type { ApprovalRequest } from '../approvals.js';
 import { addUsage, appendItem, cutToolName, toolFinished, toolStarted, updateItem } from '../store.js';
-import type { RunHandle, SupervisorCore } from '../supervisorTypes.js';
+import type { PostNotice, RunHandle, SupervisorCore } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
-import { runName } from '../../model/run.js';
-import { t } from '../../i18n/index.js';
 import { sharedAcpAgents } from './acpShared.js';
+import { AcpSteering } from './acpSteering.js';
 import type { ChildPlan } from './plan.js';
 
 /** The delegate result label: "acp/<agent name>". */
@@ -54,6 +52,7 @@ export async function runAcpTarget(
   spec: AcpAgentConfig,
   task: string,
   onAgentName: (name: string) => void,
+  notice: PostNotice,
 ): Promise<string> {
   const { store } = supervisor;
   // An isolated child (or one inheriting an isolated caller's tree) works in its worktree:
@@ -162,44 +161,22 @@ export async function runAcpTarget(
   // Same env rules as MCP servers: a tool's environment (no provider keys) plus the entry's env.
   const spawnEnv: AcpSpawnEnv = () => toolSubprocessEnv({ config: supervisor.config, profiles: [] });
   const signal = handle.controller.signal;
-  let turns = 0;
-  // The task, then whatever the operator steered in while a turn ran, each as the next
-  // prompt of the same session. Pause stops sending prompts: the next waits for resume.
-  const nextPrompt = async (): Promise<string | undefined> => {
-    const first = turns++ === 0;
-    if (!first && handle.steering.length === 0) {
-      // From here a steer would find no prompt to ride on: runtime.steer refuses it.
-      handle.steeringClosed = true;
-      return undefined;
-    }
-    if (handle.gate.paused) {
-      // The operator sees why nothing moves: the agent's step is over, its next prompt waits.
-      if (!first) sink.finish();
-      appendItem(store, run.id, {
-        id: randomUUID(),
-        kind: 'notice',
-        level: 'info',
-        text: t('delegate:notice.acpPromptHeld', { label: runName(run) }),
-        at: Date.now(),
-      });
-      await handle.gate.wait(signal);
-    }
-    if (first) return task;
-    const text = handle.steering.splice(0).join('\n\n');
-    sink.finish();
-    supervisor.recordUserItem(run.id, text);
-    return text;
-  };
+  const steering = new AcpSteering(supervisor, handle, run, sink, task, notice);
   const shared = spec.perChild ? undefined : sharedAcpAgents(supervisor);
   // A shared process outlives any one child's worktree: it starts in the session's cwd, and
   // each child's session is opened in that child's own (host.cwd).
   const agent = shared?.acquire(run.alias, spec, supervisor.cwd, spawnEnv);
-  let result;
+  let result: AcpChildResult | undefined;
+  let failure: unknown;
   try {
-    result = agent ? await agent.run(host, signal, nextPrompt) : await runAcpChild(spec, host, signal, nextPrompt, spawnEnv);
+    result = agent ? await agent.run(host, signal, steering.next) : await runAcpChild(spec, host, signal, steering.next, spawnEnv);
+  } catch (err) {
+    failure = err;
+    throw err;
   } finally {
-    // However the session ended (a stop, an error, a refusal), nothing reads steering now.
-    handle.steeringClosed = true;
+    // However the session ended (a stop, an error, a refusal), nothing reads steering now,
+    // and what was queued for it is reported as not sent.
+    steering.close(result, failure);
     if (agent) await shared?.released(agent);
   }
   sink.finish();

@@ -24,7 +24,7 @@ export class DelegationService {
   constructor(
     readonly supervisor: SupervisorCore,
     taskStore: TaskStore,
-    notice: PostNotice,
+    private readonly notice: PostNotice,
   ) {
     this.planner = new ChildPlanner(supervisor);
     this.tasks = new BackgroundTasks(supervisor, taskStore, notice);
@@ -115,7 +115,7 @@ export class DelegationService {
       isolation: req.isolation,
       execute: (handle, run) =>
         plan.agent.acp
-          ? runAcpTarget(this.supervisor, handle, run, plan, plan.agent.acp, req.task, (name) => (label = acpLabel(name)))
+          ? runAcpTarget(this.supervisor, handle, run, plan, plan.agent.acp, req.task, (name) => (label = acpLabel(name)), this.notice)
           : this.execute(handle, run, plan, req.task, budget),
     });
     return {
@@ -188,7 +188,7 @@ export class DelegationService {
       execute: (handle, run) =>
         this.tasks.track(launch, run.id, () =>
           plan.agent.acp
-            ? runAcpTarget(supervisor, handle, run, plan, plan.agent.acp, req.task, () => undefined)
+            ? runAcpTarget(supervisor, handle, run, plan, plan.agent.acp, req.task, () => undefined, this.notice)
             : this.execute(handle, run, plan, req.task, budget),
         ),
     });

@@ -3,7 +3,7 @@
 // pause holds its next permission answer and its next prompt, steering becomes the next
 // prompt of its session (a finished one is refused saying why), and a shared agent process
 // ends with the session that started it.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,7 +25,8 @@ afterEach(async () => {
   fx = undefined;
 });
 
-const toml = (url: string) =>
+/** `ext`: more keys for [agents.ext] (runtime_profile = "short" times it out after 1 s). */
+const toml = (url: string, ext: string[] = []) =>
   baseToml(
     url,
     [
@@ -35,16 +36,19 @@ const toml = (url: string) =>
       'delegation_policy = { mode = "allow" }',
       '[delegation]',
       'subagent_approvals = "ask"',
+      '[runtime_profiles.short]',
+      'delegation_timeout_secs = 1',
       '[agents.ext]',
       'runtime = "acp"',
       `command = ${JSON.stringify(process.execPath)}`,
       `args = [${JSON.stringify(FIXTURE)}]`,
+      ...ext,
     ].join('\n'),
   );
 
 /** Each root turn delegates `task` to ext once ("diff notes.txt" for a turn that asks for a
  * diff), then answers with what came back. */
-async function delegating(task: string): Promise<Fixture> {
+async function delegating(task: string, ext: string[] = []): Promise<Fixture> {
   const home = mkdtempSync(join(tmpdir(), 'arbor-acp-home-'));
   const f = await makeFixture({
     respond: ({ body }) => {
@@ -58,7 +62,7 @@ async function delegating(task: string): Promise<Fixture> {
         args: { agent: 'ext', prompt, ...(asked === 'in the background' ? { background: true } : {}) },
       });
     },
-    toml,
+    toml: (url) => toml(url, ext),
     // The delegate tool's service, as the CLI wires it (its background tasks live in the home).
     runtime: { interactive: true, arborHome: home, extraTools: [delegateTool], extraServices: delegationServices(new TaskStore(home)) },
   });
@@ -82,6 +86,30 @@ const prompts = (f: Fixture): string[] => {
     .map((l) => (JSON.parse(l) as { prompt: string }).prompt);
 };
 const pidOf = (f: Fixture) => Number(readFileSync(join(f.workdir, 'acp-agent.pid'), 'utf8'));
+/** Resolves once `pred` holds: checked now and on every store change. */
+const whenStore = (f: Fixture, pred: () => boolean): Promise<void> =>
+  new Promise((resolve) => {
+    if (pred()) return resolve();
+    const off = f.runtime.store.subscribe(() => {
+      if (!pred()) return;
+      off();
+      resolve();
+    });
+  });
+/** Resolves once `pred` holds: checked now and whenever `dir` changes (the fixture agent's
+ * files). */
+const whenFiles = (dir: string, pred: () => boolean): Promise<void> =>
+  new Promise((resolve) => {
+    const w = watch(dir, () => {
+      if (!pred()) return;
+      w.close();
+      resolve();
+    });
+    if (!pred()) return;
+    w.close();
+    resolve();
+  });
+const noticesOf = (items: readonly { kind: string; text?: string }[]) => items.filter((i) => i.kind === 'notice').map((i) => i.text ?? '');
 const lastAnswer = (f: Fixture) => {
   const items = f.runtime.store.getState().transcript.filter((i) => i.kind === 'assistant');
   return items.at(-1)?.kind === 'assistant' ? items.at(-1)!.text : '';
@@ -228,5 +256,131 @@ describe('an external ACP child under supervision', () => {
     expect(alive(pid)).toBe(true);
     await f.runtime.dispose();
     expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('steering an external ACP child that ends before it is sent', () => {
+  const childItems = (f: Fixture, runId: string) => f.runtime.store.getState().runTranscripts.get(runId) ?? [];
+  const chatNotices = (f: Fixture) => noticesOf(f.runtime.store.getState().transcript);
+  /** The steer is queued while the agent waits for GO; GO lets its turn end as `then` says. */
+  async function steeredWhileWaiting(then: string): Promise<{ f: Fixture; child: Run; turn: Promise<unknown> }> {
+    const f = (fx = await delegating(`await GO then ${then}`));
+    const go = join(f.workdir, 'GO');
+    const turn = f.runtime.startTurn('go');
+    await whenFiles(f.workdir, () => existsSync(`${go}.waiting`));
+    const child = extRun(f)!;
+    expect(steerRun(f.runtime, child.id, 'say more').level).toBe('info');
+    writeFileSync(go, '');
+    return { f, child, turn };
+  }
+
+  /** Nothing of the steer reached the agent or reads as sent, and both the child's transcript
+   * and the chat say it was not sent and why. */
+  function reportedUnsent(f: Fixture, child: Run, why: string, task: string): void {
+    expect(prompts(f)).toEqual([task]);
+    const items = childItems(f, child.id);
+    expect(items.filter((i) => i.kind === 'user')).toEqual([]);
+    const said = `Steering for ext#1 was not sent (${why}): say more`;
+    expect(noticesOf(items)).toContain(said);
+    expect(items.find((i) => i.kind === 'notice' && i.text === said)).toMatchObject({ level: 'error' });
+    expect(chatNotices(f)).toContain(said);
+    // Steering is closed: a later steer is refused, not queued where nothing reads it.
+    expect(steerRun(f.runtime, child.id, 'again')).toMatchObject({ level: 'error' });
+  }
+
+  it.each([
+    ['refusal', 'the agent refused its turn'],
+    ['max_tokens', "the agent's turn ran out of tokens"],
+    ['max_turn_requests', "the agent's turn reached its request limit"],
+    ['cancelled', 'the agent cancelled its turn'],
+  ])('a turn the agent ends with stopReason %s', { timeout: 60000 }, async (stopReason, why) => {
+    const { f, child, turn } = await steeredWhileWaiting(`end ${stopReason}`);
+    await turn;
+    reportedUnsent(f, child, why, `await GO then end ${stopReason}`);
+  });
+
+  it('a turn the agent answers with an error (the child fails)', { timeout: 60000 }, async () => {
+    const { f, child, turn } = await steeredWhileWaiting('fail');
+    await turn;
+    expect(extRun(f)!.status).toBe('failed');
+    const error = extRun(f)!.error ?? '';
+    expect(error).not.toBe('');
+    reportedUnsent(f, child, `it failed: ${error}`, 'await GO then fail');
+  });
+
+  it('the child killed while a steer is queued', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('hang'));
+    const turn = f.runtime.startTurn('go');
+    // The raw file: the watch may fire between its creation and the line's write.
+    const promptsFile = join(f.workdir, 'acp-agent.prompts');
+    await whenFiles(f.workdir, () => existsSync(promptsFile) && readFileSync(promptsFile, 'utf8').includes('"prompt":"hang"}\n'));
+    const child = extRun(f)!;
+    expect(steerRun(f.runtime, child.id, 'say more').level).toBe('info');
+    f.runtime.kill(child.id);
+    await turn;
+    expect(extRun(f)!.status).toBe('killed');
+    reportedUnsent(f, child, 'it was killed', 'hang');
+  });
+
+  it('the child killed while its next prompt is held by a pause: the steer does not read as sent', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('await GO then say hello'));
+    const go = join(f.workdir, 'GO');
+    const turn = f.runtime.startTurn('go');
+    await whenFiles(f.workdir, () => existsSync(`${go}.waiting`));
+    const child = extRun(f)!;
+    steerRun(f.runtime, child.id, 'say more');
+    f.runtime.pause(child.id);
+    writeFileSync(go, '');
+    const held = 'Paused: the next prompt to ext#1 waits until it is resumed (its turn has ended).';
+    await whenStore(f, () => noticesOf(childItems(f, child.id)).includes(held));
+    f.runtime.kill(child.id);
+    await turn;
+    reportedUnsent(f, child, 'it was killed', 'await GO then say hello');
+  });
+
+  it('the child timed out while a steer is queued', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('hang', ['runtime_profile = "short"']));
+    // Paused as it appears, before its clock starts: the steer is queued before its 1 s run.
+    let child: Run | undefined;
+    const off = f.runtime.store.subscribe(() => {
+      if (child || !extRun(f)) return;
+      child = extRun(f)!;
+      f.runtime.pause(child.id);
+    });
+    const turn = f.runtime.startTurn('go');
+    await whenStore(f, () => child !== undefined);
+    off();
+    expect(steerRun(f.runtime, child!.id, 'say more').level).toBe('info');
+    f.runtime.resume(child!.id);
+    await turn;
+    expect(extRun(f)!.status).toBe('timed_out');
+    reportedUnsent(f, child!, 'it timed out', 'hang');
+  });
+
+  it('a steer that arrives just after the last turn ended, before the run is over, is refused', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('say hello'));
+    // The usage is booked once the session's turns are over and steering has closed, while
+    // the run still reads running: the steer is sent from that very store change.
+    const outcomes: Array<{ status: string; result: ReturnType<typeof steerRun> }> = [];
+    const off = f.runtime.store.subscribe((s) => {
+      const child = extRun(f);
+      if (!child || outcomes.length > 0 || (s.runs.get(child.id)?.tokensIn ?? 0) === 0) return;
+      outcomes.push({ status: s.runs.get(child.id)!.status, result: steerRun(f.runtime, child.id, 'too late') });
+    });
+    await f.runtime.startTurn('go');
+    off();
+    expect(outcomes).toEqual([
+      {
+        status: 'running',
+        result: {
+          text: "Cannot steer ext#1: an external agent's session ends with its last turn, so there is nothing to send to; delegate to it again for more.",
+          level: 'error',
+        },
+      },
+    ]);
+    expect(prompts(f)).toEqual(['say hello']);
+    expect(extRun(f)!.status).toBe('completed');
+    // Refused, so nothing is reported as unsent either.
+    expect(chatNotices(f).filter((n) => n.includes('not sent'))).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ function childContext(): ToolContext {
   return { ...context({ cwd: place.cwd, risk: wide }), caller: callerIn(caller(wide), checkout, place) };
 }
 
-describe('file tools in a worktree under a symlink-flipping race', () => {
+describe('file tools in a worktree under a symlink-flipping race', { timeout: 120_000 }, () => {
   it('the mapped caller refuses the checkout and reaches the worktree', async () => {
     const ctx = childContext();
     expect((await readFileTool.run({ path: join(checkout, 'secret.txt') }, ctx)).error).toContain('forbidden path');
