@@ -96,7 +96,7 @@ export class AcpSteering {
     const { handle } = this;
     // The supervisor's own stop names itself (a per-child limit, a kill, the timeout, the
     // caller's cancel); otherwise the session says how it ended.
-    if (handle.failText) return t('delegate:acpSteerWhy.failed', { error: handle.failText });
+    if (handle.failure?.error) return t('delegate:acpSteerWhy.failed', { error: handle.failure.error });
     if (handle.stopReason) return t(STOPPED[handle.stopReason]);
     if (result === undefined)
       return t('delegate:acpSteerWhy.failed', { error: failure instanceof Error ? failure.message : String(failure) });
