@@ -3,7 +3,7 @@
 import type { ArborConfig } from '../config/types.js';
 import { TaskStore } from '../persistence/taskRecords.js';
 import { delegationServices } from '../runtime/delegation/service.js';
-import type { SupervisorDeps } from '../runtime/supervisor.js';
+import type { SupervisorDeps } from '../runtime/supervisorTypes.js';
 import { delegateTool } from '../tools/delegate/tool.js';
 import type { Tool } from '../tools/types.js';
 

@@ -25,6 +25,9 @@ export function startsAsStreamed(config: ArborConfig, parallel: boolean, confirm
   return parallel && !confirmsFanout && guard?.max_tree_size === undefined && guard?.max_spawns_per_minute === undefined;
 }
 
+/** What a call stopped before it started reads (loop.ts's runToolCall says 'aborted' too). */
+const NOT_STARTED: ToolResult = { success: false, output: '', error: 'aborted' };
+
 export class StreamedCalls {
   private readonly calls: ToolCallRequest[] = [];
   private readonly results: ToolResult[] = [];
@@ -41,6 +44,13 @@ export class StreamedCalls {
     setMaxListeners(0, this.controller.signal);
     this.starter = new GroupedStarter(
       async (i) => {
+        // Stopped before this call's group came (the reply failed, or the run was stopped):
+        // it never starts and shows no card, as when calls waited for the whole reply; the
+        // model reads the text a call stopped before it ran gets.
+        if (this.controller.signal.aborted) {
+          this.results[i] = NOT_STARTED;
+          return;
+        }
         this.results[i] = await run(this.calls[i], this.controller.signal);
       },
       START_GROUP,

@@ -42,17 +42,6 @@ export const SPAWN_PAUSED_REFUSAL =
 export const childrenLimitRefusal = (limit: number, live: number) =>
   `spawn refused: this run already has ${live} live children (max_children_per_agent = ${limit}). Wait for one to finish, or raise [delegation] max_children_per_agent in the config.`;
 
-export type {
-  ChildResult,
-  ChildSpec,
-  LoopContext,
-  ResolvedProvider,
-  RunHandle,
-  StopReason,
-  SupervisorCore,
-  SupervisorDeps,
-} from './supervisorTypes.js';
-
 export class Supervisor implements SupervisorCore {
   /** Live runs' handles, removed when each run ends. */
   private readonly handles = new Map<string, RunHandle>();
@@ -390,13 +379,16 @@ export class Supervisor implements SupervisorCore {
     this.deps.hooks.onItemFinal?.(runId, item);
   }
 
+  placeOf(runId: string, caller: ToolCaller): { cwd: string; caller: ToolCaller } {
+    return { cwd: this.places.cwdOf(runId), caller: this.places.callerOf(runId, caller) };
+  }
+
   /** Runs the agent loop for a run with the supervisor's services. */
   async loopFor(ctx: LoopContext): Promise<string> {
     // Every run's tools pass its agent's own allow-list here, whichever path built them.
     const opts: LoopContext = { ...ctx, tools: narrowToAgentTools(ctx.tools, ctx.agent.tools) };
     // An isolated run (or one inheriting an isolated caller's tree) works in its worktree.
-    const cwd = this.places.cwdOf(opts.run.id);
-    const caller = this.places.callerOf(opts.run.id, opts.caller);
+    const { cwd, caller } = this.placeOf(opts.run.id, opts.caller);
     const { handle } = opts;
     if (opts.isChild) this.contexts.set(opts);
     else this.rootTools.set(opts.run.id, opts.tools);

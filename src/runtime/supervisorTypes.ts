@@ -170,6 +170,10 @@ export interface SupervisorCore {
   isolationRefusal(spec: Pick<ChildSpec, 'alias' | 'isolation' | 'parentRunId'>): Promise<string | undefined> | undefined;
   runChild(spec: ChildSpec): Promise<ChildResult>;
   recordUserItem(runId: string, text: string): void;
+  /** Where a run works and the caller its paths are checked as: its worktree and the caller
+   * mapped into it (fenced, the original checkout forbidden) when it is isolated or inherits
+   * an isolated caller's tree; else the session's cwd and `caller` as given. */
+  placeOf(runId: string, caller: ToolCaller): { cwd: string; caller: ToolCaller };
   loopFor(ctx: LoopContext): Promise<string>;
   /** The kept loop context of a finished child that may still be steered, else undefined. */
   steerableContext(runId: string): LoopContext | undefined;

@@ -178,6 +178,9 @@ export function candidateParts(root: SearchRoot, opts: { pathspec?: string; spli
  * also matches '/', so a pattern that starts 'src/' and ends '.py' gives 'src/*.py',
  * which every one of its matches fits. */
 export function gitPathspec(pattern: string): string | undefined {
+  // A leading '!' negates the glob (picomatch): its matches are the paths the literal text
+  // would rule out, so nothing can be narrowed.
+  if (pattern.startsWith('!')) return undefined;
   const special = /[*?[\]{}()!+@\\]/;
   const first = pattern.search(special);
   if (first === -1) return pattern.startsWith(':') ? undefined : pattern;

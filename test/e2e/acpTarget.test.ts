@@ -9,6 +9,7 @@ import { repoRoot } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
 import { alive } from '../support/procs.js';
 import { disposeAllTerminals } from '../support/terminal.js';
+import { gitRepo } from '../unit/worktrees/helpers.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
 afterEach(async () => {
@@ -118,6 +119,31 @@ describe('an external ACP agent as a delegate target', () => {
       expect(outside).toContain("write refused: Invalid params: arbor refused write_file '/etc/arbor-acp-test.txt'");
       expect(outside).toContain('outside the allowed roots');
       expect(existsSync('/etc/arbor-acp-test.txt')).toBe(false);
+    },
+  );
+
+  it(
+    "an isolated external child's fs/write_text_file is checked in its worktree: the original checkout is refused, a relative path lands in the worktree",
+    { timeout: PROCESS_TEST_TIMEOUT },
+    async (ctx) => {
+      const sb = sandbox(ctx);
+      const checkout = join(sb.h.dir, 'escaped.txt');
+      const model = await sb.withModel(
+        delegates(`write ${checkout} out of the worktree`, 'write inside.txt in the worktree'),
+        acpConfig(`${EXT_LEAD}\nisolation = "worktree"`, '\n[delegation]\nmerge = "ask"\n'),
+      );
+      writeConfigAgentExtra(sb.h.dir, LEAD);
+      addToProfile(sb.h.dir, 'auto_approve = ["write_file"]');
+      // Isolated children need a git work tree; .arbor/ (ARBOR_HOME, the worktrees) stays out of it.
+      gitRepo(sb.h.dir, { 'a.txt': 'a\n', '.gitignore': '.arbor/\n' });
+      const r = await sb.arbor(['-p', 'go']);
+      expect(r.code).toBe(0);
+      const [escaped, inside] = toolResults(model.requests.at(-1)!.body);
+      expect(escaped).toContain(`write refused: Invalid params: arbor refused write_file '${checkout}'`);
+      expect(existsSync(checkout)).toBe(false);
+      // Written in the child's own worktree (kept for the merge), not in the checkout.
+      expect(inside).toContain(`wrote inside.txt`);
+      expect(existsSync(join(sb.h.dir, 'inside.txt'))).toBe(false);
     },
   );
 

@@ -54,8 +54,11 @@ export async function runAcpTarget(
   onAgentName: (name: string) => void,
   notice: PostNotice,
 ): Promise<string> {
-  const { store, cwd } = supervisor;
-  const caller = plan.caller;
+  const { store } = supervisor;
+  // An isolated child (or one inheriting an isolated caller's tree) works in its worktree:
+  // the agent's session starts there, and its fs and terminal requests are checked as the
+  // caller mapped into it (the original checkout forbidden, other worktrees fenced off).
+  const { cwd, caller } = supervisor.placeOf(run.id, plan.caller);
   const sink = new AcpTranscriptSink({
     runId: run.id,
     append: (item) => void appendItem(store, run.id, item),
@@ -160,7 +163,9 @@ export async function runAcpTarget(
   const signal = handle.controller.signal;
   const steering = new AcpSteering(supervisor, handle, run, sink, task, notice);
   const shared = spec.perChild ? undefined : sharedAcpAgents(supervisor);
-  const agent = shared?.acquire(run.alias, spec, cwd, spawnEnv);
+  // A shared process outlives any one child's worktree: it starts in the session's cwd, and
+  // each child's session is opened in that child's own (host.cwd).
+  const agent = shared?.acquire(run.alias, spec, supervisor.cwd, spawnEnv);
   let result: AcpChildResult | undefined;
   let failure: unknown;
   try {

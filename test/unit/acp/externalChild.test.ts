@@ -357,6 +357,28 @@ describe('steering an external ACP child that ends before it is sent', () => {
     reportedUnsent(f, child!, 'it timed out', 'hang');
   });
 
+  it('the child stopped by a per-child limit while a steer is queued: the limit is the reason', { timeout: 60000 }, async () => {
+    const f = (fx = await delegating('hang', ['max_child_seconds = 1']));
+    // Paused as it appears, before its clock starts: the steer is queued before its 1 s run.
+    let child: Run | undefined;
+    const off = f.runtime.store.subscribe(() => {
+      if (child || !extRun(f)) return;
+      child = extRun(f)!;
+      f.runtime.pause(child.id);
+    });
+    const turn = f.runtime.startTurn('go');
+    await whenStore(f, () => child !== undefined);
+    off();
+    expect(steerRun(f.runtime, child!.id, 'say more').level).toBe('info');
+    f.runtime.resume(child!.id);
+    await turn;
+    expect(extRun(f)!.status).toBe('failed');
+    const error = extRun(f)!.error ?? '';
+    expect(error).toContain('child budget exhausted: max_child_seconds = 1');
+    // The supervisor stops it as 'cancelled'; the reason given is the limit, not a cancel.
+    reportedUnsent(f, child!, `it failed: ${error}`, 'hang');
+  });
+
   it('a steer that arrives just after the last turn ended, before the run is over, is refused', { timeout: 60000 }, async () => {
     const f = (fx = await delegating('say hello'));
     // The usage is booked once the session's turns are over and steering has closed, while

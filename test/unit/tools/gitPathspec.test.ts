@@ -39,6 +39,9 @@ const PATTERNS = [
   'src/deep/*',
   '**/[ab].ts',
   '!(src)/**',
+  // A leading '!' negates the whole glob: its matches are what the literal text rules out.
+  '!**/*.md',
+  '!*.ts',
 ];
 
 let dir: string;
