@@ -154,7 +154,9 @@ export async function runLoop(spec: LoopSpec): Promise<LoopResult> {
     try {
       await stepBoundary(spec, false);
     } catch (err) {
-      await streamed?.cancel();
+      // The reply (with every call) is in the history already: its calls get their results.
+      const started = await stopStarted(streamed);
+      if (started) recordResults(spec, started.calls, started.results);
       throw err;
     }
     await runToolCalls(spec, calls, seen, streamed);
@@ -296,12 +298,18 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string
   } catch (err) {
     finishItem(true);
     spec.hooks.onRetry?.(spec.runId, undefined);
-    await streamed?.cancel();
-    // Keep what the model already said: the next turn's context includes the partial reply.
-    if (text.trim() !== '') {
-      const partial: ModelMessage = { role: 'assistant', content: `${forHistory()}\n[interrupted]` };
+    const started = await stopStarted(streamed);
+    // Keep what the model already said, and what the calls it started did: the next turn's
+    // context includes the partial reply and those calls with their results.
+    if (text.trim() !== '' || started) {
+      const partial: ModelMessage = {
+        role: 'assistant',
+        content: `${forHistory()}\n[interrupted]`,
+        ...(started ? { toolCalls: started.calls } : {}),
+      };
       spec.history.push(partial);
       spec.hooks.onMessage?.(spec.runId, partial);
+      if (started) recordResults(spec, started.calls, started.results);
     }
     if (spec.signal.aborted || isAbortError(err)) throw new RunAbortedError();
     throw err;
@@ -309,7 +317,13 @@ async function modelStep(spec: LoopSpec, toolsAllowed: boolean, seen: Set<string
   spec.hooks.onRetry?.(spec.runId, undefined);
   finishItem(false);
   if (spec.signal.aborted) {
-    await streamed?.cancel();
+    const started = await stopStarted(streamed);
+    if (started) {
+      const stopped: ModelMessage = { role: 'assistant', content: forHistory(), toolCalls: started.calls };
+      spec.history.push(stopped);
+      spec.hooks.onMessage?.(spec.runId, stopped);
+      recordResults(spec, started.calls, started.results);
+    }
     throw new RunAbortedError();
   }
 
@@ -349,6 +363,20 @@ function toolCard(spec: LoopSpec, call: ToolCallRequest): ToolTranscriptItem {
  * in call order. */
 async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>, streamed?: StreamedCalls): Promise<void> {
   const results = streamed ? await streamed.collect() : await runUnstarted(spec, calls, seen);
+  recordResults(spec, calls, results);
+  if (spec.signal.aborted) throw new RunAbortedError();
+}
+
+/** Stops the calls a reply started as it streamed; what they were and how each ended, when
+ * there were any. */
+async function stopStarted(streamed: StreamedCalls | undefined): Promise<{ calls: ToolCallRequest[]; results: ToolResult[] } | undefined> {
+  if (!streamed) return undefined;
+  const started = await streamed.cancel();
+  return started.calls.length ? started : undefined;
+}
+
+/** Each call's result joins the history after the reply that asked for it, in call order. */
+function recordResults(spec: LoopSpec, calls: ToolCallRequest[], results: ToolResult[]): void {
   for (let i = 0; i < calls.length; i++) {
     const r = results[i];
     const msg: ModelMessage = {
@@ -362,7 +390,6 @@ async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
     spec.history.push(msg);
     spec.hooks.onMessage?.(spec.runId, msg);
   }
-  if (spec.signal.aborted) throw new RunAbortedError();
 }
 
 async function runUnstarted(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<ToolResult[]> {

@@ -79,10 +79,13 @@ export class StreamedCalls {
   }
 
   /** The reply failed or the run stopped before the calls were collected: stop them and
-   * wait until each has ended. */
-  async cancel(): Promise<void> {
+   * wait until each has ended. Gives back every call with its result: a call that finished
+   * before the stop had its effect (a file written, a child's answer), so the history must
+   * say so (loop.ts records them). */
+  async cancel(): Promise<{ calls: ToolCallRequest[]; results: ToolResult[] }> {
     this.controller.abort();
-    await this.collect().catch(() => undefined);
+    const results = await this.collect().catch(() => this.results);
+    return { calls: [...this.calls], results: this.calls.map((_, i) => results[i] ?? NOT_STARTED) };
   }
 
   private link(): void {

@@ -122,6 +122,40 @@ describe('a parallel batch started while the reply streams it', () => {
     expect(await Promise.all(childRequests.map((r) => r.ended))).toEqual(childRequests.map(() => 'client_closed'));
   }, 60_000);
 
+  it('a reply cut off after a child answered: the next request still carries that call and its answer', async () => {
+    const N = 6;
+    let rootRequests = 0;
+    fx = await makeFixture({
+      toml: toml(N),
+      respond: ({ body }) => {
+        const n = childNumber(body);
+        if (n !== undefined) return text(`answer ${n}`);
+        if (rootRequests++ > 0) return text('root again');
+        // The reply drops once a child it started has answered: that child's work is done.
+        const answered = until(() => children(fx!).some((r) => r.status === 'completed'), 30_000, 'a child answered');
+        return heldReply(
+          N,
+          2,
+          answered.then(() => {
+            throw new Error('the connection drops');
+          }),
+        );
+      },
+    });
+    await fx.runtime.startTurn('go');
+    expect(root(fx).status).toBe('failed');
+    const answered = children(fx).filter((r) => r.status === 'completed');
+    expect(answered.length).toBeGreaterThan(0);
+    await fx.runtime.startTurn('again');
+    const body = fx.server.requests.at(-1)!.body;
+    const asked = body.messages.filter((m: any) => m.role === 'assistant').flatMap((m: any) => (m.tool_calls ?? []).map((c: any) => c.id));
+    const results = toolMessages(body);
+    // Every call the cut reply started is there, each with its result after it.
+    expect(asked.length).toBe(children(fx).length);
+    expect(results.map((r) => r.tool_call_id)).toEqual(asked);
+    expect(results.filter((r) => /^answer \d+$/.test(r.content))).toHaveLength(answered.length);
+  }, 60_000);
+
   it('a kill of the root while the reply still streams ends every child and the turn; no call after it starts one', async () => {
     const N = 30;
     const firstChild = signal();
