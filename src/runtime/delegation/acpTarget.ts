@@ -5,7 +5,8 @@
 // decides), fs reads and writes go through the caller's confinement and approvals, and
 // terminals run under the caller's shell policy (as the shell tool: allowed_commands, the
 // approval, a confined cwd, the scrubbed tool environment, the reaper, shell_timeout_secs).
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { openForRead, openForWrite } from '../../tools/confinedOpen.js';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { runAcpChild, type AcpChildHost, type AcpChildResult } from '../../acp/client/externalAgent.js';
 import { AcpTerminals, type AdmittedTerminal } from '../../acp/client/terminals.js';
@@ -137,9 +138,11 @@ export async function runAcpTarget(
     },
     async readTextFile(req) {
       const path = confined(req.path, false, 'read_file');
-      const text = await readFile(path, 'utf8').catch((err: Error) => {
-        throw acp.RequestError.resourceNotFound(`${req.path}: ${err.message}`);
-      });
+      // Through the checked open, like read_file: a link swapped in after the check is
+      // refused, never followed out of the roots.
+      const opened = await openForRead(path, req.path, (where) => confinePath(where, cwd, caller));
+      if (!opened.ok) throw acp.RequestError.resourceNotFound(`${req.path}: ${opened.error}`);
+      const text = await opened.handle.readFile('utf8').finally(() => opened.handle.close());
       if (req.line == null && req.limit == null) return { content: text };
       const lines = text.split('\n');
       const start = Math.max(0, (req.line ?? 1) - 1);
@@ -154,7 +157,16 @@ export async function runAcpTarget(
       };
       const decision = await decide('write_file', `acp-write-${Date.now()}`, { path: req.path }, handle.controller.signal, preview);
       if (!decision.allowed) throw acp.RequestError.invalidParams({ path: req.path }, ACP_REFUSED('write_file', req.path, decision.error));
-      await writeFile(path, req.content);
+      // Through the checked open, like write_file: never through a link swapped in after the
+      // check, and truncated only once the open passed.
+      const opened = await openForWrite(path, req.path, (where) => confinePath(where, cwd, caller, true));
+      if (!opened.ok) throw acp.RequestError.invalidParams({ path: req.path }, ACP_REFUSED('write_file', req.path, opened.error));
+      try {
+        await opened.handle.truncate(0);
+        await opened.handle.writeFile(req.content, 'utf8');
+      } finally {
+        await opened.handle.close();
+      }
     },
   };
 
