@@ -118,7 +118,8 @@ export class GrepPool {
       `"use strict";\nconst { parentPort, workerData } = require('node:worker_threads');\n` +
       `(${grepWorkerMain.toString()})(require('node:fs'), parentPort, workerData);\n`;
     // stdout/stderr stay in the thread: nothing it could print may reach the screen.
-    const worker = new Worker(source, { eval: true, workerData, stdout: true, stderr: true });
+    // The thread needs no environment: it gets none, so no secret is ever within its reach.
+    const worker = new Worker(source, { eval: true, workerData, env: {}, stdout: true, stderr: true });
     const slot: Slot = { worker, progress: new Int32Array(progress), jobs: new Set() };
     worker.on('message', (done: GrepDone) => this.answered(slot, done));
     worker.on('error', (err: Error) => this.crashed(slot, err.message));
