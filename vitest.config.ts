@@ -7,6 +7,10 @@ export default defineConfig({
   resolve: { preserveSymlinks: true },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // Ink reads CI once, at import, and then draws no intermediate frame (only the last, at
+    // exit): the UI tests that count frames and the pty tests would test another Ink than a
+    // person gets. CI=true comes from the CI runner, not from what is tested.
+    env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
     testTimeout: 20000,
     hookTimeout: 20000,
     // pty end-to-end tests spawn real processes; keep parallelism modest on 2-core machines
