@@ -15,15 +15,15 @@ import {
   agent,
   delegateFixture,
   delegateResults,
-  lastToolResult,
   sequence,
   text,
   toml,
   until,
   UUID,
   type DelegateFixture,
-  type Responder,
   delegations,
+  mainScript,
+  recordTask,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -38,30 +38,9 @@ const trusted = (alias: string, extra = '') => agent(alias, `risk_profile = "tru
 const CONFIG = trusted('main') + trusted('worker', 'runtime_profile = "agentic"') + trusted('plain');
 
 const call = (args: object, id: string): LoopbackReply => ({ kind: 'tools', calls: [{ id, name: 'delegate', args }] });
+const record = (store: TaskStore, fields: Partial<TaskRecord> & { task_id: string }) =>
+  recordTask(store, { output: 'old output', ...fields });
 const taskIdIn = (s: string) => UUID.exec(s)?.[0] ?? '';
-
-/** main's script: step i gets the previous tool result and returns the next reply. */
-function mainScript(...steps: Array<(previous: string) => LoopbackReply>): Responder {
-  return (req, nth) => (nth < steps.length ? steps[nth](nth === 0 ? '' : lastToolResult(req)) : text('done'));
-}
-
-function record(store: TaskStore, fields: Partial<TaskRecord> & { task_id: string }): void {
-  const now = new Date().toISOString();
-  store.create({
-    agent: 'worker',
-    caller_chain: ['main'],
-    status: 'completed',
-    output: 'old output',
-    error: null,
-    created_at: now,
-    started_at: now,
-    finished_at: now,
-    heartbeat_at: now,
-    pid: process.pid,
-    progress: null,
-    ...fields,
-  });
-}
 
 describe('launch', () => {
   it('returns the task id at once, runs detached, and the record ends completed with progress', async () => {

@@ -22,12 +22,11 @@ import {
   delegateResults,
   delegateSpecOf,
   lastToolResult,
-  sequence,
   text,
   toml,
   type DelegateFixture,
   type Responder,
-  delegations,
+  delegatesToEach,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -95,13 +94,7 @@ describe('gate 2: reachability', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: sequence(
-          delegations([
-            { agent: 'peer', prompt: 'p' },
-            { agent: 'listed', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
+        main: delegatesToEach(['peer', 'listed']),
         peer: () => text('peer answer'),
         listed: () => text('listed answer'),
       },
@@ -122,13 +115,7 @@ describe('gate 2: reachability', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: sequence(
-          delegations([
-            { agent: 'off', prompt: 'p' },
-            { agent: 'off2', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
+        main: delegatesToEach(['off', 'off2']),
       },
     });
     await fx.runtime.startTurn('go');
@@ -247,14 +234,7 @@ ${agent('plain', 'risk_profile = "asking"')}
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: sequence(
-          delegations([
-            { agent: 'agentic_b', prompt: 'p' },
-            { agent: 'indep', prompt: 'p' },
-            { agent: 'plain', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
+        main: delegatesToEach(['agentic_b', 'indep', 'plain']),
         plain: () => text('plain answer'),
       },
     });

@@ -18,6 +18,7 @@ import {
   toolNames,
   type DelegateFixture,
   delegations,
+  delegatesToEach,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -40,13 +41,7 @@ ${agent('inheritor', 'risk_profile = "inherit"\nruntime_profile = "agentic"')}
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: sequence(
-          delegations([
-            { agent: 'narrow', prompt: 'p' },
-            { agent: 'inheritor', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
+        main: delegatesToEach(['narrow', 'inheritor']),
         narrow: () => text('n'),
         inheritor: () => text('i'),
       },
@@ -137,13 +132,7 @@ ${agent('indep', 'risk_profile = "trusted"\nruntime_profile = "agentic_big"')}
     fx = await delegateFixture({
       config: (url) => toml(url, config),
       agents: {
-        main: sequence(
-          delegations([
-            { agent: 'bounded', prompt: 'p' },
-            { agent: 'indep', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
+        main: delegatesToEach(['bounded', 'indep']),
         // Both children want three model calls.
         bounded: (req, nth) => (nth < 2 ? listCall : text('bounded done')),
         indep: (req, nth) => (nth < 2 ? listCall : text('indep done')),
