@@ -3,6 +3,7 @@
 // replies are scripted per agent: the agent is read from its system prompt "You are <alias>.".
 import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { onTestFinished } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
@@ -90,6 +91,14 @@ export async function startScriptedAgents(
   return { server, byAgent };
 }
 
+/** A home of this test's own, removed when the test ends (after the runtime that uses it,
+ * as onTestFinished hooks run last-in first-out): for records laid down before a start. */
+export function testHome(name = 'delegate'): string {
+  const home = mkdtempSync(join(tmpdir(), `arbor-${name}-home-`));
+  onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+  return home;
+}
+
 /** What every scripted-agents runtime below shares: one loopback model serving each agent
  * its own script, a home and a workspace in temp folders, the config loaded from `config`,
  * and the runtime wired as the CLI wires it (extraToolsFor + extraServicesFor). Cleaned up
@@ -159,6 +168,14 @@ export function delegateFixture(opts: {
     home: opts.home,
     runtime: () => ({ interactive: opts.interactive ?? false }),
   });
+}
+
+/** A fixture of `body` (agents and profiles under the shared provider) whose root has run
+ * one turn, "go". */
+export async function afterOneTurn(body: string, agents: Record<string, Responder>): Promise<DelegateFixture> {
+  const fx = await delegateFixture({ config: (url) => toml(url, body), agents });
+  await fx.runtime.startTurn('go');
+  return fx;
 }
 
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });

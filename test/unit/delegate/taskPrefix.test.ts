@@ -1,21 +1,16 @@
 // Short task ids (issue #20 item 9): a prefix copied from a card resolves against the task
 // records the caller can see, whichever run started the task; an ambiguous prefix names
 // the candidates; a prefix of another caller's task matches nothing.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskStore, isTaskIdOrPrefix, matchTaskIds } from '../../../src/persistence/taskRecords.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { ambiguousTaskId, invalidTaskId, noResult } from '../../../src/tools/delegate/strings.js';
-import { agent, delegateFixture, delegateResults, toml, type DelegateFixture, mainScript, recordTask } from './helpers.js';
+import { agent, delegateFixture, delegateResults, toml, type DelegateFixture, mainScript, recordTask, testHome } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-const homes: string[] = [];
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
 const trusted = (alias: string) => agent(alias, 'risk_profile = "trusted"\n');
@@ -38,8 +33,7 @@ describe('task id prefixes', () => {
   });
 
   it('check_result and cancel_task resolve a unique prefix, refuse an ambiguous one naming the candidates', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'arbor-prefix-home-'));
-    homes.push(home);
+    const home = testHome('prefix');
     const store = new TaskStore(home);
     // Records an earlier run left behind (another pid, finished).
     for (const id of [A, B, C]) recordTask(store, { task_id: id, pid: 1 });
