@@ -8,22 +8,16 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { repoRoot } from '../support/paths.js';
-import { startAcp as startPeer, type Peer } from '../helpers/acpPeer.js';
+import { startAcp as startPeer, type Peer, acpAgentLines } from '../helpers/acpPeer.js';
 import { alive } from '../support/procs.js';
 import { baseEnv } from '../support/terminal.js';
 import { trustFolderForTest } from '../support/trustFolder.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-const toolResults = (body: any) => (body.messages ?? []).filter((m: any) => m.role === 'tool');
-const firstUser = (body: any) => {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p: any) => p.text ?? '').join('');
-};
 
 function fanOut({ body }: LoopbackIncoming): LoopbackReply {
   const task = firstUser(body);
@@ -72,7 +66,7 @@ describe('arbor acp with an SDK client', () => {
       const { sessionId, configOptions } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
       expect(configOptions?.[0]?.id).toBe('model');
 
-      const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const turn = peer.prompt(sessionId, 'go');
       // The hanging child is cancelled through its own session as soon as it runs.
       const hanging = await peer.waitFor(
         (n) => n.update.sessionUpdate === 'subagent_update' && (n.update as any).description?.includes('child hangs'),
@@ -181,17 +175,13 @@ describe('arbor acp with an SDK client', () => {
           : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'hang' } }] },
     });
     cleanups.push(() => model.close());
-    const fixture = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
     writeConfig(
       h.dir,
       fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
         [
           '[risk_profiles.lead]',
           'delegation_policy = { mode = "allow" }',
-          '[agents.ext]',
-          'runtime = "acp"',
-          `command = ${JSON.stringify(process.execPath)}`,
-          `args = [${JSON.stringify(fixture)}]`,
+          ...acpAgentLines(),
           // It ignores session/cancel: only the process end stops it.
           'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }',
           '',
@@ -199,9 +189,8 @@ describe('arbor acp with an SDK client', () => {
     );
     trustFolderForTest(h.dir, baseEnv(h.env));
     const peer = startAcp(h, () => 'deny');
-    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
-    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-    const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const sessionId = await peer.open({ subagents: {} });
+    const turn = peer.prompt(sessionId, 'go');
     const child = await peer.waitFor((n) => n.update.sessionUpdate === 'subagent_update' && (n.update as any).title === 'ext#1');
     const pidFile = join(h.dir, 'acp-agent.pid');
     await expect.poll(() => existsSync(pidFile), { timeout: 20000 }).toBe(true);
@@ -246,11 +235,8 @@ describe('arbor acp with an SDK client', () => {
       writeConfig(h.dir, fakeProviderConfig(model.url));
       trustFolderForTest(h.dir, baseEnv(h.env));
       const peer = startAcp(h, () => 'deny');
-      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      expect((await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe(
-        'end_turn',
-      );
+      const sessionId = await peer.open();
+      expect((await peer.prompt(sessionId, 'go')).stopReason).toBe('end_turn');
       // No subagent_update and no other session: each child is a tool call with its progress.
       expect(peer.updates.some((n) => kindOf(n) === 'subagent_update')).toBe(false);
       expect(new Set(peer.updates.map((n) => n.sessionId))).toEqual(new Set([sessionId]));
@@ -273,7 +259,7 @@ describe('arbor acp with an SDK client', () => {
       const offered = peer.updates.find((n) => kindOf(n) === 'available_commands_update')!.update as acp.AvailableCommandsUpdate;
       expect(offered.availableCommands.map((c) => c.name)).toEqual(['clear', 'model', 'export']);
       const before = model.requests.length;
-      await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/model' }] });
+      await peer.prompt(sessionId, '/model');
       const listed = peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any;
       expect(listed.content.text).toContain('* fake (openai-compatible/fake-model)');
       expect(model.requests.length).toBe(before);
@@ -296,9 +282,8 @@ describe('arbor acp with an SDK client', () => {
       writeConfig(h.dir, fakeProviderConfig(model.url));
       trustFolderForTest(h.dir, baseEnv(h.env));
       const peer = startAcp(h, () => 'deny');
-      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      const say = (text: string) => peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+      const sessionId = await peer.open();
+      const say = (text: string) => peer.prompt(sessionId, text);
       const lastText = () => (peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any).content.text as string;
       await say('before');
       await say('/clear');
@@ -367,9 +352,8 @@ describe('arbor acp with an SDK client', () => {
     );
     trustFolderForTest(h.dir, baseEnv(h.env));
     const peer = startAcp(h, () => 'deny');
-    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
-    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-    const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const sessionId = await peer.open({ subagents: {} });
+    const turn = peer.prompt(sessionId, 'go');
     const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
     const middle = await peer.waitFor((n) => sub(n)?.title?.startsWith('helper#') && sub(n)?.description?.includes('middle'));
     const middleSession = sub(middle).sessionId as string;

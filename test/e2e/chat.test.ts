@@ -6,7 +6,7 @@ import { arborBin } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, ptyTest } from './sandbox.js';
 
 // Safety net: nothing a failed test started may outlive it.
 afterEach(async () => {
@@ -279,25 +279,19 @@ describe.concurrent('bad config', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 });
 
 describe('typeahead', () => {
-  it(
-    'keys typed while arbor is still starting are sent as a message, not echoed as a paste',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
-      ctx.onTestFinished(() => term.dispose());
-      // no waiting for the prompt: type at once, as an impatient person would
-      term.type('hello early');
-      term.press('enter');
-      await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
-      expect(term.scrollback()).not.toContain('2 lines');
-    },
-  );
+  ptyTest('keys typed while arbor is still starting are sent as a message, not echoed as a paste', PTY_TEST_TIMEOUT, async (sb, ctx) => {
+    const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
+    ctx.onTestFinished(() => term.dispose());
+    // no waiting for the prompt: type at once, as an impatient person would
+    term.type('hello early');
+    term.press('enter');
+    await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
+    expect(term.scrollback()).not.toContain('2 lines');
+  });
 });
 
 describe('Ctrl+C and retries', () => {
-  it('Ctrl+C interrupts a running turn; twice with no turn quits with code 0', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('Ctrl+C interrupts a running turn; twice with no turn quits with code 0', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 }));
     const term = await sb.startArbor();
     await send(term, 'talk slowly');
@@ -312,8 +306,7 @@ describe('Ctrl+C and retries', () => {
     expect(exit.exitCode).toBe(0);
   });
 
-  it('a 429 is retried and the status bar says so while it waits', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a 429 is retried and the status bar says so while it waits', PTY_TEST_TIMEOUT, async (sb) => {
     // Retry-After 2 s keeps the notice on screen long enough to read.
     sb.h.env.ARBOR_RETRY_BASE_MS = '2000';
     await sb.withModel(({ index }) =>
@@ -330,51 +323,40 @@ describe('Ctrl+C and retries', () => {
 });
 
 describe('setup', () => {
-  it(
-    'arbor init writes a commented starter config, says where, and never overwrites it',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const first = await sb.arbor(['init']);
-      expect(first.code).toBe(0);
-      const path = `${sb.h.home}/config.toml`;
-      expect(first.stdout).toContain(path);
-      const { readFileSync } = await import('node:fs');
-      const text = readFileSync(path, 'utf8');
-      expect(text).toMatch(/^#/m);
-      expect(text).toContain('[agents.main]');
-      expect(text).toContain('mode = "bounded"');
-      const second = await sb.arbor(['init']);
-      expect(second.code).toBe(0);
-      expect(second.stdout).toMatch(/already exists/);
-      expect(readFileSync(path, 'utf8')).toBe(text);
-      // the written config loads: arbor runs headless with it
-      const run = await sb.arbor(['-p', 'hello']);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toContain('[offline model]');
-    },
-  );
+  ptyTest('arbor init writes a commented starter config, says where, and never overwrites it', PROCESS_TEST_TIMEOUT, async (sb) => {
+    const first = await sb.arbor(['init']);
+    expect(first.code).toBe(0);
+    const path = `${sb.h.home}/config.toml`;
+    expect(first.stdout).toContain(path);
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(path, 'utf8');
+    expect(text).toMatch(/^#/m);
+    expect(text).toContain('[agents.main]');
+    expect(text).toContain('mode = "bounded"');
+    const second = await sb.arbor(['init']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/already exists/);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    // the written config loads: arbor runs headless with it
+    const run = await sb.arbor(['-p', 'hello']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[offline model]');
+  });
 
-  it(
-    'with only OPENAI_API_KEY set, the status bar names the provider and where it came from',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
-      const term = await sb.startArbor();
-      await term.waitForText('openai/gpt-4.1-mini');
-      await term.waitForText('OPENAI_API_KEY');
-      expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
-    },
-  );
+  ptyTest('with only OPENAI_API_KEY set, the status bar names the provider and where it came from', PTY_TEST_TIMEOUT, async (sb) => {
+    sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
+    const term = await sb.startArbor();
+    await term.waitForText('openai/gpt-4.1-mini');
+    await term.waitForText('OPENAI_API_KEY');
+    expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
+  });
 });
 
 describe('secrets', () => {
-  it(
+  ptyTest(
     'a key named by api_key_env is scrubbed from the session file even when its variable name looks harmless',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const secret = 'cred-4f9a8b7c6d5e4f3a2b1c';
       const model = await sb.withModel(() => ({ kind: 'text', chunks: ['noted'] }));
       writeConfig(
