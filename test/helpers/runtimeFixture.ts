@@ -29,6 +29,19 @@ system_prompt = "You are main."
 ${extra}
 `;
 
+/** A root that may run `n` children at once and have `n` of its own, tools in parallel. */
+export const wideToml = (n: number) => (url: string) =>
+  baseToml(
+    url,
+    `runtime_profile = "wide"
+[runtime_profiles.wide]
+parallel_tools = true
+[delegation]
+max_concurrent = ${n}
+max_children_per_agent = ${n}
+`,
+  );
+
 export async function makeFixture(opts: {
   respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>;
   toml?: (url: string) => string;

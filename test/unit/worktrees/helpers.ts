@@ -6,7 +6,7 @@ import { git, gitRepo } from '../../helpers/git.js';
 import { join } from 'node:path';
 import { type RuntimeSinks } from '../../../src/runtime/runtime.js';
 import type { Run } from '../../../src/model/run.js';
-import { agent, scriptedRuntime, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
+import { agent, callsThenDone, delegateCall, scriptedRuntime, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 
 /** a.txt as every fixture repository starts (unless the test gives its own files). */
@@ -55,6 +55,15 @@ export function isoFixture(opts: {
       return real;
     },
     runtime: (_config, { home }) => ({ arborHome: home, ...(opts.sinks ? { sinks: opts.sinks } : {}) }),
+  });
+}
+
+/** merge = "auto": main delegates once with `args` in a worktree of its own, then answers "done";
+ * `agents` script the children. */
+export function autoMergeFixture(args: object, agents: Record<string, Responder>): Promise<DelegateFixture> {
+  return isoFixture({
+    config: isoConfig('merge = "auto"'),
+    agents: { main: callsThenDone(delegateCall({ ...args, isolation: 'worktree' })), ...agents },
   });
 }
 
