@@ -55,11 +55,10 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 });
 
 describe('interactive chat', () => {
-  it(
+  ptyTest(
     'streams the reply onto the screen and shows provider, model and tokens in the status bar',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const { withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async ({ withModel, startArbor }) => {
       const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
       const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
       const term = await startArbor();
@@ -79,11 +78,10 @@ describe('interactive chat', () => {
     },
   );
 
-  it(
+  ptyTest(
     'Esc interrupts a long reply: the partial text stays, marked interrupted, and input works again',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const { withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async ({ withModel, startArbor }) => {
       const words = Array.from({ length: 50 }, (_, i) => `w${i + 1} `);
       const m = await withModel((req) =>
         req.index === 0
@@ -117,11 +115,10 @@ describe('interactive chat', () => {
     },
   );
 
-  it(
+  ptyTest(
     'Ctrl+D on an empty input quits with code 0 and restores the terminal; --resume shows the conversation again',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const { h, withModel } = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 1.5,
+    async ({ h, withModel }, ctx) => {
       const m = await withModel((req) =>
         req.index === 0
           ? { kind: 'text', chunks: ['The capital ', 'of France ', 'is Paris.'], delayMs: 20 }
@@ -165,8 +162,7 @@ describe('interactive chat', () => {
     },
   );
 
-  it('renders a markdown reply without raw # or ``` markers', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { withModel, startArbor } = sandbox(ctx);
+  ptyTest('renders a markdown reply without raw # or ``` markers', PTY_TEST_TIMEOUT, async ({ withModel, startArbor }) => {
     const md = [
       '# Release Notes\n\n',
       'Some **important** text.\n\n',
@@ -195,8 +191,7 @@ describe('interactive chat', () => {
     expect(screen).toContain('important');
   });
 
-  it('with no config at all, the offline provider answers with its labelled reply', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { startArbor } = sandbox(ctx);
+  ptyTest('with no config at all, the offline provider answers with its labelled reply', PTY_TEST_TIMEOUT, async ({ startArbor }) => {
     const term = await startArbor();
     await send(term, 'hi there');
     await term.waitForText('[offline model]', 8000);
