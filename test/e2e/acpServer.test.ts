@@ -6,12 +6,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
-import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { startAcp as startPeer, type Peer, acpAgentLines } from '../helpers/acpPeer.js';
+import { type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
+import { fakeProviderConfig, type ArborHome } from '../support/tempHome.js';
+import { startAcp as startPeer, type Peer, acpAgentLines, acpHome } from '../helpers/acpPeer.js';
 import { alive } from '../support/procs.js';
-import { baseEnv } from '../support/terminal.js';
-import { trustFolderForTest } from '../support/trustFolder.js';
 import { firstUser, toolResults } from '../support/wireBody.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -49,12 +47,11 @@ describe('arbor acp with an SDK client', () => {
     'streams three children as subagent sessions, asks on the child session, cancels one subtree, and loads the session',
     { timeout: 60000 },
     async () => {
-      const h = tempArborHome({ prefix: 'arbor-acp-' });
-      cleanups.push(() => h.cleanup());
-      const model: LoopbackModel = await startLoopbackModel({ dialect: 'openai', respond: fanOut });
-      cleanups.push(() => model.close());
-      writeConfig(h.dir, `${fakeProviderConfig(model.url)}\n[delegation]\nsubagent_approvals = "ask"\nconfirm_fanout_over = 2\n`);
-      trustFolderForTest(h.dir, baseEnv(h.env));
+      const { h } = await acpHome(
+        fanOut,
+        (url) => `${fakeProviderConfig(url)}\n[delegation]\nsubagent_approvals = "ask"\nconfirm_fanout_over = 2\n`,
+        cleanups,
+      );
 
       const peer = startAcp(h, (req) => req.options.find((o) => o.kind === 'allow_once')!.optionId);
       const init = await peer.conn.agent.request('initialize', {
@@ -165,19 +162,13 @@ describe('arbor acp with an SDK client', () => {
   );
 
   it("cancel on an external ACP child's session ends that agent's process", { timeout: 60000 }, async () => {
-    const h = tempArborHome({ prefix: 'arbor-acp-' });
-    cleanups.push(() => h.cleanup());
-    const model = await startLoopbackModel({
-      dialect: 'openai',
-      respond: ({ body }) =>
+    const { h } = await acpHome(
+      ({ body }) =>
         toolResults(body).length
           ? { kind: 'text', chunks: [`root saw: ${toolResults(body)[0].content}`] }
           : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'hang' } }] },
-    });
-    cleanups.push(() => model.close());
-    writeConfig(
-      h.dir,
-      fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
+      (url) =>
+        fakeProviderConfig(url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
         [
           '[risk_profiles.lead]',
           'delegation_policy = { mode = "allow" }',
@@ -186,8 +177,8 @@ describe('arbor acp with an SDK client', () => {
           'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }',
           '',
         ].join('\n'),
+      cleanups,
     );
-    trustFolderForTest(h.dir, baseEnv(h.env));
     const peer = startAcp(h, () => 'deny');
     const sessionId = await peer.open({ subagents: {} });
     const turn = peer.prompt(sessionId, 'go');
@@ -214,11 +205,8 @@ describe('arbor acp with an SDK client', () => {
     'flattens children into tool calls of the root session for a client without the subagents capability',
     { timeout: 60000 },
     async () => {
-      const h = tempArborHome({ prefix: 'arbor-acp-' });
-      cleanups.push(() => h.cleanup());
-      const model = await startLoopbackModel({
-        dialect: 'openai',
-        respond: ({ body }) => {
+      const { h, model } = await acpHome(
+        ({ body }) => {
           const task = firstUser(body);
           if (task.startsWith('part ')) return { kind: 'text', chunks: [`did ${task}`] };
           if (toolResults(body).length) return { kind: 'text', chunks: ['parent done'] };
@@ -230,10 +218,9 @@ describe('arbor acp with an SDK client', () => {
             ],
           };
         },
-      });
-      cleanups.push(() => model.close());
-      writeConfig(h.dir, fakeProviderConfig(model.url));
-      trustFolderForTest(h.dir, baseEnv(h.env));
+        (url) => fakeProviderConfig(url),
+        cleanups,
+      );
       const peer = startAcp(h, () => 'deny');
       const sessionId = await peer.open();
       expect((await peer.prompt(sessionId, 'go')).stopReason).toBe('end_turn');
@@ -269,18 +256,14 @@ describe('arbor acp with an SDK client', () => {
     '/clear keeps the session id on the connection; arbor saves what follows as a new session, and loading the old id brings back only what came before',
     { timeout: 60000 },
     async () => {
-      const h = tempArborHome({ prefix: 'arbor-acp-' });
-      cleanups.push(() => h.cleanup());
-      const model = await startLoopbackModel({
-        dialect: 'openai',
-        respond: ({ body }) => ({
+      const { h } = await acpHome(
+        ({ body }) => ({
           kind: 'text',
           chunks: [`answer to ${JSON.stringify(body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content))}`],
         }),
-      });
-      cleanups.push(() => model.close());
-      writeConfig(h.dir, fakeProviderConfig(model.url));
-      trustFolderForTest(h.dir, baseEnv(h.env));
+        (url) => fakeProviderConfig(url),
+        cleanups,
+      );
       const peer = startAcp(h, () => 'deny');
       const sessionId = await peer.open();
       const say = (text: string) => peer.prompt(sessionId, text);
@@ -310,11 +293,9 @@ describe('arbor acp with an SDK client', () => {
     },
   );
   it("session/cancel on a child whose own child runs kills that child's subtree only", { timeout: 60000 }, async () => {
-    const h = tempArborHome({ prefix: 'arbor-acp-' });
-    cleanups.push(() => h.cleanup());
-    const model = await startLoopbackModel({
-      dialect: 'openai',
-      respond: ({ body }) => {
+    // helper is an agentic delegate target: unlike a subagent, it may spawn children of its own.
+    const { h } = await acpHome(
+      ({ body }) => {
         const task = firstUser(body);
         const done = toolResults(body).length > 0;
         if (task.includes('grandchild hangs')) return { kind: 'hang' };
@@ -332,12 +313,8 @@ describe('arbor acp with an SDK client', () => {
           ],
         };
       },
-    });
-    cleanups.push(() => model.close());
-    // helper is an agentic delegate target: unlike a subagent, it may spawn children of its own.
-    writeConfig(
-      h.dir,
-      fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["helper"]') +
+      (url) =>
+        fakeProviderConfig(url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["helper"]') +
         [
           '[risk_profiles.lead]',
           'delegation_policy = { mode = "allow" }',
@@ -349,8 +326,8 @@ describe('arbor acp with an SDK client', () => {
           'runtime_profile = "deep"',
           '',
         ].join('\n'),
+      cleanups,
     );
-    trustFolderForTest(h.dir, baseEnv(h.env));
     const peer = startAcp(h, () => 'deny');
     const sessionId = await peer.open({ subagents: {} });
     const turn = peer.prompt(sessionId, 'go');

@@ -6,13 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText, startLoopbackModel, type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
-import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { baseEnv } from '../support/terminal.js';
+import { lastUserText, type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
+import { fakeProviderConfig, type ArborHome } from '../support/tempHome.js';
 import { alive } from '../support/procs.js';
-import { trustFolderForTest } from '../support/trustFolder.js';
 import { firstUser, toolResults } from '../support/wireBody.js';
-import { startAcp, acpAgentLines } from '../helpers/acpPeer.js';
+import { startAcp, acpAgentLines, acpHome } from '../helpers/acpPeer.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -24,13 +22,7 @@ const textOf = (n: acp.SessionNotification) => (n.update as any).content?.text a
 const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
 
 async function home(respond: (req: LoopbackIncoming) => LoopbackReply, extraToml = '', agentExtra = ''): Promise<ArborHome> {
-  const h = tempArborHome({ prefix: 'arbor-acp-' });
-  cleanups.push(() => h.cleanup());
-  const model = await startLoopbackModel({ dialect: 'openai', respond });
-  cleanups.push(() => model.close());
-  writeConfig(h.dir, `${fakeProviderConfig(model.url, 'fake-model', agentExtra)}${extraToml}`);
-  trustFolderForTest(h.dir, baseEnv(h.env));
-  return h;
+  return (await acpHome(respond, (url) => `${fakeProviderConfig(url, 'fake-model', agentExtra)}${extraToml}`, cleanups)).h;
 }
 
 describe('arbor acp: reasoning and the session lifecycle', () => {

@@ -3,7 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import type { ArborHome } from '../support/tempHome.js';
+import { tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
+import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
+import { trustFolderForTest } from '../support/trustFolder.js';
 import { join } from 'node:path';
 import { arborBin, repoRoot } from '../support/paths.js';
 import { baseEnv } from '../support/terminal.js';
@@ -24,6 +26,22 @@ export interface Peer {
   prompt(sessionId: string, text: string): Promise<acp.PromptResponse>;
   /** Closes stdin and waits for the server to exit. */
   end(): Promise<number | null>;
+}
+
+/** A temp home whose config (from `config`, given the model's URL) points main at a loopback
+ * model answering with `respond`, its folder trusted; `cleanups` gets what ends both. */
+export async function acpHome(
+  respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>,
+  config: (url: string) => string,
+  cleanups: Array<() => Promise<void> | void>,
+): Promise<{ h: ArborHome; model: LoopbackModel }> {
+  const h = tempArborHome({ prefix: 'arbor-acp-' });
+  cleanups.push(() => h.cleanup());
+  const model = await startLoopbackModel({ dialect: 'openai', respond });
+  cleanups.push(() => model.close());
+  writeConfig(h.dir, config(model.url));
+  trustFolderForTest(h.dir, baseEnv(h.env));
+  return { h, model };
 }
 
 /** The scripted ACP agent the tests delegate to (test/fixtures/acpAgent.mjs). */
