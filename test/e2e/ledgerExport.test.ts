@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest, type Sandbox } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -61,16 +61,21 @@ max_delegation_depth = 3
 subagent_approvals = "allow"
 `;
 
+/** Runs the three-level tree headless (-p go) and returns the id of the session it saved. */
+async function savedTree(sb: Sandbox): Promise<string> {
+  const { writeConfig, fakeProviderConfig } = await import('../support/tempHome.js');
+  const model = await sb.withModel(threeLevels);
+  writeConfig(sb.h.dir, fakeProviderConfig(model.url, 'fake-model', EXTRA));
+  const run = await sb.arbor(['-p', 'go']);
+  expect(run.stdout).toContain('root done');
+  return readdirSync(join(sb.h.home, 'sessions'))
+    .filter((f) => f.endsWith('.jsonl'))[0]
+    .replace(/\.jsonl$/, '');
+}
+
 describe('arbor export', () => {
   ptyTest('writes a saved three-level tree as JSON and Markdown: every field, 0600, secrets scrubbed', PTY_TEST_TIMEOUT, async (sb) => {
-    const { writeConfig, fakeProviderConfig } = await import('../support/tempHome.js');
-    const model = await sb.withModel(threeLevels);
-    writeConfig(sb.h.dir, fakeProviderConfig(model.url, 'fake-model', EXTRA));
-    const run = await sb.arbor(['-p', 'go']);
-    expect(run.stdout).toContain('root done');
-    const id = readdirSync(join(sb.h.home, 'sessions'))
-      .filter((f) => f.endsWith('.jsonl'))[0]
-      .replace(/\.jsonl$/, '');
+    const id = await savedTree(sb);
 
     const out = join(sb.h.dir, 'tree.json');
     const json = await sb.arbor(['export', id.slice(0, 8), '--format', 'json', '-o', out]);
@@ -133,14 +138,7 @@ describe('arbor export', () => {
 
 describe('the ledger after --resume', () => {
   ptyTest('the card keeps its Observed section and /subagents info shows it', PTY_TEST_TIMEOUT, async (sb) => {
-    const { writeConfig, fakeProviderConfig } = await import('../support/tempHome.js');
-    const model = await sb.withModel(threeLevels);
-    writeConfig(sb.h.dir, fakeProviderConfig(model.url, 'fake-model', EXTRA));
-    const run = await sb.arbor(['-p', 'go']);
-    expect(run.stdout).toContain('root done');
-    const id = readdirSync(join(sb.h.home, 'sessions'))
-      .filter((f) => f.endsWith('.jsonl'))[0]
-      .replace(/\.jsonl$/, '');
+    const id = await savedTree(sb);
     const term = await sb.startArbor(['--resume', id], { cols: 140, rows: 40 });
     // The restored card of the root's delegate call keeps its child's flag, and expanded
     // (the transcript viewer) its Observed section: the worker's subtree as recorded.
