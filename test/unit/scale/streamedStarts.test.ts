@@ -35,17 +35,23 @@ function heldReply(n: number, afterCalls: number, until: Promise<unknown>): Loop
   };
 }
 
-/** The root streams N calls to children and holds the rest of its reply after two until
- * `rest`; each child, the first of which fires `firstChild`, answers "answer <n>". */
-function streamedRoot(n: number, firstChild: { fire(): void }, rest: Promise<unknown>) {
+/** The root streams `n` calls to children and holds the rest of its reply after
+ * `afterCalls` until `rest`; each child, the first of which fires `firstChild`, answers
+ * "answer <n>" (or hangs, with `hang`). */
+function streamedRoot(
+  n: number,
+  firstChild: { fire(): void },
+  rest: Promise<unknown>,
+  { afterCalls = 2, hang = false }: { afterCalls?: number; hang?: boolean } = {},
+) {
   return ({ body }: { body: any }): LoopbackReply => {
     const child = childNumber(body);
     if (child !== undefined) {
       firstChild.fire();
-      return text(`answer ${child}`);
+      return hang ? { kind: 'hang' } : text(`answer ${child}`);
     }
     if (toolMessages(body).length) return text('root done');
-    return heldReply(n, 2, rest);
+    return heldReply(n, afterCalls, rest);
   };
 }
 
@@ -90,19 +96,14 @@ describe('a parallel batch started while the reply streams it', () => {
     const firstChild = signal();
     fx = await makeFixture({
       toml: wideToml(N),
-      respond: ({ body }) => {
-        if (childNumber(body) !== undefined) {
-          firstChild.fire();
-          return { kind: 'hang' };
-        }
-        return heldReply(
-          N,
-          3,
-          firstChild.fired.then(() => {
-            throw new Error('the connection drops');
-          }),
-        );
-      },
+      respond: streamedRoot(
+        N,
+        firstChild,
+        firstChild.fired.then(() => {
+          throw new Error('the connection drops');
+        }),
+        { afterCalls: 3, hang: true },
+      ),
     });
     await fx.runtime.startTurn('go');
     expect(root(fx).status).toBe('failed');
@@ -123,13 +124,7 @@ describe('a parallel batch started while the reply streams it', () => {
     release = rest.fire;
     fx = await makeFixture({
       toml: wideToml(N),
-      respond: ({ body }) => {
-        if (childNumber(body) !== undefined) {
-          firstChild.fire();
-          return { kind: 'hang' };
-        }
-        return heldReply(N, 2, rest.fired);
-      },
+      respond: streamedRoot(N, firstChild, rest.fired, { hang: true }),
     });
     const f = fx;
     const turn = f.runtime.startTurn('go');
