@@ -186,6 +186,32 @@ export function delegations(args: object[], ids = args.map((_, i) => String.from
   return { kind: 'tools', calls: args.map((a, i) => ({ id: ids[i], name: 'delegate', args: a })) };
 }
 
+/** The chain of the authority tests: main (profile `rootProfile`) reaches mid, leaf and wide;
+ * mid reaches leaf bounded and wide independent; mid, leaf and wide share "yes", which
+ * auto-approves shell. `tables` adds profiles or settings. */
+export const chainConfig =
+  (rootProfile: string, tables = '') =>
+  (url: string) =>
+    toml(
+      url,
+      `
+[risk_profiles.asks]
+delegation_policy = { mode = "allow" }
+[risk_profiles.yes]
+delegation_policy = { mode = "allow" }
+auto_approve = ["read_file", "list_files", "shell"]
+[risk_profiles.readonly]
+allowed_tools = ["read_file", "delegate", "spawn_subagent"]
+delegation_policy = { mode = "allow" }
+auto_approve = ["read_file", "shell"]
+${tables}
+${agent('main', `risk_profile = "${rootProfile}"\ndelegates = ["mid", "leaf", { agent = "wide", mode = "independent" }]`)}
+${agent('mid', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegates = ["leaf", { agent = "wide", mode = "independent" }]')}
+${agent('leaf', 'risk_profile = "yes"\nruntime_profile = "agentic"')}
+${agent('wide', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegate_same_risk_profile = false')}
+`,
+    );
+
 /** A caller that, in one reply, delegates `prompt` to each of `aliases` (call ids a, b, c…),
  * then answers "done". */
 export const delegatesToEach = (aliases: string[], prompt = 'p'): Responder =>
