@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, READY, send, ptyTest } from './sandbox.js';
+import { yamlAliasBomb } from '../helpers/yamlBomb.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -109,19 +110,9 @@ describe('huge descriptions', () => {
 describe('YAML alias bomb', () => {
   ptyTest('is reported as <file>:<line>:<col> with exit 2', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(reply);
-    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (const [prev, next] of [
-      ['a', 'b'],
-      ['b', 'c'],
-      ['c', 'd'],
-      ['d', 'e'],
-      ['e', 'f'],
-      ['f', 'g'],
-    ]) {
-      levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
-    }
+    const bomb = yamlAliasBomb();
     const file = join(agentsDir(sb.h.dir), 'bomb.md');
-    writeFileSync(file, `---\n${levels.join('\n')}\n---\nx\n`);
+    writeFileSync(file, `---\n${bomb}\n---\nx\n`);
     const res = await sb.arbor(['-p', 'hi']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${file}:3:8: the frontmatter's aliases expand too far`);
