@@ -6,24 +6,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
-import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { repoRoot } from '../support/paths.js';
-import { startAcp as startPeer, type Peer } from '../helpers/acpPeer.js';
+import { type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
+import { fakeProviderConfig, type ArborHome } from '../support/tempHome.js';
+import { startAcp as startPeer, type Peer, acpAgentLines, acpHome } from '../helpers/acpPeer.js';
 import { alive } from '../support/procs.js';
-import { baseEnv } from '../support/terminal.js';
-import { trustFolderForTest } from '../support/trustFolder.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-const toolResults = (body: any) => (body.messages ?? []).filter((m: any) => m.role === 'tool');
-const firstUser = (body: any) => {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p: any) => p.text ?? '').join('');
-};
 
 function fanOut({ body }: LoopbackIncoming): LoopbackReply {
   const task = firstUser(body);
@@ -55,12 +47,11 @@ describe('arbor acp with an SDK client', () => {
     'streams three children as subagent sessions, asks on the child session, cancels one subtree, and loads the session',
     { timeout: 60000 },
     async () => {
-      const h = tempArborHome({ prefix: 'arbor-acp-' });
-      cleanups.push(() => h.cleanup());
-      const model: LoopbackModel = await startLoopbackModel({ dialect: 'openai', respond: fanOut });
-      cleanups.push(() => model.close());
-      writeConfig(h.dir, `${fakeProviderConfig(model.url)}\n[delegation]\nsubagent_approvals = "ask"\nconfirm_fanout_over = 2\n`);
-      trustFolderForTest(h.dir, baseEnv(h.env));
+      const { h } = await acpHome(
+        fanOut,
+        (url) => `${fakeProviderConfig(url)}\n[delegation]\nsubagent_approvals = "ask"\nconfirm_fanout_over = 2\n`,
+        cleanups,
+      );
 
       const peer = startAcp(h, (req) => req.options.find((o) => o.kind === 'allow_once')!.optionId);
       const init = await peer.conn.agent.request('initialize', {
@@ -72,7 +63,7 @@ describe('arbor acp with an SDK client', () => {
       const { sessionId, configOptions } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
       expect(configOptions?.[0]?.id).toBe('model');
 
-      const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const turn = peer.prompt(sessionId, 'go');
       // The hanging child is cancelled through its own session as soon as it runs.
       const hanging = await peer.waitFor(
         (n) => n.update.sessionUpdate === 'subagent_update' && (n.update as any).description?.includes('child hangs'),
@@ -171,37 +162,26 @@ describe('arbor acp with an SDK client', () => {
   );
 
   it("cancel on an external ACP child's session ends that agent's process", { timeout: 60000 }, async () => {
-    const h = tempArborHome({ prefix: 'arbor-acp-' });
-    cleanups.push(() => h.cleanup());
-    const model = await startLoopbackModel({
-      dialect: 'openai',
-      respond: ({ body }) =>
+    const { h } = await acpHome(
+      ({ body }) =>
         toolResults(body).length
           ? { kind: 'text', chunks: [`root saw: ${toolResults(body)[0].content}`] }
           : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'hang' } }] },
-    });
-    cleanups.push(() => model.close());
-    const fixture = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
-    writeConfig(
-      h.dir,
-      fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
+      (url) =>
+        fakeProviderConfig(url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
         [
           '[risk_profiles.lead]',
           'delegation_policy = { mode = "allow" }',
-          '[agents.ext]',
-          'runtime = "acp"',
-          `command = ${JSON.stringify(process.execPath)}`,
-          `args = [${JSON.stringify(fixture)}]`,
+          ...acpAgentLines(),
           // It ignores session/cancel: only the process end stops it.
           'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }',
           '',
         ].join('\n'),
+      cleanups,
     );
-    trustFolderForTest(h.dir, baseEnv(h.env));
     const peer = startAcp(h, () => 'deny');
-    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
-    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-    const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const sessionId = await peer.open({ subagents: {} });
+    const turn = peer.prompt(sessionId, 'go');
     const child = await peer.waitFor((n) => n.update.sessionUpdate === 'subagent_update' && (n.update as any).title === 'ext#1');
     const pidFile = join(h.dir, 'acp-agent.pid');
     await expect.poll(() => existsSync(pidFile), { timeout: 20000 }).toBe(true);
@@ -225,11 +205,8 @@ describe('arbor acp with an SDK client', () => {
     'flattens children into tool calls of the root session for a client without the subagents capability',
     { timeout: 60000 },
     async () => {
-      const h = tempArborHome({ prefix: 'arbor-acp-' });
-      cleanups.push(() => h.cleanup());
-      const model = await startLoopbackModel({
-        dialect: 'openai',
-        respond: ({ body }) => {
+      const { h, model } = await acpHome(
+        ({ body }) => {
           const task = firstUser(body);
           if (task.startsWith('part ')) return { kind: 'text', chunks: [`did ${task}`] };
           if (toolResults(body).length) return { kind: 'text', chunks: ['parent done'] };
@@ -241,16 +218,12 @@ describe('arbor acp with an SDK client', () => {
             ],
           };
         },
-      });
-      cleanups.push(() => model.close());
-      writeConfig(h.dir, fakeProviderConfig(model.url));
-      trustFolderForTest(h.dir, baseEnv(h.env));
-      const peer = startAcp(h, () => 'deny');
-      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      expect((await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe(
-        'end_turn',
+        (url) => fakeProviderConfig(url),
+        cleanups,
       );
+      const peer = startAcp(h, () => 'deny');
+      const sessionId = await peer.open();
+      expect((await peer.prompt(sessionId, 'go')).stopReason).toBe('end_turn');
       // No subagent_update and no other session: each child is a tool call with its progress.
       expect(peer.updates.some((n) => kindOf(n) === 'subagent_update')).toBe(false);
       expect(new Set(peer.updates.map((n) => n.sessionId))).toEqual(new Set([sessionId]));
@@ -273,7 +246,7 @@ describe('arbor acp with an SDK client', () => {
       const offered = peer.updates.find((n) => kindOf(n) === 'available_commands_update')!.update as acp.AvailableCommandsUpdate;
       expect(offered.availableCommands.map((c) => c.name)).toEqual(['clear', 'model', 'export']);
       const before = model.requests.length;
-      await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/model' }] });
+      await peer.prompt(sessionId, '/model');
       const listed = peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any;
       expect(listed.content.text).toContain('* fake (openai-compatible/fake-model)');
       expect(model.requests.length).toBe(before);
@@ -283,22 +256,17 @@ describe('arbor acp with an SDK client', () => {
     '/clear keeps the session id on the connection; arbor saves what follows as a new session, and loading the old id brings back only what came before',
     { timeout: 60000 },
     async () => {
-      const h = tempArborHome({ prefix: 'arbor-acp-' });
-      cleanups.push(() => h.cleanup());
-      const model = await startLoopbackModel({
-        dialect: 'openai',
-        respond: ({ body }) => ({
+      const { h } = await acpHome(
+        ({ body }) => ({
           kind: 'text',
           chunks: [`answer to ${JSON.stringify(body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content))}`],
         }),
-      });
-      cleanups.push(() => model.close());
-      writeConfig(h.dir, fakeProviderConfig(model.url));
-      trustFolderForTest(h.dir, baseEnv(h.env));
+        (url) => fakeProviderConfig(url),
+        cleanups,
+      );
       const peer = startAcp(h, () => 'deny');
-      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      const say = (text: string) => peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+      const sessionId = await peer.open();
+      const say = (text: string) => peer.prompt(sessionId, text);
       const lastText = () => (peer.updates.filter((n) => kindOf(n) === 'agent_message_chunk').at(-1)!.update as any).content.text as string;
       await say('before');
       await say('/clear');
@@ -325,11 +293,9 @@ describe('arbor acp with an SDK client', () => {
     },
   );
   it("session/cancel on a child whose own child runs kills that child's subtree only", { timeout: 60000 }, async () => {
-    const h = tempArborHome({ prefix: 'arbor-acp-' });
-    cleanups.push(() => h.cleanup());
-    const model = await startLoopbackModel({
-      dialect: 'openai',
-      respond: ({ body }) => {
+    // helper is an agentic delegate target: unlike a subagent, it may spawn children of its own.
+    const { h } = await acpHome(
+      ({ body }) => {
         const task = firstUser(body);
         const done = toolResults(body).length > 0;
         if (task.includes('grandchild hangs')) return { kind: 'hang' };
@@ -347,12 +313,8 @@ describe('arbor acp with an SDK client', () => {
           ],
         };
       },
-    });
-    cleanups.push(() => model.close());
-    // helper is an agentic delegate target: unlike a subagent, it may spawn children of its own.
-    writeConfig(
-      h.dir,
-      fakeProviderConfig(model.url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["helper"]') +
+      (url) =>
+        fakeProviderConfig(url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["helper"]') +
         [
           '[risk_profiles.lead]',
           'delegation_policy = { mode = "allow" }',
@@ -364,12 +326,11 @@ describe('arbor acp with an SDK client', () => {
           'runtime_profile = "deep"',
           '',
         ].join('\n'),
+      cleanups,
     );
-    trustFolderForTest(h.dir, baseEnv(h.env));
     const peer = startAcp(h, () => 'deny');
-    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
-    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-    const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const sessionId = await peer.open({ subagents: {} });
+    const turn = peer.prompt(sessionId, 'go');
     const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
     const middle = await peer.waitFor((n) => sub(n)?.title?.startsWith('helper#') && sub(n)?.description?.includes('middle'));
     const middleSession = sub(middle).sessionId as string;

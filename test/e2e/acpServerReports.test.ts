@@ -6,45 +6,31 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText, startLoopbackModel, type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
-import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
-import { baseEnv } from '../support/terminal.js';
-import { repoRoot } from '../support/paths.js';
+import { lastUserText, type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
+import { fakeProviderConfig, type ArborHome } from '../support/tempHome.js';
 import { alive } from '../support/procs.js';
-import { trustFolderForTest } from '../support/trustFolder.js';
-import { startAcp } from '../helpers/acpPeer.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
+import { startAcp, acpAgentLines, acpHome } from '../helpers/acpPeer.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const toolResults = (body: any) => (body.messages ?? []).filter((m: any) => m.role === 'tool');
-const firstUser = (body: any) => {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p: any) => p.text ?? '').join('');
-};
 const kindOf = (n: acp.SessionNotification) => n.update.sessionUpdate;
 const textOf = (n: acp.SessionNotification) => (n.update as any).content?.text as string;
 const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
 
 async function home(respond: (req: LoopbackIncoming) => LoopbackReply, extraToml = '', agentExtra = ''): Promise<ArborHome> {
-  const h = tempArborHome({ prefix: 'arbor-acp-' });
-  cleanups.push(() => h.cleanup());
-  const model = await startLoopbackModel({ dialect: 'openai', respond });
-  cleanups.push(() => model.close());
-  writeConfig(h.dir, `${fakeProviderConfig(model.url, 'fake-model', agentExtra)}${extraToml}`);
-  trustFolderForTest(h.dir, baseEnv(h.env));
-  return h;
+  return (await acpHome(respond, (url) => `${fakeProviderConfig(url, 'fake-model', agentExtra)}${extraToml}`, cleanups)).h;
 }
 
 describe('arbor acp: reasoning and the session lifecycle', () => {
   it('streams the model reasoning as agent_thought_chunk before the answer', { timeout: 60000 }, async () => {
     const h = await home(() => ({ kind: 'text', chunks: ['Alpha ', 'beta.'], reasoning: { chunks: ['Hmm, ', 'let me see.'] } }));
     const peer = startAcp(h, () => 'deny', cleanups);
-    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-    const done = await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'think' }] });
+    const sessionId = await peer.open();
+    const done = await peer.prompt(sessionId, 'think');
     expect(done.stopReason).toBe('end_turn');
     const mine = peer.updates.filter((n) => n.sessionId === sessionId);
     const thoughts = mine.filter((n) => kindOf(n) === 'agent_thought_chunk');
@@ -73,7 +59,7 @@ describe('arbor acp: reasoning and the session lifecycle', () => {
       const init = await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ close: {}, resume: {} });
       const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      const say = (text: string) => peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+      const say = (text: string) => peer.prompt(sessionId, text);
       await say('first');
       expect(await peer.conn.agent.request('session/close', { sessionId })).toEqual({});
       await expect(say('into the void')).rejects.toMatchObject({ code: -32002 });
@@ -107,28 +93,17 @@ describe('arbor acp: a shared external agent process', () => {
     'lives while its session does: after the turn it is still there, session/close ends it while arbor acp runs on',
     { timeout: 60000 },
     async () => {
-      const fixture = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
       const h = await home(
         ({ body }) =>
           toolResults(body).length
             ? { kind: 'text', chunks: [`root saw: ${toolResults(body)[0].content}`] }
             : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'say hello' } }] },
-        [
-          '',
-          '[risk_profiles.lead]',
-          'delegation_policy = { mode = "allow" }',
-          '[agents.ext]',
-          'runtime = "acp"',
-          `command = ${JSON.stringify(process.execPath)}`,
-          `args = [${JSON.stringify(fixture)}]`,
-          '',
-        ].join('\n'),
+        ['', '[risk_profiles.lead]', 'delegation_policy = { mode = "allow" }', ...acpAgentLines(), ''].join('\n'),
         'risk_profile = "lead"\ndelegates = ["ext"]',
       );
       const peer = startAcp(h, () => 'deny', cleanups);
-      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const sessionId = await peer.open();
+      await peer.prompt(sessionId, 'go');
       const answer = peer.updates
         .filter((n) => kindOf(n) === 'agent_message_chunk')
         .map(textOf)
@@ -164,12 +139,8 @@ describe('arbor acp: limits reported to the client', () => {
         return { kind: 'tools', calls: [{ id: 'c1', name: 'spawn_subagent', args: { prompt: 'count the leaves' } }] };
       });
       const peer = startAcp(h, () => 'deny', cleanups, { ARBOR_RETRY_MAX_WAIT_MS: '200' });
-      await peer.conn.agent.request('initialize', {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { subagents: {}, session: { notices: {} } },
-      });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      const done = await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const sessionId = await peer.open({ subagents: {}, session: { notices: {} } });
+      const done = await peer.prompt(sessionId, 'go');
       expect(done.stopReason).toBe('end_turn');
 
       const notices = peer.updates.filter((n) => kindOf(n) === 'notice').map((n) => n.update as any);
@@ -229,9 +200,8 @@ describe('arbor acp: limits reported to the client', () => {
         },
         cleanups,
       );
-      await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { subagents: {} } });
-      const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-      const turn = peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const sessionId = await peer.open({ subagents: {} });
+      const turn = peer.prompt(sessionId, 'go');
       const why = await peer.waitFor((n) => sub(n)?.state?._meta?.arbor?.pausedBy === 'runaway');
       expect(sub(why).state).toMatchObject({
         state: 'requires_action',
@@ -273,11 +243,8 @@ describe('arbor acp: limits reported to the client', () => {
       return { kind: 'tools', calls: [{ id: 's1', name: 'spawn_subagent', args: { prompt: 'spend' } }] };
     }, '\n[delegation]\nmax_child_tokens = 50\n');
     const peer = startAcp(h, () => 'deny', cleanups);
-    await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    const { sessionId } = await peer.conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] });
-    expect((await peer.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe(
-      'end_turn',
-    );
+    const sessionId = await peer.open();
+    expect((await peer.prompt(sessionId, 'go')).stopReason).toBe('end_turn');
     const child = peer.updates
       .filter((n) => (n.update as any).toolCallId?.startsWith('child-'))
       .map((n) => n.update as acp.ToolCallUpdate)

@@ -1,22 +1,20 @@
 // An external ACP agent as arbor's delegate target ([agents.ext] runtime = "acp"): the
 // fixture agent (test/fixtures/acpAgent.mjs, written with the SDK's agent side) runs as a real
 // process speaking ACP on stdio; the root's model is a loopback that delegates to it.
+import { acpAgentLines } from '../helpers/acpPeer.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
-import { repoRoot } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
 import { alive } from '../support/procs.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { gitRepo } from '../unit/worktrees/helpers.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { gitRepo } from '../helpers/git.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
-
-const FIXTURE = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
 
 /** main may delegate to ext, an ACP agent; `extExtra` adds keys to [agents.ext]. */
 function acpConfig(extExtra = '', more = ''): string {
@@ -28,10 +26,7 @@ function acpConfig(extExtra = '', more = ''): string {
     '[runtime_profiles.short]',
     'delegation_timeout_secs = 1',
     '',
-    '[agents.ext]',
-    'runtime = "acp"',
-    `command = ${JSON.stringify(process.execPath)}`,
-    `args = [${JSON.stringify(FIXTURE)}]`,
+    ...acpAgentLines(),
     extExtra,
     more,
   ].join('\n');
@@ -57,8 +52,7 @@ function pidOf(dir: string): number {
 }
 
 describe('an external ACP agent as a delegate target', () => {
-  it("returns the agent's final message in the documented shape and ends its process", { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest("returns the agent's final message in the documented shape and ends its process", PROCESS_TEST_TIMEOUT, async (sb) => {
     const model = await sb.withModel(delegates('say hello'), acpConfig());
     writeConfigAgentExtra(sb.h.dir, LEAD);
     const r = await sb.arbor(['-p', 'go', '--output', 'json']);
@@ -79,11 +73,10 @@ describe('an external ACP agent as a delegate target', () => {
     await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
   });
 
-  it(
+  ptyTest(
     'serves fs/read_text_file inside the roots and refuses a read outside them (two children, one shared process)',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       writeFileSync(join(sb.h.dir, 'notes.txt'), 'inside the roots');
       const model = await sb.withModel(delegates(`read ${join(sb.h.dir, 'notes.txt')}`, 'read /etc/hostname'), acpConfig());
       writeConfigAgentExtra(sb.h.dir, LEAD);
@@ -99,11 +92,10 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
-  it(
+  ptyTest(
     'serves fs/write_text_file inside the roots when its profile allows the write, and refuses a write outside them',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const inside = join(sb.h.dir, 'out.txt');
       const model = await sb.withModel(
         delegates(`write ${inside} written by the agent`, 'write /etc/arbor-acp-test.txt nope'),
@@ -122,11 +114,10 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
-  it(
+  ptyTest(
     "an isolated external child's fs/write_text_file is checked in its worktree: the original checkout is refused, a relative path lands in the worktree",
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const checkout = join(sb.h.dir, 'escaped.txt');
       const model = await sb.withModel(
         delegates(`write ${checkout} out of the worktree`, 'write inside.txt in the worktree'),
@@ -147,8 +138,7 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
-  it('asks the operator before an fs/write_text_file its profile does not auto-approve', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('asks the operator before an fs/write_text_file its profile does not auto-approve', PTY_TEST_TIMEOUT, async (sb) => {
     const target = join(sb.h.dir, 'asked.txt');
     await sb.withModel(delegates(`write ${target} after asking`), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
     writeConfigAgentExtra(sb.h.dir, LEAD);
@@ -165,8 +155,7 @@ describe('an external ACP agent as a delegate target', () => {
     expect(readFileSync(target, 'utf8')).toBe('after asking');
   });
 
-  it('the operator kills an external child in the terminal: cancel, then its process ends', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('the operator kills an external child in the terminal: cancel, then its process ends', PTY_TEST_TIMEOUT, async (sb) => {
     // It ignores session/cancel: only the process end stops it.
     await sb.withModel(delegates('hang'), acpConfig('env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'));
     writeConfigAgentExtra(sb.h.dir, LEAD);
@@ -183,11 +172,10 @@ describe('an external ACP agent as a delegate target', () => {
     await term.waitForText("root saw: Agent 'ext' failed: killed by the operator", 20000);
   });
 
-  it(
+  ptyTest(
     '/subagents send steers an external child: queued as its next prompt; once it finished, refused saying why',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb) => {
       const go = join(sb.h.dir, 'GO');
       await sb.withModel(delegates(`await ${go} then hello`), acpConfig());
       writeConfigAgentExtra(sb.h.dir, LEAD);
@@ -210,11 +198,10 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
-  it(
+  ptyTest(
     'a steer queued for an external child that is then killed: the chat says it was not sent, and why',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb) => {
       await sb.withModel(delegates('hang'), acpConfig());
       writeConfigAgentExtra(sb.h.dir, LEAD);
       const term = await sb.startArbor([], { cols: 160, rows: 36 });
@@ -229,8 +216,7 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
-  it('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', PROCESS_TEST_TIMEOUT, async (sb) => {
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.
     const model = await sb.withModel(
       delegates('hang'),
@@ -244,11 +230,10 @@ describe('an external ACP agent as a delegate target', () => {
     await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
   });
 
-  it(
+  ptyTest(
     "serves terminal/* under the caller's shell policy: approved by its profile, in the scrubbed tool environment",
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const model = await sb.withModel(delegates('run echo "token=${ARBOR_TEST_TOKEN:-none}"; echo oops >&2; exit 3'), acpConfig(EXT_LEAD));
       writeConfigAgentExtra(sb.h.dir, LEAD);
       addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
@@ -261,32 +246,26 @@ describe('an external ACP agent as a delegate target', () => {
     },
   );
 
-  it(
-    'refuses terminal/create when the profile denies shell, and a cwd outside the roots',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const model = await sb.withModel(delegates('run echo never', 'run in /etc echo never'), acpConfig(EXT_LEAD));
-      writeConfigAgentExtra(sb.h.dir, LEAD);
-      // Allowed by the profile but outside the roots: refused before any ask.
-      addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
-      const second = await sb.arbor(['-p', 'go']);
-      expect(second.code).toBe(0);
-      const [, outside] = toolResults(model.requests.at(-1)!.body);
-      expect(outside).toContain("run refused: Invalid params: arbor refused shell 'echo never': Path '/etc' refused");
-      expect(outside).toContain('outside the allowed roots');
-      addToProfile(sb.h.dir, 'excluded_tools = ["shell"]');
-      const third = await sb.arbor(['-p', 'go']);
-      expect(third.code).toBe(0);
-      const [denied] = toolResults(model.requests.at(-1)!.body);
-      expect(denied).toBe(
-        "[Agent 'ext' (acp/arbor-test-agent)]\nrun refused: Invalid params: arbor refused shell 'echo never': the profile does not allow shell",
-      );
-    },
-  );
+  ptyTest('refuses terminal/create when the profile denies shell, and a cwd outside the roots', PROCESS_TEST_TIMEOUT, async (sb) => {
+    const model = await sb.withModel(delegates('run echo never', 'run in /etc echo never'), acpConfig(EXT_LEAD));
+    writeConfigAgentExtra(sb.h.dir, LEAD);
+    // Allowed by the profile but outside the roots: refused before any ask.
+    addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
+    const second = await sb.arbor(['-p', 'go']);
+    expect(second.code).toBe(0);
+    const [, outside] = toolResults(model.requests.at(-1)!.body);
+    expect(outside).toContain("run refused: Invalid params: arbor refused shell 'echo never': Path '/etc' refused");
+    expect(outside).toContain('outside the allowed roots');
+    addToProfile(sb.h.dir, 'excluded_tools = ["shell"]');
+    const third = await sb.arbor(['-p', 'go']);
+    expect(third.code).toBe(0);
+    const [denied] = toolResults(model.requests.at(-1)!.body);
+    expect(denied).toBe(
+      "[Agent 'ext' (acp/arbor-test-agent)]\nrun refused: Invalid params: arbor refused shell 'echo never': the profile does not allow shell",
+    );
+  });
 
-  it('asks the operator before a terminal command the profile does not auto-approve', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('asks the operator before a terminal command the profile does not auto-approve', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(delegates('run echo asked-and-ran'), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
     writeConfigAgentExtra(sb.h.dir, LEAD);
     const term = await sb.startArbor([], { cols: 120, rows: 36 });
@@ -297,8 +276,7 @@ describe('an external ACP agent as a delegate target', () => {
     await term.waitForText('ran (exit 0, truncated false): asked-and-ran', 20000);
   });
 
-  it("routes the agent's session/request_permission to the operator in the terminal", { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest("routes the agent's session/request_permission to the operator in the terminal", PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(delegates('ask'), acpConfig('', '\n[delegation]\nsubagent_approvals = "ask"\n'));
     writeConfigAgentExtra(sb.h.dir, LEAD);
     const term = await sb.startArbor([], { cols: 120, rows: 36 });

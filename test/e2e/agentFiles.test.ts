@@ -1,13 +1,13 @@
 // Agent files as a person meets them: `arbor agents new`, `/agents list` in the chat,
 // `--agent` for the chat and for -p, all with the built bin/arbor.js, the chat in a real pty
 // against a loopback model that records which model each request asked for.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoopbackModel, type LoopbackModel } from '../support/loopbackModel.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send, type Sandbox } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, type Sandbox, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -46,11 +46,10 @@ async function setup(sb: Sandbox, ctx: { onTestFinished(fn: () => unknown): void
 }
 
 describe('arbor agents new <name>', () => {
-  it(
+  ptyTest(
     'writes a commented template in ./.arbor/agents, refuses to overwrite it, refuses a bad name',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb, ctx) => {
       const path = join(sb.h.dir, '.arbor', 'agents', 'scout.md');
       const first = await sb.arbor(['agents', 'new', 'scout']);
       expect(first.code).toBe(0);
@@ -86,11 +85,10 @@ describe('arbor agents new <name>', () => {
 });
 
 describe('--agent and /agents list', () => {
-  it(
+  ptyTest(
     '/agents list prints every agent with where it came from; /agents alone still opens the pane',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb, ctx) => {
       await setup(sb, ctx);
       const term = await sb.startArbor([], WIDE);
       await send(term, '/agents list');
@@ -111,11 +109,10 @@ describe('--agent and /agents list', () => {
     },
   );
 
-  it(
+  ptyTest(
     '--agent picks the root: its model is in the request, and the pane row shows the model that answered',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb, ctx) => {
       const model = await setup(sb, ctx);
       const term = await sb.startArbor(['--agent', 'reviewer'], WIDE);
       await send(term, 'look at this');
@@ -139,25 +136,19 @@ describe('--agent and /agents list', () => {
     },
   );
 
-  it(
-    'headless -p with --agent, and an unknown --agent is an error naming the known agents',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const model = await setup(sb, ctx);
-      const ok = await sb.arbor(['--agent', 'reviewer', '-p', 'hi']);
-      expect(ok.stdout.trim()).toBe('answer from reviewer');
-      expect(model.requests.map((r) => r.body.model)).toEqual(['big-model']);
+  ptyTest('headless -p with --agent, and an unknown --agent is an error naming the known agents', PROCESS_TEST_TIMEOUT, async (sb, ctx) => {
+    const model = await setup(sb, ctx);
+    const ok = await sb.arbor(['--agent', 'reviewer', '-p', 'hi']);
+    expect(ok.stdout.trim()).toBe('answer from reviewer');
+    expect(model.requests.map((r) => r.body.model)).toEqual(['big-model']);
 
-      const bad = await sb.arbor(['--agent', 'nobody', '-p', 'hi']);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain('--agent: no agent named "nobody" (known: helper, reviewer, main, researcher)');
-      expect(model.requests).toHaveLength(1);
-    },
-  );
+    const bad = await sb.arbor(['--agent', 'nobody', '-p', 'hi']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--agent: no agent named "nobody" (known: helper, reviewer, main, researcher)');
+    expect(model.requests).toHaveLength(1);
+  });
 
-  it('a broken agent file stops the start with the file, line:col and field', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a broken agent file stops the start with the file, line:col and field', PROCESS_TEST_TIMEOUT, async (sb, ctx) => {
     await setup(sb, ctx);
     const file = join(sb.h.dir, '.arbor', 'agents', 'reviewer.md');
     writeFileSync(file, '---\ndescription: ok\ntemperature: hot\n---\nYou are reviewer.\n');

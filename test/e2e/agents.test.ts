@@ -1,9 +1,9 @@
 // The /agents pane, /subagents and the runaway guard as a person meets them: arbor in a real
 // pty against a scripted loopback model, asserting only what is on the screen.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { firstUser, lastUser, textOf } from '../support/wireBody.js';
 
 afterEach(async () => {
@@ -54,11 +54,10 @@ async function waitForHeader(term: Term, text: RegExp, timeoutMs = 10000): Promi
 }
 
 describe('runaway guard in the terminal', () => {
-  it(
+  ptyTest(
     'a runaway tree trips max_tree_size and pauses; the pane shows it; space on the root resumes and the turn ends',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       await sb.withModel(({ body }) => {
         const first = firstUser(body);
         if (first.startsWith('job ')) return { kind: 'text', chunks: [`finished ${first}`], delayMs: 1000 };
@@ -106,8 +105,7 @@ describe('runaway guard in the terminal', () => {
 });
 
 describe('the /agents pane', () => {
-  it('space pauses and resumes one child subtree, x kills it, the others go on', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('space pauses and resumes one child subtree, x kills it, the others go on', PTY_TEST_TIMEOUT * 2, async (sb) => {
     // Children list files in a loop until released; each step is a model request, so a
     // paused child is seen to stop asking.
     let release = false;
@@ -192,8 +190,7 @@ describe('the /agents pane', () => {
     await term.waitForText(/root collected: finished job 1 \| subagent run failed: [^|]*kill[^|]* \| finished job 3/, 15000);
   });
 
-  it('keys typed right after /agents reach the pane, not the hidden input line', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('keys typed right after /agents reach the pane, not the hidden input line', PTY_TEST_TIMEOUT, async (sb) => {
     // Six children busy listing files, as in a real session: the screen keeps changing.
     await sb.withModel(async ({ body }) => {
       if (firstUser(body).startsWith('job ')) {
@@ -242,53 +239,47 @@ describe('the /agents pane', () => {
     expect({ reached, inputLine }).toEqual({ reached: 'the last row', inputLine: '› Type a message, / for commands' });
   });
 
-  it(
-    'p pauses spawning: a new spawn gets the literal refusal; /subagents resume clears it',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      await sb.withModel(({ body }) => {
-        const first = firstUser(body);
-        if (first === 'helper task') return { kind: 'text', chunks: ['helper answered'] };
-        const last = lastMessage(body);
-        if (last?.role === 'tool') return { kind: 'text', chunks: [`tool said: ${textOf(last.content)}`] };
-        if (lastUser(body).startsWith('spawn')) return spawnCalls(['helper task']);
-        return { kind: 'text', chunks: ['plain answer'] };
-      });
-      const term = await sb.startArbor([], WIDE);
+  ptyTest('p pauses spawning: a new spawn gets the literal refusal; /subagents resume clears it', PTY_TEST_TIMEOUT * 2, async (sb) => {
+    await sb.withModel(({ body }) => {
+      const first = firstUser(body);
+      if (first === 'helper task') return { kind: 'text', chunks: ['helper answered'] };
+      const last = lastMessage(body);
+      if (last?.role === 'tool') return { kind: 'text', chunks: [`tool said: ${textOf(last.content)}`] };
+      if (lastUser(body).startsWith('spawn')) return spawnCalls(['helper task']);
+      return { kind: 'text', chunks: ['plain answer'] };
+    });
+    const term = await sb.startArbor([], WIDE);
 
-      await send(term, '/agents');
-      await waitForHeader(term, /spawning on/);
-      await term.waitForText('No child agents yet.', 5000, { where: 'screen' });
-      await sleep(PANE_SETTLE_MS);
-      term.type('p');
-      await waitForHeader(term, /SPAWNING PAUSED/);
-      await term.waitForText('Spawning paused: new spawn_subagent and delegate calls are refused; running children go on.', 5000, {
-        where: 'screen',
-      });
-      term.press('esc');
-      await term.waitForNoText(/^Agents ·/m);
+    await send(term, '/agents');
+    await waitForHeader(term, /spawning on/);
+    await term.waitForText('No child agents yet.', 5000, { where: 'screen' });
+    await sleep(PANE_SETTLE_MS);
+    term.type('p');
+    await waitForHeader(term, /SPAWNING PAUSED/);
+    await term.waitForText('Spawning paused: new spawn_subagent and delegate calls are refused; running children go on.', 5000, {
+      where: 'screen',
+    });
+    term.press('esc');
+    await term.waitForNoText(/^Agents ·/m);
 
-      await send(term, 'spawn a helper');
-      await term.waitForText(`tool said: ${SPAWN_PAUSED}`, 20000);
+    await send(term, 'spawn a helper');
+    await term.waitForText(`tool said: ${SPAWN_PAUSED}`, 20000);
 
-      await send(term, '/subagents list');
-      await term.waitForText('Spawning is paused (/subagents resume clears it).');
-      await send(term, '/subagents resume');
-      await term.waitForText('Spawning resumed.');
+    await send(term, '/subagents list');
+    await term.waitForText('Spawning is paused (/subagents resume clears it).');
+    await send(term, '/subagents resume');
+    await term.waitForText('Spawning resumed.');
 
-      await send(term, 'spawn again');
-      await term.waitForText('tool said: helper answered', 20000);
-      await send(term, '/agents');
-      await waitForHeader(term, /spawning on.*1 finished/);
-      await waitForRow(term, 'main#1', /✓ completed/);
-    },
-  );
+    await send(term, 'spawn again');
+    await term.waitForText('tool said: helper answered', 20000);
+    await send(term, '/agents');
+    await waitForHeader(term, /spawning on.*1 finished/);
+    await waitForRow(term, 'main#1', /✓ completed/);
+  });
 });
 
 describe('/subagents', () => {
-  it('list, info, log and kill all over hanging children; the list then says killed', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('list, info, log and kill all over hanging children; the list then says killed', PTY_TEST_TIMEOUT * 2, async (sb) => {
     await sb.withModel(({ body }: LoopbackIncoming): LoopbackReply => {
       const first = firstUser(body);
       if (first.startsWith('job ')) return { kind: 'hang' };

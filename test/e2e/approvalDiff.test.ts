@@ -5,10 +5,10 @@
 // headless, the display in --output json and the stderr line.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -51,35 +51,29 @@ function rowOf(term: Term, text: string): number {
 }
 
 describe('approving a file change', () => {
-  it(
-    'shows the diff of a write_file that replaces an unread file; the card says +N −M after it',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
-      await sb.withModel(model);
-      const term = await sb.startArbor();
-      await send(term, 'rewrite');
-      await term.waitForText('Approval needed', 10000, { where: 'screen' });
-      await term.waitForText('notes.txt +2 −1', 5000, { where: 'screen' });
-      const screen = term.screen();
-      expect(screen).toContain('@@ -1,3 +1,4 @@');
-      expect(screen).toMatch(/2\s+-two/);
-      expect(screen).toMatch(/2 \+TWO/);
-      expect(screen).toMatch(/4 \+four/);
-      expect(screen).toContain(`⚠ notes.txt ${NEVER_READ}`);
-      expect(screen).not.toContain('"content"');
-      // Asking wrote nothing.
-      expect(readFileSync(join(sb.h.dir, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
-      term.type('y');
-      await term.waitForText('all done');
-      await term.waitForText('write_file notes.txt +2 −1');
-      expect(readFileSync(join(sb.h.dir, 'notes.txt'), 'utf8')).toBe('one\nTWO\nthree\nfour\n');
-    },
-  );
+  ptyTest('shows the diff of a write_file that replaces an unread file; the card says +N −M after it', PTY_TEST_TIMEOUT, async (sb) => {
+    writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
+    await sb.withModel(model);
+    const term = await sb.startArbor();
+    await send(term, 'rewrite');
+    await term.waitForText('Approval needed', 10000, { where: 'screen' });
+    await term.waitForText('notes.txt +2 −1', 5000, { where: 'screen' });
+    const screen = term.screen();
+    expect(screen).toContain('@@ -1,3 +1,4 @@');
+    expect(screen).toMatch(/2\s+-two/);
+    expect(screen).toMatch(/2 \+TWO/);
+    expect(screen).toMatch(/4 \+four/);
+    expect(screen).toContain(`⚠ notes.txt ${NEVER_READ}`);
+    expect(screen).not.toContain('"content"');
+    // Asking wrote nothing.
+    expect(readFileSync(join(sb.h.dir, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    term.type('y');
+    await term.waitForText('all done');
+    await term.waitForText('write_file notes.txt +2 −1');
+    expect(readFileSync(join(sb.h.dir, 'notes.txt'), 'utf8')).toBe('one\nTWO\nthree\nfour\n');
+  });
 
-  it('no warning once the model has read the file in this run', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('no warning once the model has read the file in this run', PTY_TEST_TIMEOUT, async (sb) => {
     writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
     await sb.withModel(model);
     const term = await sb.startArbor();
@@ -92,11 +86,10 @@ describe('approving a file change', () => {
     expect(readFileSync(join(sb.h.dir, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
   });
 
-  it(
+  ptyTest(
     'a 300-line diff scrolls inside the prompt: PgDn and Tab then ↓ show later lines, the chat stays put',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb) => {
       writeFileSync(join(sb.h.dir, 'big.txt'), lines(300, 'old'));
       await sb.withModel(model);
       const term = await sb.startArbor([], { cols: 100, rows: 40 });
@@ -145,31 +138,26 @@ describe('approving a file change', () => {
 });
 
 describe('headless, the same change as data and as a stderr line', () => {
-  it(
-    '--output json carries the diff display; text mode prints write_file <path> +N −M on stderr',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
-      await sb.withModel(model);
-      const json = await sb.arbor(['-p', 'rewrite', '--yes', '--output', 'json']);
-      expect(json.code).toBe(0);
-      const events = json.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, any>);
-      const result = events.find((e) => e.type === 'tool_result' && e.name === 'write_file')!;
-      expect(result.display).toEqual({
-        kind: 'diff',
-        path: 'notes.txt',
-        added: 2,
-        removed: 1,
-        hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+TWO', ' three', '+four'] }],
-      });
-      writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
-      const text = await sb.arbor(['-p', 'rewrite', '--yes']);
-      expect(text.code).toBe(0);
-      expect(text.stderr).toContain('write_file notes.txt +2 −1');
-    },
-  );
+  ptyTest('--output json carries the diff display; text mode prints write_file <path> +N −M on stderr', PTY_TEST_TIMEOUT, async (sb) => {
+    writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
+    await sb.withModel(model);
+    const json = await sb.arbor(['-p', 'rewrite', '--yes', '--output', 'json']);
+    expect(json.code).toBe(0);
+    const events = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const result = events.find((e) => e.type === 'tool_result' && e.name === 'write_file')!;
+    expect(result.display).toEqual({
+      kind: 'diff',
+      path: 'notes.txt',
+      added: 2,
+      removed: 1,
+      hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+TWO', ' three', '+four'] }],
+    });
+    writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
+    const text = await sb.arbor(['-p', 'rewrite', '--yes']);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain('write_file notes.txt +2 −1');
+  });
 });

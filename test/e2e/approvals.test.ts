@@ -2,10 +2,10 @@
 // y allows once, a allows for the session, n denies. Children never ask.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -27,8 +27,7 @@ function writesFileNamedAfterMessage({ body }: LoopbackIncoming): LoopbackReply 
 }
 
 describe('approvals in the terminal', () => {
-  it('asks before write_file; y allows once, n denies, a allows for the session', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('asks before write_file; y allows once, n denies, a allows for the session', PTY_TEST_TIMEOUT * 2, async (sb) => {
     await sb.withModel(writesFileNamedAfterMessage);
     const term = await sb.startArbor();
 
@@ -58,8 +57,7 @@ describe('approvals in the terminal', () => {
     expect(readFileSync(join(sb.h.dir, 'delta.txt'), 'utf8')).toBe('delta');
   });
 
-  it('a child never asks: its write is denied and the parent reads why', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a child never asks: its write is denied and the parent reads why', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(({ body }) => {
       if (firstUser(body) === 'child writes') {
         if (toolResults(body).length) return { kind: 'text', chunks: [`child saw: ${toolResults(body)[0].content}`] };

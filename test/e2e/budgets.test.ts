@@ -1,10 +1,10 @@
 // Budgets and fan-outs as a person meets them: the built app asks before a large fan-out
 // (confirm_fanout_over), the operator lowers the count, and only the first children run;
 // headless runs follow --yes; the JSON final event carries each run's usage.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -35,8 +35,7 @@ function fourChildren({ body }: LoopbackIncoming): LoopbackReply {
 const FANOUT = '\n[delegation]\nconfirm_fanout_over = 2\nmax_children_per_agent = 10\n';
 
 describe('fan-out confirmation in the terminal', () => {
-  it('shows the planned children; - lowers the count; Enter starts the first two', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('shows the planned children; - lowers the count; Enter starts the first two', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(fourChildren, FANOUT);
     const term = await sb.startArbor([], { cols: 110, rows: 34 });
     await send(term, 'go wide');
@@ -55,8 +54,7 @@ describe('fan-out confirmation in the terminal', () => {
 });
 
 describe('headless', () => {
-  it('without --yes a large fan-out is denied with a stderr line; with --yes it runs', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('without --yes a large fan-out is denied with a stderr line; with --yes it runs', PROCESS_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(fourChildren, FANOUT);
     const denied = await sb.arbor(['-p', 'go wide']);
     expect(denied.code).toBe(0);
@@ -68,36 +66,31 @@ describe('headless', () => {
     expect(allowed.stdout).toContain('parent read 4 answers and 0 declined');
   });
 
-  it(
-    'the JSON final event lists each run with its tokens, cost, model and subtree sums',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      await sb.withModel(fourChildren, '\n[delegation]\nmax_children_per_agent = 10\n');
-      const r = await sb.arbor(['-p', 'go wide', '--output', 'json']);
-      const events = r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-      const final = events.at(-1);
-      expect(final).toMatchObject({ type: 'final', status: 'completed' });
-      const root = final.runs.find((x: any) => x.kind === 'root');
-      const kids = final.runs.filter((x: any) => x.kind === 'subagent');
-      expect(kids).toHaveLength(4);
-      for (const k of kids) {
-        expect(k).toMatchObject({
-          parent_id: root.id,
-          model: 'openai-compatible/fake-model',
-          tokens_in: 100,
-          tokens_out: 20,
-          cost_usd: 0,
-          status: 'completed',
-        });
-        expect(k.subtree_tokens_in).toBe(100);
-      }
-      expect(kids.map((k: any) => k.label)).toEqual(['main#1', 'main#2', 'main#3', 'main#4']);
-      expect(root.subtree_tokens_in).toBe(root.tokens_in + 400);
-      expect(root.subtree_tokens_out).toBe(root.tokens_out + 80);
-    },
-  );
+  ptyTest('the JSON final event lists each run with its tokens, cost, model and subtree sums', PROCESS_TEST_TIMEOUT, async (sb) => {
+    await sb.withModel(fourChildren, '\n[delegation]\nmax_children_per_agent = 10\n');
+    const r = await sb.arbor(['-p', 'go wide', '--output', 'json']);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const final = events.at(-1);
+    expect(final).toMatchObject({ type: 'final', status: 'completed' });
+    const root = final.runs.find((x: any) => x.kind === 'root');
+    const kids = final.runs.filter((x: any) => x.kind === 'subagent');
+    expect(kids).toHaveLength(4);
+    for (const k of kids) {
+      expect(k).toMatchObject({
+        parent_id: root.id,
+        model: 'openai-compatible/fake-model',
+        tokens_in: 100,
+        tokens_out: 20,
+        cost_usd: 0,
+        status: 'completed',
+      });
+      expect(k.subtree_tokens_in).toBe(100);
+    }
+    expect(kids.map((k: any) => k.label)).toEqual(['main#1', 'main#2', 'main#3', 'main#4']);
+    expect(root.subtree_tokens_in).toBe(root.tokens_in + 400);
+    expect(root.subtree_tokens_out).toBe(root.tokens_out + 80);
+  });
 });

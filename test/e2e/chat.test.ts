@@ -6,7 +6,7 @@ import { arborBin } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, ptyTest } from './sandbox.js';
 
 // Safety net: nothing a failed test started may outlive it.
 afterEach(async () => {
@@ -55,11 +55,10 @@ describe.concurrent('command line', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 });
 
 describe('interactive chat', () => {
-  it(
+  ptyTest(
     'streams the reply onto the screen and shows provider, model and tokens in the status bar',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const { withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async ({ withModel, startArbor }) => {
       const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
       const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
       const term = await startArbor();
@@ -79,11 +78,10 @@ describe('interactive chat', () => {
     },
   );
 
-  it(
+  ptyTest(
     'Esc interrupts a long reply: the partial text stays, marked interrupted, and input works again',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const { withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async ({ withModel, startArbor }) => {
       const words = Array.from({ length: 50 }, (_, i) => `w${i + 1} `);
       const m = await withModel((req) =>
         req.index === 0
@@ -117,11 +115,10 @@ describe('interactive chat', () => {
     },
   );
 
-  it(
+  ptyTest(
     'Ctrl+D on an empty input quits with code 0 and restores the terminal; --resume shows the conversation again',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const { h, withModel } = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 1.5,
+    async ({ h, withModel }, ctx) => {
       const m = await withModel((req) =>
         req.index === 0
           ? { kind: 'text', chunks: ['The capital ', 'of France ', 'is Paris.'], delayMs: 20 }
@@ -165,8 +162,7 @@ describe('interactive chat', () => {
     },
   );
 
-  it('renders a markdown reply without raw # or ``` markers', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { withModel, startArbor } = sandbox(ctx);
+  ptyTest('renders a markdown reply without raw # or ``` markers', PTY_TEST_TIMEOUT, async ({ withModel, startArbor }) => {
     const md = [
       '# Release Notes\n\n',
       'Some **important** text.\n\n',
@@ -195,8 +191,7 @@ describe('interactive chat', () => {
     expect(screen).toContain('important');
   });
 
-  it('with no config at all, the offline provider answers with its labelled reply', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { startArbor } = sandbox(ctx);
+  ptyTest('with no config at all, the offline provider answers with its labelled reply', PTY_TEST_TIMEOUT, async ({ startArbor }) => {
     const term = await startArbor();
     await send(term, 'hi there');
     await term.waitForText('[offline model]', 8000);
@@ -279,25 +274,19 @@ describe.concurrent('bad config', { timeout: PROCESS_TEST_TIMEOUT }, () => {
 });
 
 describe('typeahead', () => {
-  it(
-    'keys typed while arbor is still starting are sent as a message, not echoed as a paste',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
-      ctx.onTestFinished(() => term.dispose());
-      // no waiting for the prompt: type at once, as an impatient person would
-      term.type('hello early');
-      term.press('enter');
-      await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
-      expect(term.scrollback()).not.toContain('2 lines');
-    },
-  );
+  ptyTest('keys typed while arbor is still starting are sent as a message, not echoed as a paste', PTY_TEST_TIMEOUT, async (sb, ctx) => {
+    const term = await startTerminal({ env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
+    ctx.onTestFinished(() => term.dispose());
+    // no waiting for the prompt: type at once, as an impatient person would
+    term.type('hello early');
+    term.press('enter');
+    await term.waitForText('[offline model] You said: "hello early"', START_TIMEOUT);
+    expect(term.scrollback()).not.toContain('2 lines');
+  });
 });
 
 describe('Ctrl+C and retries', () => {
-  it('Ctrl+C interrupts a running turn; twice with no turn quits with code 0', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('Ctrl+C interrupts a running turn; twice with no turn quits with code 0', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 }));
     const term = await sb.startArbor();
     await send(term, 'talk slowly');
@@ -312,8 +301,7 @@ describe('Ctrl+C and retries', () => {
     expect(exit.exitCode).toBe(0);
   });
 
-  it('a 429 is retried and the status bar says so while it waits', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a 429 is retried and the status bar says so while it waits', PTY_TEST_TIMEOUT, async (sb) => {
     // Retry-After 2 s keeps the notice on screen long enough to read.
     sb.h.env.ARBOR_RETRY_BASE_MS = '2000';
     await sb.withModel(({ index }) =>
@@ -330,51 +318,40 @@ describe('Ctrl+C and retries', () => {
 });
 
 describe('setup', () => {
-  it(
-    'arbor init writes a commented starter config, says where, and never overwrites it',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const first = await sb.arbor(['init']);
-      expect(first.code).toBe(0);
-      const path = `${sb.h.home}/config.toml`;
-      expect(first.stdout).toContain(path);
-      const { readFileSync } = await import('node:fs');
-      const text = readFileSync(path, 'utf8');
-      expect(text).toMatch(/^#/m);
-      expect(text).toContain('[agents.main]');
-      expect(text).toContain('mode = "bounded"');
-      const second = await sb.arbor(['init']);
-      expect(second.code).toBe(0);
-      expect(second.stdout).toMatch(/already exists/);
-      expect(readFileSync(path, 'utf8')).toBe(text);
-      // the written config loads: arbor runs headless with it
-      const run = await sb.arbor(['-p', 'hello']);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toContain('[offline model]');
-    },
-  );
+  ptyTest('arbor init writes a commented starter config, says where, and never overwrites it', PROCESS_TEST_TIMEOUT, async (sb) => {
+    const first = await sb.arbor(['init']);
+    expect(first.code).toBe(0);
+    const path = `${sb.h.home}/config.toml`;
+    expect(first.stdout).toContain(path);
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(path, 'utf8');
+    expect(text).toMatch(/^#/m);
+    expect(text).toContain('[agents.main]');
+    expect(text).toContain('mode = "bounded"');
+    const second = await sb.arbor(['init']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/already exists/);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    // the written config loads: arbor runs headless with it
+    const run = await sb.arbor(['-p', 'hello']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[offline model]');
+  });
 
-  it(
-    'with only OPENAI_API_KEY set, the status bar names the provider and where it came from',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
-      const term = await sb.startArbor();
-      await term.waitForText('openai/gpt-4.1-mini');
-      await term.waitForText('OPENAI_API_KEY');
-      expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
-    },
-  );
+  ptyTest('with only OPENAI_API_KEY set, the status bar names the provider and where it came from', PTY_TEST_TIMEOUT, async (sb) => {
+    sb.h.env.OPENAI_API_KEY = 'sk-test-not-a-real-key-000000';
+    const term = await sb.startArbor();
+    await term.waitForText('openai/gpt-4.1-mini');
+    await term.waitForText('OPENAI_API_KEY');
+    expect(term.scrollback()).not.toContain('sk-test-not-a-real-key');
+  });
 });
 
 describe('secrets', () => {
-  it(
+  ptyTest(
     'a key named by api_key_env is scrubbed from the session file even when its variable name looks harmless',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const secret = 'cred-4f9a8b7c6d5e4f3a2b1c';
       const model = await sb.withModel(() => ({ kind: 'text', chunks: ['noted'] }));
       writeConfig(

@@ -3,10 +3,10 @@
 // or from its marked row in /agents. The built app in a real pty, the model a loopback.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -33,8 +33,7 @@ function childMakes(call: { name: string; args: object }) {
 }
 
 describe("a child's ask in the terminal", () => {
-  it('is answered from the prompt: label, path and arguments shown, y allows it once', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('is answered from the prompt: label, path and arguments shown, y allows it once', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(childMakes({ name: 'write_file', args: { path: 'child.txt', content: 'from the child' } }), ASK);
     const term = await sb.startArbor();
     await send(term, 'go');
@@ -52,8 +51,7 @@ describe("a child's ask in the terminal", () => {
     expect(term.screen()).not.toContain('ask waiting');
   });
 
-  it('is answered from /agents: Enter on the marked row, then t allows it for the tree', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('is answered from /agents: Enter on the marked row, then t allows it for the tree', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(childMakes({ name: 'shell', args: { command: 'echo ran > shell.txt' } }), ASK);
     const term = await sb.startArbor();
     await send(term, 'go');

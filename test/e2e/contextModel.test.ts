@@ -3,10 +3,10 @@
 // a switch surviving --resume and -c.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, quit, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, quit, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -15,11 +15,10 @@ afterEach(async () => {
 const systemOf = (body: any): string => (body.messages ?? []).find((m: any) => m.role === 'system')?.content ?? '';
 
 describe('project context', () => {
-  it(
+  ptyTest(
     'AGENTS.md files up to the repository root and in ARBOR_HOME reach the model; /context lists them and what the cap cut',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb) => {
       // The temp root is the repository; the working directory one folder below it.
       mkdirSync(join(sb.h.root, '.git'));
       writeFileSync(join(sb.h.root, 'AGENTS.md'), `REPO RULE\n${'r'.repeat(3000)}\n`);
@@ -54,11 +53,10 @@ describe('project context', () => {
 });
 
 describe('switching models', () => {
-  it(
+  ptyTest(
     '/model <provider>/<model> switches the root; the next request asks for that model, and --resume keeps it',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       const m = await sb.withModel((req) => ({ kind: 'text', chunks: [`reply to ${lastUserText(req.body)}`] }));
       const term = await sb.startArbor([], { cols: 120, rows: 30 });
       await send(term, '/model nope/x');
@@ -93,11 +91,10 @@ describe('switching models', () => {
     },
   );
 
-  it(
+  ptyTest(
     '--model at launch (headless too): a bad value names the known providers; -c continues on the switched model',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const m = await sb.withModel(() => ({ kind: 'text', chunks: ['ok'] }), '\n[providers.spare]\ntype = "offline"\n');
       const bad = await sb.arbor(['--model', 'ghost/x', '-p', 'hi']);
       expect(bad.code).toBe(2);

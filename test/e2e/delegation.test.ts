@@ -2,20 +2,19 @@
 // and the offline model, which delegates on documented phrasings.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
 describe('delegation with the offline model', () => {
-  it(
+  ptyTest(
     'foreground, parallel and background delegation; the background end is announced in the chat',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '300';
       const term = await sb.startArbor([], { cols: 120, rows: 40 });
 
@@ -35,8 +34,7 @@ describe('delegation with the offline model', () => {
     },
   );
 
-  it('fan out: three subagents run and the summary counts them', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('fan out: three subagents run and the summary counts them', PTY_TEST_TIMEOUT, async (sb) => {
     const term = await sb.startArbor([], { cols: 120, rows: 40 });
     await send(term, 'fan out 3: summarize each file');
     await term.waitForText('Fan-out finished: 3 of 3 succeeded, 0 failed.', 20000);
@@ -45,8 +43,7 @@ describe('delegation with the offline model', () => {
 });
 
 describe('trace log', () => {
-  it('records each child run under its own session key with its parent, and no prompt text', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('records each child run under its own session key with its parent, and no prompt text', PTY_TEST_TIMEOUT, async (sb) => {
     const r = await sb.arbor(['-p', 'fan out 2: secret-ish task words']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Fan-out finished: 2 of 2 succeeded');

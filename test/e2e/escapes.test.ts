@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasToolResults } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -46,11 +46,10 @@ const SHELL = `printf '\\033]52;c;c2hlbGw=\\007 \\033]2;shell-title\\007 \\033[1
 const AUTO = '\n[risk_profiles.default]\nauto_approve = ["read_file", "list_files", "shell"]\n';
 
 describe('escape sequences from outside never reach the terminal', () => {
-  it(
+  ptyTest(
     'model text, read_file and shell output are shown inert, in the chat and after --resume',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const { h, withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async ({ h, withModel, startArbor }) => {
       writeFileSync(join(h.dir, 'evil.txt'), `FILE-START ${OSC2_ST} ${OSC52} ${CUP} FILE-END\n`);
       await withModel(
         (req) =>
@@ -103,11 +102,10 @@ describe('escape sequences from outside never reach the terminal', () => {
     },
   );
 
-  it(
+  ptyTest(
     'a session file written with raw escapes (before this fix) is not replayed by --resume',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const { h, withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async ({ h, withModel, startArbor }) => {
       await withModel(() => ({ kind: 'text', chunks: ['unused'] }));
       const id = '20250101-000000-abcdef';
       const events = [

@@ -7,11 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { repoRoot } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, send, START_TIMEOUT, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -29,8 +29,7 @@ function sessionText(home: string): string {
 }
 
 describe('full disk (injected ENOSPC on session writes)', () => {
-  it('headless: the answer is printed, the failed save is a warning on stderr, exit 0', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('headless: the answer is printed, the failed save is a warning on stderr, exit 0', PROCESS_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(() => ({ kind: 'text', chunks: ['The full ', 'answer.'] }));
     const flag = join(sb.h.dir, '..', 'disk-full');
     writeFileSync(flag, '');
@@ -45,11 +44,10 @@ describe('full disk (injected ENOSPC on session writes)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it(
+  ptyTest(
     'chat: the answer shows with a status-bar warning and one notice; with room again the next turn saves everything',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb) => {
       await sb.withModel(({ body }) => {
         const last = body.messages.at(-1);
         return { kind: 'text', chunks: [`answer to ${last.content}`] };
@@ -126,11 +124,10 @@ function fillUp(dir: string): string {
 }
 
 describe('full disk (a real tmpfs, where the test may mount one)', () => {
-  it(
+  ptyTest(
     'headless: the disk fills during the turn; the answer is still printed with the warning',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb, ctx) => {
       const mnt = join(sb.h.dir, '..', 'tiny-home');
       if (!tryMountTmpfs(mnt, '256k')) {
         ctx.skip();

@@ -6,9 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, READY, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, READY, send, ptyTest } from './sandbox.js';
+import { yamlAliasBomb } from '../helpers/yamlBomb.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -33,8 +34,7 @@ function rawHostile(raw: string): string[] {
 }
 
 describe('escapes in agent files', () => {
-  it('a hostile default_agent name and model show inert in the status bar and /model', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a hostile default_agent name and model show inert in the status bar and /model', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(reply);
     const agents = agentsDir(sb.h.dir);
     writeFileSync(
@@ -56,8 +56,7 @@ describe('escapes in agent files', () => {
     expect(rawHostile(term.rawOutput())).toEqual([]);
   });
 
-  it('a start error quoting a hostile value puts no raw ESC on stderr', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a start error quoting a hostile value puts no raw ESC on stderr', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(reply);
     writeFileSync(join(agentsDir(sb.h.dir), 'bad.md'), `---\nprovider: "nope\\e]0;title\\a"\nmodel: "m\\e]52;c;eA==\\a"\n---\nx\n`);
     const res = await sb.arbor(['-p', 'hi']);
@@ -68,8 +67,7 @@ describe('escapes in agent files', () => {
 });
 
 describe('agent files that are not files', () => {
-  it('a FIFO and /dev/zero as agent files: the chat starts, each named in a warning', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a FIFO and /dev/zero as agent files: the chat starts, each named in a warning', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(reply);
     const agents = agentsDir(sb.h.dir);
     const fifo = join(sb.h.root, 'pipe');
@@ -83,8 +81,7 @@ describe('agent files that are not files', () => {
 });
 
 describe('huge descriptions', () => {
-  it('stay out of the root request and keep /agents list fast', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('stay out of the root request and keep /agents list fast', PTY_TEST_TIMEOUT * 2, async (sb) => {
     const model = await sb.withModel(reply, 'delegates = ["wordy", "huge"]\n');
     const agents = agentsDir(sb.h.dir);
     writeFileSync(join(agents, 'wordy.md'), `---\nprovider: fake\ndescription: ${'w'.repeat(200_000)}\n---\nx\n`);
@@ -111,22 +108,11 @@ describe('huge descriptions', () => {
 });
 
 describe('YAML alias bomb', () => {
-  it('is reported as <file>:<line>:<col> with exit 2', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('is reported as <file>:<line>:<col> with exit 2', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(reply);
-    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (const [prev, next] of [
-      ['a', 'b'],
-      ['b', 'c'],
-      ['c', 'd'],
-      ['d', 'e'],
-      ['e', 'f'],
-      ['f', 'g'],
-    ]) {
-      levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
-    }
+    const bomb = yamlAliasBomb();
     const file = join(agentsDir(sb.h.dir), 'bomb.md');
-    writeFileSync(file, `---\n${levels.join('\n')}\n---\nx\n`);
+    writeFileSync(file, `---\n${bomb}\n---\nx\n`);
     const res = await sb.arbor(['-p', 'hi']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${file}:3:8: the frontmatter's aliases expand too far`);

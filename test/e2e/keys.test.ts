@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { arborBin } from '../support/paths.js';
 import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT, ptyTest } from './sandbox.js';
 // The bench's 200-children tree (a model script and its config), reused as is.
 import { openAgentsTree } from '../../bench/workers/agentsTreeScenario.js';
 import { AGENTS_BENCH, treeConfig } from '../../bench/workers/agents-tree.js';
@@ -69,8 +69,7 @@ describe('bursts in one write, with the offline model', () => {
     expect(term.scrollback()).not.toContain('Press Ctrl+C again');
   });
 
-  it('a pasted 2,000 lines with Enter and Ctrl+C inside sends nothing until Enter', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a pasted 2,000 lines with Enter and Ctrl+C inside sends nothing until Enter', PTY_TEST_TIMEOUT, async (sb) => {
     const m = await sb.withModel(() => ({ kind: 'text', chunks: ['got it'] }));
     const term = await sb.startArbor();
     const lines = Array.from({ length: 2000 }, (_, i) => `pasted ${i}\x03`);
@@ -90,8 +89,7 @@ describe('bursts in one write, with the offline model', () => {
 });
 
 describe('bracketed paste mode', () => {
-  it('is on while the chat runs and off again after quitting', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('is on while the chat runs and off again after quitting', PTY_TEST_TIMEOUT, async (sb, ctx) => {
     const script = `"${process.execPath}" "${arborBin}"; echo "arbor-exit=$?"; sleep 30`;
     const term = await startTerminal({ command: '/bin/sh', args: ['-c', script], env: sb.h.env, cwd: sb.h.dir, cols: 100, rows: 30 });
     ctx.onTestFinished(() => term.dispose());
@@ -104,8 +102,7 @@ describe('bracketed paste mode', () => {
 });
 
 describe('bursts against a model', () => {
-  it('Esc Esc while a reply streams interrupts it and leaves no ESC in the line', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('Esc Esc while a reply streams interrupts it and leaves no ESC in the line', PTY_TEST_TIMEOUT, async (sb) => {
     const m = await sb.withModel((req) =>
       req.index === 0
         ? { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 100 }
@@ -122,8 +119,7 @@ describe('bursts against a model', () => {
     expect(lastUserText(m.requests[1].body)).toBe('next');
   });
 
-  it('Ctrl+O e opens the viewer and expands every card', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('Ctrl+O e opens the viewer and expands every card', PTY_TEST_TIMEOUT, async (sb) => {
     await sb.withModel((req) =>
       req.index === 0
         ? { kind: 'tools', calls: [{ id: 'c1', name: 'list_files', args: { path: '.' } }] }
@@ -139,8 +135,7 @@ describe('bursts against a model', () => {
     expect(inputLine(term.screen())).toBeUndefined();
   });
 
-  it('Ctrl+T X y opens the pane and kills the tree', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('Ctrl+T X y opens the pane and kills the tree', PTY_TEST_TIMEOUT * 2, async (sb) => {
     await sb.withModel(async ({ body }) => {
       const first = (body.messages ?? []).find((msg: { role: string }) => msg.role === 'user')?.content;
       if (typeof first === 'string' && first.startsWith('job '))
@@ -159,8 +154,7 @@ describe('bursts against a model', () => {
 });
 
 describe('bursts while 200 children stream (the bench tree)', () => {
-  it('every key of every burst acts', { timeout: PTY_TEST_TIMEOUT * 3 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('every key of every burst acts', PTY_TEST_TIMEOUT * 3, async (sb, ctx) => {
     const tree = await openAgentsTree({ mids: 10, leavesPerMid: 19, leafChunkMs: 500, leafChunks: 600 });
     ctx.onTestFinished(() => tree.close());
     const { writeConfig } = await import('../support/tempHome.js');

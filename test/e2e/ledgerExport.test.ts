@@ -4,10 +4,10 @@
 // section and /subagents info).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest, type Sandbox } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -61,92 +61,84 @@ max_delegation_depth = 3
 subagent_approvals = "allow"
 `;
 
+/** Runs the three-level tree headless (-p go) and returns the id of the session it saved. */
+async function savedTree(sb: Sandbox): Promise<string> {
+  const { writeConfig, fakeProviderConfig } = await import('../support/tempHome.js');
+  const model = await sb.withModel(threeLevels);
+  writeConfig(sb.h.dir, fakeProviderConfig(model.url, 'fake-model', EXTRA));
+  const run = await sb.arbor(['-p', 'go']);
+  expect(run.stdout).toContain('root done');
+  return readdirSync(join(sb.h.home, 'sessions'))
+    .filter((f) => f.endsWith('.jsonl'))[0]
+    .replace(/\.jsonl$/, '');
+}
+
 describe('arbor export', () => {
-  it(
-    'writes a saved three-level tree as JSON and Markdown: every field, 0600, secrets scrubbed',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const { writeConfig, fakeProviderConfig } = await import('../support/tempHome.js');
-      const model = await sb.withModel(threeLevels);
-      writeConfig(sb.h.dir, fakeProviderConfig(model.url, 'fake-model', EXTRA));
-      const run = await sb.arbor(['-p', 'go']);
-      expect(run.stdout).toContain('root done');
-      const id = readdirSync(join(sb.h.home, 'sessions'))
-        .filter((f) => f.endsWith('.jsonl'))[0]
-        .replace(/\.jsonl$/, '');
+  ptyTest('writes a saved three-level tree as JSON and Markdown: every field, 0600, secrets scrubbed', PTY_TEST_TIMEOUT, async (sb) => {
+    const id = await savedTree(sb);
 
-      const out = join(sb.h.dir, 'tree.json');
-      const json = await sb.arbor(['export', id.slice(0, 8), '--format', 'json', '-o', out]);
-      expect(json.stderr).toBe('');
-      expect(json.code).toBe(0);
-      expect(json.stdout).toContain(`Tree exported to ${out} (3 runs).`);
-      expect(statSync(out).mode & 0o777).toBe(0o600);
-      const text = readFileSync(out, 'utf8');
-      expect(text).not.toContain(SECRET);
-      const rep = JSON.parse(text);
-      expect(rep.session).toBe(id);
-      expect(rep.runs).toHaveLength(3);
-      const [root, two, three] = rep.runs;
-      for (const r of rep.runs) {
-        for (const key of ['number', 'label', 'parent', 'agent', 'model', 'task', 'status', 'startedAt', 'endedAt', 'activeSecs'])
-          expect(r).toHaveProperty(key);
-        for (const key of ['tokensIn', 'tokensOut', 'costUsd', 'observed', 'approvals', 'answer', 'answerCut', 'subtree'])
-          expect(r).toHaveProperty(key);
-        expect(r.model).toBe('openai-compatible/fake-model');
-        expect(r.status).toBe('completed');
-        expect(Date.parse(r.startedAt)).toBeLessThanOrEqual(Date.parse(r.endedAt));
-      }
-      expect([root.number, two.number, three.number]).toEqual([1, 2, 3]);
-      expect(root.parent).toBeNull();
-      expect(two.parent).toBe(root.label);
-      expect(three.parent).toBe(two.label);
-      expect([root.task, two.task, three.task]).toEqual(['go', 'level two', 'level three']);
-      expect(three.observed.commands).toEqual([
-        { command: 'false', ending: 'exit 1', exitCode: 1, durationMs: expect.any(Number), observed: 'outside_git' },
-      ]);
-      expect(three.observed.flags.map((f: any) => f.flag)).toEqual(['claims changes, none observed', 'last command failed (exit 1)']);
-      expect(three.answer).toBe('I fixed it with key [redacted]');
-      expect(two.observed.flags.map((f: any) => f.flag)).toEqual(['claims changes, none observed']);
-      expect(root.subtree).toMatchObject({ runs: 3, commands: 1, failedCommands: 1, toolCalls: 3 });
-      expect(root.subtree.tokensIn).toBe(root.tokensIn + two.tokensIn + three.tokensIn);
+    const out = join(sb.h.dir, 'tree.json');
+    const json = await sb.arbor(['export', id.slice(0, 8), '--format', 'json', '-o', out]);
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    expect(json.stdout).toContain(`Tree exported to ${out} (3 runs).`);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain(SECRET);
+    const rep = JSON.parse(text);
+    expect(rep.session).toBe(id);
+    expect(rep.runs).toHaveLength(3);
+    const [root, two, three] = rep.runs;
+    for (const r of rep.runs) {
+      for (const key of ['number', 'label', 'parent', 'agent', 'model', 'task', 'status', 'startedAt', 'endedAt', 'activeSecs'])
+        expect(r).toHaveProperty(key);
+      for (const key of ['tokensIn', 'tokensOut', 'costUsd', 'observed', 'approvals', 'answer', 'answerCut', 'subtree'])
+        expect(r).toHaveProperty(key);
+      expect(r.model).toBe('openai-compatible/fake-model');
+      expect(r.status).toBe('completed');
+      expect(Date.parse(r.startedAt)).toBeLessThanOrEqual(Date.parse(r.endedAt));
+    }
+    expect([root.number, two.number, three.number]).toEqual([1, 2, 3]);
+    expect(root.parent).toBeNull();
+    expect(two.parent).toBe(root.label);
+    expect(three.parent).toBe(two.label);
+    expect([root.task, two.task, three.task]).toEqual(['go', 'level two', 'level three']);
+    expect(three.observed.commands).toEqual([
+      { command: 'false', ending: 'exit 1', exitCode: 1, durationMs: expect.any(Number), observed: 'outside_git' },
+    ]);
+    expect(three.observed.flags.map((f: any) => f.flag)).toEqual(['claims changes, none observed', 'last command failed (exit 1)']);
+    expect(three.answer).toBe('I fixed it with key [redacted]');
+    expect(two.observed.flags.map((f: any) => f.flag)).toEqual(['claims changes, none observed']);
+    expect(root.subtree).toMatchObject({ runs: 3, commands: 1, failedCommands: 1, toolCalls: 3 });
+    expect(root.subtree.tokensIn).toBe(root.tokensIn + two.tokensIn + three.tokensIn);
 
-      // Markdown to the default path, by the full id.
-      const md = await sb.arbor(['export', id]);
-      expect(md.code).toBe(0);
-      const mdPath = join(sb.h.home, 'exports', `${id}-tree.md`);
-      expect(statSync(mdPath).mode & 0o777).toBe(0o600);
-      const mdText = readFileSync(mdPath, 'utf8');
-      expect(mdText).not.toContain(SECRET);
-      expect(mdText).toContain(`# arbor session ${id}: run tree`);
-      for (const heading of ['## 1. ', '## 2. ', '## 3. ', '### Task', '### Commands', '### Flags', '### Answer'])
-        expect(mdText).toContain(heading);
-      expect(mdText).toContain('- model: openai-compatible/fake-model');
-      expect(mdText).toContain('`false` → exit 1');
-      expect(mdText).toContain('⚠ last command failed (exit 1)');
-      expect(mdText).toMatch(
-        /- subtree: 3 runs · \d+ in \/ \d+ out · \$\d+\.\d{4} · 3 tool calls · 0 files \+0 -0 · 1 commands \(1 failed\)/,
-      );
+    // Markdown to the default path, by the full id.
+    const md = await sb.arbor(['export', id]);
+    expect(md.code).toBe(0);
+    const mdPath = join(sb.h.home, 'exports', `${id}-tree.md`);
+    expect(statSync(mdPath).mode & 0o777).toBe(0o600);
+    const mdText = readFileSync(mdPath, 'utf8');
+    expect(mdText).not.toContain(SECRET);
+    expect(mdText).toContain(`# arbor session ${id}: run tree`);
+    for (const heading of ['## 1. ', '## 2. ', '## 3. ', '### Task', '### Commands', '### Flags', '### Answer'])
+      expect(mdText).toContain(heading);
+    expect(mdText).toContain('- model: openai-compatible/fake-model');
+    expect(mdText).toContain('`false` → exit 1');
+    expect(mdText).toContain('⚠ last command failed (exit 1)');
+    expect(mdText).toMatch(
+      /- subtree: 3 runs · \d+ in \/ \d+ out · \$\d+\.\d{4} · 3 tool calls · 0 files \+0 -0 · 1 commands \(1 failed\)/,
+    );
 
-      // Bad input is named.
-      const bad = await sb.arbor(['export', id, '--format', 'xml']);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain('xml');
-    },
-  );
+    // Bad input is named.
+    const bad = await sb.arbor(['export', id, '--format', 'xml']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('xml');
+  });
 });
 
 describe('the ledger after --resume', () => {
-  it('the card keeps its Observed section and /subagents info shows it', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const { writeConfig, fakeProviderConfig } = await import('../support/tempHome.js');
-    const model = await sb.withModel(threeLevels);
-    writeConfig(sb.h.dir, fakeProviderConfig(model.url, 'fake-model', EXTRA));
-    const run = await sb.arbor(['-p', 'go']);
-    expect(run.stdout).toContain('root done');
-    const id = readdirSync(join(sb.h.home, 'sessions'))
-      .filter((f) => f.endsWith('.jsonl'))[0]
-      .replace(/\.jsonl$/, '');
+  ptyTest('the card keeps its Observed section and /subagents info shows it', PTY_TEST_TIMEOUT, async (sb) => {
+    const id = await savedTree(sb);
     const term = await sb.startArbor(['--resume', id], { cols: 140, rows: 40 });
     // The restored card of the root's delegate call keeps its child's flag, and expanded
     // (the transcript viewer) its Observed section: the worker's subtree as recorded.

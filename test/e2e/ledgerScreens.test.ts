@@ -4,10 +4,10 @@
 // call gets its ⚠ flags on its /agents row and on the card of the call that started it.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -34,8 +34,7 @@ function writes({ body }: LoopbackIncoming): LoopbackReply {
 }
 
 describe('/diff', () => {
-  it('after two approved edits lists both with +/−, and Enter opens one as a diff', { timeout: PTY_TEST_TIMEOUT * 2 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('after two approved edits lists both with +/−, and Enter opens one as a diff', PTY_TEST_TIMEOUT * 2, async (sb) => {
     writeFileSync(join(sb.h.dir, 'notes.md'), 'one\ntwo\nthree\n');
     await sb.withModel(writes);
     const term = await sb.startArbor([], { cols: 110, rows: 30 });
@@ -96,11 +95,10 @@ describe('/diff', () => {
 });
 
 describe('⚠ flags on screen', () => {
-  it(
+  ptyTest(
     'a child answering "I updated the config" with no tool call: ⚠ on its /agents row and on the card',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async (sb) => {
       await sb.withModel(({ body }) => {
         if (firstUser(body) === 'update the config') return { kind: 'text', chunks: ['I updated the config'] };
         if (toolResults(body).length) return { kind: 'text', chunks: ['parent done'] };

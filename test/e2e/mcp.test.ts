@@ -3,9 +3,9 @@
 // process outlives an Esc mid-call, /quit or a SIGTERM.
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -66,11 +66,10 @@ async function serversUp(term: Term): Promise<number[]> {
 }
 
 describe.runIf(process.platform === 'linux')('MCP servers in the chat', () => {
-  it(
+  ptyTest(
     'the status bar counts failed servers; /mcp lists them and their tools and restarts one; /quit leaves no server',
-    { timeout: 90000 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    90000,
+    async (sb) => {
       await sb.withModel(() => ({ kind: 'text', chunks: ['the model answers'] }), servers);
       const term = await sb.startArbor([], { cols: 120, rows: 40 });
       await term.waitForText('MCP: 1 server failed (/mcp)', 30000);
@@ -104,11 +103,10 @@ describe.runIf(process.platform === 'linux')('MCP servers in the chat', () => {
     },
   );
 
-  it(
+  ptyTest(
     'Esc during an MCP call stops the turn and keeps the one server; SIGTERM then leaves none',
-    { timeout: PTY_TEST_TIMEOUT + 30000 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT + 30000,
+    async (sb) => {
       await sb.withModel(({ body }) => {
         const msgs = body.messages ?? [];
         if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['done'] };

@@ -6,10 +6,10 @@
 // uses the stored grant.
 import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { startOAuthMcpServer, type OAuthMcpServer } from '../unit/mcp/auth/oauthMcpServer.js';
-import { PTY_TEST_TIMEOUT, sandbox, send, type Sandbox } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, type Sandbox, ptyTest } from './sandbox.js';
 
 const servers: OAuthMcpServer[] = [];
 afterEach(async () => {
@@ -42,8 +42,7 @@ function grantFiles(sb: Sandbox): string[] {
 }
 
 describe('MCP sign-in', () => {
-  it('the chat shows needs sign-in; /mcp login signs in through the browser; /mcp logout forgets it', { timeout: 90000 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('the chat shows needs sign-in; /mcp login signs in through the browser; /mcp logout forgets it', 90000, async (sb) => {
     const { srv } = await world(sb);
     const term = await sb.startArbor([], { cols: 120, rows: 40 });
     await term.waitForText('MCP: 1 server needs sign-in (/mcp)', 30000);
@@ -64,11 +63,10 @@ describe('MCP sign-in', () => {
     expect(deletes).toBeGreaterThanOrEqual(1);
   });
 
-  it(
+  ptyTest(
     'headless fails fast naming the command; arbor mcp login signs in; the next run uses the grant',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       const { modelRequests } = await world(sb, 'headless answer');
       const first = await sb.arbor(['-p', 'hello']);
       expect(first.code).toBe(3);

@@ -2,27 +2,16 @@
 // stdio whose tool calls elicitInput; the form shows its fields (defaults pre-filled,
 // required marked), refuses a missing required field and a wrong number, is filled by
 // typing, and the server receives the content; Ctrl+X declines and Esc cancels.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { sandbox, send } from './sandbox.js';
+import { answered, callsUntilResult, elicitingServer } from './elicitingServer.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
-const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
-
-/** The server writes each answer it receives to `out` (one JSON per call, replaced). */
-const serverScript = (out: string) => `
-import { renameSync, writeFileSync } from 'node:fs';
-import { McpServer } from '${sdk('server/mcp.js')}';
-import { StdioServerTransport } from '${sdk('server/stdio.js')}';
-const server = new McpServer({ name: 'forms', version: '1' });
-server.registerTool('ask', { description: 'asks the user' }, async () => {
-  const r = await server.server.elicitInput({
+const FORM = `{
     message: 'Who are you?\\u001b[2J',
     requestedSchema: {
       type: 'object',
@@ -34,21 +23,7 @@ server.registerTool('ask', { description: 'asks the user' }, async () => {
       },
       required: ['name', 'age'],
     },
-  });
-  // Written whole, then renamed: the test reads it as soon as it exists.
-  writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(r));
-  renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)});
-  return { content: [{ type: 'text', text: 'answered ' + r.action }] };
-});
-await server.connect(new StdioServerTransport());
-`;
-
-async function answered(term: Term, out: string): Promise<unknown> {
-  await term.waitFor(() => existsSync(out), 'the server to receive the answer', 30000);
-  const r = JSON.parse(readFileSync(out, 'utf8'));
-  rmSync(out);
-  return r;
-}
+  }`;
 
 const times = (term: Term, key: Parameters<Term['press']>[0], n: number) => {
   for (let i = 0; i < n; i++) term.press(key);
@@ -57,21 +32,10 @@ const times = (term: Term, key: Parameters<Term['press']>[0], n: number) => {
 describe.runIf(process.platform === 'linux')('MCP forms in the chat', () => {
   it('the form is filled by typing, validated, and accepted; Ctrl+X declines; Esc cancels', { timeout: 150000 }, async (ctx) => {
     const sb = sandbox(ctx);
-    const script = join(sb.h.dir, 'forms-server.mjs');
-    const out = join(sb.h.dir, 'answer.json');
-    writeFileSync(script, serverScript(out));
+    const { out, toml } = elicitingServer(sb.h.dir, { name: 'forms', tool: 'ask', description: 'asks the user', request: FORM });
     await sb.withModel(
-      ({ body }) => {
-        const last = body.messages?.at(-1);
-        if (last?.role === 'tool') return { kind: 'text', chunks: ['form done'] };
-        return { kind: 'tools', calls: [{ id: `a${body.messages?.length ?? 0}`, name: 'mcp__forms__ask', args: {} }] };
-      },
-      `
-[mcp_servers.forms]
-command = "${process.execPath}"
-args = ["${script}"]
-startup_timeout_secs = 30
-
+      callsUntilResult('mcp__forms__ask', 'form done', 'a'),
+      `${toml}
 [risk_profiles.default]
 auto_approve = ["mcp__forms__*"]
 `,

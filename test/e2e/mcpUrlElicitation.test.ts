@@ -2,64 +2,31 @@
 // over stdio whose tool asks the operator to visit a page. The prompt shows the message
 // (its escape neutralised) and the URL; nothing opens it by itself; "I've done it" sends
 // accept; a second request is declined with Ctrl+X. Headless (-p) declines, --yes included.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { sandbox, send } from './sandbox.js';
+import { disposeAllTerminals } from '../support/terminal.js';
+import { sandbox, send, ptyTest } from './sandbox.js';
+import { answered, callsUntilResult, elicitingServer } from './elicitingServer.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
-const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
-
-const serverScript = (out: string) => `
-import { renameSync, writeFileSync } from 'node:fs';
-import { McpServer } from '${sdk('server/mcp.js')}';
-import { StdioServerTransport } from '${sdk('server/stdio.js')}';
-const server = new McpServer({ name: 'links', version: '1' });
-server.registerTool('connect', { description: 'asks to visit a page' }, async () => {
-  const r = await server.server.elicitInput({
+const LINK = `{
     mode: 'url',
     message: 'Connect your Acme account\\u001b[2J',
     url: 'https://acme.example/connect?state=42',
     elicitationId: 'e-42',
-  });
-  // Written whole, then renamed: the test reads it as soon as it exists.
-  writeFileSync(${JSON.stringify(out + '.tmp')}, JSON.stringify(r));
-  renameSync(${JSON.stringify(out + '.tmp')}, ${JSON.stringify(out)});
-  return { content: [{ type: 'text', text: 'answered ' + r.action }] };
-});
-await server.connect(new StdioServerTransport());
-`;
-
-async function answered(term: Term, out: string): Promise<unknown> {
-  await term.waitFor(() => existsSync(out), 'the server to receive the answer', 30000);
-  const r = JSON.parse(readFileSync(out, 'utf8'));
-  rmSync(out);
-  return r;
-}
+  }`;
+const links = (dir: string) => elicitingServer(dir, { name: 'links', tool: 'connect', description: 'asks to visit a page', request: LINK });
 
 describe.runIf(process.platform === 'linux')('MCP URL requests in the chat', () => {
-  it('headless declines a URL request even with --yes, and says why', { timeout: 60000 }, async (ctx) => {
-    const sb = sandbox(ctx);
-    const script = join(sb.h.dir, 'links-server.mjs');
-    const out = join(sb.h.dir, 'answer.json');
-    writeFileSync(script, serverScript(out));
-    await sb.withModel(
-      ({ body }) => {
-        if (body.messages?.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['link done'] };
-        return { kind: 'tools', calls: [{ id: 'c1', name: 'mcp__links__connect', args: {} }] };
-      },
-      `
-[mcp_servers.links]
-command = "${process.execPath}"
-args = ["${script}"]
-startup_timeout_secs = 30
-`,
-    );
+  ptyTest('headless declines a URL request even with --yes, and says why', 60000, async (sb) => {
+    const { out, toml } = links(sb.h.dir);
+    await sb.withModel(({ body }) => {
+      if (body.messages?.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['link done'] };
+      return { kind: 'tools', calls: [{ id: 'c1', name: 'mcp__links__connect', args: {} }] };
+    }, toml);
     const r = await sb.arbor(['-p', 'connect it', '--yes']);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ action: 'decline' });
@@ -70,21 +37,10 @@ startup_timeout_secs = 30
 
   it('shows the message and the URL; "I\'ve done it" accepts; Ctrl+X declines', { timeout: 150000 }, async (ctx) => {
     const sb = sandbox(ctx);
-    const script = join(sb.h.dir, 'links-server.mjs');
-    const out = join(sb.h.dir, 'answer.json');
-    writeFileSync(script, serverScript(out));
+    const { out, toml } = links(sb.h.dir);
     await sb.withModel(
-      ({ body }) => {
-        const last = body.messages?.at(-1);
-        if (last?.role === 'tool') return { kind: 'text', chunks: ['link done'] };
-        return { kind: 'tools', calls: [{ id: `c${body.messages?.length ?? 0}`, name: 'mcp__links__connect', args: {} }] };
-      },
-      `
-[mcp_servers.links]
-command = "${process.execPath}"
-args = ["${script}"]
-startup_timeout_secs = 30
-
+      callsUntilResult('mcp__links__connect', 'link done', 'c'),
+      `${toml}
 [risk_profiles.default]
 auto_approve = ["mcp__links__*"]
 `,

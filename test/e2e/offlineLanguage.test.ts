@@ -1,17 +1,16 @@
 // End to end (issue #20 wording): after `/lang es` the offline model's scripted replies are
 // Spanish too, not only its default reply: a fan-out opens and sums up in Spanish, while the
 // prompts it hands its children stay as written.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
 describe('offline model after /lang es', () => {
-  it('a fan-out is announced and summarised in Spanish', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a fan-out is announced and summarised in Spanish', PTY_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '0';
     const term = await sb.startArbor([], { cols: 120, rows: 30 });
     await send(term, '/lang es');

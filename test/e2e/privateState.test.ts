@@ -4,10 +4,10 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { arborBin } from '../support/paths.js';
 import { baseEnv, disposeAllTerminals, startTerminal } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, send, START_TIMEOUT, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -42,8 +42,7 @@ function modesUnder(dir: string): Array<[string, number, boolean]> {
 }
 
 describe('private state under ARBOR_HOME', () => {
-  it('init, a chat and a headless run under umask 022 leave 0700 folders and 0600 files', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('init, a chat and a headless run under umask 022 leave 0700 folders and 0600 files', PTY_TEST_TIMEOUT, async (sb) => {
     // A home arbor creates itself (the sandbox's own is made 0700 up front).
     const home = join(sb.h.dir, '..', 'fresh-home');
     const env = { ...sb.h.env, ARBOR_HOME: home, ARBOR_OFFLINE_CHILD_DELAY_MS: '0' };
@@ -77,11 +76,10 @@ describe('private state under ARBOR_HOME', () => {
     for (const [path, mode, isDir] of modes) expect([path, mode.toString(8)]).toEqual([path, isDir ? '700' : '600']);
   });
 
-  it(
+  ptyTest(
     'an existing 0644 session in a 0755 home is tightened at start, with a notice naming what changed',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async (sb) => {
       const sessions = join(sb.h.home, 'sessions');
       mkdirSync(sessions, { recursive: true });
       const old = join(sessions, '20250101-000000-abcd.jsonl');

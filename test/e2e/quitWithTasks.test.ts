@@ -2,9 +2,9 @@
 // lost), wait, cancel, or stay; a second quit key quits anyway.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send, type Sandbox } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, sandbox, send, type Sandbox, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -29,16 +29,14 @@ async function startWithTask(sb: Sandbox, childDelayMs: number): Promise<Term> {
 }
 
 describe('quitting with background tasks running', () => {
-  it('q quits and records the task lost', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('q quits and records the task lost', PTY_TEST_TIMEOUT, async (sb) => {
     const term = await startWithTask(sb, 600000);
     term.type('q');
     await term.waitForExit(15000);
     expect(record(sb)).toMatchObject({ status: 'lost' });
   });
 
-  it('a second Ctrl+D quits anyway; Ctrl+C too', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a second Ctrl+D quits anyway; Ctrl+C too', PTY_TEST_TIMEOUT * 1.5, async (sb, ctx) => {
     const term = await startWithTask(sb, 600000);
     term.press('ctrl-d');
     await term.waitForExit(15000);
@@ -50,16 +48,14 @@ describe('quitting with background tasks running', () => {
     expect(record(sb2).status).toBe('lost');
   });
 
-  it('c cancels the task, then quits', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('c cancels the task, then quits', PTY_TEST_TIMEOUT, async (sb) => {
     const term = await startWithTask(sb, 600000);
     term.type('c');
     await term.waitForExit(15000);
     expect(record(sb).status).toBe('cancelled');
   });
 
-  it('Esc stays in the chat; w waits for the task, then quits', { timeout: PTY_TEST_TIMEOUT * 1.5 }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('Esc stays in the chat; w waits for the task, then quits', PTY_TEST_TIMEOUT * 1.5, async (sb) => {
     const term = await startWithTask(sb, 5000);
     term.press('esc');
     await term.waitForNoText(QUESTION, 10000);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, trailingToolResults, type LoopbackIncoming, type LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -32,8 +32,7 @@ function script(refusal: LoopbackReply) {
 }
 
 describe('quota-aware pausing', () => {
-  it('the chat shows the quota banner while a child is held, then resumes it by itself', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('the chat shows the quota banner while a child is held, then resumes it by itself', PTY_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_RETRY_MAX_WAIT_MS = '200';
     const model = await sb.withModel(script(tooMany({ 'retry-after': '2' })));
     const term = await sb.startArbor([], { cols: 160, rows: 30 });
@@ -47,8 +46,7 @@ describe('quota-aware pausing', () => {
     expect(term.screen()).toMatch(/the limit has lifted; resuming 1 run/);
   });
 
-  it('your own turn is held the same way and answers after the reset', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('your own turn is held the same way and answers after the reset', PTY_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_RETRY_MAX_WAIT_MS = '200';
     const model = await sb.withModel(({ index }) =>
       index === 0
@@ -63,8 +61,7 @@ describe('quota-aware pausing', () => {
     expect(model.requests).toHaveLength(2);
   });
 
-  it('headless -p fails on the limit without --wait-on-quota, saying how to wait', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('headless -p fails on the limit without --wait-on-quota, saying how to wait', PROCESS_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_RETRY_MAX_WAIT_MS = '200';
     await sb.withModel(() => tooMany({ 'x-ratelimit-reset-requests': '2s', 'x-ratelimit-remaining-requests': '0' }));
     const r = await sb.arbor(['-p', 'hello']);
@@ -76,8 +73,7 @@ describe('quota-aware pausing', () => {
     expect(r.stderr).toContain('--wait-on-quota');
   });
 
-  it('headless -p --wait-on-quota waits for the reset, says so on stderr, then answers', { timeout: PROCESS_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('headless -p --wait-on-quota waits for the reset, says so on stderr, then answers', PROCESS_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_RETRY_MAX_WAIT_MS = '200';
     const model = await sb.withModel(script(tooMany({ 'retry-after': '1' })));
     const started = Date.now();

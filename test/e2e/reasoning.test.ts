@@ -1,9 +1,9 @@
 // End to end: the built bin/arbor.js in a real pty, a loopback OpenAI-compatible server
 // streaming `reasoning_content` before its answer. The dim thinking line counts up under
 // the live reply, the reasoning text stays off the chat, and the viewer expands it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -17,11 +17,10 @@ function tokensOn(screen: string): number | undefined {
 }
 
 describe('reasoning in the chat', () => {
-  it(
+  ptyTest(
     'shows a thinking line with a running token count, keeps the reasoning out of the answer, and the viewer expands it',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const { withModel, startArbor } = sandbox(ctx);
+    PTY_TEST_TIMEOUT,
+    async ({ withModel, startArbor }) => {
       await withModel(() => ({
         kind: 'text',
         chunks: ['The answer ', 'is FORTY-TWO.'],
@@ -52,11 +51,10 @@ describe('reasoning in the chat', () => {
 });
 
 describe('reasoning headless', () => {
-  it(
+  ptyTest(
     '--output json gives reasoning events apart from the text; text output prints the answer only',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const { withModel, arbor } = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async ({ withModel, arbor }) => {
       await withModel(() => ({ kind: 'text', chunks: ['Alpha ', 'beta.'], reasoning: { chunks: ['Hmm, ', 'let me see.'], delayMs: 5 } }));
       const r = await arbor(['-p', 'hello', '--output', 'json']);
       expect(r.code).toBe(0);

@@ -3,10 +3,10 @@
 // a resumed session; `/subagents kill N` kills the run the user read as N.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { firstUser, lastUser } from '../support/wireBody.js';
 
 afterEach(async () => {
@@ -51,11 +51,10 @@ function savedRuns(home: string): Map<string, { number?: number; alias: string }
 }
 
 describe('stable run numbers', () => {
-  it(
+  ptyTest(
     '/subagents send makes a continuation with a new number; kill 1 still kills the run the user read as main#1',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       await sb.withModel(({ body }: LoopbackIncoming): LoopbackReply => {
         const first = firstUser(body);
         // job 2 answers at once; the message sent to it afterwards starts a run that waits.
@@ -119,11 +118,10 @@ describe('stable run numbers', () => {
     },
   );
 
-  it(
+  ptyTest(
     'a runaway tree numbers its children 1, 2, 3… in creation order; the session file, the trace and a resumed session agree',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '0';
       const r = await sb.arbor(['-p', 'runaway: keep going', '--output', 'json']);
       expect(r.code).toBe(0);

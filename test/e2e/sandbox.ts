@@ -1,6 +1,6 @@
 // One test's world for the pty suites: temp ARBOR_HOME/HOME/cwd, optionally a loopback
 // model, and the terminals it starts; all torn down when the test finishes.
-import type { TestContext } from 'vitest';
+import { it, type TestContext } from 'vitest';
 import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
 import { fakeProviderConfig, tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
 import { runArbor } from '../support/runArbor.js';
@@ -52,6 +52,12 @@ export function sandbox(ctx: TestContext): Sandbox {
       return term;
     },
   };
+}
+
+/** A pty test with its own sandbox: `it(name, { timeout }, ...)` that hands the body a fresh
+ * sandbox (and the test context, for what else it must tear down or skip). */
+export function ptyTest(name: string, timeout: number, body: (sb: Sandbox, ctx: TestContext) => Promise<void>): void {
+  it(name, { timeout }, (ctx) => body(sandbox(ctx), ctx));
 }
 
 /** Types a message, waits until it is visible, then presses Enter. */

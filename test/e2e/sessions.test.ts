@@ -8,73 +8,62 @@ import { lastUserText } from '../support/loopbackModel.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { runArbor } from '../support/runArbor.js';
 import { until } from '../support/until.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, quit, RESUME_HINT } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, quit, RESUME_HINT, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
 describe('sessions', () => {
-  it(
-    '-c continues the newest session started in this directory, not a newer one elsewhere',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const other = join(sb.h.dir, '..', 'elsewhere');
-      mkdirSync(other, { recursive: true });
-      const here = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
-      await here.waitForText(READY, START_TIMEOUT);
-      await here.waitForRawMode(START_TIMEOUT);
-      await send(here, 'alpha question from here');
-      await here.waitForText('You said: "alpha question from here"', 8000);
-      await quit(here);
-      // Newer, but in another directory.
-      const r = await runArbor(['-p', 'beta question from elsewhere'], { env: sb.h.env, cwd: other });
+  ptyTest('-c continues the newest session started in this directory, not a newer one elsewhere', PTY_TEST_TIMEOUT * 1.5, async (sb) => {
+    const other = join(sb.h.dir, '..', 'elsewhere');
+    mkdirSync(other, { recursive: true });
+    const here = await startTerminal({ env: sb.h.env, cwd: sb.h.dir });
+    await here.waitForText(READY, START_TIMEOUT);
+    await here.waitForRawMode(START_TIMEOUT);
+    await send(here, 'alpha question from here');
+    await here.waitForText('You said: "alpha question from here"', 8000);
+    await quit(here);
+    // Newer, but in another directory.
+    const r = await runArbor(['-p', 'beta question from elsewhere'], { env: sb.h.env, cwd: other });
+    expect(r.code).toBe(0);
+
+    const term = await sb.startArbor(['-c']);
+    await term.waitForText('alpha question from here', 5000);
+    expect(term.scrollback()).not.toContain('beta question');
+    await send(term, 'and more');
+    await term.waitForText('You said: "and more"', 8000);
+
+    const none = await runArbor(['-c', '-p', 'x'], { env: sb.h.env, cwd: join(sb.h.dir, '..', 'home') });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no session was started in');
+  });
+
+  ptyTest('--resume with no id opens a picker: typing filters, Enter resumes the chosen session', PTY_TEST_TIMEOUT * 1.5, async (sb) => {
+    for (const text of ['first topic: gardening', 'second topic: sailing', 'third topic: baking']) {
+      const r = await sb.arbor(['-p', text]);
       expect(r.code).toBe(0);
+    }
+    const term = await startTerminal({ args: ['--resume'], env: sb.h.env, cwd: sb.h.dir, cols: 120, rows: 30 });
+    await term.waitForText('Resume a session', START_TIMEOUT);
+    await term.waitForRawMode(START_TIMEOUT);
+    await term.waitForText('[headless] second topic: sailing', 5000, { where: 'screen' });
+    term.type('sail');
+    await term.waitFor(
+      (s) => s.includes('1 of 3') && s.includes('sailing') && !s.includes('gardening') && !s.includes('baking'),
+      'the filtered list',
+      5000,
+    );
+    term.press('enter');
+    await term.waitForText(READY, START_TIMEOUT, { where: 'screen' });
+    await term.waitForText('You said: "second topic: sailing"', 5000);
+    expect(term.scrollback()).not.toContain('gardening');
+  });
 
-      const term = await sb.startArbor(['-c']);
-      await term.waitForText('alpha question from here', 5000);
-      expect(term.scrollback()).not.toContain('beta question');
-      await send(term, 'and more');
-      await term.waitForText('You said: "and more"', 8000);
-
-      const none = await runArbor(['-c', '-p', 'x'], { env: sb.h.env, cwd: join(sb.h.dir, '..', 'home') });
-      expect(none.code).toBe(1);
-      expect(none.stderr).toContain('no session was started in');
-    },
-  );
-
-  it(
-    '--resume with no id opens a picker: typing filters, Enter resumes the chosen session',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      for (const text of ['first topic: gardening', 'second topic: sailing', 'third topic: baking']) {
-        const r = await sb.arbor(['-p', text]);
-        expect(r.code).toBe(0);
-      }
-      const term = await startTerminal({ args: ['--resume'], env: sb.h.env, cwd: sb.h.dir, cols: 120, rows: 30 });
-      await term.waitForText('Resume a session', START_TIMEOUT);
-      await term.waitForRawMode(START_TIMEOUT);
-      await term.waitForText('[headless] second topic: sailing', 5000, { where: 'screen' });
-      term.type('sail');
-      await term.waitFor(
-        (s) => s.includes('1 of 3') && s.includes('sailing') && !s.includes('gardening') && !s.includes('baking'),
-        'the filtered list',
-        5000,
-      );
-      term.press('enter');
-      await term.waitForText(READY, START_TIMEOUT, { where: 'screen' });
-      await term.waitForText('You said: "second topic: sailing"', 5000);
-      expect(term.scrollback()).not.toContain('gardening');
-    },
-  );
-
-  it(
+  ptyTest(
     '/clear starts a new session: after quitting, --resume shows no cleared text and sends none to the model',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 2,
+    async (sb) => {
       const m = await sb.withModel((req) => ({ kind: 'text', chunks: [`reply to ${lastUserText(req.body)}`] }));
       const term = await sb.startArbor();
       await send(term, 'alpha secret plan');
@@ -98,11 +87,10 @@ describe('sessions', () => {
     },
   );
 
-  it(
+  ptyTest(
     'quitting prints how to resume the session; a chat with nothing in it leaves no session and no hint',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 1.5,
+    async (sb) => {
       const empty = await sb.startArbor();
       empty.press('ctrl-d');
       await empty.waitForExit(10000);
@@ -134,92 +122,76 @@ function sessionsText(home: string): string {
 }
 
 describe('resume notices', () => {
-  it(
-    'resuming a session whose last turn was cut off (arbor killed mid-reply) says so',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      await sb.withModel((req) =>
-        req.index === 0
-          ? { kind: 'text', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), delayMs: 100 }
-          : { kind: 'text', chunks: ['fresh answer'] },
-      );
-      const term = await sb.startArbor();
-      await send(term, 'a long question');
-      await term.waitForText('w3', 8000);
-      // Past the 2 s flush: the question is on disk, the answer never will be.
-      await until(() => sessionsText(sb.h.home).includes('a long question'), 8000, 'the question flushed to the session file');
-      term.kill('SIGKILL');
-      await term.waitForExit(5000);
-      const resumed = await sb.startArbor(['-c']);
-      await resumed.waitForText('The last turn of this session was cut off', 5000);
-      await resumed.waitForText('a long question', 5000);
-      await send(resumed, 'again please');
-      await resumed.waitForText('fresh answer', 8000);
-    },
-  );
+  ptyTest('resuming a session whose last turn was cut off (arbor killed mid-reply) says so', PTY_TEST_TIMEOUT * 1.5, async (sb) => {
+    await sb.withModel((req) =>
+      req.index === 0
+        ? { kind: 'text', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), delayMs: 100 }
+        : { kind: 'text', chunks: ['fresh answer'] },
+    );
+    const term = await sb.startArbor();
+    await send(term, 'a long question');
+    await term.waitForText('w3', 8000);
+    // Past the 2 s flush: the question is on disk, the answer never will be.
+    await until(() => sessionsText(sb.h.home).includes('a long question'), 8000, 'the question flushed to the session file');
+    term.kill('SIGKILL');
+    await term.waitForExit(5000);
+    const resumed = await sb.startArbor(['-c']);
+    await resumed.waitForText('The last turn of this session was cut off', 5000);
+    await resumed.waitForText('a long question', 5000);
+    await send(resumed, 'again please');
+    await resumed.waitForText('fresh answer', 8000);
+  });
 });
 
 describe('in the chat', () => {
-  it(
-    '/resume opens the picker inside the chat; Enter continues the chosen session there',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      for (const text of ['old topic: kites', 'old topic: tides']) expect((await sb.arbor(['-p', text])).code).toBe(0);
-      const term = await sb.startArbor([], { cols: 120, rows: 30 });
-      await send(term, 'current topic: clouds');
-      await term.waitForText('You said: "current topic: clouds"', 8000);
-      await term.waitForText(READY, 5000, { where: 'screen' });
-      await send(term, '/resume');
-      await term.waitForText('Resume a session', 5000, { where: 'screen' });
-      term.type('kites');
-      await term.waitFor((s) => s.includes('1 of 2') && s.includes('kites'), 'the filtered picker', 5000);
-      term.press('enter');
-      await term.waitForText('You said: "old topic: kites"', 8000, { where: 'screen' });
-      await term.waitForText(READY, 8000, { where: 'screen' });
-      await send(term, 'back to kites');
-      await term.waitForText('You said: "back to kites"', 8000);
-      const id = await quit(term);
-      // The chat we left is still saved, and the resumed one got the new message.
-      const again = await sb.startArbor(['--resume', id]);
-      await again.waitForText('back to kites', 5000);
-      expect(again.scrollback()).not.toContain('clouds');
-    },
-  );
+  ptyTest('/resume opens the picker inside the chat; Enter continues the chosen session there', PTY_TEST_TIMEOUT * 1.5, async (sb) => {
+    for (const text of ['old topic: kites', 'old topic: tides']) expect((await sb.arbor(['-p', text])).code).toBe(0);
+    const term = await sb.startArbor([], { cols: 120, rows: 30 });
+    await send(term, 'current topic: clouds');
+    await term.waitForText('You said: "current topic: clouds"', 8000);
+    await term.waitForText(READY, 5000, { where: 'screen' });
+    await send(term, '/resume');
+    await term.waitForText('Resume a session', 5000, { where: 'screen' });
+    term.type('kites');
+    await term.waitFor((s) => s.includes('1 of 2') && s.includes('kites'), 'the filtered picker', 5000);
+    term.press('enter');
+    await term.waitForText('You said: "old topic: kites"', 8000, { where: 'screen' });
+    await term.waitForText(READY, 8000, { where: 'screen' });
+    await send(term, 'back to kites');
+    await term.waitForText('You said: "back to kites"', 8000);
+    const id = await quit(term);
+    // The chat we left is still saved, and the resumed one got the new message.
+    const again = await sb.startArbor(['--resume', id]);
+    await again.waitForText('back to kites', 5000);
+    expect(again.scrollback()).not.toContain('clouds');
+  });
 
-  it(
-    '/model opens a picker of the configured providers and switches the agent for this session',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const sb = sandbox(ctx);
-      const m = await sb.withModel(
-        () => ({ kind: 'text', chunks: ['from the loopback model'] }),
-        '\n[providers.demo]\ntype = "offline"\nmodel = "demo-offline"\n',
-      );
-      const term = await sb.startArbor([], { cols: 100, rows: 30 });
-      await send(term, '/model');
-      await term.waitForText('Model for main', 5000, { where: 'screen' });
-      await term.waitFor(
-        (s) => /fake\s+openai-compatible\/fake-model\s+\(current\)/.test(s) && /demo\s+offline\/demo-offline/.test(s),
-        'both providers, the current one marked',
-        5000,
-      );
-      term.type('demo');
-      term.press('enter');
-      await term.waitForText('main now uses demo (offline/demo-offline)', 5000);
-      await term.waitForText('offline/demo-offline', 5000, { where: 'screen' });
-      await send(term, 'who answers?');
-      await term.waitForText('[offline model] You said: "who answers?"', 8000);
-      expect(m.requests).toHaveLength(0);
-    },
-  );
+  ptyTest('/model opens a picker of the configured providers and switches the agent for this session', PTY_TEST_TIMEOUT, async (sb) => {
+    const m = await sb.withModel(
+      () => ({ kind: 'text', chunks: ['from the loopback model'] }),
+      '\n[providers.demo]\ntype = "offline"\nmodel = "demo-offline"\n',
+    );
+    const term = await sb.startArbor([], { cols: 100, rows: 30 });
+    await send(term, '/model');
+    await term.waitForText('Model for main', 5000, { where: 'screen' });
+    await term.waitFor(
+      (s) => /fake\s+openai-compatible\/fake-model\s+\(current\)/.test(s) && /demo\s+offline\/demo-offline/.test(s),
+      'both providers, the current one marked',
+      5000,
+    );
+    term.type('demo');
+    term.press('enter');
+    await term.waitForText('main now uses demo (offline/demo-offline)', 5000);
+    await term.waitForText('offline/demo-offline', 5000, { where: 'screen' });
+    await send(term, 'who answers?');
+    await term.waitForText('[offline model] You said: "who answers?"', 8000);
+    expect(m.requests).toHaveLength(0);
+  });
 
-  it(
+  ptyTest(
     '/lang is kept in $ARBOR_HOME/state.json and says so; the next start speaks that language',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 1.5,
+    async (sb) => {
       const term = await sb.startArbor([], { cols: 140, rows: 30 });
       await send(term, '/lang es');
       await term.waitForText(`guardado en ${sb.h.home}/state.json`, 5000);
@@ -234,8 +206,7 @@ describe('in the chat', () => {
 });
 
 describe('everyday screen', () => {
-  it('after a runaway turn the offline model answers the next message normally', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('after a runaway turn the offline model answers the next message normally', PTY_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '0';
     const term = await sb.startArbor();
     await send(term, 'runaway: explore everything');
@@ -246,11 +217,10 @@ describe('everyday screen', () => {
     expect(term.scrollback()).not.toContain('Done: hello after the storm');
   });
 
-  it(
+  ptyTest(
     'closing /agents or the viewer leaves the last screenful of chat in place, and the viewer opens on a clean screen',
-    { timeout: PTY_TEST_TIMEOUT * 1.5 },
-    async (ctx) => {
-      const sb = sandbox(ctx);
+    PTY_TEST_TIMEOUT * 1.5,
+    async (sb) => {
       const term = await sb.startArbor([], { cols: 100, rows: 24 });
       for (let i = 1; i <= 4; i++) {
         await send(term, `message number ${i}`);
@@ -282,8 +252,7 @@ describe('everyday screen', () => {
     },
   );
 
-  it('a runaway banner wraps at 60 columns instead of being cut', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a runaway banner wraps at 60 columns instead of being cut', PTY_TEST_TIMEOUT, async (sb) => {
     sb.h.env.ARBOR_OFFLINE_CHILD_DELAY_MS = '2000';
     const { writeConfig } = await import('../support/tempHome.js');
     writeConfig(sb.h.dir, '[delegation.runaway]\nmax_tree_size = 3\non_trip = "pause_tree"\n');

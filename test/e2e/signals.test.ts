@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { arborBin } from '../support/paths.js';
 import { trustFolderForTest } from '../support/trustFolder.js';
 import { baseEnv, disposeAllTerminals } from '../support/terminal.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -95,11 +95,10 @@ const AUTO_SHELL = '\n[risk_profiles.default]\nauto_approve = ["shell"]\n';
 
 describe.runIf(process.platform === 'linux')('signals in the chat', () => {
   SIGNALS.forEach(([signal, code], i) => {
-    it(
+    ptyTest(
       `${signal} while a shell tool runs: no process left, exit ${code}, the last prompt saved, terminal restored`,
-      { timeout: PTY_TEST_TIMEOUT },
-      async (ctx) => {
-        const sb = sandbox(ctx);
+      PTY_TEST_TIMEOUT,
+      async (sb) => {
         const seconds = 4300 + i;
         const pidFile = join(sb.h.dir, 'shell.pid');
         await sb.withModel(sleeperModel(pidFile, seconds), AUTO_SHELL);
@@ -123,8 +122,7 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
     );
   });
 
-  it('a second signal during the shutdown forces the exit at once', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('a second signal during the shutdown forces the exit at once', PTY_TEST_TIMEOUT, async (sb) => {
     const seconds = 4310;
     const pidFile = join(sb.h.dir, 'shell.pid');
     // A command that ignores SIGTERM: the graceful path waits for the shell tool's SIGKILL.
@@ -161,11 +159,10 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
 
 describe.runIf(process.platform === 'linux')('signals headless', () => {
   SIGNALS.forEach(([signal, code], i) => {
-    it(
+    ptyTest(
       `${signal} during -p while a shell tool runs: no process left, exit ${code}, the prompt saved`,
-      { timeout: PROCESS_TEST_TIMEOUT },
-      async (ctx) => {
-        const sb = sandbox(ctx);
+      PROCESS_TEST_TIMEOUT,
+      async (sb, ctx) => {
         const seconds = 4320 + i;
         const pidFile = join(sb.h.dir, 'shell.pid');
         await sb.withModel(sleeperModel(pidFile, seconds));

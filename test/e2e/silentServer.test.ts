@@ -1,10 +1,10 @@
 // A server that accepts and never answers: with small configured timeouts the run gives up
 // in seconds, and every retry is announced — on stderr headless, in the status bar in the
 // chat.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -16,11 +16,10 @@ function withTimeouts(url: string): string {
 }
 
 describe('silent servers', () => {
-  it(
+  ptyTest(
     'headless: each retry is announced on stderr, then the run fails naming the timeout',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const { h, withModel, arbor } = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async ({ h, withModel, arbor }) => {
       const m = await withModel(() => ({ kind: 'silent' }));
       writeConfig(h.dir, withTimeouts(m.url));
       const started = Date.now();
@@ -36,11 +35,10 @@ describe('silent servers', () => {
     },
   );
 
-  it(
+  ptyTest(
     'headless: a reply that stops mid-stream fails after idle_timeout_secs, its text kept out of stdout',
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async (ctx) => {
-      const { h, withModel, arbor } = sandbox(ctx);
+    PROCESS_TEST_TIMEOUT,
+    async ({ h, withModel, arbor }) => {
       const m = await withModel(() => ({ kind: 'stall', afterChunks: ['partial '] }));
       writeConfig(h.dir, withTimeouts(m.url));
       const r = await arbor(['-p', 'hello?']);
@@ -50,8 +48,7 @@ describe('silent servers', () => {
     },
   );
 
-  it('chat: the status bar announces the retries', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const { h, withModel, startArbor } = sandbox(ctx);
+  ptyTest('chat: the status bar announces the retries', PTY_TEST_TIMEOUT, async ({ h, withModel, startArbor }) => {
     const m = await withModel(() => ({ kind: 'silent' }));
     writeConfig(h.dir, fakeProviderConfig(m.url).replace('[agents.main]', 'first_byte_timeout_secs = 1\n\n[agents.main]'));
     const term = await startArbor();

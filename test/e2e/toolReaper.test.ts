@@ -9,23 +9,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/paths.js';
-import { alive, groupOf, isToolProcess } from '../support/procs.js';
+import { alive, killToolProcesses } from '../support/procs.js';
 
 let work: string | undefined;
 const pids: number[] = [];
 
 afterEach(() => {
   // A failing run must not leave sleepers behind: each one and its whole process group.
-  for (const pid of pids.splice(0)) {
-    if (!alive(pid) || !isToolProcess(pid)) continue; // gone, or the pid now belongs to someone else
-    for (const target of [-groupOf(pid), pid]) {
-      try {
-        if (target !== 0) process.kill(target, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
+  killToolProcesses(pids.splice(0));
   if (work) rmSync(work, { recursive: true, force: true });
   work = undefined;
 });

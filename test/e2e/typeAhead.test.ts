@@ -1,17 +1,16 @@
 // Type-ahead in a real terminal: a message sent while the model is still answering is
 // queued on screen and becomes the next user turn, exactly once, when the first one ends.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, READY, sandbox, send } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, READY, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
 
 describe('type-ahead', () => {
-  it('text sent during a slow turn is queued, then sent once as the next turn', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const sb = sandbox(ctx);
+  ptyTest('text sent during a slow turn is queued, then sent once as the next turn', PTY_TEST_TIMEOUT, async (sb) => {
     // The first reply is held until the test releases it.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

@@ -2,13 +2,13 @@
 // /agents, apply and skip by key), a crash (SIGKILL) while an isolated child works, then a
 // restart that finds the leftover worktree and cleans it, and outside a git work tree the
 // refusal that reaches the model with no child ever created.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { hasToolResults, startLoopbackModel, trailingToolResults, type LoopbackReply } from '../support/loopbackModel.js';
 import { writeConfig } from '../support/tempHome.js';
 import { disposeAllTerminals } from '../support/terminal.js';
+import { git, gitRepo } from '../helpers/git.js';
 import { agentOf } from '../unit/delegate/helpers.js';
 import { PTY_TEST_TIMEOUT, sandbox, send } from './sandbox.js';
 
@@ -18,29 +18,7 @@ afterEach(async () => {
 
 const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@x',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@x',
-    },
-  });
-}
-
-function repo(dir: string): void {
-  git(dir, 'init', '-q');
-  writeFileSync(join(dir, 'a.txt'), A);
-  writeFileSync(join(dir, '.gitignore'), '.arbor/\n');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'init');
-}
+const repo = (dir: string) => gitRepo(dir, { 'a.txt': A, '.gitignore': '.arbor/\n' });
 
 type Script = Record<string, (hasResults: boolean) => LoopbackReply>;
 

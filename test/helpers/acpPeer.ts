@@ -3,8 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import type { ArborHome } from '../support/tempHome.js';
-import { arborBin } from '../support/paths.js';
+import { tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
+import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
+import { trustFolderForTest } from '../support/trustFolder.js';
+import { join } from 'node:path';
+import { arborBin, repoRoot } from '../support/paths.js';
 import { baseEnv } from '../support/terminal.js';
 
 export interface Peer {
@@ -17,8 +20,36 @@ export interface Peer {
   waitFor(pred: (n: acp.SessionNotification) => boolean): Promise<acp.SessionNotification>;
   /** Resolves once a permission ask matching `pred` has arrived. */
   waitForAsk(pred: (r: acp.RequestPermissionRequest) => boolean): Promise<acp.RequestPermissionRequest>;
+  /** initialize with `clientCapabilities`, then session/new in the home's work folder; the new session's id. */
+  open(clientCapabilities?: acp.ClientCapabilities): Promise<string>;
+  /** session/prompt with one text block. */
+  prompt(sessionId: string, text: string): Promise<acp.PromptResponse>;
   /** Closes stdin and waits for the server to exit. */
   end(): Promise<number | null>;
+}
+
+/** A temp home whose config (from `config`, given the model's URL) points main at a loopback
+ * model answering with `respond`, its folder trusted; `cleanups` gets what ends both. */
+export async function acpHome(
+  respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>,
+  config: (url: string) => string,
+  cleanups: Array<() => Promise<void> | void>,
+): Promise<{ h: ArborHome; model: LoopbackModel }> {
+  const h = tempArborHome({ prefix: 'arbor-acp-' });
+  cleanups.push(() => h.cleanup());
+  const model = await startLoopbackModel({ dialect: 'openai', respond });
+  cleanups.push(() => model.close());
+  writeConfig(h.dir, config(model.url));
+  trustFolderForTest(h.dir, baseEnv(h.env));
+  return { h, model };
+}
+
+/** The scripted ACP agent the tests delegate to (test/fixtures/acpAgent.mjs). */
+export const ACP_AGENT_FIXTURE = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
+
+/** The config lines of an ACP agent `alias` that runs `script` under this Node. */
+export function acpAgentLines(script = ACP_AGENT_FIXTURE, alias = 'ext'): string[] {
+  return [`[agents.${alias}]`, 'runtime = "acp"', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(script)}]`];
 }
 
 /** Starts `arbor acp` in the home's work folder; `answer` picks the option id for each ask
@@ -86,6 +117,11 @@ export function startAcp(
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve) => askWaiters.push({ pred, resolve }));
     },
+    async open(clientCapabilities = {}) {
+      await conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
+      return (await conn.agent.request('session/new', { cwd: h.dir, mcpServers: [] })).sessionId;
+    },
+    prompt: (sessionId, text) => conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
     async end() {
       proc.stdin!.end();
       await exited();

@@ -8,7 +8,13 @@ import { loadConfigFromTexts } from '../../src/config/load.js';
 import { createRuntime, type CreateRuntimeOptions, type Runtime } from '../../src/runtime/runtime.js';
 import type { Run } from '../../src/model/run.js';
 import { firstUser, toolResults } from '../support/wireBody.js';
-import { startLoopbackModel, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
+import {
+  startLoopbackModel,
+  type LoopbackDialect,
+  type LoopbackIncoming,
+  type LoopbackModel,
+  type LoopbackReply,
+} from '../support/loopbackModel.js';
 
 export interface Fixture {
   server: LoopbackModel;
@@ -29,12 +35,27 @@ system_prompt = "You are main."
 ${extra}
 `;
 
+/** A root that may run `n` children at once and have `n` of its own, tools in parallel. */
+export const wideToml = (n: number) => (url: string) =>
+  baseToml(
+    url,
+    `runtime_profile = "wide"
+[runtime_profiles.wide]
+parallel_tools = true
+[delegation]
+max_concurrent = ${n}
+max_children_per_agent = ${n}
+`,
+  );
+
 export async function makeFixture(opts: {
   respond: (req: LoopbackIncoming) => LoopbackReply | Promise<LoopbackReply>;
   toml?: (url: string) => string;
   runtime?: Partial<CreateRuntimeOptions>;
+  /** The server's wire format (default OpenAI); the config's provider type must match. */
+  dialect?: LoopbackDialect;
 }): Promise<Fixture> {
-  const server = await startLoopbackModel({ dialect: 'openai', respond: opts.respond });
+  const server = await startLoopbackModel({ dialect: opts.dialect ?? 'openai', respond: opts.respond });
   const workdir = mkdtempSync(join(tmpdir(), 'arbor-rt-'));
   const text = (opts.toml ?? ((u: string) => baseToml(u)))(server.url);
   const loaded = loadConfigFromTexts([{ text, file: join(workdir, 'config.toml') }], { ARBOR_RETRY_BASE_MS: '5' });

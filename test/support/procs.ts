@@ -30,3 +30,18 @@ export function alive(pid: number): boolean {
   const fields = statFields(pid);
   return fields !== undefined && fields[0] !== 'Z';
 }
+
+/** Kills each tool process in `pids` still alive, with its whole process group: what a
+ * failing test must not leave behind (a pid now someone else's is left alone). */
+export function killToolProcesses(pids: number[]): void {
+  for (const pid of pids) {
+    if (!alive(pid) || !isToolProcess(pid)) continue;
+    for (const target of [-groupOf(pid), pid]) {
+      try {
+        if (target !== 0) process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}

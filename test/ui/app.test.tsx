@@ -19,8 +19,7 @@ describe('App: a turn', () => {
 
   it('shows streaming text as it arrives, then renders it as markdown when finished', async () => {
     const app = await mount();
-    await app.type('hi');
-    await app.press(ENTER);
+    await app.submit('hi');
     const id = app.runtime.beginAssistant('# Plan');
     app.runtime.appendText(id, '\n\n- **first** step\n');
     await waitFor(() => expect(app.frame()).toContain('- **first** step'));
@@ -40,8 +39,7 @@ describe('App: a turn', () => {
 
   it('shows a spinner with elapsed time while a turn runs, and not after', async () => {
     const app = await mount();
-    await app.type('go');
-    await app.press(ENTER);
+    await app.submit('go');
     await waitFor(() => expect(app.frame()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] working \d+s/));
     expect(app.frame()).toContain('Esc to interrupt');
     const before = app.frame().match(/([⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]) working/)![1];
@@ -52,8 +50,7 @@ describe('App: a turn', () => {
 
   it('counts elapsed time from the run start', async () => {
     const app = await mount();
-    await app.type('go');
-    await app.press(ENTER);
+    await app.submit('go');
     const runId = app.runtime.runId!;
     app.runtime.store.setState((s) => ({ runs: s.runs.with(runId, { ...s.runs.get(runId)!, startedAt: Date.now() - 65_000 }) }));
     await waitFor(() => expect(app.frame()).toContain('working 1m 05s'));
@@ -61,8 +58,7 @@ describe('App: a turn', () => {
 
   it('Esc interrupts the running turn; the partial reply is kept and marked', async () => {
     const app = await mount();
-    await app.type('long story');
-    await app.press(ENTER);
+    await app.submit('long story');
     const id = app.runtime.beginAssistant('Once upon a time');
     await waitFor(() => expect(app.frame()).toContain('Once upon a time'));
     await app.press(ESC);
@@ -81,8 +77,7 @@ describe('App: a turn', () => {
 
   it('shows tool cards: spinner while running, then ✓ with the first result line', async () => {
     const app = await mount();
-    await app.type('list files');
-    await app.press(ENTER);
+    await app.submit('list files');
     const tool = app.runtime.addTool('shell', { command: 'ls -la' });
     await waitFor(() => expect(app.frame()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell ls -la/));
     app.runtime.setToolStatus(tool, 'ok', '\nREADME.md\npackage.json');
@@ -98,8 +93,7 @@ describe('App: a turn', () => {
 
   it('keeps the live region within the terminal: only the tail of a long reply streams', async () => {
     const app = await mount();
-    await app.type('count');
-    await app.press(ENTER);
+    await app.submit('count');
     const id = app.runtime.beginAssistant('');
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
     app.runtime.appendText(id, lines.join('\n'));
@@ -126,8 +120,7 @@ describe('App: a turn', () => {
       throw new Error('provider "local" is unreachable');
     };
     const app = await mount({ runtime });
-    await app.type('hi');
-    await app.press(ENTER);
+    await app.submit('hi');
     await waitFor(() => expect(app.frame()).toContain('The turn failed: provider "local" is unreachable'));
   });
 });

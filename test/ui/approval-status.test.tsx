@@ -2,15 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ENTER, ESC, mount, waitFor } from './harness.js';
+import { ESC, mount, waitFor } from './harness.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => cleanup());
 
 async function withApproval(args: unknown = { command: 'rm -rf build', cwd: '/tmp/project' }) {
   const app = await mount();
-  await app.type('clean up');
-  await app.press(ENTER);
+  await app.submit('clean up');
   app.runtime.addTool('shell', args, 'pending_approval');
   const approval = app.runtime.requestApproval('shell', args);
   await waitFor(() => expect(app.frame()).toContain('Approval needed'));
@@ -49,8 +48,7 @@ describe('approval prompt', () => {
 
   it('a key pressed the instant an approval appears, before its first frame, answers it', async () => {
     const app = await mount();
-    await app.type('clean up');
-    await app.press(ENTER);
+    await app.submit('clean up');
     const approval = app.runtime.requestApproval('write_file', { path: 'x.txt' });
     // no waiting for the prompt to be drawn: the key is written in the same tick
     await app.press('y');
@@ -83,8 +81,7 @@ describe('approval prompt', () => {
 describe('status bar', () => {
   it('shows agent, provider/model, tokens and cost', async () => {
     const app = await mount();
-    await app.type('hi');
-    await app.press(ENTER);
+    await app.submit('hi');
     app.runtime.usage(1234, 56, 0.0123);
     app.runtime.endTurn();
     await waitFor(() => expect(app.frame()).toContain('main · openai-compatible/qwen3:8b · 1.2k in / 56 out · ~$0.0123'));
@@ -98,8 +95,7 @@ describe('status bar', () => {
 
   it('shows the retry notice while the provider retries', async () => {
     const app = await mount();
-    await app.type('hi');
-    await app.press(ENTER);
+    await app.submit('hi');
     app.runtime.store.setState({ retryNotice: 'local: HTTP 429, retrying in 2s (attempt 2 of 5)' });
     await waitFor(() => expect(app.frame()).toContain('↻ local: HTTP 429, retrying in 2s (attempt 2 of 5)'));
     app.runtime.endTurn();

@@ -1,21 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { currentLanguage, setLanguage } from '../../src/i18n/index.js';
 import { CommandRegistry, runSlashLine, type CommandContext, type SlashCommand } from '../../src/ui/commands/registry.js';
 import { builtinCommands } from '../../src/ui/commands/index.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ENTER, mount, waitFor } from './harness.js';
+import { mount, waitFor } from './harness.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 async function run(line: string, options: Parameters<typeof mount>[0] = {}) {
   const app = await mount(options);
-  await app.type(line);
-  await app.press(ENTER);
+  await app.submit(line);
   return app;
 }
 
@@ -36,21 +32,17 @@ describe('slash commands', () => {
   it('an unknown command gets a localized error line, not a crash', async () => {
     const app = await run('/foo bar');
     await waitFor(() => expect(app.frame()).toContain('Unknown command "/foo". Type /help for the list.'));
-    await app.type('/lang es');
-    await app.press(ENTER);
-    await app.type('/foo');
-    await app.press(ENTER);
+    await app.submit('/lang es');
+    await app.submit('/foo');
     await waitFor(() => expect(app.frame()).toContain('Comando desconocido "/foo". Escribe /help para ver la lista.'));
   });
 
   it('bad arguments name the usage', async () => {
     const app = await run('/lang en es');
     await waitFor(() => expect(app.frame()).toContain('Bad arguments for /lang. Usage: /lang en|es'));
-    await app.type('/lang fr');
-    await app.press(ENTER);
+    await app.submit('/lang fr');
     await waitFor(() => expect(app.frame()).toContain('Unsupported language "fr". Available: en, es.'));
-    await app.type('/quit now');
-    await app.press(ENTER);
+    await app.submit('/quit now');
     await waitFor(() => expect(app.frame()).toContain('Bad arguments for /quit. Usage: /quit'));
     expect(app.exits).toBe(0);
   });
@@ -58,19 +50,16 @@ describe('slash commands', () => {
   it('/lang es switches visible strings to Spanish, live', async () => {
     const app = await mount();
     expect(app.frame()).toContain('Type a message, / for commands');
-    await app.type('/lang es');
-    await app.press(ENTER);
+    await app.submit('/lang es');
     await waitFor(() => expect(app.frame()).toContain('Idioma cambiado a español.'));
     expect(currentLanguage()).toBe('es');
     expect(app.frame()).toContain('Escribe un mensaje, / para comandos');
     expect(app.frame()).toContain('0 entrada / 0 salida');
-    await app.type('hola');
-    await app.press(ENTER);
+    await app.submit('hola');
     await waitFor(() => expect(app.frame()).toContain('trabajando'));
     expect(app.frame()).toContain('Esc para interrumpir');
     app.runtime.endTurn();
-    await app.type('/lang');
-    await app.press(ENTER);
+    await app.submit('/lang');
     await waitFor(() => expect(app.frame()).toContain('Idioma: español.'));
   });
 
@@ -118,15 +107,12 @@ describe('slash commands', () => {
 
   it('/clear clears the runtime transcript and the screen, but not while a turn runs', async () => {
     const app = await mount();
-    await app.type('remember me');
-    await app.press(ENTER);
-    await app.type('/clear');
-    await app.press(ENTER);
+    await app.submit('remember me');
+    await app.submit('/clear');
     await waitFor(() => expect(app.frame()).toContain('/clear cannot run while a turn is running'));
     expect(app.runtime.calls.clear).toBe(0);
     app.runtime.endTurn();
-    await app.type('/clear');
-    await app.press(ENTER);
+    await app.submit('/clear');
     await waitFor(() => expect(app.frame()).toContain('Conversation cleared.'));
     expect(app.runtime.calls.clear).toBe(1);
     expect(app.writes().some((w) => w.startsWith('\u001B[2J\u001B[3J\u001B[H'))).toBe(true);

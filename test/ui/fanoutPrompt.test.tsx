@@ -31,8 +31,7 @@ const child = (callId: string, agent: string, task: string, costUsd?: number): P
 async function withFanout(children: PlannedChild[], estimatedUsd: number | undefined, unpriced = 0, title = 'Fan-out') {
   const runtime = new FanoutRuntime();
   const app = await mount({ runtime });
-  await app.type('go wide');
-  await app.press(ENTER);
+  await app.submit('go wide');
   const fanout: PendingFanout = {
     id: `f${++seq}`,
     runId: runtime.runId!,

@@ -50,6 +50,8 @@ export interface Mounted {
   press(data: string): Promise<void>;
   /** Text as one chunk, the way a terminal delivers fast typing. */
   type(text: string): Promise<void>;
+  /** Types `text` as one chunk, then presses Enter. */
+  submit(text: string): Promise<void>;
   /** One key at a time, at a person's pace. */
   typeKeys(text: string): Promise<void>;
   /** One key at a time, each a separate chunk, with almost no gap. */
@@ -101,6 +103,10 @@ export async function mount(
     writes: () => app.frames.slice(),
     press: (data: string) => pressInto(app.stdin, data),
     type: (text: string) => pressInto(app.stdin, text),
+    async submit(text: string) {
+      await pressInto(app.stdin, text);
+      await pressInto(app.stdin, ENTER);
+    },
     async typeKeysFast(text: string) {
       for (const ch of text) {
         app.stdin.write(ch);
@@ -142,12 +148,14 @@ export class SizedStdout extends EventEmitter {
   }
 }
 
-export async function mountSized(columns: number, rows: number, runtime = new FakeRuntime()) {
+/** Renders `element` with Ink itself (not ink-testing-library) on a terminal of the given size
+ * with a quiet stdin, once React has settled: for tests that resize or read raw writes. */
+export async function renderSized(element: React.ReactElement, columns: number, rows: number) {
   const stdout = new SizedStdout(columns, rows);
   const stdin = new QuietStdin();
   let instance!: ReturnType<typeof inkRender>;
   await settle(() => {
-    instance = inkRender(<App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />, {
+    instance = inkRender(element, {
       stdout: stdout as unknown as NodeJS.WriteStream,
       stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
       stdin: stdin as unknown as NodeJS.ReadStream,
@@ -156,6 +164,15 @@ export async function mountSized(columns: number, rows: number, runtime = new Fa
       patchConsole: false,
     });
   });
+  return { stdout, stdin, instance };
+}
+
+export async function mountSized(columns: number, rows: number, runtime = new FakeRuntime()) {
+  const { stdout, stdin, instance } = await renderSized(
+    <App runtime={runtime} sessions={{ list: () => [], currentId: 'x' }} onExit={() => {}} />,
+    columns,
+    rows,
+  );
   return {
     runtime,
     stdout,

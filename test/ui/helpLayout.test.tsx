@@ -1,18 +1,14 @@
 // /help at real widths: descriptions share one column and wrap under it; a usage too long
 // for that column (/subagents) gets lines of its own instead of running into its text.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
 import { agentsCommands, agentsKeyBindings } from '../../src/ui/agents/register.js';
 import { twoColumns } from '../../src/ui/commands/help.js';
 import { viewerCommands, viewerKeyBindings } from '../../src/ui/viewer/register.js';
-import { ENTER, mount, waitFor } from './harness.js';
+import { mount, waitFor } from './harness.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 const opts = { archiveAfterMinutes: 10 };
 
@@ -24,8 +20,7 @@ async function help(): Promise<string[]> {
       keyBindings: [...viewerKeyBindings(), ...agentsKeyBindings(opts)],
     },
   });
-  await app.type('/help');
-  await app.press(ENTER);
+  await app.submit('/help');
   await waitFor(() => expect(app.frame()).toContain('Ctrl+T'));
   return app.frame().split('\n');
 }

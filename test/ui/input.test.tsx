@@ -10,11 +10,9 @@ afterEach(() => cleanup());
 describe('input line', () => {
   it('↑ and ↓ walk through sent messages and back to the draft', async () => {
     const app = await mount();
-    await app.type('first message');
-    await app.press(ENTER);
+    await app.submit('first message');
     app.runtime.endTurn();
-    await app.type('second message');
-    await app.press(ENTER);
+    await app.submit('second message');
     await settle(() => app.runtime.endTurn());
     await app.type('draft');
     await app.press(UP);
@@ -75,8 +73,7 @@ describe('input line', () => {
 
   it('does not send an empty line', async () => {
     const app = await mount();
-    await app.type('   ');
-    await app.press(ENTER);
+    await app.submit('   ');
     expect(app.runtime.calls.startTurn).toEqual([]);
   });
 
@@ -126,8 +123,7 @@ describe('input line', () => {
 
   it('Ctrl+C with a turn running interrupts it and does not quit', async () => {
     const app = await mount();
-    await app.type('work');
-    await app.press(ENTER);
+    await app.submit('work');
     await app.press(CTRL_C);
     await app.press(CTRL_C);
     expect(app.runtime.calls.interrupt).toBe(2);
@@ -136,8 +132,7 @@ describe('input line', () => {
 
   it('a message starting with // is sent as text starting with /', async () => {
     const app = await mount();
-    await app.type('//usr/bin is a folder');
-    await app.press(ENTER);
+    await app.submit('//usr/bin is a folder');
     expect(app.runtime.calls.startTurn).toEqual(['/usr/bin is a folder']);
   });
 });
@@ -145,11 +140,9 @@ describe('input line', () => {
 describe('history and suggestions together', () => {
   it('↑ keeps walking history past a recalled /command', async () => {
     const app = await mount();
-    await app.type('hello');
-    await app.press(ENTER);
+    await app.submit('hello');
     app.runtime.endTurn();
-    await app.type('/model');
-    await app.press(ENTER);
+    await app.submit('/model');
     await app.press(UP);
     await waitFor(() => expect(app.frame()).toMatch(/› \/model\s*\n/));
     await app.press(UP);
@@ -160,13 +153,11 @@ describe('history and suggestions together', () => {
 describe('keys that arrive before React catches up', () => {
   it('text typed right after ↑ lands on the recalled line', async () => {
     const app = await mount();
-    await app.type('recalled');
-    await app.press(ENTER);
+    await app.submit('recalled');
     await settle(() => app.runtime.endTurn());
     // Both in the same tick: the new text input has not subscribed yet.
     app.press(UP);
-    await app.type(' more');
-    await app.press(ENTER);
+    await app.submit(' more');
     expect(app.runtime.calls.startTurn).toEqual(['recalled', 'recalled more']);
   });
 

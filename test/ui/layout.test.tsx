@@ -76,8 +76,7 @@ describe('layout', () => {
         ],
       },
     });
-    await app.type('/pane');
-    await app.press(ENTER);
+    await app.submit('/pane');
     await waitFor(() => expect(app.frame()).toMatch(/pane 100x\d+/));
     expect(app.frame()).not.toContain('Type a message');
   });
@@ -98,15 +97,12 @@ describe('layout', () => {
 
     setLanguage('es');
     const app = await mount();
-    await app.type('/help');
-    await app.press(ENTER);
-    await app.type('hola');
-    await app.press(ENTER);
+    await app.submit('/help');
+    await app.submit('hola');
     const id = app.runtime.beginAssistant('respuesta');
     app.runtime.addTool('shell', { command: 'ls' }, 'denied');
     app.runtime.addTool('shell', { command: 'ls' }, 'running');
-    await app.type('otra\nlínea');
-    await app.press(ENTER);
+    await app.submit('otra\nlínea');
     await waitFor(() => expect(app.frame()).toContain('en cola: otra (+1 línea)'));
     const busy = app.frame();
     app.runtime.requestApproval('shell', { command: 'ls' });

@@ -31,8 +31,7 @@ function think(rt: FakeRuntime, itemId: string, patch: Partial<Extract<Transcrip
 
 /** A turn that thinks, then answers: returns the assistant item id, still streaming. */
 async function thinkingTurn(app: Mounted | ViewerApp, rt: FakeRuntime): Promise<string> {
-  await app.type('add 2 and 3');
-  await app.press(ENTER);
+  await app.submit('add 2 and 3');
   await waitFor(() => expect(rt.runId).toBeDefined());
   const id = rt.beginAssistant('');
   think(rt, id, { reasoning: 'First I add the numbers.', reasoningTokens: 6, thinking: true });

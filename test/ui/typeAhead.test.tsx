@@ -1,17 +1,13 @@
 // Type-ahead: Enter while a turn runs queues the message (shown above the input) and it is
 // sent, once, as the next turn when the running one ends. ↑ on an empty line takes it back;
 // interrupting the turn puts it back into the line unsent.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
-import { ENTER, ESC, UP, mount, waitFor } from './harness.js';
+import { ESC, UP, mount, waitFor } from './harness.js';
 import { settle } from './settle.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 describe('type-ahead', () => {
   it.each([
@@ -20,10 +16,8 @@ describe('type-ahead', () => {
   ] as const)('Enter during a turn queues the text, shown as queued, sent once when the turn ends (%s)', async (lang, shown) => {
     setLanguage(lang);
     const app = await mount();
-    await app.type('first');
-    await app.press(ENTER);
-    await app.type('second');
-    await app.press(ENTER);
+    await app.submit('first');
+    await app.submit('second');
     expect(app.runtime.calls.startTurn).toEqual(['first']);
     await waitFor(() => expect(app.frame()).toContain(shown));
     // The input is free again for more typing.
@@ -37,12 +31,9 @@ describe('type-ahead', () => {
 
   it('a second Enter joins the queued message: one next turn', async () => {
     const app = await mount();
-    await app.type('first');
-    await app.press(ENTER);
-    await app.type('two');
-    await app.press(ENTER);
-    await app.type('three');
-    await app.press(ENTER);
+    await app.submit('first');
+    await app.submit('two');
+    await app.submit('three');
     await waitFor(() => expect(app.frame()).toContain('queued: two (+1 line)'));
     app.runtime.endTurn();
     await waitFor(() => expect(app.runtime.calls.startTurn).toEqual(['first', 'two\nthree']));
@@ -50,10 +41,8 @@ describe('type-ahead', () => {
 
   it('↑ on an empty line takes the queued message back into the input; nothing is sent', async () => {
     const app = await mount();
-    await app.type('first');
-    await app.press(ENTER);
-    await app.type('oops');
-    await app.press(ENTER);
+    await app.submit('first');
+    await app.submit('oops');
     await waitFor(() => expect(app.frame()).toContain('queued: oops'));
     await app.press(UP);
     await waitFor(() => expect(app.frame()).toMatch(/› oops/));
@@ -61,17 +50,14 @@ describe('type-ahead', () => {
     await settle(() => app.runtime.endTurn());
     expect(app.runtime.calls.startTurn).toEqual(['first']);
     // Edited and sent by hand.
-    await app.type('!');
-    await app.press(ENTER);
+    await app.submit('!');
     expect(app.runtime.calls.startTurn).toEqual(['first', 'oops!']);
   });
 
   it('Esc interrupts the turn and puts the queued message back, unsent', async () => {
     const app = await mount();
-    await app.type('first');
-    await app.press(ENTER);
-    await app.type('later');
-    await app.press(ENTER);
+    await app.submit('first');
+    await app.submit('later');
     await waitFor(() => expect(app.frame()).toContain('queued: later'));
     await app.press(ESC);
     expect(app.runtime.calls.interrupt).toBe(1);

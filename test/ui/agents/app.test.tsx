@@ -1,15 +1,10 @@
 // The pane and commands wired into the real App through its extension points, the way
 // the CLI mounts them.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
 import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 describe('/agents and Ctrl+T in the chat', () => {
   it('/agents opens the pane in place of the input; Esc closes it; Ctrl+T opens and closes it', async () => {

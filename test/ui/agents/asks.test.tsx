@@ -2,18 +2,13 @@
 // offers allow once / for this child / for the whole tree / deny; several asks show as a
 // queue (count in the status bar, "1 of 2" in the prompt, a mark on each asking row in
 // /agents); in the pane the keys stay the pane's until Enter on an asking row.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, PendingApproval } from '../../../src/model/controls.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
 import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 /** Records answers and takes the ask off the queue, as the broker does. */
 class AskingRuntime extends RecordingRuntime {

@@ -1,16 +1,13 @@
 // /agents at 120 columns with ⚠ flagged children (issue #20): the column chooser counts the
 // flags, so a flagged row keeps its task text and its metrics in the shared columns instead
 // of the task cut to "…" and the metrics pushed off the row.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { addTestRun, mountPane, RecordingRuntime } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 const usage = { iterations: 2, toolsCompleted: 3, tokensIn: 900, tokensOut: 300, costUsd: 0.02 };
 

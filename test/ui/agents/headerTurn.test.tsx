@@ -1,15 +1,11 @@
 // The pane header's counts are children; a live root turn says its own state beside them,
 // so "0 running" never sits next to a running root row unexplained.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { addTestRun, mountPane, RecordingRuntime } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 describe('/agents header with a running root turn', () => {
   it.each([

@@ -1,18 +1,13 @@
 // The /agents pane's review of a queued merge (issue #23): v on a waiting or conflicting
 // entry opens its files, +/−, the conflict check and the diff in the pane; the merge keys
 // work there too, and Esc goes back to the list.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
 import type { MergeReview, RunWorktree, WorktreeApi, WorktreeState } from '../../../src/model/worktree.js';
 import { fileDiff } from '../../../src/text/diff.js';
 import { addTestRun, KEYS, mountPane, RecordingRuntime, waitFor } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 class MergingRuntime extends RecordingRuntime {
   review: MergeReview = {

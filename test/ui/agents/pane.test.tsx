@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { patchRun, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
 import { addTestRun, KEYS, mountPane, RecordingRuntime, say, sleep, tool, waitFor } from './fixtures.js';
 import { settled } from '../settle.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 /** Opens the steer prompt and lets it subscribe to keys (it does so in an effect after it
  * mounts; a person never types within milliseconds of the prompt appearing). */

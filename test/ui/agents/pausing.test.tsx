@@ -1,18 +1,15 @@
 // `pausing…` reads as such everywhere a run's status shows: the /agents pane row and its
 // header counts, /subagents list and info. Space on a pausing run takes the pause back.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
 import { addTestRun, mountPane, RecordingRuntime, waitFor } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 function pausingTree() {
   const rt = new RecordingRuntime();

@@ -3,20 +3,16 @@
 // transcripts) cost it nothing, not even a frame; a run's transcript view reads the
 // transcripts too, and shows what streamed while the list was open.
 import React, { Profiler } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
 import { patchRun, setRunStatus } from '../../../src/runtime/store.js';
 import { AgentsPane, samePaneState } from '../../../src/ui/agents/AgentsPane.js';
 import { REFRESH_MS } from '../../../src/ui/hooks/useThrottledStore.js';
 import { plain } from '../harness.js';
 import { addTestRun, KEYS, RecordingRuntime, say, sleep, waitFor } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 /** A turn with three queued children (live, so the pane's clock runs, but with no elapsed
  * time to show: a second passing changes nothing drawn). */

@@ -1,28 +1,23 @@
 // The approval prompt of a call that previewed its change (write_file, edit_file): the
 // diff with its `+N −M` header, a window of fixed height that PgUp/PgDn and (after Tab)
 // ↑/↓ scroll, the choices still moved by ↑/↓, and the never-read warning, in en and es.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import { fileDiff } from '../../../src/text/diff.js';
 import { DOWN, ENTER, mount, mountSized, TAB, UP, waitFor } from '../harness.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
 const PGDN = '\u001B[6~';
 const PGUP = '\u001B[5~';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => {
-  cleanup();
-  setLanguage('en');
-});
+resetUiBetweenTests();
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}\n`).join('');
 
 async function askWithDiff(before: string | undefined, after: string, extra: Partial<PendingApproval> = {}) {
   const app = await mount();
-  await app.type('change it');
-  await app.press(ENTER);
+  await app.submit('change it');
   const args = { path: 'src/a.ts', content: after };
   app.runtime.addTool('write_file', args, 'pending_approval');
   const approval = app.runtime.requestApproval('write_file', args);

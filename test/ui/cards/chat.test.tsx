@@ -7,7 +7,7 @@ import { addRun, patchRun, setRunStatus, toolStarted, updateItem } from '../../.
 import type { ToolTranscriptItem } from '../../../src/runtime/types.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
 import { FakeRuntime } from '../fakeRuntime.js';
-import { ENTER, mount, waitFor } from '../harness.js';
+import { mount, waitFor } from '../harness.js';
 import { childRun } from './fixtures.js';
 
 beforeEach(() => setLanguage('en'));
@@ -26,8 +26,7 @@ describe('cards in the chat', () => {
     const runtime = new FakeRuntime();
     registerTranscriptCards();
     const app = await mount({ runtime });
-    await app.type('fan out');
-    await app.press(ENTER);
+    await app.submit('fan out');
     const a = runtime.addTool('spawn_subagent', { prompt: 'Count the files' });
     const b = runtime.addTool('spawn_subagent', { prompt: 'Read the README' });
     addRun(runtime.store, childRun('child-aaaa', toolOf(runtime, a), { status: 'queued', queuePosition: 1, startedAt: undefined }));

@@ -27,8 +27,7 @@ const BS = '\x7f';
 
 async function sent(keys: string): Promise<string[]> {
   const app = await mount();
-  await app.type(keys);
-  await app.press(ENTER);
+  await app.submit(keys);
   return app.runtime.calls.startTurn;
 }
 
@@ -47,8 +46,7 @@ describe('bursts in one read', () => {
     await app.type(`abc${CTRL_A}zy`);
     await waitFor(() => expect(app.frame()).toMatch(/› zyabc\s*\n/));
     // ← then Backspace: the cursor was after "zy", so the "z" goes.
-    await app.type(`\x1b[D${BS}`);
-    await app.press(ENTER);
+    await app.submit(`\x1b[D${BS}`);
     expect(app.runtime.calls.startTurn).toEqual(['yabc']);
   });
 
@@ -61,14 +59,12 @@ describe('bursts in one read', () => {
 
   it('Esc Esc while a reply streams interrupts it and types nothing', async () => {
     const app = await mount();
-    await app.type('go');
-    await app.press(ENTER);
+    await app.submit('go');
     app.runtime.beginAssistant('streaming…');
     await app.type(`${ESC}${ESC}`);
     expect(app.runtime.calls.interrupt).toBeGreaterThan(0);
     await settle(() => app.runtime.endTurn());
-    await app.type('next');
-    await app.press(ENTER);
+    await app.submit('next');
     expect(app.runtime.calls.startTurn).toEqual(['go', 'next']);
   });
 
@@ -120,14 +116,12 @@ describe('the line editor', () => {
   it('Shift+Enter, Ctrl+J and \\ then Enter break the line; ↑ moves inside the message before history', async () => {
     expect(await sent('one\x1b[13;2utwo')).toEqual(['one\ntwo']);
     const app = await mount();
-    await app.type('first\\');
-    await app.press(ENTER);
+    await app.submit('first\\');
     await app.type('second');
     await app.press('\n');
     await app.type('third');
     await app.press(UP);
-    await app.type('X');
-    await app.press(ENTER);
+    await app.submit('X');
     expect(app.runtime.calls.startTurn).toEqual(['first\nseconXd\nthird']);
   });
 
@@ -146,8 +140,7 @@ describe('the line editor', () => {
 describe('approval prompt as a list', () => {
   async function withApproval(runId?: string) {
     const app = await mount();
-    await app.type('do it');
-    await app.press(ENTER);
+    await app.submit('do it');
     const approval = app.runtime.requestApproval('shell', { command: 'ls' });
     if (runId) {
       app.runtime.store.setState((s) => ({ controls: { ...s.controls, approvals: [{ ...approval, runId }] } }));
@@ -174,8 +167,7 @@ describe('approval prompt as a list', () => {
 
   it('names the asking child by its label', async () => {
     const app = await mount();
-    await app.type('do it');
-    await app.press(ENTER);
+    await app.submit('do it');
     const root = app.runtime.runId!;
     addRun(
       app.runtime.store,
@@ -188,8 +180,7 @@ describe('approval prompt as a list', () => {
 
   it('long arguments scroll with PgDn, all of them reachable', async () => {
     const app = await mount();
-    await app.type('do it');
-    await app.press(ENTER);
+    await app.submit('do it');
     app.runtime.requestApproval('write_file', { content: Array.from({ length: 60 }, (_, i) => `row ${i}`) });
     await waitFor(() => expect(app.frame()).toContain('Approval needed'));
     expect(app.frame()).not.toContain('row 59');

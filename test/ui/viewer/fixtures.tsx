@@ -1,15 +1,13 @@
 // Helpers for the viewer tests: the chat App with the viewer's command and key binding on a
 // terminal of a chosen size, and a session transcript to browse.
 import React from 'react';
-import { render as inkRender } from 'ink';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import { App } from '../../../src/ui/App.js';
 import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
 import { viewerCommands, viewerKeyBindings } from '../../../src/ui/viewer/register.js';
 import { FakeRuntime } from '../fakeRuntime.js';
-import { plain, SizedStdout } from '../harness.js';
-import { pressInto, settle } from '../settle.js';
-import { QuietStdin } from '../../support/quietStdin.js';
+import { ENTER, plain, renderSized, SizedStdout } from '../harness.js';
+import { pressInto } from '../settle.js';
 import { toolItem } from '../cards/fixtures.js';
 import { syncEnvelope } from '../../../src/tools/delegate/strings.js';
 
@@ -24,33 +22,24 @@ export interface ViewerApp {
   screen(): string;
   press(data: string): Promise<void>;
   type(text: string): Promise<void>;
+  /** Types `text` key by key, then presses Enter. */
+  submit(text: string): Promise<void>;
   unmount(): void;
 }
 
 export async function mountViewerApp(runtime: FakeRuntime, columns = 100, rows = 30): Promise<ViewerApp> {
   registerTranscriptCards();
-  const stdout = new SizedStdout(columns, rows);
-  const stdin = new QuietStdin();
-  let instance!: ReturnType<typeof inkRender>;
-  await settle(() => {
-    instance = inkRender(
-      <App
-        runtime={runtime}
-        sessions={{ list: () => [], currentId: 'x' }}
-        onExit={() => {}}
-        commands={viewerCommands()}
-        keyBindings={viewerKeyBindings()}
-      />,
-      {
-        stdout: stdout as unknown as NodeJS.WriteStream,
-        stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
-        stdin: stdin as unknown as NodeJS.ReadStream,
-        debug: true,
-        exitOnCtrlC: false,
-        patchConsole: false,
-      },
-    );
-  });
+  const { stdout, stdin, instance } = await renderSized(
+    <App
+      runtime={runtime}
+      sessions={{ list: () => [], currentId: 'x' }}
+      onExit={() => {}}
+      commands={viewerCommands()}
+      keyBindings={viewerKeyBindings()}
+    />,
+    columns,
+    rows,
+  );
   const lastFrame = () => {
     for (let i = stdout.writes.length - 1; i >= 0; i--) {
       // The clipboard sequence is written on its own; it is not a frame.
@@ -65,6 +54,10 @@ export async function mountViewerApp(runtime: FakeRuntime, columns = 100, rows =
     press: (data: string) => pressInto(stdin, data),
     async type(text: string) {
       for (const ch of text) await pressInto(stdin, ch);
+    },
+    async submit(text: string) {
+      for (const ch of text) await pressInto(stdin, ch);
+      await pressInto(stdin, ENTER);
     },
     unmount: () => instance.unmount(),
   };

@@ -90,8 +90,7 @@ describe('opening and moving', () => {
   it('/transcript opens it too, Esc and Ctrl+O close it, and /help lists its keys', async () => {
     const app = await mountViewerApp(withSession(3));
     mounted.push(app);
-    await app.type('/transcript');
-    await app.press(ENTER);
+    await app.submit('/transcript');
     await waitFor(() => expect(app.screen()).toContain('9/9'));
     await settled();
     await app.press(ESC);
@@ -101,8 +100,7 @@ describe('opening and moving', () => {
     await settled();
     await app.press(CTRL_O);
     await waitFor(() => expect(app.screen()).toContain('Type a message'));
-    await app.type('/help');
-    await app.press(ENTER);
+    await app.submit('/help');
     await waitFor(() => expect(app.screen()).toContain('open or close the transcript viewer'));
     expect(app.screen()).toContain('viewer: open the card');
     expect(app.screen()).toMatch(/\/transcript\s+open the transcript viewer/);
@@ -288,14 +286,12 @@ describe('copy and search', () => {
     // A match hidden in a collapsed card (here: the envelope's model) opens the card.
     await app.press('g');
     await app.press('/');
-    await app.type('gpt-4o');
-    await app.press(ENTER);
+    await app.submit('gpt-4o');
     await waitFor(() => expect(app.screen()).toContain('Match 6 of 6'));
     expect(selectedRow(app.screen())).toContain('review task 12');
     expect(app.screen()).toMatch(/Details[\s\S]*reviewer: openai\/gpt-4o/);
     await app.press('/');
-    await app.type('zzz-nothing');
-    await app.press(ENTER);
+    await app.submit('zzz-nothing');
     await waitFor(() => expect(app.screen()).toContain('No match for "zzz-nothing"'));
     await app.press('/');
     await app.type('abc');

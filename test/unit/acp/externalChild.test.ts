@@ -3,12 +3,12 @@
 // pause holds its next permission answer and its next prompt, steering becomes the next
 // prompt of its session (a finished one is refused saying why), and a shared agent process
 // ends with the session that started it.
+import { acpAgentLines } from '../../helpers/acpPeer.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseToml, calls, makeFixture, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
-import { repoRoot } from '../../support/paths.js';
 import { lastUserText, trailingToolResults } from '../../support/loopbackModel.js';
 import { alive } from '../../support/procs.js';
 import { steerRun } from '../../../src/ui/agents/actions.js';
@@ -16,8 +16,6 @@ import { delegateTool } from '../../../src/tools/delegate/tool.js';
 import { delegationServices } from '../../../src/runtime/delegation/service.js';
 import { TaskStore } from '../../../src/persistence/taskRecords.js';
 import type { Run } from '../../../src/runtime/types.js';
-
-const FIXTURE = join(repoRoot, 'test', 'fixtures', 'acpAgent.mjs');
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -38,10 +36,7 @@ const toml = (url: string, ext: string[] = []) =>
       'subagent_approvals = "ask"',
       '[runtime_profiles.short]',
       'delegation_timeout_secs = 1',
-      '[agents.ext]',
-      'runtime = "acp"',
-      `command = ${JSON.stringify(process.execPath)}`,
-      `args = [${JSON.stringify(FIXTURE)}]`,
+      ...acpAgentLines(),
       ...ext,
     ].join('\n'),
   );

@@ -1,14 +1,7 @@
 // Config texts, good and bad (several with more than one problem, to pin which is named
 // first). configSchema.golden.json was recorded from the hand-written validator over these.
-const BASE = `
-[providers.local]
-type = "openai-compatible"
-base_url = "http://127.0.0.1:11434/v1"
-model = "qwen3:8b"
+import { BASE } from './helpers.js';
 
-[agents.main]
-provider = "local"
-`;
 const prov = (line: string): string => BASE.replace('[agents.main]', `${line}\n[agents.main]`);
 
 export const configCorpus: string[][] = [

@@ -14,6 +14,7 @@ import { readProjectSettings } from '../../../src/config/projectSettings.js';
 import { trustActionLines } from '../../../src/config/trustText.js';
 import { hasControls } from '../../../src/text/untrusted.js';
 import { BASE, configErrorOf } from './helpers.js';
+import { yamlAliasBomb } from '../../helpers/yamlBomb.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -83,18 +84,8 @@ describe('YAML alias bomb', () => {
   it('is a located error naming the file, not the parser exception', () => {
     const w = world();
     const file = join(w.agents, 'bomb.md');
-    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (const [prev, next] of [
-      ['a', 'b'],
-      ['b', 'c'],
-      ['c', 'd'],
-      ['d', 'e'],
-      ['e', 'f'],
-      ['f', 'g'],
-    ]) {
-      levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
-    }
-    writeFileSync(file, agentFile(levels.join('\n')));
+    const bomb = yamlAliasBomb();
+    writeFileSync(file, agentFile(bomb));
     const err = configErrorOf(() => loadConfig({ cwd: w.cwd, env: w.env }));
     // The first alias: line 3 of the file (`b: &b [*a,…`), column 8.
     expect(err.message).toMatch(

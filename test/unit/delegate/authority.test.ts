@@ -10,15 +10,14 @@ import { CHILD_APPROVAL_DENIED } from '../../../src/tools/approvalPolicy.js';
 import { PATH_OUTSIDE_ROOTS } from '../../../src/tools/pathGuard.js';
 import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
 import {
-  agent,
   delegateFixture,
   firstUser,
   lastToolResult,
   text,
-  toml,
   toolNames,
   type DelegateFixture,
   type Responder,
+  chainConfig,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -59,33 +58,16 @@ function scripts(path: string[], final: Final): Record<string, Responder> {
   return out;
 }
 
-/** main's profile varies; mid, leaf and wide share "yes", which auto-approves shell. mid
- * reaches leaf bounded and wide independent; main reaches all three (wide independent). */
+/** The shared chain, plus "inner" (confined to ./inner) and `extra`. */
 function config(rootProfile: string, extra = '') {
-  return (url: string) =>
-    toml(
-      url,
-      `
-[risk_profiles.asks]
-delegation_policy = { mode = "allow" }
-[risk_profiles.yes]
-delegation_policy = { mode = "allow" }
-auto_approve = ["read_file", "list_files", "shell"]
-[risk_profiles.readonly]
-allowed_tools = ["read_file", "delegate", "spawn_subagent"]
-delegation_policy = { mode = "allow" }
-auto_approve = ["read_file", "shell"]
-[risk_profiles.inner]
+  return chainConfig(
+    rootProfile,
+    `[risk_profiles.inner]
 delegation_policy = { mode = "allow" }
 allowed_roots = ["inner"]
 auto_approve = ["read_file", "shell"]
-${extra}
-${agent('main', `risk_profile = "${rootProfile}"\ndelegates = ["mid", "leaf", { agent = "wide", mode = "independent" }]`)}
-${agent('mid', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegates = ["leaf", { agent = "wide", mode = "independent" }]')}
-${agent('leaf', 'risk_profile = "yes"\nruntime_profile = "agentic"')}
-${agent('wide', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegate_same_risk_profile = false')}
-`,
-    );
+${extra}`,
+  );
 }
 
 async function runChain(rootProfile: string, path: string[], final: Final, extra = ''): Promise<DelegateFixture> {

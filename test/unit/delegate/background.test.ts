@@ -3,8 +3,7 @@
 // await_sessions (owner-scoped), announced in the chat when they end, and read back as lost
 // after a restart.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskStore, type TaskRecord } from '../../../src/persistence/taskRecords.js';
@@ -15,70 +14,45 @@ import {
   agent,
   delegateFixture,
   delegateResults,
-  lastToolResult,
   sequence,
   text,
   toml,
   until,
   UUID,
   type DelegateFixture,
-  type Responder,
   delegations,
+  mainScript,
+  recordTask,
+  testHome,
+  afterOneTurn,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-const homes: string[] = [];
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
 const trusted = (alias: string, extra = '') => agent(alias, `risk_profile = "trusted"\n${extra}`);
 const CONFIG = trusted('main') + trusted('worker', 'runtime_profile = "agentic"') + trusted('plain');
 
 const call = (args: object, id: string): LoopbackReply => ({ kind: 'tools', calls: [{ id, name: 'delegate', args }] });
+const record = (store: TaskStore, fields: Partial<TaskRecord> & { task_id: string }) =>
+  recordTask(store, { output: 'old output', ...fields });
 const taskIdIn = (s: string) => UUID.exec(s)?.[0] ?? '';
-
-/** main's script: step i gets the previous tool result and returns the next reply. */
-function mainScript(...steps: Array<(previous: string) => LoopbackReply>): Responder {
-  return (req, nth) => (nth < steps.length ? steps[nth](nth === 0 ? '' : lastToolResult(req)) : text('done'));
-}
-
-function record(store: TaskStore, fields: Partial<TaskRecord> & { task_id: string }): void {
-  const now = new Date().toISOString();
-  store.create({
-    agent: 'worker',
-    caller_chain: ['main'],
-    status: 'completed',
-    output: 'old output',
-    error: null,
-    created_at: now,
-    started_at: now,
-    finished_at: now,
-    heartbeat_at: now,
-    pid: process.pid,
-    progress: null,
-    ...fields,
-  });
-}
 
 describe('launch', () => {
   it('returns the task id at once, runs detached, and the record ends completed with progress', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    fx = await delegateFixture({
-      config: (url) => toml(url, CONFIG),
-      agents: {
-        main: mainScript(() => call({ agent: 'worker', prompt: 'long job', background: true }, 'bg')),
-        worker: async (req, nth) => {
-          if (nth === 0) return { kind: 'tools', calls: [{ id: 'l', name: 'list_files', args: {} }] };
-          await gate;
-          return text('Line one\nLine two\nLine three\nLine four');
-        },
+    fx = await afterOneTurn(CONFIG, {
+      main: mainScript(() => call({ agent: 'worker', prompt: 'long job', background: true }, 'bg')),
+      worker: async (req, nth) => {
+        if (nth === 0) return { kind: 'tools', calls: [{ id: 'l', name: 'list_files', args: {} }] };
+        await gate;
+        return text('Line one\nLine two\nLine three\nLine four');
       },
     });
-    await fx.runtime.startTurn('go');
     // The turn finished while the worker is still blocked.
     const [launch] = delegateResults(fx.runtime);
     const id = taskIdIn(launch.result!);
@@ -120,17 +94,13 @@ describe('launch', () => {
 
   it('argument errors: an empty task_ids list, an id with no record', async () => {
     const unknown = '123e4567-e89b-42d3-a456-426614174000';
-    fx = await delegateFixture({
-      config: (url) => toml(url, CONFIG),
-      agents: {
-        main: mainScript(
-          () => call({ action: 'await_sessions', task_ids: [] }, 'a'),
-          () => call({ action: 'check_result', task_id: unknown }, 'b'),
-          () => call({ action: 'check_result' }, 'c'),
-        ),
-      },
+    fx = await afterOneTurn(CONFIG, {
+      main: mainScript(
+        () => call({ action: 'await_sessions', task_ids: [] }, 'a'),
+        () => call({ action: 'check_result', task_id: unknown }, 'b'),
+        () => call({ action: 'check_result' }, 'c'),
+      ),
     });
-    await fx.runtime.startTurn('go');
     const [badAwait, missing, noId] = delegateResults(fx.runtime);
     expect(badAwait.result).toBe("'task_ids' must be a non-empty list of task ids");
     expect(missing.result).toBe(`No result found for task_id '${unknown}'`);
@@ -141,8 +111,7 @@ describe('launch', () => {
 
 describe('task management actions', () => {
   it('check_result returns the view with elapsed_secs; list_results only rows whose chain has the caller', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'arbor-delegate-home-'));
-    homes.push(home);
+    const home = testHome();
     const store = new TaskStore(home);
     const mine = '11111111-1111-4111-8111-111111111111';
     const theirs = '22222222-2222-4222-8222-222222222222';
@@ -183,17 +152,13 @@ describe('task management actions', () => {
   });
 
   it('task ids that are not UUIDs (path traversal included) are refused without touching the disk', async () => {
-    fx = await delegateFixture({
-      config: (url) => toml(url, CONFIG),
-      agents: {
-        main: mainScript(
-          () => call({ action: 'check_result', task_id: '../../config' }, 'a'),
-          () => call({ action: 'cancel_task', task_id: '../tasks/x.json' }, 'b'),
-          () => call({ action: 'await_sessions', task_ids: ['..%2F..%2Fetc'] }, 'c'),
-        ),
-      },
+    fx = await afterOneTurn(CONFIG, {
+      main: mainScript(
+        () => call({ action: 'check_result', task_id: '../../config' }, 'a'),
+        () => call({ action: 'cancel_task', task_id: '../tasks/x.json' }, 'b'),
+        () => call({ action: 'await_sessions', task_ids: ['..%2F..%2Fetc'] }, 'c'),
+      ),
     });
-    await fx.runtime.startTurn('go');
     const [check, cancel, wait] = delegateResults(fx.runtime);
     expect(check.result).toBe("Invalid task_id '../../config': a task id is a UUID such as 123e4567-e89b-12d3-a456-426614174000.");
     expect(cancel.result).toBe(invalidTaskId('../tasks/x.json'));
@@ -232,20 +197,16 @@ describe('task management actions', () => {
 
 describe('other ways a background task ends', () => {
   it('a kill from the UI and a shutdown both end the record as cancelled, saying why', async () => {
-    fx = await delegateFixture({
-      config: (url) => toml(url, CONFIG),
-      agents: {
-        main: sequence(
-          delegations([
-            { agent: 'worker', prompt: 'one', background: true },
-            { agent: 'worker', prompt: 'two', background: true },
-          ]),
-          text('done'),
-        ),
-        worker: () => ({ kind: 'hang' }),
-      },
+    fx = await afterOneTurn(CONFIG, {
+      main: sequence(
+        delegations([
+          { agent: 'worker', prompt: 'one', background: true },
+          { agent: 'worker', prompt: 'two', background: true },
+        ]),
+        text('done'),
+      ),
+      worker: () => ({ kind: 'hang' }),
     });
-    await fx.runtime.startTurn('go');
     await until(() => fx!.requestsOf('worker').length === 2, 5000, 'both workers asked');
     const [killed, shut] = delegateResults(fx.runtime).map((i) => taskIdIn(i.result!));
     const runOf = (id: string) =>
@@ -351,8 +312,7 @@ describe('await_sessions', () => {
 
 describe('restart', () => {
   it('a task that was running when its arbor died reads back as lost', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'arbor-delegate-home-'));
-    homes.push(home);
+    const home = testHome();
     // A pid that certainly belonged to a process that is gone.
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     const id = '66666666-6666-4666-8666-666666666666';

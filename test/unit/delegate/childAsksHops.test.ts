@@ -9,7 +9,7 @@ import { OPERATOR_DENIED } from '../../../src/runtime/approvals.js';
 import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
-import { agent, delegateFixture, lastToolResult, text, toml, toolNames, until, type DelegateFixture, type Responder } from './helpers.js';
+import { delegateFixture, lastToolResult, text, toolNames, until, type DelegateFixture, type Responder, chainConfig } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 
@@ -30,27 +30,7 @@ function scripts(path: string[]): Record<string, Responder> {
   return out;
 }
 
-const config = (rootProfile: string) => (url: string) =>
-  toml(
-    url,
-    `
-[delegation]
-subagent_approvals = "ask"
-[risk_profiles.asks]
-delegation_policy = { mode = "allow" }
-[risk_profiles.yes]
-delegation_policy = { mode = "allow" }
-auto_approve = ["read_file", "list_files", "shell"]
-[risk_profiles.readonly]
-allowed_tools = ["read_file", "delegate", "spawn_subagent"]
-delegation_policy = { mode = "allow" }
-auto_approve = ["read_file", "shell"]
-${agent('main', `risk_profile = "${rootProfile}"\ndelegates = ["mid", "leaf", { agent = "wide", mode = "independent" }]`)}
-${agent('mid', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegates = ["leaf", { agent = "wide", mode = "independent" }]')}
-${agent('leaf', 'risk_profile = "yes"\nruntime_profile = "agentic"')}
-${agent('wide', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegate_same_risk_profile = false')}
-`,
-  );
+const config = (rootProfile: string) => chainConfig(rootProfile, '[delegation]\nsubagent_approvals = "ask"');
 
 /** Starts the turn and records every ask that ever appears. */
 async function start(rootProfile: string, path: string[]) {

@@ -22,12 +22,12 @@ import {
   delegateResults,
   delegateSpecOf,
   lastToolResult,
-  sequence,
   text,
   toml,
   type DelegateFixture,
   type Responder,
-  delegations,
+  delegatesToEach,
+  afterOneTurn,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -92,21 +92,11 @@ describe('gate 2: reachability', () => {
 
   it('opting out of same-profile peers refuses peers but keeps explicit entries', async () => {
     const config = trusted('main', 'delegate_same_risk_profile = false\ndelegates = ["listed"]') + trusted('peer') + trusted('listed');
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: sequence(
-          delegations([
-            { agent: 'peer', prompt: 'p' },
-            { agent: 'listed', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
-        peer: () => text('peer answer'),
-        listed: () => text('listed answer'),
-      },
+    fx = await afterOneTurn(config, {
+      main: delegatesToEach(['peer', 'listed']),
+      peer: () => text('peer answer'),
+      listed: () => text('listed answer'),
     });
-    await fx.runtime.startTurn('go');
     const [peer, listed] = delegateResults(fx.runtime);
     expect(peer.result).toBe(
       'delegate target "peer" is not reachable from "main": delegate_same_risk_profile is disabled and the target is not listed in [agents.main].delegates',
@@ -119,19 +109,9 @@ describe('gate 2: reachability', () => {
 
   it('a disabled target is never reachable, as a peer or as an explicit entry', async () => {
     const config = trusted('main', 'delegates = ["off2"]') + trusted('off', 'enabled = false') + agent('off2', 'enabled = false');
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: sequence(
-          delegations([
-            { agent: 'off', prompt: 'p' },
-            { agent: 'off2', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
-      },
+    fx = await afterOneTurn(config, {
+      main: delegatesToEach(['off', 'off2']),
     });
-    await fx.runtime.startTurn('go');
     const [peer, explicit] = delegateResults(fx.runtime);
     expect(peer.result).toBe('delegate target "off" is not reachable from "main": the target agent is disabled');
     expect(explicit.result).toBe(disabledRefusal('off2', 'main'));
@@ -185,16 +165,12 @@ ${agent('a', 'risk_profile = "trusted"\nruntime_profile = "two"')}
 ${agent('b', 'risk_profile = "trusted"\nruntime_profile = "agentic"')}
 ${agent('c', 'risk_profile = "trusted"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'a', prompt: 'to a' })),
-        a: callsThenDone(delegateCall({ agent: 'b', prompt: 'to b' }), 'a done'),
-        b: callsThenDone(delegateCall({ agent: 'c', prompt: 'to c' }), 'b done'),
-        c: () => text('c answer'),
-      },
+    fx = await afterOneTurn(config, {
+      main: callsThenDone(delegateCall({ agent: 'a', prompt: 'to a' })),
+      a: callsThenDone(delegateCall({ agent: 'b', prompt: 'to b' }), 'a done'),
+      b: callsThenDone(delegateCall({ agent: 'c', prompt: 'to c' }), 'b done'),
+      c: () => text('c answer'),
     });
-    await fx.runtime.startTurn('go');
     const bRequests = fx.requestsOf('b');
     expect(bRequests).toHaveLength(2);
     expect(lastToolResult(bRequests[1])).toBe('Delegation depth limit reached (2/2).');
@@ -212,14 +188,10 @@ max_delegation_depth = 1
 ${agent('main', 'risk_profile = "trusted"\nruntime_profile = "one"')}
 ${agent('a', 'risk_profile = "trusted"\nruntime_profile = "agentic"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'a', prompt: 'to a' })),
-        a: callsThenDone(delegateCall({ agent: 'main', prompt: 'back' }), 'a done'),
-      },
+    fx = await afterOneTurn(config, {
+      main: callsThenDone(delegateCall({ agent: 'a', prompt: 'to a' })),
+      a: callsThenDone(delegateCall({ agent: 'main', prompt: 'back' }), 'a done'),
     });
-    await fx.runtime.startTurn('go');
     expect(lastToolResult(fx.requestsOf('a')[1])).toBe('Delegation depth limit reached (1/1).');
   });
 });
@@ -244,21 +216,10 @@ ${agent('agentic_b', 'risk_profile = "asking"\nruntime_profile = "agentic"')}
 ${agent('indep', 'risk_profile = "asking"')}
 ${agent('plain', 'risk_profile = "asking"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: sequence(
-          delegations([
-            { agent: 'agentic_b', prompt: 'p' },
-            { agent: 'indep', prompt: 'p' },
-            { agent: 'plain', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
-        plain: () => text('plain answer'),
-      },
+    fx = await afterOneTurn(config, {
+      main: delegatesToEach(['agentic_b', 'indep', 'plain']),
+      plain: () => text('plain answer'),
     });
-    await fx.runtime.startTurn('go');
     const [bounded, independent, plain] = delegateResults(fx.runtime);
     expect(bounded.result).toBe(
       'delegate target "agentic_b" cannot run in bounded agentic mode from "main": risk profile "asking" has always_ask entries (shell, write_file). See ZeroClaw docs, "Delegation & SubAgents" > "What\'s not supported".',

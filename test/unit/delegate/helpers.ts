@@ -3,11 +3,15 @@
 // replies are scripted per agent: the agent is read from its system prompt "You are <alias>.".
 import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { onTestFinished } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
-import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
+import { createRuntime, type CreateRuntimeOptions, type Runtime } from '../../../src/runtime/runtime.js';
+import type { AgentFileText } from '../../../src/config/agentFiles.js';
+import type { ArborConfig } from '../../../src/config/types.js';
+import type { TaskRecord, TaskStore } from '../../../src/persistence/taskRecords.js';
 import type { ToolTranscriptItem, TranscriptItem } from '../../../src/runtime/types.js';
 import {
   hasToolResults,
@@ -67,11 +71,13 @@ export function agentOf(body: any): string {
  * prompt's agent), with the requests each agent sent. */
 export async function startScriptedAgents(
   agents: Record<string, Responder>,
+  answerModel?: (model: string) => string,
 ): Promise<{ server: LoopbackModel; byAgent: Map<string, LoopbackIncoming[]> }> {
   const counts = new Map<string, number>();
   const byAgent = new Map<string, LoopbackIncoming[]>();
   const server = await startLoopbackModel({
     dialect: 'openai',
+    answerModel,
     respond: (req) => {
       const alias = agentOf(req.body);
       const nth = counts.get(alias) ?? 0;
@@ -85,25 +91,52 @@ export async function startScriptedAgents(
   return { server, byAgent };
 }
 
-export async function delegateFixture(opts: {
-  config: (url: string) => string;
+/** A home of this test's own, removed when the test ends (after the runtime that uses it,
+ * as onTestFinished hooks run last-in first-out): for records laid down before a start. */
+export function testHome(name = 'delegate'): string {
+  const home = mkdtempSync(join(tmpdir(), `arbor-${name}-home-`));
+  onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+  return home;
+}
+
+/** What every scripted-agents runtime below shares: one loopback model serving each agent
+ * its own script, a home and a workspace in temp folders, the config loaded from `config`,
+ * and the runtime wired as the CLI wires it (extraToolsFor + extraServicesFor). Cleaned up
+ * when the test ends (a given `home` is the caller's and stays). */
+export async function scriptedRuntime(opts: {
+  /** The config's text for the model server's URL and the workspace folder. */
+  config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
-  /** Reuse a home (the restart test). */
+  /** Names the temp folders: arbor-<name>-home-, arbor-<name>-cwd-. */
+  name: string;
+  /** Reuse a home (the restart tests); it is not removed. */
   home?: string;
-  /** An operator answers (fan-out confirmations, approvals). */
-  interactive?: boolean;
+  /** Readies the fresh workspace folder; returns the path to use, if other. */
+  workspace?: (dir: string) => string | void;
+  env?: Record<string, string>;
+  agentFiles?: AgentFileText[];
+  answerModel?: (model: string) => string;
+  /** More runtime options, from the loaded config and the folders. */
+  runtime?: (config: ArborConfig, dirs: { home: string; workdir: string }) => Partial<CreateRuntimeOptions>;
 }): Promise<DelegateFixture> {
-  const { server, byAgent } = await startScriptedAgents(opts.agents);
-  const home = opts.home ?? mkdtempSync(join(tmpdir(), 'arbor-delegate-home-'));
-  const workdir = mkdtempSync(join(tmpdir(), 'arbor-delegate-cwd-'));
-  const loaded = loadConfigFromTexts([{ text: opts.config(server.url), file: join(workdir, 'config.toml') }], ENV);
+  const { server, byAgent } = await startScriptedAgents(opts.agents, opts.answerModel);
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), `arbor-${opts.name}-home-`));
+  const fresh = mkdtempSync(join(tmpdir(), `arbor-${opts.name}-cwd-`));
+  const workdir = opts.workspace?.(fresh) ?? fresh;
+  const env = opts.env ?? ENV;
+  const loaded = loadConfigFromTexts(
+    [{ text: opts.config(server.url, workdir), file: join(workdir, 'config.toml') }],
+    env,
+    opts.agentFiles,
+  );
   const runtime = createRuntime({
     config: loaded.config,
     cwd: workdir,
-    interactive: opts.interactive ?? false,
-    env: ENV,
+    interactive: false,
+    env,
     extraTools: extraToolsFor(loaded.config, home),
     extraServices: extraServicesFor(loaded.config, home),
+    ...opts.runtime?.(loaded.config, { home, workdir }),
   });
   return cleanedUpAfterTest<DelegateFixture>({
     server,
@@ -120,6 +153,31 @@ export async function delegateFixture(opts: {
   });
 }
 
+export function delegateFixture(opts: {
+  config: (url: string) => string;
+  agents: Record<string, Responder>;
+  /** Reuse a home (the restart test). */
+  home?: string;
+  /** An operator answers (fan-out confirmations, approvals). */
+  interactive?: boolean;
+}): Promise<DelegateFixture> {
+  return scriptedRuntime({
+    name: 'delegate',
+    config: (url) => opts.config(url),
+    agents: opts.agents,
+    home: opts.home,
+    runtime: () => ({ interactive: opts.interactive ?? false }),
+  });
+}
+
+/** A fixture of `body` (agents and profiles under the shared provider) whose root has run
+ * one turn, "go". */
+export async function afterOneTurn(body: string, agents: Record<string, Responder>): Promise<DelegateFixture> {
+  const fx = await delegateFixture({ config: (url) => toml(url, body), agents });
+  await fx.runtime.startTurn('go');
+  return fx;
+}
+
 export const text = (s: string, delayMs?: number): LoopbackReply => ({ kind: 'text', chunks: [s], delayMs });
 export const delegateCall = (args: object, id = 'd1'): LoopbackReply => ({ kind: 'tools', calls: [{ id, name: 'delegate', args }] });
 
@@ -128,9 +186,64 @@ export function delegations(args: object[], ids = args.map((_, i) => String.from
   return { kind: 'tools', calls: args.map((a, i) => ({ id: ids[i], name: 'delegate', args: a })) };
 }
 
+/** The chain of the authority tests: main (profile `rootProfile`) reaches mid, leaf and wide;
+ * mid reaches leaf bounded and wide independent; mid, leaf and wide share "yes", which
+ * auto-approves shell. `tables` adds profiles or settings. */
+export const chainConfig =
+  (rootProfile: string, tables = '') =>
+  (url: string) =>
+    toml(
+      url,
+      `
+[risk_profiles.asks]
+delegation_policy = { mode = "allow" }
+[risk_profiles.yes]
+delegation_policy = { mode = "allow" }
+auto_approve = ["read_file", "list_files", "shell"]
+[risk_profiles.readonly]
+allowed_tools = ["read_file", "delegate", "spawn_subagent"]
+delegation_policy = { mode = "allow" }
+auto_approve = ["read_file", "shell"]
+${tables}
+${agent('main', `risk_profile = "${rootProfile}"\ndelegates = ["mid", "leaf", { agent = "wide", mode = "independent" }]`)}
+${agent('mid', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegates = ["leaf", { agent = "wide", mode = "independent" }]')}
+${agent('leaf', 'risk_profile = "yes"\nruntime_profile = "agentic"')}
+${agent('wide', 'risk_profile = "yes"\nruntime_profile = "agentic"\ndelegate_same_risk_profile = false')}
+`,
+    );
+
+/** A caller that, in one reply, delegates `prompt` to each of `aliases` (call ids a, b, c…),
+ * then answers "done". */
+export const delegatesToEach = (aliases: string[], prompt = 'p'): Responder =>
+  sequence(delegations(aliases.map((agent) => ({ agent, prompt }))), text('done'));
+
 /** An agent that makes `first` tool call(s), then answers "done" once results come back. */
 export function callsThenDone(first: LoopbackReply, final = 'done'): Responder {
   return (req) => (hasToolResults(req.body) ? text(final) : first);
+}
+
+/** main's script: step i gets the previous tool result and returns the next reply; then "done". */
+export function mainScript(...steps: Array<(previous: string) => LoopbackReply>): Responder {
+  return (req, nth) => (nth < steps.length ? steps[nth](nth === 0 ? '' : lastToolResult(req)) : text('done'));
+}
+
+/** A finished background task of worker's in `store`, as a past session left it; `fields` override. */
+export function recordTask(store: TaskStore, fields: Partial<TaskRecord> & { task_id: string }): void {
+  const now = new Date().toISOString();
+  store.create({
+    agent: 'worker',
+    caller_chain: ['main'],
+    status: 'completed',
+    output: `output of ${fields.task_id}`,
+    error: null,
+    created_at: now,
+    started_at: now,
+    finished_at: now,
+    heartbeat_at: now,
+    pid: process.pid,
+    progress: null,
+    ...fields,
+  });
 }
 
 /** A sequence of replies, one per request; the last repeats. */

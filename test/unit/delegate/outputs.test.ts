@@ -10,12 +10,11 @@ import {
   delegateFixture,
   delegateResults,
   firstUser,
-  sequence,
   text,
   toml,
   type DelegateFixture,
   type Responder,
-  delegations,
+  delegatesToEach,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -179,13 +178,7 @@ describe('parallel fan-out', () => {
     fx = await delegateFixture({
       config: (url) => toml(url, trusted('main') + trusted('r')),
       agents: {
-        main: sequence(
-          delegations([
-            { agent: 'r', prompt: 'same' },
-            { agent: 'r', prompt: 'same' },
-          ]),
-          text('done'),
-        ),
+        main: delegatesToEach(['r', 'r'], 'same'),
         r: () => text('answer'),
       },
     });

@@ -18,6 +18,8 @@ import {
   toolNames,
   type DelegateFixture,
   delegations,
+  delegatesToEach,
+  afterOneTurn,
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
@@ -37,21 +39,11 @@ ${agent('main', 'risk_profile = "capped"\ndelegates = ["narrow", "inheritor"]')}
 ${agent('narrow', 'risk_profile = "wide"\nruntime_profile = "agentic"')}
 ${agent('inheritor', 'risk_profile = "inherit"\nruntime_profile = "agentic"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: sequence(
-          delegations([
-            { agent: 'narrow', prompt: 'p' },
-            { agent: 'inheritor', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
-        narrow: () => text('n'),
-        inheritor: () => text('i'),
-      },
+    fx = await afterOneTurn(config, {
+      main: delegatesToEach(['narrow', 'inheritor']),
+      narrow: () => text('n'),
+      inheritor: () => text('i'),
     });
-    await fx.runtime.startTurn('go');
     expect(sorted(toolNames(fx.requestsOf('main')[0]))).toEqual(['delegate', 'list_files', 'read_file']);
     // shell/write_file are in the target's list but the caller never had them; delegate is
     // dropped because the target's own policy forbids delegation.
@@ -67,15 +59,11 @@ ${agent('lead', 'risk_profile = "trusted"\nruntime_profile = "agentic"\ndelegate
 ${agent('helper', 'description = "Helps the lead"')}
 ${agent('bystander', 'risk_profile = "trusted"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'lead', prompt: 'plan it' })),
-        lead: sequence(delegations([{ action: 'list_results' }, { agent: 'helper', prompt: 'help' }], ['x', 'y']), text('lead done')),
-        helper: () => text('helped'),
-      },
+    fx = await afterOneTurn(config, {
+      main: callsThenDone(delegateCall({ agent: 'lead', prompt: 'plan it' })),
+      lead: sequence(delegations([{ action: 'list_results' }, { agent: 'helper', prompt: 'help' }], ['x', 'y']), text('lead done')),
+      helper: () => text('helped'),
     });
-    await fx.runtime.startTurn('go');
     const leadFirst = fx.requestsOf('lead')[0];
     expect(toolNames(leadFirst)).toContain('delegate');
     // The roster is resolved from lead's own config, not main's.
@@ -107,17 +95,13 @@ ${agent('bystander', 'risk_profile = "trusted"')}
 ${agent('main', 'risk_profile = "trusted"')}
 ${agent('worker', 'risk_profile = "trusted"\nruntime_profile = "agentic"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'write' })),
-        worker: callsThenDone(
-          { kind: 'tools', calls: [{ id: 'w', name: 'write_file', args: { path: 'out.txt', content: 'x' } }] },
-          'could not write',
-        ),
-      },
+    fx = await afterOneTurn(config, {
+      main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'write' })),
+      worker: callsThenDone(
+        { kind: 'tools', calls: [{ id: 'w', name: 'write_file', args: { path: 'out.txt', content: 'x' } }] },
+        'could not write',
+      ),
     });
-    await fx.runtime.startTurn('go');
     expect(lastToolResult(fx.requestsOf('worker')[1])).toBe(CHILD_APPROVAL_DENIED('write_file'));
     expect(delegateResults(fx.runtime)[0].result).toBe("[Agent 'worker' (openai-compatible/fake-model, agentic)]\ncould not write");
   });
@@ -134,22 +118,12 @@ ${agent('bounded', 'risk_profile = "trusted"\nruntime_profile = "agentic"')}
 ${agent('indep', 'risk_profile = "trusted"\nruntime_profile = "agentic_big"')}
 `;
     const listCall = { kind: 'tools' as const, calls: [{ id: 'l', name: 'list_files', args: {} }] };
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: {
-        main: sequence(
-          delegations([
-            { agent: 'bounded', prompt: 'p' },
-            { agent: 'indep', prompt: 'p' },
-          ]),
-          text('done'),
-        ),
-        // Both children want three model calls.
-        bounded: (req, nth) => (nth < 2 ? listCall : text('bounded done')),
-        indep: (req, nth) => (nth < 2 ? listCall : text('indep done')),
-      },
+    fx = await afterOneTurn(config, {
+      main: delegatesToEach(['bounded', 'indep']),
+      // Both children want three model calls.
+      bounded: (req, nth) => (nth < 2 ? listCall : text('bounded done')),
+      indep: (req, nth) => (nth < 2 ? listCall : text('indep done')),
     });
-    await fx.runtime.startTurn('go');
     const [bounded, indep] = delegateResults(fx.runtime);
     // Tree of 3: main took 1, the bounded child 1, and the last slot is the root's.
     expect(bounded.result).toMatch(

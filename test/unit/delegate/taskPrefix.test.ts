@@ -1,47 +1,21 @@
 // Short task ids (issue #20 item 9): a prefix copied from a card resolves against the task
 // records the caller can see, whichever run started the task; an ambiguous prefix names
 // the candidates; a prefix of another caller's task matches nothing.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TaskStore, isTaskIdOrPrefix, matchTaskIds, type TaskRecord } from '../../../src/persistence/taskRecords.js';
+import { TaskStore, isTaskIdOrPrefix, matchTaskIds } from '../../../src/persistence/taskRecords.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { ambiguousTaskId, invalidTaskId, noResult } from '../../../src/tools/delegate/strings.js';
-import { agent, delegateFixture, delegateResults, text, toml, type DelegateFixture, type Responder } from './helpers.js';
+import { agent, delegateFixture, delegateResults, toml, type DelegateFixture, mainScript, recordTask, testHome } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-const homes: string[] = [];
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
 const trusted = (alias: string) => agent(alias, 'risk_profile = "trusted"\n');
 const CONFIG = trusted('main') + trusted('worker');
 const call = (args: object, id: string): LoopbackReply => ({ kind: 'tools', calls: [{ id, name: 'delegate', args }] });
-function mainScript(...steps: Array<() => LoopbackReply>): Responder {
-  return (_req, nth) => (nth < steps.length ? steps[nth]() : text('done'));
-}
-
-function record(store: TaskStore, fields: Partial<TaskRecord> & { task_id: string }): void {
-  const now = new Date().toISOString();
-  store.create({
-    agent: 'worker',
-    caller_chain: ['main'],
-    status: 'completed',
-    output: `output of ${fields.task_id}`,
-    error: null,
-    created_at: now,
-    started_at: now,
-    finished_at: now,
-    heartbeat_at: now,
-    pid: process.pid,
-    progress: null,
-    ...fields,
-  });
-}
 
 const A = '4ef3523f-1111-4111-8111-111111111111';
 const B = '4ef3523f-2222-4222-8222-222222222222';
@@ -59,12 +33,11 @@ describe('task id prefixes', () => {
   });
 
   it('check_result and cancel_task resolve a unique prefix, refuse an ambiguous one naming the candidates', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'arbor-prefix-home-'));
-    homes.push(home);
+    const home = testHome('prefix');
     const store = new TaskStore(home);
     // Records an earlier run left behind (another pid, finished).
-    for (const id of [A, B, C]) record(store, { task_id: id, pid: 1 });
-    record(store, { task_id: THEIRS, caller_chain: ['someone'], pid: 1 });
+    for (const id of [A, B, C]) recordTask(store, { task_id: id, pid: 1 });
+    recordTask(store, { task_id: THEIRS, caller_chain: ['someone'], pid: 1 });
     fx = await delegateFixture({
       home,
       config: (url) => toml(url, CONFIG),

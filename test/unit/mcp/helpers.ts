@@ -1,17 +1,13 @@
 // A runtime wired as the CLI wires it (delegate tool and services, the MCP manager from
 // tools/mcpTools.ts) against REAL MCP servers (the everything and filesystem packages over
 // stdio) and a loopback model scripted per agent ("You are <alias>." in its system prompt).
-import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
-import { loadConfigFromTexts } from '../../../src/config/load.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
-import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
+import { type Runtime } from '../../../src/runtime/runtime.js';
 import { createMcpManager } from '../../../src/tools/mcpTools.js';
 import { type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
-import { startScriptedAgents } from '../delegate/helpers.js';
+import { scriptedRuntime } from '../delegate/helpers.js';
 
 export const BIN = resolve('node_modules/.bin');
 export const EVERYTHING = join(BIN, 'mcp-server-everything');
@@ -69,40 +65,25 @@ export async function mcpFixture(opts: {
   /** More environment for the runtime (beside SECRET_ENV). */
   env?: Record<string, string>;
 }): Promise<McpFixture> {
-  const { server, byAgent } = await startScriptedAgents(opts.agents);
-  const home = mkdtempSync(join(tmpdir(), 'arbor-mcp-home-'));
-  const workdir = mkdtempSync(join(tmpdir(), 'arbor-mcp-cwd-'));
-  const text = `default_agent = "main"
+  const traces: TraceEvent[] = [];
+  const fx = await scriptedRuntime({
+    name: 'mcp',
+    config: (url, workdir) => `default_agent = "main"
 [providers.fake]
 type = "openai-compatible"
-base_url = "${server.url}"
+base_url = "${url}"
 model = "fake-model"
-${opts.config(server.url, workdir)}`;
-  const loaded = loadConfigFromTexts([{ text, file: join(workdir, 'config.toml') }], SECRET_ENV);
-  const traces: TraceEvent[] = [];
-  const runtime = createRuntime({
-    config: loaded.config,
-    cwd: workdir,
-    interactive: opts.interactive ?? false,
-    env: { ...SECRET_ENV, ...opts.env },
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices: extraServicesFor(loaded.config, home),
-    mcp: createMcpManager(loaded.config, workdir, SECRET_ENV),
-    sinks: { trace: (e) => traces.push(e) },
+${opts.config(url, workdir)}`,
+    agents: opts.agents,
+    env: SECRET_ENV,
+    runtime: (config, { workdir }) => ({
+      interactive: opts.interactive ?? false,
+      env: { ...SECRET_ENV, ...opts.env },
+      mcp: createMcpManager(config, workdir, SECRET_ENV),
+      sinks: { trace: (e) => traces.push(e) },
+    }),
   });
-  return cleanedUpAfterTest<McpFixture>({
-    server,
-    runtime,
-    workdir,
-    traces,
-    requestsOf: (alias) => byAgent.get(alias) ?? [],
-    async cleanup() {
-      await runtime.dispose();
-      await server.close();
-      rmSync(workdir, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    },
-  });
+  return Object.assign(fx, { traces });
 }
 
 /** Child processes of this test process started as MCP servers (they carry the reaper's

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listSessions, restoreSession } from '../../../src/persistence/sessionRestore.js';
+import { makeRun } from '../../helpers/runs.js';
+import { activeStrings } from '../../helpers/activeText.js';
 
-const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const OSC52 = '\u001b]52;c;cHduZWQ=\u0007';
 const TITLE = '\u001b]0;title\u001b\\';
 
@@ -16,18 +17,6 @@ afterEach(() => {
   if (home) rmSync(home, { recursive: true, force: true });
   home = undefined;
 });
-
-function activeStrings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (ACTIVE.test(value)) out.push(value);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      activeStrings(k, out);
-      activeStrings(v, out);
-    }
-  }
-  return out;
-}
 
 describe('restoring a session with raw escapes in it', () => {
   it('neutralises items, child items, runs and the listed first message; the model history stays as written', () => {
@@ -60,9 +49,7 @@ describe('restoring a session with raw escapes in it', () => {
       { type: 'child_item', runId: 'child', item: { id: 'ca', kind: 'assistant', runId: 'child', text: `child ${OSC52}`, at } },
       {
         type: 'run',
-        run: {
-          id: 'child',
-          shortId: 'child',
+        run: makeRun('child', {
           rootRunId: 'r',
           parentRunId: 'r',
           depth: 1,
@@ -74,15 +61,9 @@ describe('restoring a session with raw escapes in it', () => {
           model: 'x/y',
           createdAt: at,
           iterations: 1,
-          toolsCompleted: 0,
-          recentTools: [],
-          tokensIn: 0,
-          tokensOut: 0,
-          costUsd: 0,
-          pausedMs: 0,
           result: `result ${OSC52}`,
           error: undefined,
-        },
+        }),
       },
     ];
     writeFileSync(join(home, 'sessions', `${id}.jsonl`), events.map((e) => JSON.stringify(e)).join('\n') + '\n');

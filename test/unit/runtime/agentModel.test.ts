@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 import type { AgentFileText } from '../../../src/config/agentFiles.js';
 import { withRootAgent } from '../../../src/config/rootAgent.js';
@@ -19,8 +18,7 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-
-const ENV = { ARBOR_RETRY_MAX: '0', ARBOR_RETRY_BASE_MS: '1' };
+import { ENV, scriptedRuntime } from '../delegate/helpers.js';
 
 interface Fx {
   server: LoopbackModel;
@@ -34,11 +32,6 @@ afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
 });
-
-function agentOf(body: any): string {
-  const system = (body?.messages ?? []).find((m: any) => m.role === 'system');
-  return /^You are ([A-Za-z0-9_-]+)\./.exec(typeof system?.content === 'string' ? system.content : '')?.[1] ?? '?';
-}
 
 const text = (s: string): LoopbackReply => ({ kind: 'text', chunks: [s] });
 const call = (name: string, args: object): LoopbackReply => ({ kind: 'tools', calls: [{ id: 'c1', name, args }] });
@@ -77,40 +70,16 @@ async function fixture(opts: {
   agents: Record<string, (req: LoopbackIncoming) => LoopbackReply>;
   answerModel?: (m: string) => string;
 }): Promise<Fx> {
-  const byAgent = new Map<string, LoopbackIncoming[]>();
-  const server = await startLoopbackModel({
-    dialect: 'openai',
-    answerModel: opts.answerModel,
-    respond: (req) => {
-      const alias = agentOf(req.body);
-      byAgent.set(alias, [...(byAgent.get(alias) ?? []), req]);
-      const r = opts.agents[alias];
-      return r ? r(req) : { kind: 'status', status: 500, body: JSON.stringify({ error: { message: `no script for ${alias}` } }) };
-    },
-  });
-  const home = mkdtempSync(join(tmpdir(), 'arbor-agentmodel-'));
-  const loaded = loadConfigFromTexts([{ file: join(home, 'config.toml'), text: TOML(server.url, opts.toml) }], ENV, opts.files);
   const trace: TraceEvent[] = [];
-  const runtime = createRuntime({
-    config: loaded.config,
-    cwd: home,
-    interactive: false,
-    env: ENV,
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices: extraServicesFor(loaded.config, home),
-    sinks: { trace: (e) => trace.push(e) },
+  const fx = await scriptedRuntime({
+    name: 'agentmodel',
+    config: (url) => TOML(url, opts.toml),
+    agents: opts.agents,
+    agentFiles: opts.files,
+    answerModel: opts.answerModel,
+    runtime: () => ({ sinks: { trace: (e) => trace.push(e) } }),
   });
-  return {
-    server,
-    runtime,
-    trace,
-    requestsOf: (alias) => byAgent.get(alias) ?? [],
-    async cleanup() {
-      await runtime.dispose();
-      await server.close();
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
+  return Object.assign(fx, { trace });
 }
 
 const toolNames = (req: LoopbackIncoming): string[] => ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string).sort();

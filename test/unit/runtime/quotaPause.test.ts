@@ -84,32 +84,15 @@ describe('the lane readmits held runs oldest first', () => {
 });
 
 /** A runtime on a loopback server of either dialect (the shared fixture speaks OpenAI only). */
-async function dialectFixture(
-  dialect: LoopbackDialect,
-  extraToml: string,
-  respond: (req: LoopbackIncoming) => LoopbackReply,
-): Promise<Fixture> {
-  const server = await startLoopbackModel({ dialect, respond });
-  const workdir = mkdtempSync(join(tmpdir(), 'arbor-quota-'));
+function dialectFixture(dialect: LoopbackDialect, extraToml: string, respond: (req: LoopbackIncoming) => LoopbackReply): Promise<Fixture> {
   const type = dialect === 'anthropic' ? 'anthropic' : 'openai-compatible';
-  const toml = `default_agent = "main"\n[providers.fake]\ntype = "${type}"\nbase_url = "${server.url}"\nmodel = "fake-model"\n[agents.main]\nprovider = "fake"\nsystem_prompt = "x"\n${extraToml}`;
-  const loaded = loadConfigFromTexts([{ text: toml, file: join(workdir, 'config.toml') }], {});
-  const runtime = createRuntime({
-    config: loaded.config,
-    cwd: workdir,
-    ...WAITING,
-    env: { ...ENV, ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+  return makeFixture({
+    dialect,
+    respond,
+    toml: (url) =>
+      `default_agent = "main"\n[providers.fake]\ntype = "${type}"\nbase_url = "${url}"\nmodel = "fake-model"\n[agents.main]\nprovider = "fake"\nsystem_prompt = "x"\n${extraToml}`,
+    runtime: { ...WAITING, env: { ...ENV, ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' } },
   });
-  return {
-    server,
-    runtime,
-    workdir,
-    async cleanup() {
-      await runtime.dispose();
-      await server.close();
-      rmSync(workdir, { recursive: true, force: true });
-    },
-  };
 }
 
 const variants: Array<{ name: string; dialect: LoopbackDialect; headers: (resetAt: number) => Record<string, string> }> = [

@@ -2,28 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { runTrace } from '../../../src/runtime/traceEvents.js';
 import type { Run } from '../../../src/model/run.js';
+import { makeRun } from '../../helpers/runs.js';
 
-const run = (patch: Partial<Run>): Run => ({
-  id: 'r1',
-  shortId: 'r1',
-  rootRunId: 'r1',
-  depth: 0,
-  alias: 'main',
-  kind: 'root',
-  status: 'running',
-  task: 't',
-  sessionKey: 'session-s1',
-  model: 'offline/echo',
-  createdAt: 0,
-  iterations: 0,
-  toolsCompleted: 0,
-  recentTools: [],
-  tokensIn: 0,
-  tokensOut: 0,
-  costUsd: 0,
-  pausedMs: 0,
-  ...patch,
-});
+const run = (patch: Partial<Run>): Run => makeRun('r1', { status: 'running', task: 't', createdAt: 0, ...patch });
 
 describe('runTrace', () => {
   it("a root's line names the run without a parent or a number", () => {

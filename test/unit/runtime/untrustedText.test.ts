@@ -2,25 +2,12 @@
 // run results and provider errors. The model itself still gets what was actually said.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ACTIVE, activeStrings } from '../../helpers/activeText.js';
 import { describe, expect, it } from 'vitest';
 import { hasToolResults, trailingToolResults } from '../../support/loopbackModel.js';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import { makeFixture, type Fixture } from '../../helpers/runtimeFixture.js';
 
-const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-
-/** Every string inside a value that still holds a control character. */
-function activeStrings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (ACTIVE.test(value)) out.push(value);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      activeStrings(k, out);
-      activeStrings(v, out);
-    }
-  }
-  return out;
-}
 const EVIL_TEXT = 'Hi \u001b]52;c;cHduZWQ=\u0007 there \u001b]0;title\u0007\u001b[2A\u009b2J done';
 const EVIL_FILE = 'line one \u001b]2;file title\u001b\\ \u001b[31mred\u001b[0m\n';
 

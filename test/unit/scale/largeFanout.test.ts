@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../src/model/run.js';
 import {
   childRuns,
-  baseToml,
+  wideToml,
   calls,
   firstUserText,
   makeFixture,
@@ -16,18 +16,6 @@ import {
 } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
-
-const toml = (n: number) => (u: string) =>
-  baseToml(
-    u,
-    `runtime_profile = "wide"
-[runtime_profiles.wide]
-parallel_tools = true
-[delegation]
-max_concurrent = ${n}
-max_children_per_agent = ${n}
-`,
-  );
 
 function fanout(n: number, childDelayMs = 0) {
   return ({ body }: { body: any }) => {
@@ -44,7 +32,7 @@ const children = (f: Fixture) => childRuns(f, 'subagent');
 describe('a fan-out of 1,000 children', () => {
   it('completes, and every result is returned to its own call exactly once', async () => {
     const N = 1000;
-    fx = await makeFixture({ toml: toml(N), respond: fanout(N) });
+    fx = await makeFixture({ toml: wideToml(N), respond: fanout(N) });
     await fx.runtime.startTurn('go');
     const kids = children(fx);
     expect(kids).toHaveLength(N);
@@ -63,7 +51,7 @@ describe('a fan-out of 1,000 children', () => {
 describe('kill and pause while a large fan-out is still starting', () => {
   it('a kill of the root as the first children appear ends every child, started or not, and the turn', async () => {
     const N = 200;
-    fx = await makeFixture({ toml: toml(N), respond: fanout(N, 60_000) });
+    fx = await makeFixture({ toml: wideToml(N), respond: fanout(N, 60_000) });
     const f = fx;
     let killed = false;
     f.runtime.store.subscribe((s) => {
@@ -83,7 +71,7 @@ describe('kill and pause while a large fan-out is still starting', () => {
 
   it('a pause of the root as the first children appear holds the tree: calls not yet started wait for the resume, which finishes all', async () => {
     const N = 100;
-    fx = await makeFixture({ toml: toml(N), respond: fanout(N) });
+    fx = await makeFixture({ toml: wideToml(N), respond: fanout(N) });
     const f = fx;
     let rootId: string | undefined;
     f.runtime.store.subscribe((s) => {

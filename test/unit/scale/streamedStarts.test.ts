@@ -8,7 +8,7 @@ import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { isTerminal } from '../../../src/model/run.js';
 import { startsAsStreamed } from '../../../src/runtime/streamedCalls.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
-import { baseToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { baseToml, wideToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
 let release: (() => void) | undefined;
@@ -18,18 +18,6 @@ afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
 });
-
-const toml = (n: number) => (u: string) =>
-  baseToml(
-    u,
-    `runtime_profile = "wide"
-[runtime_profiles.wide]
-parallel_tools = true
-[delegation]
-max_concurrent = ${n}
-max_children_per_agent = ${n}
-`,
-  );
 
 function signal() {
   let fire!: () => void;
@@ -44,6 +32,26 @@ function heldReply(n: number, afterCalls: number, until: Promise<unknown>): Loop
     kind: 'tools',
     calls: Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: 'spawn_subagent', args: { prompt: `child ${i}` } })),
     hold: { afterCalls, until },
+  };
+}
+
+/** The root streams `n` calls to children and holds the rest of its reply after
+ * `afterCalls` until `rest`; each child, the first of which fires `firstChild`, answers
+ * "answer <n>" (or hangs, with `hang`). */
+function streamedRoot(
+  n: number,
+  firstChild: { fire(): void },
+  rest: Promise<unknown>,
+  { afterCalls = 2, hang = false }: { afterCalls?: number; hang?: boolean } = {},
+) {
+  return ({ body }: { body: any }): LoopbackReply => {
+    const child = childNumber(body);
+    if (child !== undefined) {
+      firstChild.fire();
+      return hang ? { kind: 'hang' } : text(`answer ${child}`);
+    }
+    if (toolMessages(body).length) return text('root done');
+    return heldReply(n, afterCalls, rest);
   };
 }
 
@@ -65,18 +73,10 @@ describe('a parallel batch started while the reply streams it', () => {
     const N = 40;
     const firstChild = signal();
     fx = await makeFixture({
-      toml: toml(N),
-      respond: ({ body }) => {
-        const n = childNumber(body);
-        if (n !== undefined) {
-          firstChild.fire();
-          return text(`answer ${n}`);
-        }
-        if (toolMessages(body).length) return text('root done');
-        // The rest of the reply waits for a child: a batch started only after the reply
-        // ended would never be asked for it (the test would time out).
-        return heldReply(N, 2, firstChild.fired);
-      },
+      toml: wideToml(N),
+      // The rest of the reply waits for a child: a batch started only after the reply
+      // ended would never be asked for it (the test would time out).
+      respond: streamedRoot(N, firstChild, firstChild.fired),
     });
     await fx.runtime.startTurn('go');
     const kids = children(fx);
@@ -95,20 +95,15 @@ describe('a parallel batch started while the reply streams it', () => {
     const N = 10;
     const firstChild = signal();
     fx = await makeFixture({
-      toml: toml(N),
-      respond: ({ body }) => {
-        if (childNumber(body) !== undefined) {
-          firstChild.fire();
-          return { kind: 'hang' };
-        }
-        return heldReply(
-          N,
-          3,
-          firstChild.fired.then(() => {
-            throw new Error('the connection drops');
-          }),
-        );
-      },
+      toml: wideToml(N),
+      respond: streamedRoot(
+        N,
+        firstChild,
+        firstChild.fired.then(() => {
+          throw new Error('the connection drops');
+        }),
+        { afterCalls: 3, hang: true },
+      ),
     });
     await fx.runtime.startTurn('go');
     expect(root(fx).status).toBe('failed');
@@ -126,7 +121,7 @@ describe('a parallel batch started while the reply streams it', () => {
     const N = 6;
     let rootRequests = 0;
     fx = await makeFixture({
-      toml: toml(N),
+      toml: wideToml(N),
       respond: ({ body }) => {
         const n = childNumber(body);
         if (n !== undefined) return text(`answer ${n}`);
@@ -162,14 +157,8 @@ describe('a parallel batch started while the reply streams it', () => {
     const rest = signal();
     release = rest.fire;
     fx = await makeFixture({
-      toml: toml(N),
-      respond: ({ body }) => {
-        if (childNumber(body) !== undefined) {
-          firstChild.fire();
-          return { kind: 'hang' };
-        }
-        return heldReply(N, 2, rest.fired);
-      },
+      toml: wideToml(N),
+      respond: streamedRoot(N, firstChild, rest.fired, { hang: true }),
     });
     const f = fx;
     const turn = f.runtime.startTurn('go');
@@ -193,16 +182,8 @@ describe('a parallel batch started while the reply streams it', () => {
     const rest = signal();
     release = rest.fire;
     fx = await makeFixture({
-      toml: toml(N),
-      respond: ({ body }) => {
-        const n = childNumber(body);
-        if (n !== undefined) {
-          firstChild.fire();
-          return text(`answer ${n}`);
-        }
-        if (toolMessages(body).length) return text('root done');
-        return heldReply(N, 2, rest.fired);
-      },
+      toml: wideToml(N),
+      respond: streamedRoot(N, firstChild, rest.fired),
     });
     const f = fx;
     const turn = f.runtime.startTurn('go');

@@ -1,33 +1,27 @@
-import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, it, expect, beforeEach } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIST_CAP_ENTRIES, listFilesTool } from '../../../src/tools/listFiles.js';
 import { compileGlob } from '../../../src/tools/pathGlob.js';
 import { READ_CAP_BYTES, readFileTool } from '../../../src/tools/readFile.js';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
 import type { ActionTracker } from '../../../src/tools/types.js';
+import { tempTree } from '../../helpers/tempTree.js';
 import { context, risk } from './helpers.js';
 
-let base: string;
 let work: string;
 let outside: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-files-')));
+  const base = tempTree('files', {
+    'work/README.md': '# hi\n',
+    'work/src/a.ts': 'export const a = 1;\n',
+    'work/src/b.tsx': 'b',
+    'work/src/deep/c.md': 'c',
+    'outside/secret.txt': 'secret',
+  });
   work = join(base, 'work');
   outside = join(base, 'outside');
-  mkdirSync(join(work, 'src', 'deep'), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(join(work, 'README.md'), '# hi\n');
-  writeFileSync(join(work, 'src', 'a.ts'), 'export const a = 1;\n');
-  writeFileSync(join(work, 'src', 'b.tsx'), 'b');
-  writeFileSync(join(work, 'src', 'deep', 'c.md'), 'c');
-  writeFileSync(join(outside, 'secret.txt'), 'secret');
-});
-
-afterEach(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 const ctx = (extra: Partial<Parameters<typeof context>[0]> = {}) => context({ cwd: work, ...extra });

@@ -1,7 +1,7 @@
-import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, it, expect, beforeEach } from 'vitest';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempTree } from '../../helpers/tempTree.js';
 import { resolveConfinedPath } from '../../../src/tools/pathGuard.js';
 
 let base: string;
@@ -10,18 +10,14 @@ let outside: string;
 let home: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-guard-')));
+  base = tempTree('guard', {
+    'work/src/a.ts': 'a',
+    'outside/secret.txt': 'secret',
+    'home/.ssh/id_rsa': 'key',
+  });
   work = join(base, 'work');
   outside = join(base, 'outside');
   home = join(base, 'home');
-  for (const d of [work, outside, home, join(home, '.ssh'), join(work, 'src')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(work, 'src', 'a.ts'), 'a');
-  writeFileSync(join(outside, 'secret.txt'), 'secret');
-  writeFileSync(join(home, '.ssh', 'id_rsa'), 'key');
-});
-
-afterEach(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 function guard(input: string, extra: Partial<Parameters<typeof resolveConfinedPath>[1]> = {}) {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { killAllToolProcesses, liveToolRuns } from '../../../src/tools/processReaper.js';
 import { shellTool } from '../../../src/tools/shell.js';
 import { context, runtime } from './helpers.js';
-import { alive, groupOf, isToolProcess } from '../../support/procs.js';
+import { alive, killToolProcesses } from '../../support/procs.js';
 
 let work: string;
 const pids: number[] = [];
@@ -19,16 +19,7 @@ beforeEach(() => {
 
 afterEach(() => {
   // A failing run must not leave sleepers behind: each one and its whole process group.
-  for (const pid of pids.splice(0)) {
-    if (!alive(pid) || !isToolProcess(pid)) continue; // gone, or the pid now belongs to someone else
-    for (const target of [-groupOf(pid), pid]) {
-      try {
-        if (target !== 0) process.kill(target, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
+  killToolProcesses(pids.splice(0));
   rmSync(work, { recursive: true, force: true });
 });
 

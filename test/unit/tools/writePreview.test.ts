@@ -1,28 +1,19 @@
 // write_file's preview: the diff the write would make, computed without writing, through
 // the same guard as the write; nothing where the write would be refused.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
+import { tempTree } from '../../helpers/tempTree.js';
 import { context, risk } from './helpers.js';
 
-let base: string;
 let work: string;
 let outside: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-wpreview-')));
+  const base = tempTree('wpreview', { 'work/src/': '', 'work/notes.txt': 'one\ntwo\nthree\n', 'outside/secret.txt': 'secret\n' });
   work = join(base, 'work');
   outside = join(base, 'outside');
-  mkdirSync(join(work, 'src'), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(join(work, 'notes.txt'), 'one\ntwo\nthree\n');
-  writeFileSync(join(outside, 'secret.txt'), 'secret\n');
-});
-
-afterEach(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 const ctx = (extra: Partial<Parameters<typeof context>[0]> = {}) => context({ cwd: work, ...extra });

@@ -1,16 +1,12 @@
 // Fixtures for isolated children (issue #23): a runtime wired as the CLI wires it, with its
 // own ARBOR_HOME (worktrees go there), a real git repository as its workspace, and agents
 // scripted on one loopback model.
-import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, realpathSync } from 'node:fs';
+import { git, gitRepo } from '../../helpers/git.js';
 import { join } from 'node:path';
-import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
-import { loadConfigFromTexts } from '../../../src/config/load.js';
-import { createRuntime, type RuntimeSinks } from '../../../src/runtime/runtime.js';
+import { type RuntimeSinks } from '../../../src/runtime/runtime.js';
 import type { Run } from '../../../src/model/run.js';
-import { ENV, agent, startScriptedAgents, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
+import { agent, callsThenDone, delegateCall, scriptedRuntime, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 
 /** a.txt as every fixture repository starts (unless the test gives its own files). */
@@ -36,30 +32,9 @@ export const isoConfig =
         `\n[delegation]\nsubagent_approvals = "allow"\n${delegation}\n`,
     );
 
-export function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@x',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@x',
-    },
-  });
-}
+export { git, gitRepo } from '../../helpers/git.js';
 
-export function gitRepo(dir: string, files: Record<string, string>): void {
-  git(dir, 'init', '-q');
-  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'init');
-}
-
-export async function isoFixture(opts: {
+export function isoFixture(opts: {
   /** The config's text for the model server's URL and the workspace folder. */
   config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
@@ -68,34 +43,27 @@ export async function isoFixture(opts: {
   /** What the CLI would write to the trace log and the session file. */
   sinks?: RuntimeSinks;
 }): Promise<DelegateFixture> {
-  const { server, byAgent } = await startScriptedAgents(opts.agents);
-  const home = opts.home ?? mkdtempSync(join(tmpdir(), 'arbor-wt-home-'));
-  // Real paths: git reports them, and the tests compare.
-  const workdir = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-wt-cwd-')));
-  if (opts.files !== false) gitRepo(workdir, opts.files ?? { 'a.txt': A });
-  const loaded = loadConfigFromTexts([{ text: opts.config(server.url, workdir), file: join(workdir, 'config.toml') }], ENV);
-  const runtime = createRuntime({
-    config: loaded.config,
-    cwd: workdir,
-    interactive: false,
-    env: ENV,
-    arborHome: home,
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices: extraServicesFor(loaded.config, home),
-    ...(opts.sinks ? { sinks: opts.sinks } : {}),
-  });
-  return cleanedUpAfterTest<DelegateFixture>({
-    server,
-    runtime,
-    home,
-    workdir,
-    requestsOf: (alias) => byAgent.get(alias) ?? [],
-    async cleanup() {
-      await runtime.dispose();
-      await server.close();
-      rmSync(workdir, { recursive: true, force: true });
-      if (!opts.home) rmSync(home, { recursive: true, force: true });
+  return scriptedRuntime({
+    name: 'wt',
+    config: opts.config,
+    agents: opts.agents,
+    home: opts.home,
+    workspace: (dir) => {
+      // Real paths: git reports them, and the tests compare.
+      const real = realpathSync(dir);
+      if (opts.files !== false) gitRepo(real, opts.files ?? { 'a.txt': A });
+      return real;
     },
+    runtime: (_config, { home }) => ({ arborHome: home, ...(opts.sinks ? { sinks: opts.sinks } : {}) }),
+  });
+}
+
+/** merge = "auto": main delegates once with `args` in a worktree of its own, then answers "done";
+ * `agents` script the children. */
+export function autoMergeFixture(args: object, agents: Record<string, Responder>): Promise<DelegateFixture> {
+  return isoFixture({
+    config: isoConfig('merge = "auto"'),
+    agents: { main: callsThenDone(delegateCall({ ...args, isolation: 'worktree' })), ...agents },
   });
 }
 

@@ -13,20 +13,19 @@ import {
   until,
   type DelegateFixture,
 } from '../delegate/helpers.js';
-import { A, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
+import { A, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools, autoMergeFixture } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 
 describe('two parallel isolated children editing one file', () => {
   it('in different places: both merged, the file exact, every worktree and branch removed', async () => {
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ parallel: ['w1', 'w2'], prompt: 'edit a.txt', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { parallel: ['w1', 'w2'], prompt: 'edit a.txt' },
+      {
         w1: sequence(tools(shell('s1', sed('s/^one$/ONE/'))), text('w1 done')),
         w2: sequence(tools(shell('s2', sed('s/^seven$/SEVEN/'))), text('w2 done')),
       },
-    });
+    );
     await fx.runtime.startTurn('go');
     expect(readFileSync(join(fx.workdir, 'a.txt'), 'utf8')).toBe('ONE\ntwo\nthree\nfour\nfive\nsix\nSEVEN\n');
     const result = delegateResults(fx.runtime)[0].result!;
@@ -79,15 +78,14 @@ describe('two parallel isolated children editing one file', () => {
 
 describe('a child sees its caller’s current state', () => {
   it('uncommitted and untracked (not ignored) files are in its worktree; the original is out of reach', async () => {
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'look', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { agent: 'w1', prompt: 'look' },
+      {
         w1: sequence(tools(shell('s1', 'cat a.txt new.txt; ls'), { id: 'r1', name: 'read_file', args: { path: 'secret.log' } }), (req) =>
           text(`seen: ${lastToolResult(req)}`),
         ),
       },
-    });
+    );
     writeFileSync(join(fx.workdir, 'a.txt'), 'edited\n');
     writeFileSync(join(fx.workdir, 'new.txt'), 'untracked\n');
     writeFileSync(join(fx.workdir, '.gitignore'), '*.log\n');

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callsThenDone, delegateCall, sequence, text, type DelegateFixture } from '../delegate/helpers.js';
-import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools } from './helpers.js';
+import { sequence, text, type DelegateFixture } from '../delegate/helpers.js';
+import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools, autoMergeFixture } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
 let userTree: string | undefined;
@@ -20,13 +20,12 @@ afterEach(async () => {
 
 describe('what arbor did not create', () => {
   it("the user's worktree and branches, a stray folder and a forged manifest survive a merge and the leftover clean-up", async () => {
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'edit', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { agent: 'w1', prompt: 'edit' },
+      {
         w1: sequence(tools(shell('s1', "sed -i 's/^one$/ONE/' a.txt")), text('w1 done')),
       },
-    });
+    );
     const tree = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-user-wt-')));
     userTree = tree;
     rmSync(tree, { recursive: true });

@@ -19,7 +19,7 @@ import {
   until,
   type DelegateFixture,
 } from '../delegate/helpers.js';
-import { A, fail500, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools } from './helpers.js';
+import { A, fail500, git, isoConfig, isoFixture, leftovers, runsOf, sed, shell, tools, autoMergeFixture } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
 import { WORKTREE_MANUAL, WORKTREE_NO_CHANGES, WORKTREE_UNFINISHED } from '../../../src/tools/worktreeNotes.js';
 
@@ -84,10 +84,9 @@ describe('merge = "ask"', () => {
 describe('a conflict re-run on the new tree', () => {
   it('a new child with the same task starts from the merged state and merges cleanly', async () => {
     let w2Runs = 0;
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ parallel: ['w1', 'w2'], prompt: 'edit', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { parallel: ['w1', 'w2'], prompt: 'edit' },
+      {
         w1: sequence(tools(shell('s1', sed('s/^three$/THREE-1/'))), text('w1 done')),
         w2: async (req) => {
           if (lastToolResult(req) !== '' && JSON.stringify(req.body).includes('"tool"')) return text('w2 done');
@@ -99,7 +98,7 @@ describe('a conflict re-run on the new tree', () => {
           return tools(shell('s2', sed('s/^three$/THREE-2/')));
         },
       },
-    });
+    );
     await fx.runtime.startTurn('go');
     const first = runsOf(fx, 'w2')[0];
     expect(first.worktree?.state).toBe('conflict');
@@ -113,10 +112,9 @@ describe('a conflict re-run on the new tree', () => {
 
 describe('nested isolation', () => {
   it('a child of an isolated child inherits its worktree, or gets its own based on it', async () => {
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'lead', prompt: 'lead it', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { agent: 'lead', prompt: 'lead it' },
+      {
         lead: sequence(
           tools(shell('l1', sed('s/^one$/ONE/'))),
           // The inheriting child works in lead's worktree; the isolated one gets its own,
@@ -132,7 +130,7 @@ describe('nested isolation', () => {
               ? tools(shell('w1a', sed('s/^four$/FOUR/')))
               : tools(shell('w1b', `grep -q ONE a.txt && ${sed('s/^seven$/SEVEN/')}`)),
       },
-    });
+    );
     await fx.runtime.startTurn('go');
     const lead = runsOf(fx, 'lead')[0];
     const [inherit, own] = runsOf(fx, 'w1');
@@ -147,13 +145,12 @@ describe('nested isolation', () => {
 
 describe('a killed isolated child', () => {
   it('keeps its worktree and branch, never merged', async () => {
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'slow', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { agent: 'w1', prompt: 'slow' },
+      {
         w1: sequence(tools(shell('s1', `${sed('s/^one$/ONE/')} && sleep 30`)), text('never')),
       },
-    });
+    );
     const turn = fx.runtime.startTurn('go');
     await until(() => runsOf(fx!, 'w1')[0]?.lastTool?.name === 'shell', 15000, 'w1 runs its command');
     await until(
@@ -193,13 +190,12 @@ runtime_profile = "quick"
 
 describe('a failed or timed-out isolated child', () => {
   it('a failed child: its worktree and branch kept, never merged, the parent told where', async () => {
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'edit', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { agent: 'w1', prompt: 'edit' },
+      {
         w1: sequence(tools(shell('s1', sed('s/^one$/ONE/'))), fail500),
       },
-    });
+    );
     await fx.runtime.startTurn('go');
     const w1 = runsOf(fx, 'w1')[0];
     expect(w1.status).toBe('failed');
@@ -296,10 +292,9 @@ describe('merge = "manual"', () => {
 describe('no path outside the worktree is writable by an isolated child', () => {
   it('absolute paths into the checkout, .. escapes and symlinks out are refused', async () => {
     let workdir = '';
-    fx = await isoFixture({
-      config: isoConfig('merge = "auto"'),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'w1', prompt: 'escape', isolation: 'worktree' })),
+    fx = await autoMergeFixture(
+      { agent: 'w1', prompt: 'escape' },
+      {
         w1: sequence(
           () =>
             tools(
@@ -313,7 +308,7 @@ describe('no path outside the worktree is writable by an isolated child', () => 
           text('w1 done'),
         ),
       },
-    });
+    );
     workdir = fx.workdir;
     await fx.runtime.startTurn('go');
     const reqs = fx.requestsOf('w1');
