@@ -104,6 +104,25 @@ const whenFiles = (dir: string, pred: () => boolean): Promise<void> =>
     w.close();
     resolve();
   });
+/** A hanging external child under a 1 s limit (`ext`), paused as it appears (before its
+ * clock starts) so a steer is queued before the limit ends it; the turn is over on return. */
+async function steeredBeforeItsClock(ext: string[]): Promise<{ f: Fixture; child: Run }> {
+  const f = (fx = await delegating('hang', ext));
+  let child: Run | undefined;
+  const off = f.runtime.store.subscribe(() => {
+    if (child || !extRun(f)) return;
+    child = extRun(f)!;
+    f.runtime.pause(child.id);
+  });
+  const turn = f.runtime.startTurn('go');
+  await whenStore(f, () => child !== undefined);
+  off();
+  expect(steerRun(f.runtime, child!.id, 'say more').level).toBe('info');
+  f.runtime.resume(child!.id);
+  await turn;
+  return { f, child: child! };
+}
+
 const noticesOf = (items: readonly { kind: string; text?: string }[]) => items.filter((i) => i.kind === 'notice').map((i) => i.text ?? '');
 const lastAnswer = (f: Fixture) => {
   const items = f.runtime.store.getState().transcript.filter((i) => i.kind === 'assistant');
@@ -334,44 +353,18 @@ describe('steering an external ACP child that ends before it is sent', () => {
   });
 
   it('the child timed out while a steer is queued', { timeout: 60000 }, async () => {
-    const f = (fx = await delegating('hang', ['runtime_profile = "short"']));
-    // Paused as it appears, before its clock starts: the steer is queued before its 1 s run.
-    let child: Run | undefined;
-    const off = f.runtime.store.subscribe(() => {
-      if (child || !extRun(f)) return;
-      child = extRun(f)!;
-      f.runtime.pause(child.id);
-    });
-    const turn = f.runtime.startTurn('go');
-    await whenStore(f, () => child !== undefined);
-    off();
-    expect(steerRun(f.runtime, child!.id, 'say more').level).toBe('info');
-    f.runtime.resume(child!.id);
-    await turn;
+    const { f, child } = await steeredBeforeItsClock(['runtime_profile = "short"']);
     expect(extRun(f)!.status).toBe('timed_out');
-    reportedUnsent(f, child!, 'it timed out', 'hang');
+    reportedUnsent(f, child, 'it timed out', 'hang');
   });
 
   it('the child stopped by a per-child limit while a steer is queued: the limit is the reason', { timeout: 60000 }, async () => {
-    const f = (fx = await delegating('hang', ['max_child_seconds = 1']));
-    // Paused as it appears, before its clock starts: the steer is queued before its 1 s run.
-    let child: Run | undefined;
-    const off = f.runtime.store.subscribe(() => {
-      if (child || !extRun(f)) return;
-      child = extRun(f)!;
-      f.runtime.pause(child.id);
-    });
-    const turn = f.runtime.startTurn('go');
-    await whenStore(f, () => child !== undefined);
-    off();
-    expect(steerRun(f.runtime, child!.id, 'say more').level).toBe('info');
-    f.runtime.resume(child!.id);
-    await turn;
+    const { f, child } = await steeredBeforeItsClock(['max_child_seconds = 1']);
     expect(extRun(f)!.status).toBe('failed');
     const error = extRun(f)!.error ?? '';
     expect(error).toContain('child budget exhausted: max_child_seconds = 1');
     // The supervisor stops it as 'cancelled'; the reason given is the limit, not a cancel.
-    reportedUnsent(f, child!, `it failed: ${error}`, 'hang');
+    reportedUnsent(f, child, `it failed: ${error}`, 'hang');
   });
 
   it('a steer that arrives just after the last turn ended, before the run is over, is refused', { timeout: 60000 }, async () => {
