@@ -6,6 +6,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** `flip` is atomically replaced (rename over it) by a link to `real.txt`, then to
  * `outsideFile`, in a tight loop. */
+/** A loaded machine can starve the flipper: a race test's rounds go on (up to this many)
+ * until the race has shown itself at least once, so "the race was real" never fails for
+ * want of a flip. */
+export const MAX_RACE_ROUNDS = 4000;
+/** Each round is a tool call (grep's also starts git): on a loaded 2-core machine the rounds
+ * a race may need outlast vitest's default time. */
+export const RACE_TIMEOUT_MS = 120_000;
+
 export const flipLink = (outsideFile: string) => `
 const fs = require('node:fs');
 let i = 0;

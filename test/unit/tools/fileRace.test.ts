@@ -14,6 +14,8 @@ import { readFileTool } from '../../../src/tools/readFile.js';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { context } from './helpers.js';
 import {
+  MAX_RACE_ROUNDS as MAX_ROUNDS,
+  RACE_TIMEOUT_MS,
   flipDir as flipDirTo,
   flipLink as flipLinkTo,
   startFlipper as startFlipperIn,
@@ -21,12 +23,6 @@ import {
 } from '../../support/symlinkFlipper.js';
 
 const ROUNDS = 500;
-/** A loaded machine can starve the flipper: rounds go on (up to this many) until the race
- * has shown itself at least once, so "the race was real" never fails for want of a flip. */
-const MAX_ROUNDS = 4000;
-/** Each round is a tool call (grep's also starts git): on a loaded 2-core machine the rounds
- * the race may need outlast vitest's default time. */
-const RACE_TIMEOUT_MS = 120_000;
 const SECRET = 'OUTSIDE-SECRET';
 
 let base: string;

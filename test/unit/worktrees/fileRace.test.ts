@@ -17,14 +17,18 @@ import { readFileTool } from '../../../src/tools/readFile.js';
 import type { ToolContext } from '../../../src/tools/types.js';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { treeState } from '../../support/pathEscapes.js';
-import { flipDir, flipLink, startFlipper, type Flipper } from '../../support/symlinkFlipper.js';
+import {
+  MAX_RACE_ROUNDS as MAX_ROUNDS,
+  RACE_TIMEOUT_MS,
+  flipDir,
+  flipLink,
+  startFlipper,
+  type Flipper,
+} from '../../support/symlinkFlipper.js';
 import { caller, context, risk } from '../tools/helpers.js';
 import { git, gitRepo } from './helpers.js';
 
 const ROUNDS = 200;
-/** A loaded machine can starve the flipper: rounds go on (up to this many) until the race
- * has shown itself at least once, so "the race was real" does not depend on the load. */
-const MAX_ROUNDS = 2000;
 const SECRET = 'CHECKOUT-SECRET';
 
 let checkout: string;
@@ -61,7 +65,7 @@ function childContext(): ToolContext {
   return { ...context({ cwd: place.cwd, risk: wide }), caller: callerIn(caller(wide), checkout, place) };
 }
 
-describe('file tools in a worktree under a symlink-flipping race', { timeout: 120_000 }, () => {
+describe('file tools in a worktree under a symlink-flipping race', { timeout: RACE_TIMEOUT_MS }, () => {
   it('the mapped caller refuses the checkout and reaches the worktree', async () => {
     const ctx = childContext();
     expect((await readFileTool.run({ path: join(checkout, 'secret.txt') }, ctx)).error).toContain('forbidden path');
