@@ -113,6 +113,15 @@ export type KilledBy = Extract<FixedRunErrorCode, 'killedByOperator' | 'killedBy
 /** The run fields for a runtime-written error: its English text and its code. */
 export type RunFailure = Pick<Run, 'error' | 'errorCode' | 'errorParams'>;
 
+/** What every new run starts with: no work done yet (the supervisor's new runs, and the
+ * runs tests build by hand, start from the same counters). */
+export function freshRunCounters(): Pick<
+  Run,
+  'iterations' | 'toolsCompleted' | 'recentTools' | 'tokensIn' | 'tokensOut' | 'costUsd' | 'pausedMs'
+> {
+  return { iterations: 0, toolsCompleted: 0, recentTools: [], tokensIn: 0, tokensOut: 0, costUsd: 0, pausedMs: 0 };
+}
+
 export function runError(code: FixedRunErrorCode): { error: string; errorCode: RunErrorCode } {
   return { error: RUN_ERROR_TEXT[code], errorCode: code };
 }

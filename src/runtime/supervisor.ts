@@ -35,7 +35,7 @@ import type {
   SupervisorDeps,
 } from './supervisorTypes.js';
 import { isTerminal, type Run, type TerminalStatus } from './types.js';
-import { runError, type FixedRunErrorCode, type KilledBy, type RunFailure } from '../model/run.js';
+import { freshRunCounters, runError, type FixedRunErrorCode, type KilledBy, type RunFailure } from '../model/run.js';
 
 export const SPAWN_PAUSED_REFUSAL =
   'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
@@ -175,13 +175,7 @@ export class Supervisor implements SupervisorCore {
       status: 'queued',
       sessionKey: `${fields.kind === 'root' ? 'session' : fields.kind}-${id}`,
       createdAt: Date.now(),
-      iterations: 0,
-      toolsCompleted: 0,
-      recentTools: [],
-      tokensIn: 0,
-      tokensOut: 0,
-      costUsd: 0,
-      pausedMs: 0,
+      ...freshRunCounters(),
       ...fields,
       id,
     };

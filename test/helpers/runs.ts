@@ -1,6 +1,6 @@
 // One builder for the Run records tests put in a store by hand: every counter at zero and a
 // root run's defaults, so a test states only the fields it is about.
-import type { Run } from '../../src/model/run.js';
+import { freshRunCounters, type Run } from '../../src/model/run.js';
 
 export function makeRun(id: string, patch: Partial<Run> = {}): Run {
   return {
@@ -15,13 +15,7 @@ export function makeRun(id: string, patch: Partial<Run> = {}): Run {
     sessionKey: 'session-s1',
     model: 'offline/echo',
     createdAt: Date.now(),
-    iterations: 0,
-    toolsCompleted: 0,
-    recentTools: [],
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    pausedMs: 0,
+    ...freshRunCounters(),
     ...patch,
   };
 }
