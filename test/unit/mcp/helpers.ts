@@ -1,13 +1,20 @@
 // A runtime wired as the CLI wires it (delegate tool and services, the MCP manager from
 // tools/mcpTools.ts) against REAL MCP servers (the everything and filesystem packages over
 // stdio) and a loopback model scripted per agent ("You are <alias>." in its system prompt).
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onTestFinished } from 'vitest';
+import { loadConfigFromTexts } from '../../../src/config/load.js';
+import type { McpManager } from '../../../src/mcp/manager.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
 import { type Runtime } from '../../../src/runtime/runtime.js';
 import { createMcpManager } from '../../../src/tools/mcpTools.js';
-import { type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
-import { scriptedRuntime } from '../delegate/helpers.js';
+import { hasToolResults, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
+import { until } from '../../support/until.js';
+import { messagesOf } from '../../support/wireBody.js';
+import { offeredTool, offeredTools, type WireTool } from '../../support/wireRequest.js';
+import { scriptedRuntime, text } from '../delegate/helpers.js';
 
 export const BIN = resolve('node_modules/.bin');
 export const EVERYTHING = join(BIN, 'mcp-server-everything');
@@ -57,6 +64,37 @@ system_prompt = "You are ${alias}."
 ${fields}
 `;
 
+/** A server this Node runs with `args` (a script of the test's, or -e code); `fields` adds
+ * keys such as startup_timeout_secs. */
+export const nodeServer = (name: string, args: string[], fields = 'startup_timeout_secs = 30') => `
+[mcp_servers.${name}]
+command = "${process.execPath}"
+args = [${args.map((a) => JSON.stringify(a)).join(', ')}]
+${fields}
+`;
+
+/** main under a profile "mcp" that runs `servers`' tools unasked; `fields` adds to the profile. */
+export const mainTrusting = (servers: string[], fields = '') => `
+[risk_profiles.mcp]
+auto_approve = [${servers.map((s) => `"mcp__${s}__*"`).join(', ')}]
+${fields}
+${agentToml('main', 'risk_profile = "mcp"')}`;
+
+/** Whether `req` is a spawned child's, whose task is `task`. */
+export const isChildWith = (req: LoopbackIncoming, task: string) =>
+  messagesOf(req.body).some((m) => m.role === 'user' && m.content === task);
+
+/** main's script for one spawn_subagent child with the task "child task": the root spawns it
+ * and answers "root done"; the child makes `childCall` and answers "child done". */
+export function spawnsChildThatCalls(childCall: LoopbackReply): Responder {
+  return (req) => {
+    if (isChildWith(req, 'child task')) return hasToolResults(req.body) ? text('child done') : childCall;
+    return hasToolResults(req.body)
+      ? text('root done')
+      : { kind: 'tools', calls: [{ id: 's1', name: 'spawn_subagent', args: { prompt: 'child task' } }] };
+  };
+}
+
 export async function mcpFixture(opts: {
   config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
@@ -66,6 +104,9 @@ export async function mcpFixture(opts: {
   env?: Record<string, string>;
 }): Promise<McpFixture> {
   const traces: TraceEvent[] = [];
+  // Registered first, so it runs last: after the fixture's own cleanup, no server process
+  // the test started is left.
+  onTestFinished(() => until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left'));
   const fx = await scriptedRuntime({
     name: 'mcp',
     config: (url, workdir) => `default_agent = "main"
@@ -106,14 +147,33 @@ export function mcpServerPids(): number[] {
 }
 
 export function toolNames(req: LoopbackIncoming): string[] {
-  return ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string);
+  return offeredTools(req.body).map((t) => t.name);
 }
 
-export function toolSpec(req: LoopbackIncoming, name: string): any {
-  return ((req.body?.tools ?? []) as any[]).find((t) => t.function?.name === name)?.function;
+/** The offered tool `name`; fails naming it when it was not offered. */
+export function toolSpec(req: LoopbackIncoming, name: string): WireTool {
+  return offeredTool(req.body, name);
 }
 
 export function systemText(req: LoopbackIncoming): string {
-  const s = (req.body?.messages ?? []).find((m: any) => m.role === 'system');
+  const s = messagesOf(req.body).find((m) => m.role === 'system');
   return typeof s?.content === 'string' ? s.content : '';
+}
+
+/** A folder of the test's own in the temp folder, removed when the test ends. */
+export function testDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `arbor-${name}-`));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A config of the offline provider, a main agent and `servers` (TOML tables). */
+export const offlineWith = (servers: string) => `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n${servers}`;
+
+/** An MCP manager for `text` (a whole config), closed when the test ends. */
+export function managerFor(text: string, home: string, env: Record<string, string>, file = '/c.toml'): McpManager {
+  const loaded = loadConfigFromTexts([{ file, text }], env);
+  const m = createMcpManager(loaded.config, home, env);
+  onTestFinished(() => m.close());
+  return m;
 }
