@@ -95,6 +95,13 @@ export function spawnsChildThatCalls(childCall: LoopbackReply): Responder {
   };
 }
 
+/** When the test ends, checks that no MCP server process it started is left. Call it before
+ * making what starts them: onTestFinished hooks run last-in first-out, so the check comes
+ * after their own cleanup. */
+function noServerLeftAtEnd(): void {
+  onTestFinished(() => until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left'));
+}
+
 export async function mcpFixture(opts: {
   config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
@@ -104,9 +111,7 @@ export async function mcpFixture(opts: {
   env?: Record<string, string>;
 }): Promise<McpFixture> {
   const traces: TraceEvent[] = [];
-  // Registered first, so it runs last: after the fixture's own cleanup, no server process
-  // the test started is left.
-  onTestFinished(() => until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left'));
+  noServerLeftAtEnd();
   const fx = await scriptedRuntime({
     name: 'mcp',
     config: (url, workdir) => `default_agent = "main"
@@ -170,8 +175,10 @@ export function testDir(name: string): string {
 /** A config of the offline provider, a main agent and `servers` (TOML tables). */
 export const offlineWith = (servers: string) => `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n${servers}`;
 
-/** An MCP manager for `text` (a whole config), closed when the test ends. */
+/** An MCP manager for `text` (a whole config), closed when the test ends, leaving no
+ * server process. */
 export function managerFor(text: string, home: string, env: Record<string, string>, file = '/c.toml'): McpManager {
+  noServerLeftAtEnd();
   const loaded = loadConfigFromTexts([{ file, text }], env);
   const m = createMcpManager(loaded.config, home, env);
   onTestFinished(() => m.close());
