@@ -8,7 +8,7 @@ import { setLanguage } from '../../src/i18n/index.js';
 import { createProvider } from '../../src/providers/createProvider.js';
 import type { ModelMessage, ReasoningBlock, StreamEvent } from '../../src/providers/types.js';
 import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
-import { messagesWithRole, partsOf } from '../support/wireRequest.js';
+import { messagesWithRole, partsOf, requestOf } from '../support/wireRequest.js';
 import { drain, readFileTool } from './streamHelpers.js';
 
 const KEY_ENV = 'ARBOR_TEST_PROVIDER_KEY';
@@ -117,7 +117,7 @@ describe('anthropic thinking blocks', () => {
       { text: '', redactedData: 'ENCRYPTED' },
     ]);
     // thinking_budget_tokens asks for extended thinking.
-    expect(srv.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(requestOf(srv.requests[0].body).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
   });
 
   it('sends signed and redacted thinking back first in the assistant message, and drops unsigned text', async () => {
@@ -136,6 +136,6 @@ describe('anthropic thinking blocks', () => {
   it('asks for no thinking when no budget is set', async () => {
     const srv = await serve('anthropic', () => ({ kind: 'text', chunks: ['hi'] }));
     await drain(provider(srv.url, 'anthropic'), { messages: HELLO });
-    expect(srv.requests[0].body.thinking).toBeUndefined();
+    expect(requestOf(srv.requests[0].body).thinking).toBeUndefined();
   });
 });

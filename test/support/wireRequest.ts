@@ -4,6 +4,23 @@
 // bare with `input_schema`. Tests read these instead of casting the body to `any`.
 import { messagesOf, type WireMessage } from './wireBody.js';
 
+/** The top-level fields of a request body that tests check, in either dialect (Anthropic
+ * sends the system prompt as `system` and extended thinking as `thinking`). */
+export interface WireRequest {
+  model?: string;
+  stream?: boolean;
+  temperature?: number;
+  max_tokens?: number;
+  system?: unknown;
+  thinking?: unknown;
+  messages?: SentMessage[];
+}
+
+/** The body as its top-level fields ({} for a body that is not an object). */
+export function requestOf(body: unknown): WireRequest {
+  return typeof body === 'object' && body !== null ? (body as WireRequest) : {};
+}
+
 /** The JSON schema of a tool's arguments, as far as the tests look into it. */
 export interface WireSchema {
   type?: string;
