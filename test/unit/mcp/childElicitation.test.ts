@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runPath } from '../../../src/runtime/runSelection.js';
 import { until } from '../delegate/helpers.js';
-import { mainTrusting, mcpFixture, nodeServer, spawnsChildThatCalls, testDir } from './helpers.js';
+import { tempTree } from '../../helpers/tempTree.js';
+import { mainTrusting, mcpFixture, nodeServer, spawnsChildThatCalls } from './helpers.js';
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 const serverScript = (out: string) => `
@@ -32,7 +33,7 @@ await server.connect(new StdioServerTransport());
 
 describe('a child asks for a form', () => {
   it('the form is queued with the child path, answered by the operator; a killed child cancels it', async () => {
-    const dir = testDir('forms');
+    const dir = tempTree('forms', {});
     const script = join(dir, 'forms-server.mjs');
     const out = join(dir, 'answer.json');
     writeFileSync(script, serverScript(out));

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { managerFor, offlineWith, testDir } from './helpers.js';
+import { tempTree } from '../../helpers/tempTree.js';
+import { managerFor, offlineWith } from './helpers.js';
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server: Server = createServer(handler);
@@ -18,7 +19,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 async function errorOf(url: string, extra = ''): Promise<{ status: string; error?: string }> {
-  const home = testDir('mcp-err');
+  const home = tempTree('mcp-err', {});
   const m = managerFor(offlineWith(`[mcp_servers.web]\nurl = "${url}"\n${extra}`), home, {
     ARBOR_HOME: home,
     HOME: home,
@@ -96,7 +97,7 @@ describe('ending a Streamable HTTP session', () => {
     onTestFinished(async () => {
       for (const t of sessions.values()) await t.close();
     });
-    const home = testDir('mcp-del');
+    const home = tempTree('mcp-del', {});
     const m = managerFor(offlineWith(`[mcp_servers.web]\nurl = "http://${host}/mcp"\n`), home, { ARBOR_HOME: home });
     m.startAll();
     expect(await m.waitFor(['web'])).toEqual([]);

@@ -1,8 +1,7 @@
 // A runtime wired as the CLI wires it (delegate tool and services, the MCP manager from
 // tools/mcpTools.ts) against REAL MCP servers (the everything and filesystem packages over
 // stdio) and a loopback model scripted per agent ("You are <alias>." in its system prompt).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
@@ -163,13 +162,6 @@ export function toolSpec(req: LoopbackIncoming, name: string): WireTool {
 export function systemText(req: LoopbackIncoming): string {
   const s = messagesOf(req.body).find((m) => m.role === 'system');
   return typeof s?.content === 'string' ? s.content : '';
-}
-
-/** A folder of the test's own in the temp folder, removed when the test ends. */
-export function testDir(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `arbor-${name}-`));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
 }
 
 /** A config of the offline provider, a main agent and `servers` (TOML tables). */

@@ -17,7 +17,8 @@ import type { ToolContext } from '../../../src/tools/types.js';
 import { hasToolResults } from '../../support/loopbackModel.js';
 import { lastUser } from '../../support/wireBody.js';
 import { text, until } from '../delegate/helpers.js';
-import { mainTrusting, managerFor, mcpFixture, nodeServer, offlineWith, testDir } from './helpers.js';
+import { tempTree } from '../../helpers/tempTree.js';
+import { mainTrusting, managerFor, mcpFixture, nodeServer, offlineWith } from './helpers.js';
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 
@@ -51,7 +52,7 @@ await server.connect(new StdioServerTransport());
 `;
 
 function setup() {
-  const dir = testDir('links');
+  const dir = tempTree('links', {});
   const paths = { script: join(dir, 'links.mjs'), out: join(dir, 'answer.json'), browser: join(dir, 'browser.sh') };
   writeFileSync(paths.script, serverScript(paths.out));
   // The "browser": records its environment and the URL it was given.

@@ -10,13 +10,14 @@ import type { McpManager } from '../../../../src/mcp/manager.js';
 import { mcpToolsOf } from '../../../../src/tools/mcpTools.js';
 import type { ToolContext } from '../../../../src/tools/types.js';
 import { knownSecrets } from '../../../../src/persistence/redact.js';
-import { managerFor, offlineWith, testDir } from '../helpers.js';
+import { tempTree } from '../../../helpers/tempTree.js';
+import { managerFor, offlineWith } from '../helpers.js';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from './oauthMcpServer.js';
 
 async function setup(extra = ''): Promise<{ srv: OAuthMcpServer; home: string; make(): McpManager }> {
   const srv = await startOAuthMcpServer();
   onTestFinished(() => srv.close());
-  const home = testDir('oauth');
+  const home = tempTree('oauth', {});
   const make = () => managerFor(offlineWith(`[mcp_servers.docs]\nurl = "${srv.mcpUrl}"\n${extra}`), home, { ARBOR_HOME: home, HOME: home });
   return { srv, home, make };
 }
