@@ -1,6 +1,7 @@
 // Baselines measured in the same run as the benchmarks they explain: the same model
 // requests without arbor, so a missed target can be split into "the provider layer" and
-// "arbor". Modes: `streamText` (the AI SDK call the providers are built on) and `fetch`
+// "arbor". Modes: `streamText` (the AI SDK call the providers are built on), `doStream` (the
+// provider call under it, which arbor's providers make directly) and `fetch`
 // (reading the SSE body as text with the global, undici-based fetch) and `http` (the same
 // exchange on node:http with a keep-alive Agent: the floor for one HTTP exchange in Node).
 // All prompts are sent at once; the reply is {cpuUserUs, cpuSystemUs, wallMs}.
@@ -18,6 +19,25 @@ async function requester(mode, url) {
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') text += part.text;
         else if (part.type === 'error') throw part.error;
+      }
+      return text;
+    };
+  }
+  if (mode === 'doStream') {
+    // The provider's own doStream, which arbor's providers call (no streamText layers).
+    const model = await sdkModel(url);
+    return async (prompt) => {
+      const { stream } = await model.doStream({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
+        includeRawChunks: false,
+      });
+      let text = '';
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value.type === 'text-delta') text += value.delta;
+        else if (value.type === 'error') throw value.error;
       }
       return text;
     };
