@@ -75,6 +75,8 @@ function analyse(turn, stats, children = CHILDREN) {
     turnWallMs: turn.endAt - turn.startAt,
     lastChildAfterMs: Math.max(...arrivals) - first.endAt,
     collectMs: second.arriveAt - Math.max(...stats.childReqs.map((c) => c.endAt)),
+    // The resume's window on the server's clock, for the runtime's profile (mark below).
+    resumeWindow: [Math.max(...stats.childReqs.map((c) => c.endAt)), second.arriveAt],
     peakInFlight: stats.peakInFlight,
     complete,
     detail: complete
@@ -177,8 +179,13 @@ export async function run({ log } = { log: () => {} }) {
     const turn = await worker.request({ cmd: 'turn', url, children });
     const { stats } = await server.request({ cmd: 'stats' });
     await server.request({ cmd: 'close' });
-    return analyse(turn, stats, children);
+    const a = analyse(turn, stats, children);
+    // With ARBOR_BENCH_PROFILE_DIR, the runtime's profile gets this turn's resume window.
+    const [fromMs, toMs] = a.resumeWindow;
+    await worker.request({ cmd: 'mark', phase: `resume-${children}-${++marks}`, fromMs, toMs });
+    return a;
   };
+  let marks = 0;
   const describe = (a) =>
     `fan-out ${a.wallMs.toFixed(1)} ms vs ideal ${a.idealMs.toFixed(1)} ms (×${a.ratio.toFixed(2)}), CPU ${a.cpuPerChildMs.toFixed(2)} ms/child, ` +
     `first child ${signed(a.firstChildLatencyMs)} ms after the reply's last byte (first card ${signed(a.firstCardMs)} ms), ` +
@@ -275,6 +282,29 @@ export async function run({ log } = { log: () => {} }) {
     unit: 'ms',
     samples: list.map((f) => round(f[key], 1)),
   });
+  // The resume request itself grows with n (1 + 2n messages to convert, serialize and send):
+  // the bare SDK's send of the same request, measured in this run, is the floor under the
+  // resume delay. What arbor adds above it, at each size, and how that grows.
+  function resumeFloorRows() {
+    const small = m('collectMs');
+    const big = ml('collectMs');
+    const floorSmall = median(floors.map((f) => f.resumeSendMs));
+    const floorBig = median(largeFloors.map((f) => f.resumeSendMs));
+    return [
+      {
+        metric: `floor: the bare SDK's resume send, ${LARGE} vs ${CHILDREN} results (${round(floorBig, 1)} vs ${round(floorSmall, 1)} ms)`,
+        value: round(floorBig / floorSmall, 2),
+        unit: '×',
+      },
+      {
+        metric: `root's resume delay above that floor, ${LARGE} vs ${CHILDREN} children (${round(big - floorBig, 1)} vs ${round(small - floorSmall, 1)} ms)`,
+        value: round((big - floorBig) / (small - floorSmall), 2),
+        unit: '×',
+      },
+      { metric: `root's resume delay / its floor, ${CHILDREN} children`, value: round(small / floorSmall, 2), unit: '×' },
+      { metric: `root's resume delay / its floor, ${LARGE} children`, value: round(big / floorBig, 2), unit: '×' },
+    ];
+  }
   const killsOk = kills.every((k) => k.ok);
   const killMs = median(kills.map((k) => k.closedMs));
   return [
@@ -391,6 +421,7 @@ export async function run({ log } = { log: () => {} }) {
     scaleRow('retained heap per child', 'heapPerChildKb', 'KB'),
     scaleRow('start spread per child', 'spreadPerChildMs', 'ms'),
     scaleRow("root's resume delay after the last answer", 'collectMs', 'ms'),
+    ...resumeFloorRows(),
     latencyRow(
       `${LARGE} children: first child request after the root's tool-call reply has arrived (its last byte; median)`,
       ml('firstChildLatencyMs'),

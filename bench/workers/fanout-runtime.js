@@ -2,7 +2,7 @@
 // process.cpuUsage() around a turn is the runtime's own CPU: the model server runs in
 // another process. Driven over IPC: {id, cmd: 'turn', url, children} → CPU, wall time and
 // what the store recorded.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -115,7 +115,23 @@ async function killAll() {
   return { killAt, returnedAt, endedAt, killed, open };
 }
 
-const commands = { turn, killAll };
+/** Phases of this process's turns on the CPU profile's clock (CLOCK_MONOTONIC µs), written
+ * beside the profile when ARBOR_BENCH_PROFILE_DIR is set: `node bench/lib/profileWindow.js
+ * <profile> <windows.json> resume-1000` shows where the root's resume went. The bench gives
+ * the server's times (epoch ms, this machine's clock); converted against this process's. */
+const windows = {};
+
+function mark({ phase, fromMs, toMs }) {
+  const dir = process.env.ARBOR_BENCH_PROFILE_DIR;
+  if (!dir) return {};
+  const monoUs = Number(process.hrtime.bigint() / 1000n);
+  const toMono = (ms) => monoUs + (ms - now()) * 1000;
+  windows[phase] = [toMono(fromMs), toMono(toMs)];
+  writeFileSync(join(dir, `fanout-windows-${process.pid}.json`), `${JSON.stringify(windows, null, 2)}\n`);
+  return {};
+}
+
+const commands = { turn, killAll, mark };
 
 process.on('message', async (/** @type {any} */ msg) => {
   try {
