@@ -2,19 +2,20 @@
 // process.cpuUsage() around a turn is the runtime's own CPU: the model server runs in
 // another process. Driven over IPC: {id, cmd: 'turn', url, children} → CPU, wall time and
 // what the store recorded.
+import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { ROOT_PROMPT } from '../lib/fanoutScript.js';
 import { distUrl } from '../lib/paths.js';
+import { now } from '../lib/clock.js';
 
 const { loadConfigFromTexts } = await import(distUrl('config/load.js'));
 const { createRuntime } = await import(distUrl('runtime/runtime.js'));
 // What X (kill all) in /agents does, so the kill-all row times the operator's own action.
 const { killAll: killAllRuns } = await import(distUrl('ui/agents/actions.js'));
 
-const now = () => performance.timeOrigin + performance.now();
+// Comparable with the other processes' times (lib/clock.js).
 
 function configText(url, children) {
   return `
@@ -56,9 +57,20 @@ async function turn({ url, children }) {
     // When the root's first tool call reaches the runtime (its card appears). Calls start as
     // the reply streams them, so this can come before the reply's last byte.
     let toolCallsAt;
+    // When the root began its next model step (every result collected and recorded) and when
+    // its request for it was started: the resume delay split into its parts. O(1) per update.
+    let rootId;
+    let rootStep2At;
+    let resumeRequestAt;
     const unsubscribe = runtime.store.subscribe((s) => {
       if (toolCallsAt === undefined && s.transcript.some((i) => i.kind === 'tool')) toolCallsAt = now();
+      rootId ??= s.activeRootRunId;
+      if (rootStep2At === undefined && rootId !== undefined && (s.runs.get(rootId)?.iterations ?? 0) >= 2) rootStep2At = now();
     });
+    const onRequest = () => {
+      if (rootStep2At !== undefined && resumeRequestAt === undefined) resumeRequestAt = now();
+    };
+    diagnostics.subscribe('http.client.request.start', onRequest);
     const startAt = now();
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
@@ -69,6 +81,7 @@ async function turn({ url, children }) {
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
     unsubscribe();
+    diagnostics.unsubscribe('http.client.request.start', onRequest);
     globalThis.gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
     const state = runtime.store.getState();
@@ -91,6 +104,8 @@ async function turn({ url, children }) {
       rssBytes: process.memoryUsage().rss,
       heapGrowthBytes: heapAfter - heap0,
       toolCallsAt,
+      rootStep2At,
+      resumeRequestAt,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });
@@ -117,7 +132,7 @@ async function killAll() {
 
 /** Phases of this process's turns on the CPU profile's clock (CLOCK_MONOTONIC µs), written
  * beside the profile when ARBOR_BENCH_PROFILE_DIR is set: `node bench/lib/profileWindow.js
- * <profile> <windows.json> resume-1000` shows where the root's resume went. The bench gives
+ * <profile> <windows.json> resume-1000-` shows where the root's resume went. The bench gives
  * the server's times (epoch ms, this machine's clock); converted against this process's. */
 const windows = {};
 
