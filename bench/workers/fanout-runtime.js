@@ -2,7 +2,6 @@
 // process.cpuUsage() around a turn is the runtime's own CPU: the model server runs in
 // another process. Driven over IPC: {id, cmd: 'turn', url, children} → CPU, wall time and
 // what the store recorded.
-import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,20 +56,15 @@ async function turn({ url, children }) {
     // When the root's first tool call reaches the runtime (its card appears). Calls start as
     // the reply streams them, so this can come before the reply's last byte.
     let toolCallsAt;
-    // When the root began its next model step (every result collected and recorded) and when
-    // its request for it was started: the resume delay split into its parts. O(1) per update.
+    // When the root began its next model step (every result collected and recorded): the
+    // resume delay split in two around it. O(1) per update.
     let rootId;
     let rootStep2At;
-    let resumeRequestAt;
     const unsubscribe = runtime.store.subscribe((s) => {
       if (toolCallsAt === undefined && s.transcript.some((i) => i.kind === 'tool')) toolCallsAt = now();
       rootId ??= s.activeRootRunId;
       if (rootStep2At === undefined && rootId !== undefined && (s.runs.get(rootId)?.iterations ?? 0) >= 2) rootStep2At = now();
     });
-    const onRequest = () => {
-      if (rootStep2At !== undefined && resumeRequestAt === undefined) resumeRequestAt = now();
-    };
-    diagnostics.subscribe('http.client.request.start', onRequest);
     const startAt = now();
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
@@ -81,7 +75,6 @@ async function turn({ url, children }) {
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
     unsubscribe();
-    diagnostics.unsubscribe('http.client.request.start', onRequest);
     globalThis.gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
     const state = runtime.store.getState();
@@ -105,7 +98,6 @@ async function turn({ url, children }) {
       heapGrowthBytes: heapAfter - heap0,
       toolCallsAt,
       rootStep2At,
-      resumeRequestAt,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });
