@@ -14,16 +14,19 @@ import {
   until,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
+import { spawnOne, spawnScript } from '../support/spawnScript.js';
 import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
-import type { RunStatus } from '../../../src/runtime/types.js';
+import type { Run, RunStatus } from '../../../src/runtime/types.js';
 
 let fx: Fixture | undefined;
 
-const childOf = (f: Fixture) =>
+const firstOfKind = (f: Fixture, kind: Run['kind']) =>
   f.runtime.store
     .getState()
     .runs.values()
-    .find((r) => r.kind === 'subagent');
+    .find((r) => r.kind === kind);
+const childOf = (f: Fixture) => firstOfKind(f, 'subagent');
+const rootOf = (f: Fixture) => firstOfKind(f, 'root')!;
 
 /** Every status the first child passes through, in order, without repeats. */
 function recordChildStatuses(f: Fixture): RunStatus[] {
@@ -40,16 +43,12 @@ describe('pausing… until the pause holds', () => {
     let workerCalls = 0;
     const worker = heldReply();
     fx = await makeFixture({
-      respond: async ({ body }) => {
-        if (firstUserText(body) === 'worker') {
-          workerCalls++;
-          // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
-          if (toolMessages(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
-          return text('worker finished');
-        }
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+      respond: spawnOne('worker', (_, { body }) => {
+        workerCalls++;
+        // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
+        if (toolMessages(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
+        return text('worker finished');
+      }),
       runtime: { interactive: true },
     });
     const statuses = recordChildStatuses(fx);
@@ -57,10 +56,7 @@ describe('pausing… until the pause holds', () => {
     // The worker's first model call is in flight (the server holds it until worker.release()).
     await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     // Pause the whole tree: neither run has stopped yet.
     fx.runtime.pause(root.id);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('pausing');
@@ -85,11 +81,7 @@ describe('pausing… until the pause holds', () => {
   it('a child that finishes its answer while pausing ends completed and is never shown paused', async () => {
     const worker = heldReply();
     fx = await makeFixture({
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'worker') return worker.held.then(() => text('worker answer'));
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+      respond: spawnOne('worker', () => worker.held.then(() => text('worker answer'))),
       runtime: { interactive: true },
     });
     const statuses = recordChildStatuses(fx);
@@ -101,27 +93,17 @@ describe('pausing… until the pause holds', () => {
     await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'completed', 5000, 'the child to finish');
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'completed']);
     expect(statuses).not.toContain('paused');
-    fx.runtime.resume(
-      fx.runtime.store
-        .getState()
-        .runs.values()
-        .find((r) => r.kind === 'root')!.id,
-    );
+    fx.runtime.resume(rootOf(fx).id);
     await turn;
   });
 
   it('a child paused before it started holds at once', async () => {
+    // The running child answers only once the test is done with the queued one, so that one
+    // stays queued for as long as the test needs, whatever the machine's speed.
+    const running = heldReply();
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nmax_concurrent = 1\n[runtime_profiles.default]\nparallel_tools = true\n'),
-      respond: ({ body }) => {
-        const first = firstUserText(body);
-        if (first.startsWith('job')) return text(`did ${first}`, 300);
-        if (toolMessages(body).length) return text('root done');
-        return calls(
-          { id: 'a', name: 'spawn_subagent', args: { prompt: 'job a' } },
-          { id: 'b', name: 'spawn_subagent', args: { prompt: 'job b' } },
-        );
-      },
+      respond: spawnScript({ prompts: ['job a', 'job b'], child: (job) => running.held.then(() => text(`did ${job}`)) }),
       runtime: { interactive: true },
     });
     const turn = fx.runtime.startTurn('go');
@@ -135,6 +117,7 @@ describe('pausing… until the pause holds', () => {
     fx.runtime.pause(q.id);
     expect(fx.runtime.store.getState().runs.get(q.id)!.status).toBe('paused');
     fx.runtime.resume(q.id);
+    running.release();
     await turn;
     expect(fx.runtime.store.getState().runs.get(q.id)!.status).toBe('completed');
   });
@@ -205,10 +188,7 @@ describe('a pause asked of a run being killed', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => rootCalls === 1);
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(fx.runtime.kill(root.id).killed).toBe(true);
     // The kill is still unwinding: the row is not terminal yet, but there is nothing to pause.
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toBe('pausing');
@@ -222,19 +202,12 @@ describe('a pause asked of a run being killed', () => {
   it('counts every run it paused', async () => {
     const worker = heldReply();
     fx = await makeFixture({
-      respond: async ({ body }) => {
-        if (firstUserText(body) === 'worker') return worker.held.then(() => text('worker done'));
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+      respond: spawnOne('worker', () => worker.held.then(() => text('worker done'))),
       runtime: { interactive: true },
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => childOf(fx!)?.status === 'running');
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(fx.runtime.pause(root.id)).toBe(2);
     fx.runtime.resume(root.id);
     worker.release();

@@ -6,7 +6,6 @@ import { isTerminal } from '../../../src/model/run.js';
 import {
   childRuns,
   wideToml,
-  calls,
   firstUserText,
   makeFixture,
   text,
@@ -14,18 +13,18 @@ import {
   until,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
+import { spawnScript } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 
-function fanout(n: number, childDelayMs = 0) {
-  return ({ body }: { body: any }) => {
-    const first = firstUserText(body);
-    const m = /^child (\d+)$/.exec(first);
-    if (m) return text(`answer ${m[1]}`, childDelayMs);
-    if (toolMessages(body).length) return text('root done');
-    return calls(...Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: 'spawn_subagent', args: { prompt: `child ${i}` } })));
-  };
-}
+/** The root spawns `child 0` … `child <n-1>` (calls `call_<i>`); each answers `answer <i>`. */
+const fanout = (n: number, childDelayMs = 0) =>
+  spawnScript({
+    prompts: Array.from({ length: n }, (_, i) => `child ${i}`),
+    child: (prompt) => text(`answer ${prompt.slice('child '.length)}`, childDelayMs),
+    done: 'root done',
+    id: (i) => `call_${i}`,
+  });
 
 const children = (f: Fixture) => childRuns(f, 'subagent');
 

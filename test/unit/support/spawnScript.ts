@@ -1,0 +1,36 @@
+// The scripted loopback model most runtime tests need: a root that spawns subagents in one
+// reply, children told apart by their prompt (the first user message), and the root's
+// answer once its children's results are back. Each test file used to write this
+// three-branch responder again (20-odd copies); a test now states only what differs.
+import type { LoopbackIncoming, LoopbackReply } from '../../support/loopbackModel.js';
+import { calls, firstUserText, text, toolMessages } from '../../helpers/runtimeFixture.js';
+
+type Reply = LoopbackReply | Promise<LoopbackReply>;
+
+export interface SpawnScript {
+  /** The children's prompts, spawned in this order by the root's first reply. */
+  prompts: readonly string[];
+  /** A child's reply, by its prompt. */
+  child: (prompt: string, req: LoopbackIncoming) => Reply;
+  /** The root's reply once it has tool results (default: the text `root done`). */
+  done?: string | ((req: LoopbackIncoming) => Reply);
+  /** The id of the spawn call for the i-th prompt (default `s<i>`). */
+  id?: (i: number) => string;
+}
+
+export function spawnScript(s: SpawnScript): (req: LoopbackIncoming) => Reply {
+  const prompts = new Set(s.prompts);
+  return (req) => {
+    const first = firstUserText(req.body);
+    if (prompts.has(first)) return s.child(first, req);
+    if (toolMessages(req.body).length) return typeof s.done === 'function' ? s.done(req) : text(s.done ?? 'root done');
+    return calls(...s.prompts.map((prompt, i) => ({ id: s.id?.(i) ?? `s${i}`, name: 'spawn_subagent', args: { prompt } })));
+  };
+}
+
+/** `job 0` … `job <n-1>` (or from `from`): the usual children's prompts. */
+export const jobs = (n: number, from = 0): string[] => Array.from({ length: n }, (_, i) => `job ${i + from}`);
+
+/** One child with prompt `prompt`, spawned by call `id`; the root then says `done`. */
+export const spawnOne = (prompt: string, child: SpawnScript['child'], done?: SpawnScript['done'], id = 's0') =>
+  spawnScript({ prompts: [prompt], child, done, id: () => id });
