@@ -3,16 +3,7 @@
 // the children are still being started in groups reach every child, started or not.
 import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../src/model/run.js';
-import {
-  childRuns,
-  wideToml,
-  firstUserText,
-  makeFixture,
-  text,
-  toolMessages,
-  until,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { childRuns, wideToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 import { spawnScript } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
