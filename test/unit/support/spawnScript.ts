@@ -3,7 +3,8 @@
 // answer once its children's results are back. Each test file used to write this
 // three-branch responder again (20-odd copies); a test now states only what differs.
 import type { LoopbackIncoming, LoopbackReply } from '../../support/loopbackModel.js';
-import { calls, firstUserText, text, toolMessages } from '../../helpers/runtimeFixture.js';
+import { expect } from 'vitest';
+import { calls, childRuns, firstUserText, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
 
 type Reply = LoopbackReply | Promise<LoopbackReply>;
 
@@ -34,3 +35,15 @@ export const jobs = (n: number, from = 0): string[] => Array.from({ length: n },
 /** One child with prompt `prompt`, spawned by call `id`; the root then says `done`. */
 export const spawnOne = (prompt: string, child: SpawnScript['child'], done?: SpawnScript['done'], id = 's0') =>
   spawnScript({ prompts: [prompt], child, done, id: () => id });
+
+/** A fan-out of `n` children that each answer `answer <i>` has ended well: every child
+ * completed and the root's last request carries every answer, in call order. Returns those
+ * tool results for the test's own checks. */
+export function expectAllAnswered(f: Pick<Fixture, 'runtime' | 'server'>, n: number) {
+  const kids = childRuns(f, 'subagent');
+  expect(kids).toHaveLength(n);
+  expect(kids.every((r) => r.status === 'completed')).toBe(true);
+  const results = toolMessages(f.server.requests.at(-1)!.body);
+  expect(results.map((r) => r.content)).toEqual(Array.from({ length: n }, (_, i) => `answer ${i}`));
+  return results;
+}
