@@ -16,7 +16,8 @@ import {
   useTestClock,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
-import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
+import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
+import { spawnOne } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
@@ -24,13 +25,14 @@ let dfx: DelegateFixture | undefined;
 const withUsage = (reply: LoopbackReply, input: number, output: number): LoopbackReply =>
   ({ ...reply, usage: { input, output } }) as LoopbackReply;
 
-/** The root spawns one child; the child's reply is `child`; the root then answers "parent done". */
-function spawnOnce(child: () => LoopbackReply) {
-  return ({ body }: { body: any }): LoopbackReply => {
-    if (firstUserText(body) === 'child task') return child();
-    if (toolMessages(body).length) return text('parent done');
-    return calls({ id: 'call_1', name: 'spawn_subagent', args: { prompt: 'child task' } });
-  };
+/** A root (with `delegation` in its config) that spawns one child, whose reply is `child`;
+ * the root then answers "parent done". */
+async function oneChild(delegation: string, child: () => LoopbackReply) {
+  fx = await makeFixture({
+    toml: (u) => baseToml(u, delegation),
+    respond: spawnOne('child task', child, 'parent done', 'call_1'),
+  });
+  return fx;
 }
 
 function childRun(f: Fixture) {
@@ -66,10 +68,7 @@ describe('the literal message', () => {
 
 describe('per-child limits through the runtime', () => {
   it('max_child_tokens: the child stops, the parent reads the literal failure and continues', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_tokens = 2000\n'),
-      respond: spawnOnce(() => withUsage(text('child answer'), 2000, 417)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_tokens = 2000\n', () => withUsage(text('child answer'), 2000, 417));
     await fx.runtime.startTurn('go');
     const child = childRun(fx);
     const message = 'child budget exhausted: max_child_tokens = 2000, used 2417; the child was stopped';
@@ -83,10 +82,7 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('an agent value smaller than [delegation] wins', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, 'max_child_tokens = 300\n[delegation]\nmax_child_tokens = 5000\n'),
-      respond: spawnOnce(() => withUsage(text('child answer'), 250, 60)),
-    });
+    fx = await oneChild('max_child_tokens = 300\n[delegation]\nmax_child_tokens = 5000\n', () => withUsage(text('child answer'), 250, 60));
     await fx.runtime.startTurn('go');
     expect(childRun(fx).error).toBe('child budget exhausted: max_child_tokens = 300, used 310; the child was stopped');
     // The view words it from the code and values, in the current language.
@@ -97,10 +93,7 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('under the limit nothing happens', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_tokens = 2000\n'),
-      respond: spawnOnce(() => withUsage(text('child answer'), 100, 20)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_tokens = 2000\n', () => withUsage(text('child answer'), 100, 20));
     await fx.runtime.startTurn('go');
     expect(childRun(fx)).toMatchObject({ status: 'completed', result: 'child answer' });
     expect(parentToolResult(fx)).toBe('child answer');
@@ -114,7 +107,7 @@ describe('per-child limits through the runtime', () => {
           'model = "fake-model"\npricing = { input_per_mtok = 10000, output_per_mtok = 20000 }',
         ),
       // 100 in at $10000/Mtok = $1.00, 30 out at $20000/Mtok = $0.60: 160 cents.
-      respond: spawnOnce(() => withUsage(text('child answer'), 100, 30)),
+      respond: spawnOne('child task', () => withUsage(text('child answer'), 100, 30), 'parent done', 'call_1'),
     });
     await fx.runtime.startTurn('go');
     const message = 'child budget exhausted: max_child_cost_cents = 150, used 160.00; the child was stopped';
@@ -123,10 +116,7 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('max_child_seconds: active time; the child stops and the parent continues', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_seconds = 0.5\n'),
-      respond: spawnOnce(() => text('slow child', 3000)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_seconds = 0.5\n', () => text('slow child', 3000));
     const started = Date.now();
     await fx.runtime.startTurn('go');
     expect(Date.now() - started).toBeLessThan(2500);
@@ -136,10 +126,7 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('max_child_seconds does not count paused time', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_seconds = 0.6\n'),
-      respond: spawnOnce(() => text('slow child', 200)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_seconds = 0.6\n', () => text('slow child', 200));
     const clock = useTestClock();
     const unsubscribe = fx.runtime.store.subscribe((s) => {
       const child = s.runs.values().find((r) => r.kind === 'subagent');
@@ -158,21 +145,12 @@ describe('per-child limits through the runtime', () => {
   it('a child never gets more than its caller has left; both stop at their own limit', async () => {
     // main → delegate worker (max 1000 tokens) → worker spends 600, then spawns a subagent,
     // whose own limit (1000) is narrowed to the worker's remaining 400.
-    dfx = await delegateFixture({
-      config: (u) =>
-        delegateToml(
-          u,
-          agent('main', 'risk_profile = "trusted"\nruntime_profile = "agentic"\ndelegates = ["worker"]') +
-            agent('worker', 'runtime_profile = "agentic"\nmax_child_tokens = 1000') +
-            '[delegation]\nmax_child_tokens = 5000\n',
-        ),
-      agents: {
-        main: (req, nth) =>
-          nth === 0 ? calls({ id: 'd1', name: 'delegate', args: { agent: 'worker', prompt: 'work' } }) : text('main done'),
-        worker: (req) => {
-          if (firstUserText(req.body) === 'sub task') return withUsage(text('sub answer'), 400, 50);
-          return withUsage(calls({ id: 's1', name: 'spawn_subagent', args: { prompt: 'sub task' } }), 500, 100);
-        },
+    dfx = await mainAndWorker({
+      workerFields: 'max_child_tokens = 1000',
+      tables: '[delegation]\nmax_child_tokens = 5000\n',
+      worker: (req) => {
+        if (firstUserText(req.body) === 'sub task') return withUsage(text('sub answer'), 400, 50);
+        return withUsage(calls({ id: 's1', name: 'spawn_subagent', args: { prompt: 'sub task' } }), 500, 100);
       },
     });
     await dfx.runtime.startTurn('go');
