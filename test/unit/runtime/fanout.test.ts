@@ -205,18 +205,15 @@ system_prompt = ""
   const tools = new ToolRegistry([spawnSubagentTool, createDelegateTool()]);
   const caller = { alias: 'main' } as never;
   const call = (id: string, name: string, args: object): ToolCallRequest => ({ id, name, args, rawArgs: JSON.stringify(args) });
+  const plan = (...calls: ToolCallRequest[]) => plannedChildren(config, { caller, tools, calls });
 
   it('counts spawn calls and every delegate target; unpriced models are unknown', () => {
-    const planned = plannedChildren(config, {
-      caller,
-      tools,
-      calls: [
-        call('s1', 'spawn_subagent', { prompt: 'abcd' }),
-        call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'wxyz' }),
-        call('l1', 'delegate', { action: 'list_results' }),
-        call('r1', 'read_file', { path: 'x' }),
-      ],
-    });
+    const planned = plan(
+      call('s1', 'spawn_subagent', { prompt: 'abcd' }),
+      call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'wxyz' }),
+      call('l1', 'delegate', { action: 'list_results' }),
+      call('r1', 'read_file', { path: 'x' }),
+    );
     expect(planned).toEqual([
       { callId: 's1', tool: 'spawn_subagent', agent: 'main', model: 'openai-compatible/big', task: 'abcd', inputTokens: 3, costUsd: 3e-5 },
       { callId: 'd1', tool: 'delegate', agent: 'a', model: 'openai-compatible/big', task: 'wxyz', inputTokens: 2, costUsd: 2e-5 },
@@ -231,15 +228,11 @@ system_prompt = ""
   });
 
   it('a reduced count declines whole calls: a parallel delegate runs all its targets or none', () => {
-    const planned = plannedChildren(config, {
-      caller,
-      tools,
-      calls: [
-        call('s1', 'spawn_subagent', { prompt: 'x' }),
-        call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'y' }),
-        call('s2', 'spawn_subagent', { prompt: 'z' }),
-      ],
-    });
+    const planned = plan(
+      call('s1', 'spawn_subagent', { prompt: 'x' }),
+      call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'y' }),
+      call('s2', 'spawn_subagent', { prompt: 'z' }),
+    );
     expect([...declinedCalls(planned, 4)]).toEqual([]);
     expect([...declinedCalls(planned, 3)]).toEqual(['s2']);
     expect([...declinedCalls(planned, 2)]).toEqual(['d1', 's2']);
