@@ -15,15 +15,14 @@ import {
   childRuns,
   baseToml,
   calls,
-  firstUserText,
   makeFixture,
   serverQuiet,
   text,
-  toolMessages,
   until,
   useTestClock,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
 
 let fx: Fixture | undefined;
 
@@ -34,8 +33,8 @@ const PARALLEL = '[runtime_profiles.default]\nparallel_tools = true\n';
  * one call per step, then answers with every tool result it read. A `later` child asks
  * for its first step only once another child's ask is queued, so the order is known. */
 async function child(body: any, later = false): Promise<LoopbackReply> {
-  const files = firstUserText(body).slice('child:'.length).split(',');
-  const done = toolMessages(body);
+  const files = firstUser(body).slice('child:'.length).split(',');
+  const done = toolResults(body);
   if (done.length >= files.length) return text(`child read: ${done.map((m) => m.content).join(' | ')}`);
   const file = files[done.length];
   if (later) await until(() => asks().length >= 1, 15_000, 'the first child ask');
@@ -46,8 +45,8 @@ async function child(body: any, later = false): Promise<LoopbackReply> {
  * text), then says `root done`. `slow` children ask for their first step after another child asked. */
 function script(turns: Record<string, string[][]>, slow: string[] = []) {
   return ({ body }: LoopbackIncoming): LoopbackReply | Promise<LoopbackReply> => {
-    const first = firstUserText(body);
-    if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolMessages(body).length);
+    const first = firstUser(body);
+    if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolResults(body).length);
     if (hasToolResults(body)) return text('root done');
     const children = turns[lastUserText(body)] ?? [];
     return calls(...children.map((files, i) => ({ id: `s${i}`, name: 'spawn_subagent', args: { prompt: `child:${files.join(',')}` } })));
@@ -61,8 +60,8 @@ const wrote = (file: string) => existsSync(join(fx!.workdir, file));
 /** What the child that wrote (or tried) `file` read back for that call. */
 function childResult(file: string): string | undefined {
   for (const r of fx!.server.requests) {
-    if (!firstUserText(r.body).startsWith('child:')) continue;
-    const m = toolMessages(r.body).find((x) => x.tool_call_id === `w-${file}`);
+    if (!firstUser(r.body).startsWith('child:')) continue;
+    const m = toolResults(r.body).find((x) => x.tool_call_id === `w-${file}`);
     if (m) return m.content;
   }
   return undefined;
@@ -169,7 +168,7 @@ describe('children that ask the operator', () => {
       .find((i) => i.kind === 'tool');
     // Not recorded as the operator's denial: nobody answered.
     expect(item).toMatchObject({ status: 'error', result: ASK_WITHDRAWN });
-    const rootResult = toolMessages(fx!.server.requests.at(-1)!.body)[0].content;
+    const rootResult = toolResults(fx!.server.requests.at(-1)!.body)[0].content;
     expect(rootResult).toBe('subagent run failed: killed by the operator');
     // A late answer to the withdrawn ask changes nothing.
     fx!.runtime.answerApproval(ask.id, 'allow_once');
@@ -234,7 +233,7 @@ describe('children that ask the operator', () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, `${ASK}run_timeout_secs = 0.3\n`),
       respond: ({ body }) => {
-        if (firstUserText(body) === 'hang') return { kind: 'hang' };
+        if (firstUser(body) === 'hang') return { kind: 'hang' };
         if (hasToolResults(body)) return text('root done');
         return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'hang' } });
       },

@@ -5,17 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { childBudgetExhausted, configuredLimits, narrowLimits } from '../../../src/runtime/childBudget.js';
 import { delegationDefaults } from '../../../src/config/schema.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
-import {
-  baseToml,
-  calls,
-  firstUserText,
-  makeFixture,
-  text,
-  toolMessages,
-  until,
-  useTestClock,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { baseToml, calls, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
 import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
 import { spawnOne } from '../support/spawnScript.js';
 
@@ -44,7 +35,7 @@ function childRun(f: Fixture) {
 
 function parentToolResult(f: Fixture): string {
   const last = f.server.requests.at(-1)!.body;
-  return toolMessages(last).find((m) => m.tool_call_id === 'call_1')!.content;
+  return toolResults(last).find((m) => m.tool_call_id === 'call_1')!.content;
 }
 
 describe('the literal message', () => {
@@ -149,7 +140,7 @@ describe('per-child limits through the runtime', () => {
       workerFields: 'max_child_tokens = 1000',
       tables: '[delegation]\nmax_child_tokens = 5000\n',
       worker: (req) => {
-        if (firstUserText(req.body) === 'sub task') return withUsage(text('sub answer'), 400, 50);
+        if (firstUser(req.body) === 'sub task') return withUsage(text('sub answer'), 400, 50);
         return withUsage(calls({ id: 's1', name: 'spawn_subagent', args: { prompt: 'sub task' } }), 500, 100);
       },
     });
@@ -168,7 +159,7 @@ describe('per-child limits through the runtime', () => {
       error: 'child budget exhausted: max_child_tokens = 1000, used 1050; the child was stopped',
     });
     const mainLast = dfx.requestsOf('main').at(-1)!.body;
-    expect(toolMessages(mainLast)[0].content).toContain(worker.error!);
+    expect(toolResults(mainLast)[0].content).toContain(worker.error!);
     expect(runs.find((r) => r.kind === 'root')).toMatchObject({ status: 'completed', result: 'main done' });
   });
 });

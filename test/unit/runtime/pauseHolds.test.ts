@@ -2,18 +2,8 @@
 // only once the run has stopped at a step boundary. And the runaway guard, once answered,
 // re-arms at the next multiple of its limit instead of letting the tree grow unwatched.
 import { describe, expect, it } from 'vitest';
-import {
-  heldReply,
-  baseToml,
-  calls,
-  firstUserText,
-  makeFixture,
-  serverQuiet,
-  text,
-  toolMessages,
-  until,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { heldReply, baseToml, calls, makeFixture, serverQuiet, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
 import { spawnOne, spawnScript } from '../support/spawnScript.js';
 import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
 import type { Run, RunStatus } from '../../../src/runtime/types.js';
@@ -46,7 +36,7 @@ describe('pausing… until the pause holds', () => {
       respond: spawnOne('worker', (_, { body }) => {
         workerCalls++;
         // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
-        if (toolMessages(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
+        if (toolResults(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
         return text('worker finished');
       }),
       runtime: { interactive: true },
@@ -86,7 +76,7 @@ describe('pausing… until the pause holds', () => {
     });
     const statuses = recordChildStatuses(fx);
     const turn = fx.runtime.startTurn('go');
-    await until(() => fx!.server.requests.some((r) => firstUserText(r.body) === 'worker') && childOf(fx!)?.status === 'running');
+    await until(() => fx!.server.requests.some((r) => firstUser(r.body) === 'worker') && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
     fx.runtime.pause(child.id);
     worker.release();
@@ -139,9 +129,9 @@ describe('the runaway guard re-arms after an answer', () => {
           '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 10\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_tree"\n',
         ),
       respond: ({ body }) => {
-        const first = firstUserText(body);
+        const first = firstUser(body);
         if (first.startsWith('job')) return text(`did ${first}`, 20);
-        const done = toolMessages(body).length;
+        const done = toolResults(body).length;
         if (done >= 6) return text('root done');
         // Three rounds of two spawns each: the tree grows to 3, 5 and 7 runs.
         return calls(...[done + 1, done + 2].map((n) => ({ id: `j${n}`, name: 'spawn_subagent', args: { prompt: `job ${n}` } })));

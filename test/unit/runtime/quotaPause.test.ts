@@ -19,17 +19,8 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-import {
-  childRuns,
-  calls,
-  firstUserText,
-  makeFixture,
-  serverQuiet,
-  text,
-  toolMessages,
-  until,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { childRuns, calls, makeFixture, serverQuiet, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -127,7 +118,7 @@ describe.each(variants)('children held on a rate limit ($name)', ({ dialect, hea
       dialect,
       '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\nrun_timeout_secs = 1\n',
       ({ body, index }) => {
-        const job = firstUserText(body);
+        const job = firstUser(body);
         if (job.startsWith('job')) {
           attempts.set(job, (attempts.get(job) ?? 0) + 1);
           if (resetAt === 0 || Date.now() < resetAt) {
@@ -266,8 +257,8 @@ describe('the operator acts earlier', () => {
   const spawnOne = (childReply: (attempt: number) => LoopbackReply) => {
     let attempt = 0;
     return ({ body }: { body: any }): LoopbackReply => {
-      if (firstUserText(body) === 'job') return childReply(++attempt);
-      if (toolMessages(body).length) return text(`root saw: ${toolMessages(body)[0].content}`);
+      if (firstUser(body) === 'job') return childReply(++attempt);
+      if (toolResults(body).length) return text(`root saw: ${toolResults(body)[0].content}`);
       return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'job' } });
     };
   };
@@ -333,8 +324,8 @@ describe('headless without --wait-on-quota', () => {
     fx = await makeFixture({
       runtime: HEADLESS,
       respond: ({ body }) => {
-        if (firstUserText(body) === 'job') return rateLimited({ 'retry-after': '60' });
-        if (toolMessages(body).length) return text('root continued');
+        if (firstUser(body) === 'job') return rateLimited({ 'retry-after': '60' });
+        if (toolResults(body).length) return text('root continued');
         return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'job' } });
       },
     });
