@@ -47,3 +47,9 @@ export function expectAllAnswered(f: Pick<Fixture, 'runtime' | 'server'>, n: num
   expect(results.map((r) => r.content)).toEqual(Array.from({ length: n }, (_, i) => `answer ${i}`));
   return results;
 }
+
+/** A child that makes `first` (tool calls) and, once it has their results, answers `answer`. */
+export const toolThenAnswer =
+  (first: LoopbackReply, answer: string): SpawnScript['child'] =>
+  (_, { body }) =>
+    toolMessages(body).length ? text(answer) : first;
