@@ -38,6 +38,11 @@ const WAITING = { interactive: false, waitOnQuota: true, env: ENV };
 const HEADLESS = { interactive: false, waitOnQuota: false, env: ENV };
 
 const children = (f: Fixture) => childRuns(f);
+const rootOf = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .find((r) => r.kind === 'root')!;
 const notices = (rt: Runtime) => rt.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
 const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
   kind: 'status',
@@ -164,10 +169,7 @@ describe.each(variants)('children held on a rate limit ($name)', ({ dialect, hea
     expect(afterReset).toEqual(['job 1', 'job 2', 'job 3']);
     expect(maxInFlight).toBe(2);
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(root.status).toBe('completed');
     expect(root.result).toBe('all done: did job 1 | did job 2 | did job 3');
     const said = notices(fx.runtime);
@@ -285,10 +287,7 @@ describe('the operator acts earlier', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!)[0]?.status === 'paused', 5000, 'held child');
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     fx.runtime.pause(root.id);
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
     await serverQuiet(fx.server);
@@ -311,10 +310,7 @@ describe('the operator acts earlier', () => {
     await turn;
     expect(children(fx)[0].status).toBe('killed');
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(root.result).toBe('root saw: subagent run failed: killed by the operator');
   });
 });
@@ -335,12 +331,7 @@ describe('headless without --wait-on-quota', () => {
     expect(child.error).toMatch(
       /^provider "fake" \(openai-compatible\/fake-model\): rate limited \(429\): slow down — the limit resets at \d\d:\d\d:\d\d \(in (1m 0s|59s)\)$/,
     );
-    expect(
-      fx.runtime.store
-        .getState()
-        .runs.values()
-        .find((r) => r.kind === 'root')!.result,
-    ).toBe('root continued');
+    expect(rootOf(fx).result).toBe('root continued');
     expect(notices(fx.runtime)).toContain(
       "warn: A provider's rate or quota limit outlasts arbor's retries; a headless run fails on it. Run arbor -p with --wait-on-quota to wait for the reset instead.",
     );
