@@ -48,11 +48,22 @@ describe('queueing and queue positions', () => {
 
 describe('limits refuse with the reason', () => {
   it('max_children_per_agent refuses beyond the limit, naming it and how to raise it', async () => {
+    // The children answer only once the third spawn has been refused: two are live then,
+    // whatever the machine's speed.
+    const running = heldReply();
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 2\n'),
-      respond: spawnScript({ prompts: jobs(3, 1), child: () => text('ok', 100), done: 'done', id: (i) => `j${i + 1}` }),
+      respond: spawnScript({
+        prompts: jobs(3, 1),
+        child: () => running.held.then(() => text('ok')),
+        done: 'done',
+        id: (i) => `j${i + 1}`,
+      }),
     });
-    await fx.runtime.startTurn('go');
+    const turn = fx.runtime.startTurn('go');
+    await until(() => fx!.runtime.store.getState().transcript.some((i) => i.kind === 'tool' && i.status === 'error'), 5000, 'a refusal');
+    running.release();
+    await turn;
     const results = toolResults(fx.server.requests.at(-1)!.body);
     expect(results.filter((r) => r.content === 'ok')).toHaveLength(2);
     expect(results.find((r) => r.content !== 'ok')!.content).toMatch(
