@@ -23,24 +23,31 @@ let fx: Fixture | undefined;
 
 const children = (f: Fixture) => childRuns(f);
 
+/** A root (tools in parallel, `delegation` settings) that spawns job 1 … job n in one turn;
+ * each child answers `answer(job)`, but only once the test calls `release()`, so the
+ * children are live for as long as the test looks, whatever the machine's speed. */
+async function heldJobs(n: number, delegation: string, answer: (job: string) => string, done: string) {
+  const running = heldReply();
+  fx = await makeFixture({
+    toml: (u) => baseToml(u, `[runtime_profiles.default]\nparallel_tools = true\n[delegation]\n${delegation}\n`),
+    respond: spawnScript({
+      prompts: jobs(n, 1),
+      child: (job) => running.held.then(() => text(answer(job))),
+      done,
+      id: (i) => `j${i + 1}`,
+    }),
+  });
+  return { f: fx, release: running.release };
+}
+
 describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
-    // The running children answer once the test has seen the queue, however fast the machine.
-    const running = heldReply();
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\n'),
-      respond: spawnScript({
-        prompts: jobs(4, 1),
-        child: (job) => running.held.then(() => text(`did ${job}`)),
-        done: 'all done',
-        id: (i) => `j${i + 1}`,
-      }),
-    });
-    const turn = fx.runtime.startTurn('go');
+    const { f, release } = await heldJobs(4, 'max_concurrent = 2', (job) => `did ${job}`, 'all done');
+    const turn = f.runtime.startTurn('go');
     await until(() => children(fx!).length === 4 && children(fx!).filter((r) => r.status === 'running').length === 2);
     const queued = children(fx).filter((r) => r.status === 'queued');
     expect(queued.map((r) => r.queuePosition).sort()).toEqual([1, 2]);
-    running.release();
+    release();
     await turn;
     expect(children(fx).every((r) => r.status === 'completed' && r.queuePosition === undefined)).toBe(true);
   });
@@ -48,21 +55,11 @@ describe('queueing and queue positions', () => {
 
 describe('limits refuse with the reason', () => {
   it('max_children_per_agent refuses beyond the limit, naming it and how to raise it', async () => {
-    // The children answer only once the third spawn has been refused: two are live then,
-    // whatever the machine's speed.
-    const running = heldReply();
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 2\n'),
-      respond: spawnScript({
-        prompts: jobs(3, 1),
-        child: () => running.held.then(() => text('ok')),
-        done: 'done',
-        id: (i) => `j${i + 1}`,
-      }),
-    });
-    const turn = fx.runtime.startTurn('go');
-    await until(() => fx!.runtime.store.getState().transcript.some((i) => i.kind === 'tool' && i.status === 'error'), 5000, 'a refusal');
-    running.release();
+    // The children answer only once the third spawn has been refused: two are live then.
+    const { f, release } = await heldJobs(3, 'max_children_per_agent = 2', () => 'ok', 'done');
+    const turn = f.runtime.startTurn('go');
+    await until(() => f.runtime.store.getState().transcript.some((i) => i.kind === 'tool' && i.status === 'error'), 5000, 'a refusal');
+    release();
     await turn;
     const results = toolResults(fx.server.requests.at(-1)!.body);
     expect(results.filter((r) => r.content === 'ok')).toHaveLength(2);
