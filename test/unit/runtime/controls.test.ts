@@ -44,12 +44,12 @@ describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
     const { f, release } = await heldJobs(4, 'max_concurrent = 2', (job) => `did ${job}`, 'all done');
     const turn = f.runtime.startTurn('go');
-    await until(() => children(fx!).length === 4 && children(fx!).filter((r) => r.status === 'running').length === 2);
-    const queued = children(fx).filter((r) => r.status === 'queued');
+    await until(() => children(f).length === 4 && children(f).filter((r) => r.status === 'running').length === 2);
+    const queued = children(f).filter((r) => r.status === 'queued');
     expect(queued.map((r) => r.queuePosition).sort()).toEqual([1, 2]);
     release();
     await turn;
-    expect(children(fx).every((r) => r.status === 'completed' && r.queuePosition === undefined)).toBe(true);
+    expect(children(f).every((r) => r.status === 'completed' && r.queuePosition === undefined)).toBe(true);
   });
 });
 
@@ -61,7 +61,7 @@ describe('limits refuse with the reason', () => {
     await until(() => f.runtime.store.getState().transcript.some((i) => i.kind === 'tool' && i.status === 'error'), 5000, 'a refusal');
     release();
     await turn;
-    const results = toolResults(fx.server.requests.at(-1)!.body);
+    const results = toolResults(f.server.requests.at(-1)!.body);
     expect(results.filter((r) => r.content === 'ok')).toHaveLength(2);
     expect(results.find((r) => r.content !== 'ok')!.content).toMatch(
       /max_children_per_agent = 2.*raise \[delegation\] max_children_per_agent/,
