@@ -12,7 +12,7 @@ import type { PendingFanout } from '../../../src/model/controls.js';
 import type { ToolCallRequest } from '../../../src/model/messages.js';
 import { toolResults } from '../../support/wireBody.js';
 import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
-import { childRuns, baseToml, calls, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
+import { childRuns, baseToml, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
 import { spawnScript } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
