@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { childBudgetExhausted, configuredLimits, narrowLimits } from '../../../src/runtime/childBudget.js';
 import { delegationDefaults } from '../../../src/config/schema.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
-import { baseToml, calls, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
+import { baseToml, calls, heldReply, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
 import { firstUser, toolResults } from '../../support/wireBody.js';
 import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
 import { spawnOne } from '../support/spawnScript.js';
@@ -117,7 +117,8 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('max_child_seconds does not count paused time', async () => {
-    fx = await oneChild('[delegation]\nmax_child_seconds = 0.6\n', () => text('slow child', 200));
+    const answer = heldReply();
+    fx = await oneChild('[delegation]\nmax_child_seconds = 0.6\n', () => answer.held.then(() => text('slow child')));
     const clock = useTestClock();
     const unsubscribe = fx.runtime.store.subscribe((s) => {
       const child = s.runs.values().find((r) => r.kind === 'subagent');
@@ -129,6 +130,12 @@ describe('per-child limits through the runtime', () => {
     await clock.passTime(1000); // longer than the limit, but paused
     expect(childRun(fx).status).toBe('paused');
     fx.runtime.resume(childRun(fx).id);
+    // Working now, its answer held: 0.4 s more is under the limit counted from the resume,
+    // past it had the pause counted.
+    await until(() => fx!.server.requests.some((r) => firstUser(r.body) === 'child task'), 5000, 'the child asked');
+    await clock.passTime(400);
+    expect(childRun(fx).status).toBe('running');
+    answer.release();
     await turn;
     expect(childRun(fx)).toMatchObject({ status: 'completed', result: 'slow child' });
   });

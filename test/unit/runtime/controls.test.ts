@@ -117,11 +117,12 @@ describe('pause and resume', () => {
   });
 
   it('run_timeout_secs does not count paused time', async () => {
+    const answer = heldReply();
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nrun_timeout_secs = 1\n'),
       respond: spawnOne(
         'slow',
-        () => text('slow done', 300),
+        () => answer.held.then(() => text('slow done')),
         ({ body }) => text(toolResults(body)[0].content),
         's',
       ),
@@ -138,6 +139,12 @@ describe('pause and resume', () => {
     const child = children(fx)[0];
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('paused');
     fx.runtime.resume(child.id);
+    // Working now, its answer held: 0.7 s more is under the timeout counted from the resume,
+    // past it had the pause counted.
+    await until(() => fx!.server.requests.some((r) => firstUser(r.body) === 'slow'), 5000, 'the child asked');
+    await clock.passTime(700);
+    expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('running');
+    answer.release();
     await turn;
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('completed');
   });
