@@ -8,7 +8,7 @@ import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { baseToml, calls, heldReply, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
 import { firstUser, toolResults } from '../../support/wireBody.js';
 import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
-import { spawnOne } from '../support/spawnScript.js';
+import { childAsked, spawnOne } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
@@ -108,8 +108,12 @@ describe('per-child limits through the runtime', () => {
 
   it('max_child_seconds: active time; the child stops and the parent continues', async () => {
     fx = await oneChild('[delegation]\nmax_child_seconds = 0.5\n', () => text('slow child', 3000));
+    const clock = useTestClock();
     const started = Date.now();
-    await fx.runtime.startTurn('go');
+    const turn = fx.runtime.startTurn('go');
+    await until(childAsked(fx, 'child task'), 5000, 'the child asked');
+    await clock.passTime(500);
+    await turn;
     expect(Date.now() - started).toBeLessThan(2500);
     const message = 'child budget exhausted: max_child_seconds = 0.5, used 0.5; the child was stopped';
     expect(childRun(fx)).toMatchObject({ status: 'failed', error: message });
@@ -132,7 +136,7 @@ describe('per-child limits through the runtime', () => {
     fx.runtime.resume(childRun(fx).id);
     // Working now, its answer held: 0.4 s more is under the limit counted from the resume,
     // past it had the pause counted.
-    await until(() => fx!.server.requests.some((r) => firstUser(r.body) === 'child task'), 5000, 'the child asked');
+    await until(childAsked(fx, 'child task'), 5000, 'the child asked');
     await clock.passTime(400);
     expect(childRun(fx).status).toBe('running');
     answer.release();

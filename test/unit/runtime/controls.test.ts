@@ -11,7 +11,7 @@ import {
   useTestClock,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
-import { jobs, spawnOne, spawnScript } from '../support/spawnScript.js';
+import { childAsked, jobs, spawnOne, spawnScript } from '../support/spawnScript.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
 import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
@@ -141,7 +141,7 @@ describe('pause and resume', () => {
     fx.runtime.resume(child.id);
     // Working now, its answer held: 0.7 s more is under the timeout counted from the resume,
     // past it had the pause counted.
-    await until(() => fx!.server.requests.some((r) => firstUser(r.body) === 'slow'), 5000, 'the child asked');
+    await until(childAsked(fx, 'slow'), 5000, 'the child asked');
     await clock.passTime(700);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('running');
     answer.release();
@@ -154,7 +154,11 @@ describe('pause and resume', () => {
       toml: (u) => baseToml(u, '[delegation]\nrun_timeout_secs = 1\n'),
       respond: spawnOne('hang', () => ({ kind: 'hang' }), 'parent continued', 's'),
     });
-    await fx.runtime.startTurn('go');
+    const clock = useTestClock();
+    const turn = fx.runtime.startTurn('go');
+    await until(childAsked(fx, 'hang'), 5000, 'the child asked');
+    await clock.passTime(1000);
+    await turn;
     expect(children(fx)[0].status).toBe('timed_out');
     expect(toolResults(fx.server.requests.at(-1)!.body)[0].content).toBe('subagent run failed: timed out');
   });

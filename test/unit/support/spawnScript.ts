@@ -53,3 +53,8 @@ export const toolThenAnswer =
   (first: LoopbackReply, answer: string): SpawnScript['child'] =>
   (_, { body }) =>
     toolMessages(body).length ? text(answer) : first;
+
+/** Whether the child given `prompt` has sent its first request: a barrier before the test
+ * clock is moved through that child's time. */
+export const childAsked = (f: Pick<Fixture, 'server'>, prompt: string) => () =>
+  f.server.requests.some((r) => firstUserText(r.body) === prompt);
