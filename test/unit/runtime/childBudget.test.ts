@@ -18,7 +18,7 @@ const withUsage = (reply: LoopbackReply, input: number, output: number): Loopbac
 
 /** A root (with `delegation` in its config) that spawns one child, whose reply is `child`;
  * the root then answers "parent done". */
-async function oneChild(delegation: string, child: () => LoopbackReply) {
+async function oneChild(delegation: string, child: () => LoopbackReply | Promise<LoopbackReply>) {
   fx = await makeFixture({
     toml: (u) => baseToml(u, delegation),
     respond: spawnOne('child task', child, 'parent done', 'call_1'),
