@@ -5,21 +5,13 @@
 //
 // Enter while a turn runs sends nothing: the text stays in the input and a hint says to
 // press Enter again once the turn ends (or Esc to interrupt it). Slash commands still run.
-import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import React, { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import { Box, Static, Text } from 'ink';
 import { useStore } from 'zustand';
 import type { RuntimeApi } from '../runtime/runtimeApi.js';
-import { currentLanguage, setLanguage as setI18nLanguage, t, type Language } from '../i18n/index.js';
+import { currentLanguage, setLanguage as setI18nLanguage, type Language } from '../i18n/index.js';
 import { builtinCommands } from './commands/index.js';
-import {
-  CommandRegistry,
-  isSlashLine,
-  runSlashLine,
-  unescapeSlash,
-  type CommandContext,
-  type SessionsSource,
-  type SlashCommand,
-} from './commands/registry.js';
+import { CommandRegistry, type CommandContext, type SessionsSource, type SlashCommand } from './commands/registry.js';
 import { fanoutKeyBinding } from './fanout/keys.js';
 import { elicitationKeyBinding } from './elicitation/keys.js';
 import { FeedEntryView } from './components/FeedEntryView.js';
@@ -35,8 +27,8 @@ import { useChatKeys } from './hooks/useChatKeys.js';
 import { useChatScreen } from './hooks/useChatScreen.js';
 import type { UiContext } from './uiContext.js';
 import { useFlash } from './hooks/useFlash.js';
-import { normalizeNewlines, useInputController } from './hooks/useInputController.js';
-import { useRefStore } from './hooks/useRefStore.js';
+import { useInputController } from './hooks/useInputController.js';
+import { useChatSubmit } from './hooks/useChatSubmit.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { useTypeAhead } from './hooks/useTypeAhead.js';
 import { editorKey } from './input/editorKeys.js';
@@ -44,8 +36,7 @@ import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
 import { RuntimeStoreContext } from './runtimeStoreContext.js';
 import { approvalKeyBinding } from './approval/keys.js';
-import { QUIT_PANE_ID, quitQuestionPane } from './quit/QuitQuestion.js';
-import { runningBackgroundTasks } from '../runtime/store.js';
+import { useQuit } from './quit/useQuit.js';
 import { PaneKeysContext } from './panes/paneKeys.js';
 import { StaticFeed, type FeedEntry } from './state/feed.js';
 import type { NoticeLevel } from './theme.js';
@@ -64,11 +55,6 @@ export interface AppProps {
   saveLanguage?(lang: Language): string;
   /** The key table with the user's `[keys]` overrides (defaults when omitted). */
   keyTable?: KeyTable;
-}
-
-/** Leading blank lines and trailing whitespace of a message carry nothing. */
-function tidyMessage(text: string): string {
-  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
 function initialFeed(runtime: RuntimeApi, notices: string[] | undefined): StaticFeed {
@@ -114,7 +100,6 @@ export function App(props: AppProps) {
   const feed = feedRef.current;
   const { pane, paneRef, paneKeys, setPane, staticEpoch, reprintScrollback, clearScreen } = useChatScreen(feed, columns);
   const [, bumpFeed] = useReducer((n: number) => n + 1, 0);
-  const exited = useRef(false);
 
   const info = useStore(store, (s) => s.info);
   const transcript = useStore(store, (s) => s.transcript);
@@ -144,31 +129,7 @@ export function App(props: AppProps) {
     [feed],
   );
 
-  // The frame left on the terminal after quitting must reflect the quit (no "press Ctrl+C
-  // again" flash). `quitting` is an external store: React renders its change in a
-  // microtask queued at the change, so the onExit queued after it unmounts a screen that
-  // already shows it — within the same turn of the event loop.
-  const { value: quitting, set: setQuitting } = useRefStore(false);
-  const onExitRef = useRef(onExit);
-  onExitRef.current = onExit;
-  const exit = useCallback(() => {
-    if (exited.current) return;
-    exited.current = true;
-    setQuitting(true);
-    queueMicrotask(() => onExitRef.current());
-  }, [setQuitting]);
-
-  // Quitting with background tasks running asks first (ui/quit/QuitQuestion.tsx); from the
-  // question itself, a quit key quits anyway.
-  const requestExitRef = useRef<() => void>(exit);
-  const requestExit = useCallback(() => requestExitRef.current(), []);
-
-  requestExitRef.current = () => {
-    if (exited.current) return;
-    if (paneRef.current?.id === QUIT_PANE_ID || runningBackgroundTasks(store.getState()).length === 0) return exit();
-    clearFlash();
-    setPane(quitQuestionPane(runtime, keys, exit));
-  };
+  const { quitting, requestExit } = useQuit({ runtime, onExit, paneRef, setPane, clearFlash, keys });
 
   const changeLanguage = useCallback((lang: Language) => {
     setI18nLanguage(lang);
@@ -199,53 +160,18 @@ export function App(props: AppProps) {
     columns,
   };
 
-  // Read from the store, not from this render: keys can arrive before the next one.
-  // A waiting fan-out confirmation holds the keyboard the same way.
-  const approvalPendingNow = useCallback(
-    () =>
-      store.getState().controls.approvals.length > 0 ||
-      (store.getState().controls.fanouts?.length ?? 0) > 0 ||
-      (store.getState().controls.elicitations?.length ?? 0) > 0,
-    [store],
-  );
-
-  const onSubmit = () => {
-    if (approvalPendingNow()) return;
-    const value = normalizeNewlines(input.read());
-    if (!value.trim()) return;
-    if (isSlashLine(value)) {
-      input.commit(value.trim());
-      clearFlash();
-      void runSlashLine(value, registry, commandContext);
-      return;
-    }
-    input.commit(value);
-    clearFlash();
-    // Type-ahead: sent as the next turn when this one ends.
-    if (turnRunningRef.current) typeAhead.queue(value);
-    else startMessage(value);
-  };
-
-  const startMessage = (value: string) => {
-    const text = tidyMessage(unescapeSlash(value));
-    setPendingTurn(true);
-    turnRunningRef.current = true;
-    runtime
-      .startTurn(text)
-      .catch((err: unknown) => print(t('ui:errors.turnFailed', { message: err instanceof Error ? err.message : String(err) }), 'error'))
-      .finally(() => setPendingTurn(false));
-  };
-
-  // The turn ended: the queued message is the next one, sent once (take() empties it).
-  useEffect(() => {
-    if (turnRunning || approvalPendingNow()) return;
-    const queued = typeAhead.take();
-    if (queued !== undefined) startMessage(queued);
+  const { submit, askPendingNow } = useChatSubmit({
+    runtime,
+    input,
+    registry,
+    commandContext,
+    typeAhead,
+    clearFlash,
+    print,
+    turnRunning,
+    turnRunningRef,
+    setPendingTurn,
   });
-
-  const submitRef = useRef(onSubmit);
-  submitRef.current = onSubmit;
-  const submit = useCallback(() => submitRef.current(), []);
 
   useChatKeys(
     bindings,
@@ -259,7 +185,7 @@ export function App(props: AppProps) {
         return input.read();
       },
       get suggestionsVisible() {
-        return input.hasSuggestions() && paneRef.current === null && !approvalPendingNow();
+        return input.hasSuggestions() && paneRef.current === null && !askPendingNow();
       },
       input,
       approvalUi,
@@ -278,7 +204,7 @@ export function App(props: AppProps) {
       key: (k) => editorKey(k, keys, input, submit),
       text: (text) => input.insert(text),
     },
-    approvalPendingNow,
+    askPendingNow,
   );
 
   const layout = chatLayout({
