@@ -1,7 +1,7 @@
 // The Runtime facade: builds the supervisor and tools for a config, runs root turns, and
 // exposes the actions the UI and headless mode may take (RuntimeApi).
 import { randomUUID } from 'node:crypto';
-import type { ArborConfig, ProviderConfig } from '../config/types.js';
+import type { AgentConfig, ArborConfig, ProviderConfig } from '../config/types.js';
 import type { ModelMessage, ModelProvider } from '../providers/types.js';
 import { applyPolicyToolFilter } from '../tools/policy.js';
 import { ToolRegistry, builtinTools } from '../tools/registry.js';
@@ -12,12 +12,13 @@ import { WorktreeQueue } from './worktrees/queue.js';
 import { worktreeApi } from './worktrees/api.js';
 import { runTrace } from './traceEvents.js';
 import type { McpManager } from '../mcp/manager.js';
+import type { McpRuntime } from './mcpRuntime.js';
 import { ApprovalBroker } from './approvals.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { FanoutBroker } from './fanout.js';
 import { RootTurns, withTools } from './rootTurn.js';
 import type { RuntimeApi } from './runtimeApi.js';
-import type { ProjectTrustState } from '../model/state.js';
+import type { ProjectTrustState, RuntimeInfo } from '../model/state.js';
 import { appendItem, continueRunNumbers, createRuntimeStore, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
@@ -97,22 +98,25 @@ export interface Runtime extends RuntimeApi {
   startMcp(): void;
 }
 
-export function createRuntime(opts: CreateRuntimeOptions): Runtime {
+interface MachineryParts {
+  store: RuntimeStore;
+  sinks: RuntimeSinks;
+  env: NodeJS.ProcessEnv;
+  home(): string;
+  providerFor: SupervisorDeps['providerFor'];
+  notice(level: 'info' | 'warn' | 'error', text: string): void;
+  hooks: SupervisorDeps['hooks'];
+  baseTools: ToolRegistry;
+  /** The session's MCP side (built after the supervisor; read only once runs ask). */
+  mcp(): Pick<McpRuntime, 'toolsOf' | 'agentSees'>;
+}
+
+/** What runs a session's runs: the brokers a run may wait on (approvals, fan-outs), the
+ * quota tracker, the worktree queue, and the supervisor over them with the session's
+ * sinks as its trace and outcome records. */
+function runMachinery(opts: CreateRuntimeOptions, parts: MachineryParts) {
+  const { store, sinks, notice, baseTools } = parts;
   const config = opts.config;
-  const env = opts.env ?? process.env;
-  const home = () => opts.arborHome ?? arborHome();
-  const store: RuntimeStore = createRuntimeStore(opts.sessionId ?? randomUUID());
-  let ended = false;
-  const sinks = endableSinks(opts.sinks ?? {}, () => ended);
-  const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
-  if (opts.restored?.items.length) store.setState({ transcript: [...opts.restored.items] });
-  if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
-  // researcher#3 of the saved session stays #3: new children are numbered after it.
-  if (opts.restored?.runs) continueRunNumbers(store, opts.restored.runs);
-
-  const providers = new ProviderCache(config, env, opts.providerFactory);
-  const providerFor = providers.for;
-
   const approvals = new ApprovalBroker(store, {
     interactive: opts.interactive,
     autoYes: opts.autoYes ?? false,
@@ -120,26 +124,16 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     // The supervisor is built below; asks only come once a turn runs.
     onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
   });
-
-  const fanout = new FanoutBroker(store, {
-    config,
-    interactive: opts.interactive,
-    autoYes: opts.autoYes ?? false,
-    notice: (level, text) => notice(level, text),
-  });
-
-  const hooks = sessionHooks(store, sinks);
-
+  const fanout = new FanoutBroker(store, { config, interactive: opts.interactive, autoYes: opts.autoYes ?? false, notice });
   const quota = new QuotaTracker({
     canWait: opts.waitOnQuota ?? opts.interactive,
     operator: opts.interactive,
-    notice: (level, text) => notice(level, text),
+    notice,
     // How soon a limit with no reset time is tried again (tests shorten it).
-    probeMs: Number(env.ARBOR_QUOTA_PROBE_MS) || undefined,
+    probeMs: Number(parts.env.ARBOR_QUOTA_PROBE_MS) || undefined,
   });
-  const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
   const worktrees = new WorktreeQueue({
-    home: home(),
+    home: parts.home(),
     store,
     mergeMode: () => config.delegation.merge ?? 'ask',
     onOutcome(run) {
@@ -154,12 +148,12 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     config,
     cwd: opts.cwd,
     approvals,
-    providerFor,
+    providerFor: parts.providerFor,
     baseTools,
     filterTools: applyPolicyToolFilter,
-    toolsFor: (alias) => withTools(baseTools, mcp.toolsOf(alias)),
-    agentSeesTool: (alias, name) => mcp.agentSees(alias, name),
-    hooks,
+    toolsFor: (alias) => withTools(baseTools, parts.mcp().toolsOf(alias)),
+    agentSeesTool: (alias, name) => parts.mcp().agentSees(alias, name),
+    hooks: parts.hooks,
     trace(event, run, tools) {
       sinks.trace?.(runTrace(event, run, { status: run.status, ...(tools ? { tools } : {}), model: run.model }));
     },
@@ -167,18 +161,68 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       sinks.appendRun?.(run);
     },
     extraServices: opts.extraServices,
-    notice: (level, text) => notice(level, text),
+    notice,
     projectContext: opts.projectContext?.text,
     ledger: opts.ledger === false ? undefined : new LedgerBook(store),
     quota,
     fanout,
   });
   quota.attach(supervisor);
+  return { approvals, fanout, quota, worktrees, supervisor };
+}
 
+/** A resumed session's transcript, totals and run numbers (researcher#3 of the saved
+ * session stays #3: new children are numbered after it). */
+function seedRestored(store: RuntimeStore, restored: NonNullable<CreateRuntimeOptions['restored']>): void {
+  if (restored.items.length) store.setState({ transcript: [...restored.items] });
+  if (restored.totals) store.setState({ totals: { ...restored.totals } });
+  if (restored.runs) continueRunNumbers(store, restored.runs);
+}
+
+/** Who the user talks to, as the status bar first shows it (/model changes it later). */
+function startInfo(opts: CreateRuntimeOptions, alias: string, mainAgent: AgentConfig, providerLabel: string): RuntimeInfo {
+  return {
+    agentAlias: alias,
+    providerName: mainAgent.provider,
+    providerLabel,
+    autoDetectedFrom: opts.autoDetectedFrom,
+    configWarnings: opts.configWarnings ?? [],
+    ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
+    showReasoning: opts.config.ui.show_reasoning,
+  };
+}
+
+export function createRuntime(opts: CreateRuntimeOptions): Runtime {
+  const config = opts.config;
+  const env = opts.env ?? process.env;
+  const home = () => opts.arborHome ?? arborHome();
+  const store: RuntimeStore = createRuntimeStore(opts.sessionId ?? randomUUID());
+  let ended = false;
+  const sinks = endableSinks(opts.sinks ?? {}, () => ended);
+  const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
+  if (opts.restored) seedRestored(store, opts.restored);
+
+  const providers = new ProviderCache(config, env, opts.providerFactory);
+  const providerFor = providers.for;
   const notice = (level: 'info' | 'warn' | 'error', text: string) => {
     const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
   };
+  const hooks = sessionHooks(store, sinks);
+  const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
+  // The MCP side is built after the supervisor (its forms wait through it); turns ask it
+  // for tools only once they run.
+  const { approvals, fanout, quota, worktrees, supervisor } = runMachinery(opts, {
+    store,
+    sinks,
+    env,
+    home,
+    providerFor,
+    notice,
+    hooks,
+    baseTools,
+    mcp: () => mcp,
+  });
 
   const alias = config.default_agent;
   const { mcp, controls: mcpApi } = mcpControls({
@@ -198,17 +242,7 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
   const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text), opts.interactive);
 
   const mainAgent = config.agents[alias];
-  store.setState({
-    info: {
-      agentAlias: alias,
-      providerName: mainAgent.provider,
-      providerLabel: providerFor(mainAgent).label,
-      autoDetectedFrom: opts.autoDetectedFrom,
-      configWarnings: opts.configWarnings ?? [],
-      ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
-      showReasoning: config.ui.show_reasoning,
-    },
-  });
+  store.setState({ info: startInfo(opts, alias, mainAgent, providerFor(mainAgent).label) });
   const { rootModel, controls: modelApi } = modelControls(
     {
       store,
