@@ -93,7 +93,7 @@ describe('bursts in one read', () => {
 describe('the line editor', () => {
   it('Ctrl+L redraws the screen and keeps the line', async () => {
     const { mountSized } = await import('../harness.js');
-    const { CLEAR_SCREEN } = await import('../../../src/ui/App.js');
+    const { CLEAR_SCREEN } = await import('../../../src/ui/hooks/useChatScreen.js');
     const app = await mountSized(80, 24);
     await app.press('keep me');
     const before = app.stdout.writes.length;

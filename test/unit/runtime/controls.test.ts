@@ -13,7 +13,7 @@ import {
 } from '../../helpers/runtimeFixture.js';
 import { childAsked, jobs, spawnOne, spawnScript } from '../support/spawnScript.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
-import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
+import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/spawnGate.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
 import { makeRun } from '../../helpers/runs.js';

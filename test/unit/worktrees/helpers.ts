@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { onTestFinished } from 'vitest';
 import { git, gitRepo } from '../../helpers/git.js';
 import { join } from 'node:path';
-import { type RuntimeSinks } from '../../../src/runtime/runtime.js';
+import { type RuntimeSinks } from '../../../src/runtime/sinks.js';
 import type { Run } from '../../../src/model/run.js';
 import { agent, callsThenDone, delegateCall, scriptedRuntime, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
