@@ -56,6 +56,8 @@ export interface Mounted {
   typeKeys(text: string): Promise<void>;
   /** One key at a time, each a separate chunk, with almost no gap. */
   typeKeysFast(text: string): Promise<void>;
+  /** Writes without waiting: keys that land before React renders again. */
+  burst(...data: string[]): void;
   exits: number;
   unmount(): void;
 }
@@ -115,6 +117,9 @@ export async function mount(
     },
     async typeKeys(text: string) {
       for (const ch of text) await pressInto(app.stdin, ch);
+    },
+    burst(...data: string[]) {
+      for (const d of data) app.stdin.write(d);
     },
     get exits() {
       return exits;

@@ -5,16 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, PendingApproval } from '../../../src/model/controls.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
-import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
+import { addTestRun, mountApp, KEYS, FakeRuntime, waitFor } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
 /** Records answers and takes the ask off the queue, as the broker does. */
-class AskingRuntime extends RecordingRuntime {
-  // Optional only to fit the base class's no-argument stub.
-  override answerApproval(id?: string, answer?: ApprovalAnswer): void {
-    this.calls.push(['answerApproval', id, answer]);
+class AskingRuntime extends FakeRuntime {
+  override answerApproval(id: string, answer: ApprovalAnswer): void {
+    super.answerApproval(id, answer);
     this.store.setState((s) => ({ controls: { ...s.controls, approvals: s.controls.approvals.filter((a) => a.id !== id) } }));
   }
   ask(runId: string, tool: string, args: unknown): PendingApproval {

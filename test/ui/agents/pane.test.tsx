@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { patchRun, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
-import { addTestRun, KEYS, mountPane, RecordingRuntime, say, sleep, tool, waitFor } from './fixtures.js';
+import { addTestRun, KEYS, mountPane, FakeRuntime, say, tool, waitFor } from './fixtures.js';
+import { sleep } from '../harness.js';
 import { settled } from '../settle.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
@@ -19,7 +20,7 @@ async function openPrompt(pane: Awaited<ReturnType<typeof mountPane>>) {
 /** main (turn) → main#1 → {researcher#2 running, researcher#3 queued #2}; main#4 paused;
  * writer#5 completed; a background task of its own (indexer#6). Each child's number is its
  * place in creation order, whatever its alias. */
-function tree(rt = new RecordingRuntime()) {
+function tree(rt = new FakeRuntime()) {
   const root = addTestRun(rt, { task: 'plan the release' });
   const child = addTestRun(rt, {
     parent: root.id,
@@ -50,7 +51,7 @@ const lineOf = (lines: string[], text: string) => {
 
 describe('/agents pane rendering', () => {
   it('a row shows the model that answered when there is room; it is the first column to go on a narrow terminal', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     const child = addTestRun(rt, { parent: root.id, alias: 'reviewer', kind: 'delegate', task: 'review the diff' });
     // What the provider's reply named (loop.ts noteAnsweringModel), not what was configured.
@@ -137,7 +138,7 @@ describe('/agents pane rendering', () => {
   });
 
   it('with nothing delegated yet, says how children appear', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const pane = await mountPane(rt);
     expect(pane.frame()).toContain('No child agents yet');
     expect(pane.frame()).toContain('fan out 3: summarize each file');
@@ -147,7 +148,7 @@ describe('/agents pane rendering', () => {
   });
 
   it('hides finished runs archive_after_minutes after they end, and finished plain turns', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'old turn' });
     const old = addTestRun(rt, { parent: root.id, alias: 'old', status: 'completed' });
     addTestRun(rt, { parent: root.id, alias: 'fresh', status: 'completed' });
@@ -212,8 +213,9 @@ describe('/agents pane keys', () => {
     ] as const) {
       setLanguage(lang);
       const { rt, root } = tree();
-      // A kill marks the whole subtree stopping at once.
-      for (const id of rt.store.getState().runOrder) rt.stopping.add(id);
+      // A kill marks the whole subtree stopping at once; the turn's loop has not unwound yet.
+      rt.holdUnwind = true;
+      rt.supervisor.kill(root.id);
       const pane = await mountPane(rt, { width: 140 });
       await pane.press('j');
       await pane.press(' ');
@@ -367,7 +369,7 @@ describe('/agents pane keys', () => {
 
 describe('/agents pane virtualization', () => {
   it('with 500 rows renders only what fits, stays within maxRows and keeps the selection visible', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'fan out' });
     for (let i = 1; i <= 500; i++) addTestRun(rt, { parent: root.id, alias: 'w', task: `job ${i}` });
     const started = performance.now();

@@ -6,13 +6,13 @@ import { setLanguage } from '../../../src/i18n/index.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
-import { addTestRun, mountPane, RecordingRuntime, waitFor } from './fixtures.js';
+import { addTestRun, mountPane, FakeRuntime, waitFor } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
 function pausingTree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { task: 'plan' });
   const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
   setRunStatus(rt.store, child.id, 'pausing');
@@ -68,15 +68,11 @@ describe('Space on a run whose step is still in flight', () => {
       ['es', 'pausando main#1…'],
     ] as const) {
       setLanguage(lang);
-      const rt = new RecordingRuntime();
+      const rt = new FakeRuntime();
       const root = addTestRun(rt, { task: 'plan' });
       const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
-      // Like the supervisor: a run mid step reads pausing until its loop reaches a boundary.
-      rt.pause = (runId: string) => {
-        rt.calls.push(['pause', runId]);
-        setRunStatus(rt.store, child.id, 'pausing');
-        return 1;
-      };
+      // Its step is in flight: the supervisor reads it pausing until its loop reaches a boundary.
+      rt.midStep.add(child.id);
       const pane = await mountPane(rt, { width: 120, maxRows: 20 });
       await pane.press('j');
       await pane.press('j');
@@ -91,7 +87,7 @@ describe('Space on a run whose step is still in flight', () => {
 
 describe('a paused external ACP child', () => {
   function externalTree(status: 'paused' | 'running') {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     addTestRun(rt, { parent: root.id, alias: 'ext', kind: 'delegate', status, task: 'review', patch: { model: 'acp/gemini' } });
     return rt;
@@ -115,7 +111,7 @@ describe('a paused external ACP child', () => {
     expect(row).toContain('● running');
     expect(row).not.toContain('external agent');
     cleanup();
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     addTestRun(rt, { parent: root.id, status: 'paused', task: 'mid step' });
     const plain = await mountPane(rt, { width: 140, maxRows: 20 });

@@ -9,7 +9,8 @@ import { patchRun, setRunStatus } from '../../../src/runtime/store.js';
 import { AgentsPane, samePaneState } from '../../../src/ui/agents/AgentsPane.js';
 import { REFRESH_MS } from '../../../src/ui/hooks/useThrottledStore.js';
 import { plain } from '../harness.js';
-import { addTestRun, KEYS, RecordingRuntime, say, sleep, waitFor } from './fixtures.js';
+import { addTestRun, KEYS, FakeRuntime, say, waitFor } from './fixtures.js';
+import { sleep } from '../harness.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
@@ -17,13 +18,13 @@ resetUiBetweenTests();
 /** A turn with three queued children (live, so the pane's clock runs, but with no elapsed
  * time to show: a second passing changes nothing drawn). */
 function tree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { status: 'queued', task: 'plan the release' });
   const kids = [1, 2, 3].map((i) => addTestRun(rt, { parent: root.id, status: 'queued', task: `part ${i}` }));
   return { rt, root, kids };
 }
 
-async function mount(rt: RecordingRuntime) {
+async function mount(rt: FakeRuntime) {
   let commits = 0;
   const app = render(
     <Profiler id="pane" onRender={() => commits++}>

@@ -9,7 +9,7 @@ import { collapsedLines } from '../../../src/ui/cards/cardLines.js';
 import { boundRuns, callUsage } from '../../../src/ui/cards/live.js';
 import { cardModel } from '../../../src/ui/cards/model.js';
 import type { ToolTranscriptItem } from '../../../src/model/transcript.js';
-import { addTestRun, RecordingRuntime } from './fixtures.js';
+import { addTestRun, FakeRuntime } from './fixtures.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -17,7 +17,7 @@ const usage = (tokensIn: number, tokensOut: number, costUsd: number) => ({ patch
 
 /** root (10/5, $0.001) → a (100/50, $0.01) → a1 (1000/500, $0.1), a2 (2000/0, $0.2); root → b (7/3, $0.003). */
 function tree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { alias: 'main', ...usage(10, 5, 0.001) });
   const a = addTestRun(rt, {
     parent: root.id,
