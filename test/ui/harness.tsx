@@ -7,7 +7,8 @@ import { App, type AppProps } from '../../src/ui/App.js';
 import { FakeRuntime } from './fakeRuntime.js';
 import { QuietStdin } from '../support/quietStdin.js';
 import type { SessionSummary } from '../../src/model/session.js';
-import { pressInto, settle } from './settle.js';
+import { vi } from 'vitest';
+import { pressInto, settle, settled } from './settle.js';
 
 export const ESC = '\u001B';
 export const UP = '\u001B[A';
@@ -37,6 +38,26 @@ export async function waitFor(check: () => void, timeoutMs = 2000): Promise<void
     } catch (err) {
       if (Date.now() - start > timeoutMs) throw err;
       await sleep(10);
+    }
+  }
+}
+
+/** For tests where time is the subject, on vi's fake clock (setTimeout, setInterval, Date):
+ * moves the clock on, then lets React commit whatever that clock's timers asked for. */
+export async function advanceClock(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  await settled();
+}
+
+/** waitFor on the fake clock: `stepMs` at a time until `check` passes (at most `limitMs`). */
+export async function waitOnClock(check: () => void, stepMs: number, limitMs = 5000): Promise<void> {
+  for (let waited = 0; ; waited += stepMs) {
+    try {
+      check();
+      return;
+    } catch (err) {
+      if (waited >= limitMs) throw err;
+      await advanceClock(stepMs);
     }
   }
 }

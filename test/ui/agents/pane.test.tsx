@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { patchRun, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
 import { addTestRun, KEYS, mountPane, FakeRuntime, say, tool, waitFor } from './fixtures.js';
-import { sleep } from '../harness.js';
+import { advanceClock, waitOnClock } from '../harness.js';
 import { settled } from '../settle.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
@@ -124,14 +124,18 @@ describe('/agents pane rendering', () => {
   it('updates live, throttled: a stream of store updates redraws ~10 times a second, not per update', async () => {
     const { rt, child } = tree();
     const pane = await mountPane(rt);
+    // Time is the subject: the refresh timer runs on a fake clock, so a busy machine cannot
+    // stretch the 10 ms gaps (and let more frames through) or squeeze them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     const before = pane.app.frames.length;
     const started = Date.now();
     // 40 updates 10 ms apart: unthrottled that is ~40 frames; throttled, one per 100 ms.
     for (let i = 1; i <= 40; i++) {
       patchRun(rt.store, child.id, { iterations: i });
-      await sleep(10);
+      await advanceClock(10);
     }
-    await waitFor(() => expect(pane.frame()).toContain('40 it'));
+    await waitOnClock(() => expect(pane.frame()).toContain('40 it'), 10);
     const elapsed = Date.now() - started;
     expect(pane.app.frames.length - before).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
     expect(pane.app.frames.length - before).toBeGreaterThanOrEqual(2);
