@@ -1,18 +1,17 @@
 // Shared by the /agents and /subagents tests: run builders over the one UI-test runtime
 // (FakeRuntime: its pause, resume and kill are the real supervisor's), and mounting helpers.
 import React from 'react';
-import { render } from 'ink-testing-library';
 import { appendItem } from '../../../src/runtime/store.js';
 import type { RuntimeApi } from '../../../src/runtime/runtimeApi.js';
 import type { Run, RunKind, RunStatus } from '../../../src/runtime/types.js';
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
-import { mount, plain, waitFor } from '../harness.js';
-import { pressInto, settle } from '../settle.js';
+import { KEYS, mount, plain, waitFor } from '../harness.js';
+import { pressInto, renderSettled } from '../settle.js';
 import { makeRun } from '../../helpers/runs.js';
 import { FakeRuntime } from '../fakeRuntime.js';
 
-export { FakeRuntime, plain, waitFor };
+export { FakeRuntime, KEYS, plain, waitFor };
 
 let seq = 0;
 const T0 = Date.now();
@@ -68,25 +67,20 @@ export function tool(
   rt.addTool(name, args, status, result, runId);
 }
 
-export const KEYS = { ESC: '\u001B', UP: '\u001B[A', DOWN: '\u001B[B', ENTER: '\r', CTRL_T: '\u0014' };
-
 /** Mounts the pane alone, the way the App renders it. */
 export async function mountPane(rt: RuntimeApi, opts: { width?: number; maxRows?: number; archiveAfterMinutes?: number } = {}) {
   let closed = 0;
-  let app!: ReturnType<typeof render>;
-  await settle(() => {
-    app = render(
-      <AgentsPane
-        runtime={rt}
-        width={opts.width ?? 100}
-        maxRows={opts.maxRows ?? 20}
-        close={() => {
-          closed++;
-        }}
-        archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
-      />,
-    );
-  });
+  const app = await renderSettled(
+    <AgentsPane
+      runtime={rt}
+      width={opts.width ?? 100}
+      maxRows={opts.maxRows ?? 20}
+      close={() => {
+        closed++;
+      }}
+      archiveAfterMinutes={opts.archiveAfterMinutes ?? 60}
+    />,
+  );
   return {
     app,
     frame: () => plain(app.lastFrame()),

@@ -1,11 +1,10 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
 import { patchRun, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
 import { addTestRun, KEYS, mountPane, FakeRuntime, say, tool, waitFor } from './fixtures.js';
-import { advanceClock, waitOnClock } from '../harness.js';
+import { advanceClock, expectAll, waitOnClock } from '../harness.js';
 import { settled } from '../settle.js';
-import { resetUiBetweenTests } from '../lifecycle.js';
+import { itInEachLanguage, resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
@@ -41,6 +40,15 @@ function tree(rt = new FakeRuntime()) {
   const bg = addTestRun(rt, { parent: root.id, alias: 'indexer', kind: 'background', task: 'index everything' });
   toolStarted(rt.store, r1.id, 'read_file');
   return { rt, root, child, r1, r2, paused, done, bg };
+}
+
+/** tree() with its runaway guard tripped, in the pane, the turn's row (the second) selected. */
+async function trippedTreeTurnSelected() {
+  const { rt, root } = tree();
+  rt.trip(root.id);
+  const pane = await mountPane(rt, { width: 140 });
+  await pane.press('j');
+  return { rt, root, pane };
 }
 
 const lineOf = (lines: string[], text: string) => {
@@ -102,14 +110,7 @@ describe('/agents pane rendering', () => {
     const { rt } = tree();
     const pane = await mountPane(rt, { width: 160 });
     const head = pane.lines()[0];
-    expect(head).toContain('Agents');
-    expect(head).toContain('spawning on');
-    expect(head).toContain('3 running');
-    expect(head).toContain('1 queued');
-    expect(head).toContain('1 paused');
-    expect(head).toContain('1 finished');
-    expect(head).toContain('depth 2');
-    expect(head).toContain('1.2k tok · ~$0.0100');
+    expectAll(head, ['Agents', 'spawning on', '3 running', '1 queued', '1 paused', '1 finished', 'depth 2', '1.2k tok · ~$0.0100']);
   });
 
   it('shows the runaway banner with threshold, limit, measured value and how to answer', async () => {
@@ -210,12 +211,10 @@ describe('/agents pane keys', () => {
     await waitFor(() => expect(pane.frame()).toContain('resumed main#1 (+2 descendants)'));
   });
 
-  it('space on a run whose kill is still unwinding flashes that nothing was paused, in en and es', async () => {
-    for (const [lang, word] of [
-      ['en', 'Nothing to pause: main (turn) is already ending.'],
-      ['es', 'Nada que pausar: main (turno) ya está terminando.'],
-    ] as const) {
-      setLanguage(lang);
+  itInEachLanguage(
+    'space on a run whose kill is still unwinding flashes that nothing was paused (%s)',
+    { en: 'Nothing to pause: main (turn) is already ending.', es: 'Nada que pausar: main (turno) ya está terminando.' },
+    async (word) => {
       const { rt, root } = tree();
       // A kill marks the whole subtree stopping at once; the turn's loop has not unwound yet.
       rt.holdUnwind = true;
@@ -226,15 +225,11 @@ describe('/agents pane keys', () => {
       expect(rt.callsOf('pause')).toEqual([[root.id]]);
       await waitFor(() => expect(pane.frame()).toContain(word));
       expect(pane.frame()).not.toMatch(/paused main \(turn\)|en pausa main/);
-      cleanup();
-    }
-  });
+    },
+  );
 
   it('space on the root of a tripped tree resumes it, which answers the guard', async () => {
-    const { rt, root } = tree();
-    rt.trip(root.id);
-    const pane = await mountPane(rt, { width: 140 });
-    await pane.press('j');
+    const { rt, root, pane } = await trippedTreeTurnSelected();
     await pane.press(' ');
     expect(rt.callsOf('resume')).toEqual([[root.id]]);
     expect(rt.callsOf('pause')).toEqual([]);
@@ -243,10 +238,7 @@ describe('/agents pane keys', () => {
   });
 
   it('x on the root of a tripped tree answers the guard with kill', async () => {
-    const { rt, root } = tree();
-    rt.trip(root.id);
-    const pane = await mountPane(rt, { width: 140 });
-    await pane.press('j');
+    const { rt, pane } = await trippedTreeTurnSelected();
     await pane.press('x');
     expect(rt.callsOf('resolveRunaway')).toEqual([['kill']]);
     expect(rt.callsOf('kill')).toEqual([]);

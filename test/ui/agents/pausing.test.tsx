@@ -7,7 +7,7 @@ import { setRunStatus } from '../../../src/runtime/store.js';
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
 import { addTestRun, mountPane, FakeRuntime, waitFor } from './fixtures.js';
-import { resetUiBetweenTests } from '../lifecycle.js';
+import { itInEachLanguage, resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
@@ -62,12 +62,10 @@ describe('a run whose pause has not held yet', () => {
 });
 
 describe('Space on a run whose step is still in flight', () => {
-  it('flashes pausing…, as the row reads, not paused (en and es)', async () => {
-    for (const [lang, word] of [
-      ['en', 'pausing main#1…'],
-      ['es', 'pausando main#1…'],
-    ] as const) {
-      setLanguage(lang);
+  itInEachLanguage(
+    'flashes pausing…, as the row reads, not paused (%s)',
+    { en: 'pausing main#1…', es: 'pausando main#1…' },
+    async (word) => {
       const rt = new FakeRuntime();
       const root = addTestRun(rt, { task: 'plan' });
       const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
@@ -80,9 +78,8 @@ describe('Space on a run whose step is still in flight', () => {
       expect(rt.callsOf('pause')).toEqual([[child.id]]);
       await waitFor(() => expect(pane.frame()).toContain(word));
       expect(pane.frame()).not.toMatch(/paused main#1|en pausa main#1/);
-      cleanup();
-    }
-  });
+    },
+  );
 });
 
 describe('a paused external ACP child', () => {
@@ -93,17 +90,14 @@ describe('a paused external ACP child', () => {
     return rt;
   }
 
-  it('says that the agent cannot be stopped mid-step, only held at its next ask (en and es)', async () => {
-    for (const [lang, words] of [
-      ['en', '‖ paused · external agent: holds at its next ask'],
-      ['es', '‖ en pausa · agente externo: se detiene en su próxima petición'],
-    ] as const) {
-      setLanguage(lang);
+  itInEachLanguage(
+    'says that the agent cannot be stopped mid-step, only held at its next ask (%s)',
+    { en: '‖ paused · external agent: holds at its next ask', es: '‖ en pausa · agente externo: se detiene en su próxima petición' },
+    async (words) => {
       const pane = await mountPane(externalTree('paused'), { width: 140, maxRows: 20 });
       await waitFor(() => expect(pane.lines().find((l) => l.includes('ext#'))).toContain(words));
-      cleanup();
-    }
-  });
+    },
+  );
 
   it('reads as any child while it runs, and a paused model child keeps the plain word', async () => {
     const pane = await mountPane(externalTree('running'), { width: 140, maxRows: 20 });
