@@ -6,13 +6,10 @@ import type { TranscriptItem } from '../../src/runtime/types.js';
 
 describe('text width and wrapping', () => {
   it('counts wide and zero-width characters', () => {
-    const widths: Array<[string, number]> = [
-      ['abc', 3],
-      ['日本', 4],
-      ['e\u0301', 1],
-      ['🙂', 2],
-    ];
-    for (const [text, width] of widths) expect(displayWidth(text), text).toBe(width);
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('日本')).toBe(4);
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('🙂')).toBe(2);
   });
 
   it('wraps at word boundaries and cuts words longer than the width', () => {

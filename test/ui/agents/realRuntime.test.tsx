@@ -1,39 +1,32 @@
-// The pane and /subagents against the real runtime and the loopback model: kills reach
-// real children, the tree updates live, and the turn goes on.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
+// The pane and /subagents against the real runtime and the loopback model: kills and pauses
+// reach real children, the tree updates live, and the turn goes on.
+import { describe, expect, it } from 'vitest';
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
-import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import type { Runtime } from '../../../src/runtime/runtime.js';
+import { baseToml, makeFixture, text, until } from '../../helpers/runtimeFixture.js';
+import { fanOutScript, heldWorkerScript } from '../../helpers/childScripts.js';
 import { mountPane, waitFor } from './fixtures.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-let fx: Fixture | undefined;
-beforeEach(() => setLanguage('en'));
-afterEach(async () => {
-  cleanup();
-  await fx?.cleanup();
-  fx = undefined;
-});
+// The fixtures clean themselves up when their test ends.
+resetUiBetweenTests();
+
+const subagents = (runtime: Runtime) =>
+  runtime.store
+    .getState()
+    .runs.values()
+    .filter((r) => r.kind === 'subagent');
 
 describe('against the real runtime', () => {
   it('x in the pane kills a real child; /subagents kill all kills the rest; the turn finishes', async () => {
-    fx = await makeFixture({
+    const { runtime } = await makeFixture({
       toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n'),
-      respond: ({ body }) => {
-        // Children stream slowly enough to be killed mid-answer.
-        if (firstUserText(body).startsWith('job')) return text('never seen', 10_000);
-        if (toolMessages(body).length) return text('root done');
-        return calls(...[1, 2, 3].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-      },
+      // Children stream slowly enough to be killed mid-answer.
+      respond: fanOutScript(3, () => text('never seen', 10_000)),
     });
-    const runtime = fx.runtime;
     const turn = runtime.startTurn('fan out');
-    const children = () =>
-      runtime.store
-        .getState()
-        .runs.values()
-        .filter((r) => r.kind === 'subagent');
+    const children = () => subagents(runtime);
     await waitFor(() => expect(children().filter((r) => r.status === 'running')).toHaveLength(3), 5000);
 
     const pane = await mountPane(runtime, { width: 120, maxRows: 16 });
@@ -58,5 +51,30 @@ describe('against the real runtime', () => {
     expect(children().every((r) => r.status === 'killed')).toBe(true);
     expect(runtime.store.getState().runs.get(runtime.store.getState().runOrder[0])!.status).toBe('completed');
     await waitFor(() => expect(pane.frame()).toContain('3 finished'));
+  });
+
+  it('Space pauses a real child mid model call: pausing… until its loop holds, then paused; Space again resumes it', async () => {
+    const script = heldWorkerScript();
+    const { runtime } = await makeFixture({ respond: (req) => script.respond(req), runtime: { interactive: true } });
+    const turn = runtime.startTurn('go');
+    const child = () => subagents(runtime)[0];
+    await until(() => script.workerCalls === 1 && child()?.status === 'running');
+
+    const pane = await mountPane(runtime, { width: 120, maxRows: 16 });
+    const row = () => pane.lines().find((l) => l.includes('main#1 subagent')) ?? '';
+    await waitFor(() => expect(row()).toContain('● running'));
+    await pane.press('j');
+    await pane.press(' ');
+    await waitFor(() => expect(pane.frame()).toContain('pausing main#1…'));
+    expect(row()).toContain('‖ pausing…');
+    script.release();
+    await waitFor(() => expect(row()).toContain('‖ paused'), 5000);
+    // It held at the boundary before its tool call.
+    expect(child().toolsCompleted).toBe(0);
+    await pane.press(' ');
+    await waitFor(() => expect(pane.frame()).toContain('resumed main#1'));
+    await turn;
+    expect(child().status).toBe('completed');
+    await waitFor(() => expect(row()).toContain('✓ completed'));
   });
 });
