@@ -463,7 +463,7 @@ export function App(props: AppProps) {
             </Text>
           )}
           <QuotaBanner store={store} width={width} />
-          <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} />
+          <StatusBar runtime={runtime} width={width} turnRunning={turnRunning} language={language} />
         </Box>
       </KeyTableContext.Provider>
     </RuntimeStoreContext.Provider>

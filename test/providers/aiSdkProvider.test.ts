@@ -77,6 +77,29 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
     }
   });
 
+  it('streams requests after the first (the SDK code loaded) the same way, and aborts them the same way', async () => {
+    const srv = await serve((index) =>
+      index < 2
+        ? { kind: 'text', chunks: [`reply${index} `, 'two ', 'three'], usage: { input: 3, output: 3 } }
+        : { kind: 'text', chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 20 },
+    );
+    const p = provider(srv.url);
+    const first = await drain(p, { messages: HELLO });
+    const second = await drain(p, { messages: HELLO });
+    expect(first.error).toBeUndefined();
+    expect(second.error).toBeUndefined();
+    expect(first.text).toBe('reply0 two three');
+    expect(second.text).toBe('reply1 two three');
+    expect(second.events.map((e) => e.type)).toEqual(first.events.map((e) => e.type));
+
+    const ac = new AbortController();
+    const third = await drain(p, { messages: HELLO, signal: ac.signal }, (e) => {
+      if (e.type === 'text') ac.abort();
+    });
+    expect((third.error as ProviderError).kind).toBe('aborted');
+    await expect(srv.requests[2].ended).resolves.toBe('client_closed');
+  });
+
   it('streams tool calls keeping ids, parsing arguments and keeping raw text that does not parse', async () => {
     const srv = await serve(() => ({
       kind: 'tools',
