@@ -3,30 +3,25 @@
 import { describe, expect, it } from 'vitest';
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
-import type { Runtime } from '../../../src/runtime/runtime.js';
-import { baseToml, makeFixture, text, until } from '../../helpers/runtimeFixture.js';
-import { fanOutScript, heldWorkerScript } from '../../helpers/childScripts.js';
+import { baseToml, calls, childRuns, heldReply, makeFixture, text, until } from '../../helpers/runtimeFixture.js';
+import { toolResults } from '../../support/wireBody.js';
+import { jobs, spawnOne, spawnScript } from '../../unit/support/spawnScript.js';
 import { mountPane, waitFor } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 // The fixtures clean themselves up when their test ends.
 resetUiBetweenTests();
 
-const subagents = (runtime: Runtime) =>
-  runtime.store
-    .getState()
-    .runs.values()
-    .filter((r) => r.kind === 'subagent');
-
 describe('against the real runtime', () => {
   it('x in the pane kills a real child; /subagents kill all kills the rest; the turn finishes', async () => {
-    const { runtime } = await makeFixture({
+    const fx = await makeFixture({
       toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n'),
       // Children stream slowly enough to be killed mid-answer.
-      respond: fanOutScript(3, () => text('never seen', 10_000)),
+      respond: spawnScript({ prompts: jobs(3, 1), child: () => text('never seen', 10_000) }),
     });
+    const runtime = fx.runtime;
     const turn = runtime.startTurn('fan out');
-    const children = () => subagents(runtime);
+    const children = () => childRuns(fx, 'subagent');
     await waitFor(() => expect(children().filter((r) => r.status === 'running')).toHaveLength(3), 5000);
 
     const pane = await mountPane(runtime, { width: 120, maxRows: 16 });
@@ -54,11 +49,21 @@ describe('against the real runtime', () => {
   });
 
   it('Space pauses a real child mid model call: pausing… until its loop holds, then paused; Space again resumes it', async () => {
-    const script = heldWorkerScript();
-    const { runtime } = await makeFixture({ respond: (req) => script.respond(req), runtime: { interactive: true } });
+    let workerCalls = 0;
+    const worker = heldReply();
+    const fx = await makeFixture({
+      // The worker's first model call is held until the test has paused it, then asks for a tool.
+      respond: spawnOne('worker', (_, { body }) => {
+        workerCalls++;
+        if (toolResults(body).length > 0) return text('worker finished');
+        return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
+      }),
+      runtime: { interactive: true },
+    });
+    const runtime = fx.runtime;
     const turn = runtime.startTurn('go');
-    const child = () => subagents(runtime)[0];
-    await until(() => script.workerCalls === 1 && child()?.status === 'running');
+    const child = () => childRuns(fx, 'subagent')[0];
+    await until(() => workerCalls === 1 && child()?.status === 'running');
 
     const pane = await mountPane(runtime, { width: 120, maxRows: 16 });
     const row = () => pane.lines().find((l) => l.includes('main#1 subagent')) ?? '';
@@ -67,7 +72,7 @@ describe('against the real runtime', () => {
     await pane.press(' ');
     await waitFor(() => expect(pane.frame()).toContain('pausing main#1…'));
     expect(row()).toContain('‖ pausing…');
-    script.release();
+    worker.release();
     await waitFor(() => expect(row()).toContain('‖ paused'), 5000);
     // It held at the boundary before its tool call.
     expect(child().toolsCompleted).toBe(0);
