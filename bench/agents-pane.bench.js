@@ -167,11 +167,11 @@ async function cpuShare(term, ms) {
   let unchanged = 0;
   let last = -Infinity;
   await term.flush();
-  // The screen as the last whole frame left it, and as the last chunk read left it: when a
+  // The screen as the last whole frame left it, and as the last chunk parsed left it: when a
   // new frame starts, the one before it is complete and is compared with the frame before.
   let frameEnd = term.styledScreen();
   let latest = frameEnd;
-  let seen = term.rawChunkCount();
+  let seen = term.parsedChunkCount();
   // Inside a synchronized update (Ink brackets a frame with BSU … ESU, in separate writes):
   // a piece read later than FRAME_GAP_MS still belongs to the frame it closes.
   let open = false;
@@ -183,9 +183,14 @@ async function cpuShare(term, ms) {
     .timeUntil(
       (t) => {
         const at = performance.now();
-        const text = t.rawChunks(seen).join('');
-        seen = t.rawChunkCount();
-        // Checked once more at the start and at the end, with nothing new read.
+        // Only the chunks the emulator has parsed: the screen read below is theirs. Taking
+        // every chunk read so far (some not parsed yet) paired a frame's bytes with the
+        // screen from before them, and the next check, with nothing new to take, never read
+        // the screen they drew: a frame that changed the screen then counted as unchanged.
+        const upTo = t.parsedChunkCount();
+        const text = t.rawChunks(seen).slice(0, upTo - seen).join('');
+        seen = upTo;
+        // Checked once more at the start, with nothing new parsed.
         if (text === '') return false;
         if (at - last > FRAME_GAP_MS && !open) {
           if (frames > 0 && latest === frameEnd) {
@@ -215,7 +220,8 @@ async function cpuShare(term, ms) {
   const cpuMs = processCpuMs(term.pid).totalMs - c0;
   const wall = performance.now() - t0;
   await counting;
-  if (frames > 0 && latest === frameEnd) {
+  // The last frame is judged only if the window did not end inside it.
+  if (frames > 0 && !open && latest === frameEnd) {
     unchanged++;
     sample ??= { frame: frameText, before: lastFrameText };
   }
