@@ -79,9 +79,24 @@ export function currentLanguage(): Language {
   return (i18next.language as Language) ?? 'en';
 }
 
+/** Texts without values, per language: views ask for the same words (a row's kind, a
+ * status, a label) on every render, and i18next resolves each key anew every time (the
+ * /agents pane spent more on that than on formatting its rows). Keys are the catalog's, so
+ * this holds at most one entry per key and language. */
+const plainTexts = new Map<string, Map<TranslationKey, string>>();
+
 /** Translate `ns:key` with interpolation values. Initializes with the environment's
  * language on first use so that library code and tests never see raw keys. */
 export function t(key: TranslationKey, options?: Record<string, unknown>): string {
   if (!initialized) initI18n();
-  return String(i18next.t(key, options as never));
+  if (options !== undefined) return String(i18next.t(key, options as never));
+  const language = i18next.language;
+  let texts = plainTexts.get(language);
+  if (!texts) plainTexts.set(language, (texts = new Map()));
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = String(i18next.t(key));
+    texts.set(key, text);
+  }
+  return text;
 }
