@@ -100,7 +100,7 @@ export async function fanoutPaneRun(server, marker, { cols, rows }) {
     // One press at a time, each timed; which phase it fell in is read before it.
     while (!ended && live.length < MAX_PRESSES) {
       const starting = !inFlight;
-      const one = await keyToFrame(term, 1, () => ended);
+      const one = await keyToFrame(term, 1, () => ended, 60000);
       if (one.length === 0) break;
       live.push(one[0]);
       if (starting) duringStarts++;

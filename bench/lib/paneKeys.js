@@ -46,8 +46,8 @@ export async function typeLine(term, text) {
 }
 
 /** Presses j `count` times, or until `stop()` says so before a press; each time, the ms
- * until the selection counter moved on screen. */
-export async function keyToFrame(term, count, stop = () => false) {
+ * until the selection counter moved on screen (a press that takes over `timeoutMs` fails). */
+export async function keyToFrame(term, count, stop = () => false, timeoutMs = 10000) {
   const out = [];
   for (let i = 0; i < count && !stop(); i++) {
     await term.flush();
@@ -59,7 +59,7 @@ export async function keyToFrame(term, count, stop = () => false) {
     term.type('j');
     const at = await term.timeUntil((t) => header(t.screen())?.selected === want, {
       what: `the selection to reach ${want}`,
-      timeoutMs: 10000,
+      timeoutMs,
     });
     out.push(at - t0);
     // A person's key repeat, not faster: keys never share a read, and the pause varies so
