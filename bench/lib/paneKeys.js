@@ -51,8 +51,10 @@ export async function keyToFrame(term, count, stop = () => false, timeoutMs = 10
   const out = [];
   for (let i = 0; i < count && !stop(); i++) {
     await term.flush();
+    // A frame can be read in pieces (a card printed to scrollback clears and redraws the
+    // live region): the press waits for the header to be whole on screen.
+    await term.timeUntil((t) => header(t.screen())?.selected !== undefined, { what: 'the pane header', timeoutMs });
     const before = header(term.screen());
-    if (!before || before.selected === undefined) throw new Error(`the pane header is not on screen\n${term.describe()}`);
     if (before.selected >= before.rows) throw new Error(`the selection reached the last row (${before.line})`);
     const want = before.selected + 1;
     const t0 = performance.now();
