@@ -50,7 +50,7 @@ import type { Pane } from './panes/types.js';
 import { QUIT_PANE_ID, quitQuestionPane } from './quit/QuitQuestion.js';
 import { runningBackgroundTasks } from '../runtime/store.js';
 import { PaneKeyBus, PaneKeysContext } from './panes/paneKeys.js';
-import { StaticFeed, type FeedEntry } from './state/feed.js';
+import { FEED_BATCH_MS, StaticFeed, type FeedEntry } from './state/feed.js';
 import type { NoticeLevel } from './theme.js';
 
 export interface AppProps {
@@ -179,7 +179,16 @@ export function App(props: AppProps) {
   turnRunningRef.current = turnRunning;
   // Synchronous on purpose: a finished reply must leave the live region in the same frame
   // it lands in scrollback, or one frame would show it twice (and too tall).
-  const entries = feed.sync(transcript, turnRunning);
+  // While a turn runs, at most one print to scrollback per FEED_BATCH_MS (each is a frame
+  // outside the throttle); what settled meanwhile stays live and goes in the next batch.
+  const entries = feed.sync(transcript, turnRunning, Date.now(), FEED_BATCH_MS);
+  const feedHeldUntil = feed.heldUntil;
+  useEffect(() => {
+    if (feedHeldUntil === undefined) return;
+    // A few ms past it: a timer may fire a little before Date.now() reads the time it was set for.
+    const timer = setTimeout(bumpFeed, Math.max(0, feedHeldUntil - Date.now()) + 5);
+    return () => clearTimeout(timer);
+  }, [feedHeldUntil]);
   // The same array while the turn's items do not change, so the memoized LiveTurn (and
   // its cards) skips the re-render a key press causes.
   const liveFrom = feed.cursor;
