@@ -85,11 +85,39 @@ export function currentLanguage(): Language {
  * this holds at most one entry per key and language. */
 const plainTexts = new Map<string, Map<TranslationKey, string>>();
 
+/** Texts with values, by language, key and values, while every value is a string, number,
+ * boolean or undefined: the status bar and the live turn ask for the same counts and sums on
+ * every render (a 1,000-child fan-out renders them hundreds of times a second). Bounded:
+ * emptied when full. */
+const valuedTexts = new Map<string, string>();
+const VALUED_TEXTS_MAX = 5000;
+
+function valuedKey(language: string, key: string, options: Record<string, unknown>): string | undefined {
+  let out = `${language}\u0000${key}`;
+  for (const name in options) {
+    const v = options[name];
+    const type = typeof v;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean' && type !== 'undefined') return undefined;
+    out += `\u0000${name}\u0001${type[0]}${String(v)}`;
+  }
+  return out;
+}
+
 /** Translate `ns:key` with interpolation values. Initializes with the environment's
  * language on first use so that library code and tests never see raw keys. */
 export function t(key: TranslationKey, options?: Record<string, unknown>): string {
   if (!initialized) initI18n();
-  if (options !== undefined) return String(i18next.t(key, options as never));
+  if (options !== undefined) {
+    const cacheKey = valuedKey(i18next.language, key, options);
+    if (cacheKey === undefined) return String(i18next.t(key, options as never));
+    let text = valuedTexts.get(cacheKey);
+    if (text === undefined) {
+      text = String(i18next.t(key, options as never));
+      if (valuedTexts.size >= VALUED_TEXTS_MAX) valuedTexts.clear();
+      valuedTexts.set(cacheKey, text);
+    }
+    return text;
+  }
   const language = i18next.language;
   let texts = plainTexts.get(language);
   if (!texts) plainTexts.set(language, (texts = new Map()));
