@@ -91,6 +91,9 @@ export interface Term {
    * first); with `rawChunkCount()` a benchmark follows the output without joining it all. */
   rawChunks(from: number): string[];
   rawChunkCount(): number;
+  /** How many of those pieces the emulator has parsed: in a timeUntil predicate, the screen
+   * is the one the first `parsedChunkCount()` pieces drew (later ones may be read already). */
+  parsedChunkCount(): number;
   /** Resolves once every byte received so far has been parsed by the terminal. */
   flush(): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number, opts?: WaitOptions): Promise<void>;
@@ -226,10 +229,15 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     });
   });
   const raw: string[] = [];
+  let parsed = 0;
   proc.onData((data) => {
     raw.push(data);
     // Watchers are checked once the chunk is parsed: that is when it is on the emulated screen.
-    if (!disposed) xterm.write(data, checkWatchers);
+    if (!disposed)
+      xterm.write(data, () => {
+        parsed++;
+        checkWatchers();
+      });
   });
   // Answers to terminal queries (cursor position, device attributes) go back to the program,
   // as a real terminal would send them.
@@ -332,6 +340,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     rawOutput: () => raw.join(''),
     rawChunks: (from) => raw.slice(from),
     rawChunkCount: () => raw.length,
+    parsedChunkCount: () => parsed,
     flush,
     waitFor,
     timeUntil,
