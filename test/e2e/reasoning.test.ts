@@ -2,6 +2,7 @@
 // streaming `reasoning_content` before its answer. The dim thinking line counts up under
 // the live reply, the reasoning text stays off the chat, and the viewer expands it.
 import { afterEach, describe, expect } from 'vitest';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
@@ -42,7 +43,6 @@ describe('reasoning in the chat', () => {
 
       term.press('ctrl-o');
       await term.waitForText('(Enter shows it)', 5000);
-      await new Promise((r) => setTimeout(r, 150));
       term.press('enter');
       await term.waitForText('Considering the question carefully, weighing each option in turn, QUIETLY.', 5000);
       expect(term.screen()).toContain('The answer is FORTY-TWO.');
@@ -58,10 +58,7 @@ describe('reasoning headless', () => {
       await withModel(() => ({ kind: 'text', chunks: ['Alpha ', 'beta.'], reasoning: { chunks: ['Hmm, ', 'let me see.'], delayMs: 5 } }));
       const r = await arbor(['-p', 'hello', '--output', 'json']);
       expect(r.code).toBe(0);
-      const events = r.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, any>);
+      const events = jsonLines(r.stdout);
       const joined = (type: string) =>
         events
           .filter((e) => e.type === type)
