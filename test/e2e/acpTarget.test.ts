@@ -8,6 +8,7 @@ import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { runArbor } from '../support/runArbor.js';
 import { alive } from '../support/procs.js';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { gitRepo } from '../helpers/git.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
@@ -58,10 +59,7 @@ describe('an external ACP agent as a delegate target', () => {
     const r = await sb.arbor(['-p', 'go', '--output', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(r.stdout);
     const result = events.find((e) => e.type === 'tool_result' && e.name === 'delegate');
     expect(result.status).toBe('ok');
     expect(model.requests.at(-1)!.body.messages.find((m: any) => m.role === 'tool').content).toBe(
@@ -186,10 +184,7 @@ describe('an external ACP agent as a delegate target', () => {
       await term.waitForText('Steering for ext#1 queued: an external agent gets it as its next prompt once its current turn ends.');
       writeFileSync(go, '');
       await term.waitForText("root saw: [Agent 'ext' (acp/arbor-test-agent)]", 20000);
-      const prompts = readFileSync(join(sb.h.dir, 'acp-agent.prompts'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
+      const prompts = jsonLines(readFileSync(join(sb.h.dir, 'acp-agent.prompts'), 'utf8'));
       // Both prompts went to the same session of the agent.
       expect(prompts.map((p) => p.prompt)).toEqual([`await ${go} then hello`, 'say more']);
       expect(prompts[1].sessionId).toBe(prompts[0].sessionId);
