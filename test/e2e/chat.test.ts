@@ -60,13 +60,23 @@ describe('interactive chat', () => {
     PTY_TEST_TIMEOUT,
     async ({ withModel, startArbor }) => {
       const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
-      const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
+      let release!: () => void;
+      const lastChunk = new Promise<void>((r) => (release = r));
+      const m = await withModel(() => ({
+        kind: 'text',
+        chunks,
+        delayMs: 20,
+        usage: { input: 321, output: 47 },
+        hold: { afterChunks: chunks.length - 1, until: lastChunk },
+      }));
       const term = await startArbor();
       await send(term, 'hello model');
 
-      // The first words are visible while the last chunk has not been sent yet.
+      // The first words are visible while the last chunk has not been sent yet (the model
+      // holds it until the test has looked).
       await term.waitForText('Streaming reply', 8000);
       expect(term.screen()).not.toContain('DONE.');
+      release();
       await term.waitForText('Streaming reply arrives piece by piece until DONE.', 10000);
 
       await term.waitForText('321 in / 47 out', 5000, { where: 'screen' });

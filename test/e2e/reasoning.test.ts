@@ -22,19 +22,28 @@ describe('reasoning in the chat', () => {
     'shows a thinking line with a running token count, keeps the reasoning out of the answer, and the viewer expands it',
     PTY_TEST_TIMEOUT,
     async ({ withModel, startArbor }) => {
+      // The model holds after the first thought until the test has read the count, and
+      // before the answer until it has seen the count grow.
+      let readFirst!: () => void;
+      let sawGrowth!: () => void;
+      const firstRead = new Promise<void>((r) => (readFirst = r));
+      const growthSeen = new Promise<void>((r) => (sawGrowth = r));
       await withModel(() => ({
         kind: 'text',
         chunks: ['The answer ', 'is FORTY-TWO.'],
-        reasoning: { chunks: THOUGHTS, delayMs: 250 },
+        reasoning: { chunks: THOUGHTS, delayMs: 20, hold: { afterChunks: 1, until: firstRead } },
+        hold: { afterChunks: 0, until: growthSeen },
       }));
       const term = await startArbor();
       await send(term, 'what is the answer');
 
       await term.waitForText(/✻ thinking… \d+ tokens?/, 10000);
       const first = tokensOn(term.screen())!;
+      readFirst();
       // The count runs while reasoning streams.
       await term.waitFor((s) => (tokensOn(s) ?? 0) > first, 'the token count to grow', 10000);
       expect(term.screen()).not.toContain('Considering');
+      sawGrowth();
 
       await term.waitForText('The answer is FORTY-TWO.', 10000);
       await term.waitForText(/✻ thought · \d+ tokens? \(Ctrl\+O: the transcript viewer shows it\)/, 5000);
