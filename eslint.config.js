@@ -28,7 +28,7 @@ export default tseslint.config(
     ignores: [
       'src/timers/**',
       'src/runtime/loop.ts', // TEXT_FLUSH_MS
-      'src/runtime/runtime.ts', // a 20 ms poll while shutting down
+      'src/runtime/sessionEnd.ts', // a 20 ms poll while shutting down
       'src/runtime/delegation/tasks.ts', // heartbeat, AWAIT_POLL_MS, CANCEL_WAIT_MS
       'src/persistence/sessionLog.ts', // flush throttle
       'src/persistence/traceLog.ts', // flush throttle

@@ -75,6 +75,13 @@ function analyse(turn, stats, children = CHILDREN) {
     turnWallMs: turn.endAt - turn.startAt,
     lastChildAfterMs: Math.max(...arrivals) - first.endAt,
     collectMs: second.arriveAt - Math.max(...stats.childReqs.map((c) => c.endAt)),
+    // The resume delay in two: the last answer's end → the root's next step begun (the
+    // answer read, the child ended, every result collected and recorded), → its request
+    // arrived (the history converted, the request built and sent: the SDK's resume floor).
+    resumeCollectMs: turn.rootStep2At - Math.max(...stats.childReqs.map((c) => c.endAt)),
+    resumeSendMs: second.arriveAt - turn.rootStep2At,
+    // The resume's window on the server's clock, for the runtime's profile (mark below).
+    resumeWindow: [Math.max(...stats.childReqs.map((c) => c.endAt)), second.arriveAt],
     peakInFlight: stats.peakInFlight,
     complete,
     detail: complete
@@ -99,16 +106,23 @@ async function sdkFloors(server, sdk, children) {
   if (reply.calls !== children) throw new Error(`SDK floor: ${reply.calls} of ${children} tool calls parsed`);
   const lastByte = replyStats.rootCalls[0].endAt;
   const answers = Array.from({ length: children }, (_, i) => ({ prompt: childPrompt(i), text: childAnswer(i) }));
-  const { url: url2 } = await open();
-  const resume = await sdk.request({ cmd: 'resumeFloor', url: url2, rootPrompt: ROOT_PROMPT, answers });
-  const resumeStats = await stats();
-  const second = resumeStats.rootCalls.find((c) => c.withResults);
-  if (!second || resumeStats.resultCheck?.wrong !== 0)
-    throw new Error(`SDK floor: resume request not as arbor's (${JSON.stringify(resumeStats.resultCheck)})`);
+  const resumed = async (lastChildPrompt) => {
+    const { url: at } = await open();
+    const resume = await sdk.request({ cmd: 'resumeFloor', url: at, rootPrompt: ROOT_PROMPT, answers, lastChildPrompt });
+    const st = await stats();
+    const second = st.rootCalls.find((c) => c.withResults);
+    if (!second || st.resultCheck?.wrong !== 0)
+      throw new Error(`SDK floor: resume request not as arbor's (${JSON.stringify(st.resultCheck)})`);
+    return { resume, second, answerEndAt: st.childReqs.at(-1)?.endAt };
+  };
+  const send = await resumed(undefined);
+  // Arbor's row on the same clock: the server's end of the last answer → the resume's arrival.
+  const afterAnswer = await resumed(childPrompt(children - 1));
   return {
     firstWholeMs: reply.firstWholeAt - lastByte,
     allCallsMs: reply.finishAt - lastByte,
-    resumeSendMs: second.arriveAt - resume.startAt,
+    resumeSendMs: send.second.arriveAt - send.resume.startAt,
+    answerToResumeMs: afterAnswer.second.arriveAt - afterAnswer.answerEndAt,
   };
 }
 
@@ -177,12 +191,22 @@ export async function run({ log } = { log: () => {} }) {
     const turn = await worker.request({ cmd: 'turn', url, children });
     const { stats } = await server.request({ cmd: 'stats' });
     await server.request({ cmd: 'close' });
-    return analyse(turn, stats, children);
+    const a = analyse(turn, stats, children);
+    // With ARBOR_BENCH_PROFILE_DIR, the runtime's profile gets this turn's resume window.
+    const [fromMs, toMs] = a.resumeWindow;
+    const k = ++marks;
+    await worker.request({ cmd: 'mark', phase: `resume-${children}-${k}`, fromMs, toMs });
+    // Its two parts: until the root's next step began (`collect-`), and from then (`send-`).
+    await worker.request({ cmd: 'mark', phase: `collect-${children}-${k}`, fromMs, toMs: toMs - a.resumeSendMs });
+    await worker.request({ cmd: 'mark', phase: `send-${children}-${k}`, fromMs: toMs - a.resumeSendMs, toMs });
+    return a;
   };
+  let marks = 0;
   const describe = (a) =>
     `fan-out ${a.wallMs.toFixed(1)} ms vs ideal ${a.idealMs.toFixed(1)} ms (×${a.ratio.toFixed(2)}), CPU ${a.cpuPerChildMs.toFixed(2)} ms/child, ` +
     `first child ${signed(a.firstChildLatencyMs)} ms after the reply's last byte (first card ${signed(a.firstCardMs)} ms), ` +
-    `spread ${a.spreadPerChildMs.toFixed(2)} ms/child, root resumes +${a.collectMs.toFixed(1)} ms, peak ${a.peakInFlight} in flight` +
+    `spread ${a.spreadPerChildMs.toFixed(2)} ms/child, root resumes +${a.collectMs.toFixed(1)} ms ` +
+    `(results in +${a.resumeCollectMs.toFixed(1)}, request built and sent +${a.resumeSendMs.toFixed(1)}), peak ${a.peakInFlight} in flight` +
     (a.complete ? '' : `, INCOMPLETE: ${a.detail}`);
   try {
     // The first turn pays for compiling the code paths; it is reported on its own.
@@ -207,7 +231,13 @@ export async function run({ log } = { log: () => {} }) {
         if (i > 0 && mode === 'streamText') sdkOverheads.push(b.wallMs - slowest);
         if (i > 0 && mode === 'http') httpWallRatios.push(b.wallMs / slowest);
       }
-      if (i > 0) floors.push(await sdkFloors(server, sdk, CHILDREN));
+      if (i > 0) {
+        const f = await sdkFloors(server, sdk, CHILDREN);
+        log(
+          `  SDK floor at ${CHILDREN}: resume request sent in ${f.resumeSendMs.toFixed(1)} ms, ${f.answerToResumeMs.toFixed(1)} ms after an answer's end`,
+        );
+        floors.push(f);
+      }
       // The large fan-out, interleaved with the small one so both see the same load.
       if (i === 0) await turnOf(CHILDREN, largeRuntime);
       if (i > 0 && i <= LARGE_REPEATS) {
@@ -216,7 +246,7 @@ export async function run({ log } = { log: () => {} }) {
         large.push(l);
         const f = await sdkFloors(server, sdk, LARGE);
         log(
-          `  SDK floor at ${LARGE}: first call whole ${signed(f.firstWholeMs)} ms, all calls ${signed(f.allCallsMs)} ms after the reply's last byte; resume request sent in ${f.resumeSendMs.toFixed(1)} ms`,
+          `  SDK floor at ${LARGE}: first call whole ${signed(f.firstWholeMs)} ms, all calls ${signed(f.allCallsMs)} ms after the reply's last byte; resume request sent in ${f.resumeSendMs.toFixed(1)} ms, ${f.answerToResumeMs.toFixed(1)} ms after an answer's end`,
         );
         largeFloors.push(f);
       }
@@ -275,6 +305,40 @@ export async function run({ log } = { log: () => {} }) {
     unit: 'ms',
     samples: list.map((f) => round(f[key], 1)),
   });
+  // The resume request itself grows with n (1 + 2n messages to convert, serialize and send):
+  // the floor under the resume delay is the bare SDK reading a child's answer and sending
+  // the same request the moment it has it, timed by the server as arbor's is (last answer's
+  // end → the request's arrival), in this run. What arbor adds above it, at each size, and
+  // how that grows.
+  function resumeFloorRows() {
+    const small = m('collectMs');
+    const big = ml('collectMs');
+    const floorSmall = median(floors.map((f) => f.answerToResumeMs));
+    const floorBig = median(largeFloors.map((f) => f.answerToResumeMs));
+    return [
+      floorRow(
+        `floor: bare AI SDK doStream reads a child's answer and sends the ${2 * CHILDREN + 1}-message resume: answer's end → request's arrival (median)`,
+        floors,
+        'answerToResumeMs',
+      ),
+      floorRow(`floor: the same with the ${2 * LARGE + 1}-message resume (median)`, largeFloors, 'answerToResumeMs'),
+      {
+        metric: `floor: answer → resume, ${LARGE} vs ${CHILDREN} results (${round(floorBig, 1)} vs ${round(floorSmall, 1)} ms)`,
+        value: round(floorBig / floorSmall, 2),
+        unit: '×',
+      },
+      {
+        // Both floors come from other moments than the turns they sit under: at or below
+        // its floor, a delay has nothing above it to compare (the machine's noise shows).
+        metric: `root's resume delay above that floor, ${LARGE} vs ${CHILDREN} children (${round(big - floorBig, 1)} vs ${round(small - floorSmall, 1)} ms)`,
+        value:
+          big > floorBig && small > floorSmall ? round((big - floorBig) / (small - floorSmall), 2) : 'n/a (a delay at or below its floor)',
+        unit: '×',
+      },
+      { metric: `root's resume delay / its floor, ${CHILDREN} children`, value: round(small / floorSmall, 2), unit: '×' },
+      { metric: `root's resume delay / its floor, ${LARGE} children`, value: round(big / floorBig, 2), unit: '×' },
+    ];
+  }
   const killsOk = kills.every((k) => k.ok);
   const killMs = median(kills.map((k) => k.closedMs));
   return [
@@ -391,6 +455,16 @@ export async function run({ log } = { log: () => {} }) {
     scaleRow('retained heap per child', 'heapPerChildKb', 'KB'),
     scaleRow('start spread per child', 'spreadPerChildMs', 'ms'),
     scaleRow("root's resume delay after the last answer", 'collectMs', 'ms'),
+    ...resumeFloorRows(),
+    ...[CHILDREN, LARGE].map((n) => {
+      const list = n === CHILDREN ? samples : large;
+      const part = (key) => round(median(list.map((s) => s[key])), 1);
+      return {
+        metric: `${n} children: the resume in two — last answer's end → root's next step begun / → its request arrived (medians)`,
+        value: `${part('resumeCollectMs')} / ${part('resumeSendMs')}`,
+        unit: 'ms',
+      };
+    }),
     latencyRow(
       `${LARGE} children: first child request after the root's tool-call reply has arrived (its last byte; median)`,
       ml('firstChildLatencyMs'),

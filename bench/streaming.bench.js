@@ -3,8 +3,17 @@
 // Measured: arbor's CPU time (user+sys from /proc/<pid>/stat) from Enter until the whole
 // reply is on the emulated screen, per 1,000 tokens and as a share of the stream's wall
 // time; and whether every character arrived. Targets: all text shown; CPU < 40% of the
-// stream's wall time. Median of 3 runs, each a fresh arbor process: the installed package
-// (npm pack + npm install -g into a temp prefix, bench/lib/installed.js), as users run it.
+// stream's wall time; CPU ≤ 1.1 × bare AI SDK `streamText` reading the same stream (issue 24).
+// Each run is a fresh arbor process: the installed package (npm pack + npm install -g into a
+// temp prefix, bench/lib/installed.js), as users run it.
+//
+// The baselines are measured the way arbor is: a fresh process per run (bench/workers/
+// sdk-baseline.js), the same 50-token warm-up turn first, CPU read from /proc/<pid>/stat by
+// this process around the measured request, in the same run and with the order rotated
+// between runs (so neither side always gets the quieter moment). One baseline process kept
+// for every run measured later runs with a JIT warmed by the earlier ones (its CPU fell
+// 33 → 25 → 19 % over three runs in one bench) while every arbor run started cold, so the
+// ratio read high whenever the machine was quiet enough for that to show.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
@@ -21,7 +30,8 @@ export const name = 'streaming';
 
 const TOKENS = 5000;
 const RATE = 1000;
-const RUNS = 3;
+// Seven paired runs: single runs vary ±30 % on the shared machine.
+const RUNS = Number(process.env.ARBOR_BENCH_STREAMING_RUNS) || 7;
 const TARGET_CPU_SHARE = 0.4;
 const TARGET_SDK_RATIO = 1.1;
 const WARMUP_TOKENS = 50;
@@ -99,27 +109,25 @@ async function sendAndWait(term, prompt, list, server, timeoutMs) {
   };
 }
 
-/** The same stream read by the AI SDK alone (no runtime, no UI), in its own process. */
-async function sdkBaseline(server, sdk, url) {
-  await sdk.request({ cmd: 'measure', url, prompts: [WARMUP_PROMPT], mode: 'streamText' });
-  const streamEnd = server.nextEvent((m) => m.event === 'streamEnd' && m.stream.prompt === PROMPT, 60000);
-  const b = await sdk.request({ cmd: 'measure', url, prompts: [PROMPT], mode: 'streamText' });
-  const { stream } = await streamEnd;
-  return (b.cpuUserUs + b.cpuSystemUs) / 1000 / (stream.lastAt - stream.requestAt);
+/** The same stream read by the AI SDK alone (no runtime, no UI) in a fresh process of its
+ * own, warmed up by the same short turn arbor gets; its CPU as a share of the stream's wall. */
+async function sdkRun(server, url, mode) {
+  const sdk = await startWorker(join(benchDir, 'workers', 'sdk-baseline.js'));
+  try {
+    await sdk.request({ cmd: 'measure', url, prompts: [WARMUP_PROMPT], mode });
+    const streamEnd = server.nextEvent((m) => m.event === 'streamEnd' && m.stream.prompt === PROMPT, 60000);
+    const cpu0 = processCpuMs(sdk.pid).totalMs;
+    await sdk.request({ cmd: 'measure', url, prompts: [PROMPT], mode });
+    const cpuMs = processCpuMs(sdk.pid).totalMs - cpu0;
+    const { stream } = await streamEnd;
+    return cpuMs / (stream.lastAt - stream.requestAt);
+  } finally {
+    await sdk.stop();
+  }
 }
 
-async function oneRun(server, sdk, marker, log, i) {
-  const { url } = await server.request({
-    cmd: 'open',
-    scenario: 'paced-text',
-    options: {
-      ratePerSec: RATE,
-      replies: [
-        { match: WARMUP_PROMPT, words: warmupWords },
-        { match: PROMPT, words },
-      ],
-    },
-  });
+/** One fresh arbor process: the warm-up turn, then the measured one. */
+async function arborRun(server, url, marker) {
   const h = tempArborHome({ prefix: 'arbor-bench-stream-', fastTimings: false });
   writeConfig(h.dir, fakeProviderConfig(url));
   // ARBOR_BENCH_PROFILE_DIR=<dir> writes arbor's V8 CPU profile there when it quits.
@@ -133,28 +141,22 @@ async function oneRun(server, sdk, marker, log, i) {
     rows: 30,
   });
   try {
-    await term.timeUntil(
-      (t) =>
-        t
-          .screen()
-          .split('\n')
-          .some((l) => l.trim().startsWith(marker)),
-      { what: 'the input prompt', timeoutMs: 30000 },
-    );
+    const prompted = (what) =>
+      term.timeUntil(
+        (t) =>
+          t
+            .screen()
+            .split('\n')
+            .some((l) => l.trim().startsWith(marker)),
+        { what, timeoutMs: 30000 },
+      );
+    await prompted('the input prompt');
     // A short turn first, so the measured one is not charged for loading the provider code.
     const warm = await sendAndWait(term, WARMUP_PROMPT, warmupWords, server, 30000);
     if (!warm.allShown) throw new Error(`the warm-up reply did not reach the screen\n${term.describe()}`);
-    await term.timeUntil(
-      (t) =>
-        t
-          .screen()
-          .split('\n')
-          .some((l) => l.trim().startsWith(marker)),
-      { what: 'the input prompt after the warm-up', timeoutMs: 10000 },
-    );
+    await prompted('the input prompt after the warm-up');
     const r = await sendAndWait(term, PROMPT, words, server, 60000);
     const streamWallMs = r.stream.lastAt - r.stream.requestAt;
-    /** @type {typeof r & { streamWallMs: number, rate: number, cpuShare: number, cpuPer1000: number, rssBytes: number, sdkShare?: number }} */
     const result = {
       ...r,
       streamWallMs,
@@ -166,17 +168,48 @@ async function oneRun(server, sdk, marker, log, i) {
     // Quit the way a person does, so arbor exits on its own (and writes a profile if asked).
     term.press('ctrl-d');
     await term.exitsWithin(5000);
-    result.sdkShare = await sdkBaseline(server, sdk, url);
-    log(
-      `run ${i + 1}/${RUNS}: ${r.allShown ? 'all text shown' : `only ${r.shownWords}/${TOKENS} words shown`}, ` +
-        `CPU ${r.cpuMs.toFixed(0)} ms over a ${streamWallMs.toFixed(0)} ms stream (${(result.cpuShare * 100).toFixed(1)}%), ` +
-        `${result.rate.toFixed(0)} tokens/s, Enter → all shown ${r.turnMs.toFixed(0)} ms; ` +
-        `bare streamText on the same stream ${(result.sdkShare * 100).toFixed(1)}%`,
-    );
     return result;
   } finally {
     await term.dispose();
     h.cleanup();
+  }
+}
+
+/** One paired run: arbor, bare streamText and bare doStream on the same stream, in an order
+ * that rotates from run to run. */
+async function oneRun(server, marker, log, i) {
+  const { url } = await server.request({
+    cmd: 'open',
+    scenario: 'paced-text',
+    options: {
+      ratePerSec: RATE,
+      replies: [
+        { match: WARMUP_PROMPT, words: warmupWords },
+        { match: PROMPT, words },
+      ],
+    },
+  });
+  try {
+    const sides = {
+      arbor: async () => arborRun(server, url, marker),
+      streamText: async () => sdkRun(server, url, 'streamText'),
+      doStream: async () => sdkRun(server, url, 'doStream'),
+    };
+    const names = Object.keys(sides);
+    const order = names.map((_, k) => names[(k + i) % names.length]);
+    const got = {};
+    for (const side of order) got[side] = await sides[side]();
+    const result = { ...got.arbor, sdkShare: got.streamText, doStreamShare: got.doStream };
+    const r = result;
+    log(
+      `run ${i + 1}/${RUNS} (${order.join(', ')}): ${r.allShown ? 'all text shown' : `only ${r.shownWords}/${TOKENS} words shown`}, ` +
+        `CPU ${r.cpuMs.toFixed(0)} ms over a ${r.streamWallMs.toFixed(0)} ms stream (${(r.cpuShare * 100).toFixed(1)}%), ` +
+        `${r.rate.toFixed(0)} tokens/s, Enter → all shown ${r.turnMs.toFixed(0)} ms; ` +
+        `bare streamText ${(r.sdkShare * 100).toFixed(1)}%, bare doStream ${(r.doStreamShare * 100).toFixed(1)}%; ` +
+        `arbor / streamText ${(r.cpuShare / r.sdkShare).toFixed(2)}`,
+    );
+    return result;
+  } finally {
     await server.request({ cmd: 'close' });
   }
 }
@@ -184,17 +217,19 @@ async function oneRun(server, sdk, marker, log, i) {
 export async function run({ log } = { log: () => {} }) {
   const marker = await readyMarker();
   const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
-  const sdk = await startWorker(join(benchDir, 'workers', 'sdk-baseline.js'));
   const runs = [];
   try {
-    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(server, sdk, marker, log, i));
+    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(server, marker, log, i));
   } finally {
-    await sdk.stop();
     await server.stop();
   }
   const m = (key) => median(runs.map((r) => r[key]));
   const allShown = runs.every((r) => r.allShown);
   const share = m('cpuShare');
+  // Each run's arbor and baseline ran back to back, so their ratio shares that moment's load;
+  // the median of those ratios is the target, the ratio of the two medians is beside it.
+  const paired = runs.map((r) => r.cpuShare / r.sdkShare);
+  const pairedMedian = median(paired);
   return [
     {
       metric: `every character of the ${TOKENS}-token reply reached the screen (all runs)`,
@@ -220,19 +255,36 @@ export async function run({ log } = { log: () => {} }) {
     },
     {
       // Issue 24's target: arbor (render included) within 1.1× of the bare SDK reading the
-      // same stream, both measured in this run; the ratio of medians is reported.
-      metric: 'arbor CPU / bare streamText CPU on the same stream (ratio of medians)',
-      value: round(share / m('sdkShare'), 2),
+      // same stream, both fresh processes measured the same way in the same run.
+      metric: `arbor CPU / bare streamText CPU on the same stream (median of ${RUNS} paired runs)`,
+      value: round(pairedMedian, 2),
       unit: '×',
       target: `<= ${TARGET_SDK_RATIO}`,
-      pass: share / m('sdkShare') <= TARGET_SDK_RATIO,
-      samples: runs.map((r) => round(r.cpuShare / (r.sdkShare ?? NaN), 2)),
+      pass: pairedMedian <= TARGET_SDK_RATIO,
+      samples: paired.map((x) => round(x, 2)),
+    },
+    {
+      metric: 'arbor CPU / bare streamText CPU (ratio of the medians)',
+      value: round(share / m('sdkShare'), 2),
+      unit: '×',
     },
     {
       metric: 'baseline: bare AI SDK streamText reading the same stream, CPU / wall (median)',
       value: round(m('sdkShare') * 100, 1),
       unit: '%',
       samples: runs.map((r) => round(r.sdkShare * 100, 1)),
+    },
+    {
+      // What arbor's provider layer alone costs: the runtime and the screen are the rest.
+      metric: "baseline: bare doStream (what arbor's providers call) on the same stream, CPU / wall (median)",
+      value: round(m('doStreamShare') * 100, 1),
+      unit: '%',
+      samples: runs.map((r) => round(r.doStreamShare * 100, 1)),
+    },
+    {
+      metric: 'arbor CPU / bare doStream CPU (median of paired runs)',
+      value: round(median(runs.map((r) => r.cpuShare / r.doStreamShare)), 2),
+      unit: '×',
     },
     { metric: 'stream wall time, server side (median)', value: round(m('streamWallMs'), 0), unit: 'ms' },
     { metric: 'achieved stream rate (median)', value: round(m('rate'), 0), unit: 'tokens/s' },

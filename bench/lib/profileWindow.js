@@ -6,7 +6,14 @@
 //   node bench/lib/profileWindow.js <profile> [<windows.json> <phase>] [top]
 import { readFileSync } from 'node:fs';
 
+/** `from`/`to` bound one window; `from` may instead be a list of [from, to] windows (the
+ * same phase repeated), whose samples are added up.
+ * @param {any} profile
+ * @param {number | number[][]} [from]
+ * @param {number} [to] */
 export function summarize(profile, from = -Infinity, to = Infinity) {
+  const spans = Array.isArray(from) ? from : [[from, to]];
+  const inside = (t) => spans.some(([a, b]) => t >= a && t <= b);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -16,7 +23,7 @@ export function summarize(profile, from = -Infinity, to = Infinity) {
   for (let i = 0; i < profile.samples.length; i++) {
     const d = profile.timeDeltas[i] ?? 0;
     at += d;
-    if (at < from || at > to) continue;
+    if (!inside(at)) continue;
     spent.set(profile.samples[i], (spent.get(profile.samples[i]) ?? 0) + d);
     total += d;
   }
@@ -49,8 +56,18 @@ function table(map, totalUs, n) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [file, windowsFile, phase, top = '40'] = process.argv.slice(2);
   const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const [from, to] = windowsFile ? JSON.parse(readFileSync(windowsFile, 'utf8'))[phase] : [-Infinity, Infinity];
-  const { totalUs, self, inclusive } = summarize(profile, from, to);
+  // A phase named exactly, or every window whose name starts with it (`resume-1000` sums
+  // resume-1000-1, resume-1000-2, ...).
+  const all = windowsFile ? JSON.parse(readFileSync(windowsFile, 'utf8')) : undefined;
+  const spans = !all
+    ? [[-Infinity, Infinity]]
+    : all[phase]
+      ? [all[phase]]
+      : Object.keys(all)
+          .filter((k) => k.startsWith(phase))
+          .map((k) => all[k]);
+  if (spans.length === 0) throw new Error(`no window named ${phase} (or starting with it) in ${windowsFile}`);
+  const { totalUs, self, inclusive } = summarize(profile, spans);
   const idle = self.get('(idle) :-1') ?? 0;
   console.log(`${(totalUs / 1000).toFixed(0)} ms sampled, ${((totalUs - idle) / 1000).toFixed(0)} ms busy`);
   console.log(`--- self\n${table(self, totalUs, Number(top))}`);

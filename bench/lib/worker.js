@@ -4,10 +4,14 @@
 import { fork } from 'node:child_process';
 
 /** ARBOR_BENCH_PROFILE_DIR=<dir> makes every worker write a V8 CPU profile there (open it in
- * Chrome DevTools or speedscope) to see where a missed target's time goes. */
+ * Chrome DevTools or speedscope) to see where a missed target's time goes.
+ * ARBOR_BENCH_PROFILE_INTERVAL_US samples more often than V8's 1 ms, for phases only a few
+ * milliseconds long (the fan-out's resume). */
 function profileArgs() {
   const dir = process.env.ARBOR_BENCH_PROFILE_DIR;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const interval = Number(process.env.ARBOR_BENCH_PROFILE_INTERVAL_US);
+  if (!dir) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(interval > 0 ? [`--cpu-prof-interval=${interval}`] : [])];
 }
 
 /**

@@ -2,19 +2,19 @@
 // process.cpuUsage() around a turn is the runtime's own CPU: the model server runs in
 // another process. Driven over IPC: {id, cmd: 'turn', url, children} → CPU, wall time and
 // what the store recorded.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { ROOT_PROMPT } from '../lib/fanoutScript.js';
 import { distUrl } from '../lib/paths.js';
+import { now } from '../lib/clock.js';
 
 const { loadConfigFromTexts } = await import(distUrl('config/load.js'));
 const { createRuntime } = await import(distUrl('runtime/runtime.js'));
 // What X (kill all) in /agents does, so the kill-all row times the operator's own action.
 const { killAll: killAllRuns } = await import(distUrl('ui/agents/actions.js'));
 
-const now = () => performance.timeOrigin + performance.now();
+// Comparable with the other processes' times (lib/clock.js).
 
 function configText(url, children) {
   return `
@@ -56,8 +56,14 @@ async function turn({ url, children }) {
     // When the root's first tool call reaches the runtime (its card appears). Calls start as
     // the reply streams them, so this can come before the reply's last byte.
     let toolCallsAt;
+    // When the root began its next model step (every result collected and recorded): the
+    // resume delay split in two around it. O(1) per update.
+    let rootId;
+    let rootStep2At;
     const unsubscribe = runtime.store.subscribe((s) => {
       if (toolCallsAt === undefined && s.transcript.some((i) => i.kind === 'tool')) toolCallsAt = now();
+      rootId ??= s.activeRootRunId;
+      if (rootStep2At === undefined && rootId !== undefined && (s.runs.get(rootId)?.iterations ?? 0) >= 2) rootStep2At = now();
     });
     const startAt = now();
     const cpu0 = process.cpuUsage();
@@ -91,6 +97,7 @@ async function turn({ url, children }) {
       rssBytes: process.memoryUsage().rss,
       heapGrowthBytes: heapAfter - heap0,
       toolCallsAt,
+      rootStep2At,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });
@@ -115,7 +122,23 @@ async function killAll() {
   return { killAt, returnedAt, endedAt, killed, open };
 }
 
-const commands = { turn, killAll };
+/** Phases of this process's turns on the CPU profile's clock (CLOCK_MONOTONIC µs), written
+ * beside the profile when ARBOR_BENCH_PROFILE_DIR is set: `node bench/lib/profileWindow.js
+ * <profile> <windows.json> resume-1000-` shows where the root's resume went. The bench gives
+ * the server's times (epoch ms, this machine's clock); converted against this process's. */
+const windows = {};
+
+function mark({ phase, fromMs, toMs }) {
+  const dir = process.env.ARBOR_BENCH_PROFILE_DIR;
+  if (!dir) return {};
+  const monoUs = Number(process.hrtime.bigint() / 1000n);
+  const toMono = (ms) => monoUs + (ms - now()) * 1000;
+  windows[phase] = [toMono(fromMs), toMono(toMs)];
+  writeFileSync(join(dir, `fanout-windows-${process.pid}.json`), `${JSON.stringify(windows, null, 2)}\n`);
+  return {};
+}
+
+const commands = { turn, killAll, mark };
 
 process.on('message', async (/** @type {any} */ msg) => {
   try {

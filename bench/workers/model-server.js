@@ -1,7 +1,7 @@
 // The fake model for the benchmarks, in its own process so its CPU is never charged to
 // arbor. The parent drives it over IPC: {id, cmd: 'open' | 'stats' | 'close', ...}; every
-// command gets {id, ok, ...} back. Times are absolute (performance.timeOrigin + now()), so
-// they compare with the parent's clock.
+// command gets {id, ok, ...} back. Times are absolute wall-clock milliseconds (lib/clock.js),
+// so they compare with the other processes' clocks.
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { CHILD_PROMPT_RE, ROOT_PROMPT, childAnswer, childPrompt } from '../lib/fanoutScript.js';
@@ -10,8 +10,9 @@ import { distUrl } from '../lib/paths.js';
 import { openAgentsTree } from './agentsTreeScenario.js';
 import { openHugeReply } from './hugeReplyScenario.js';
 import { listenOnLoopback } from '../lib/loopbackServer.js';
+import { now } from '../lib/clock.js';
 
-const now = () => performance.timeOrigin + performance.now();
+// Comparable with the other processes' times (lib/clock.js).
 const { startLoopbackModel } = await import(distUrl('support/loopbackModel.js'));
 
 let current; // { close(): Promise<void>, stats(): object }

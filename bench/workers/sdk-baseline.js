@@ -1,11 +1,13 @@
 // Baselines measured in the same run as the benchmarks they explain: the same model
 // requests without arbor, so a missed target can be split into "the provider layer" and
-// "arbor". Modes: `streamText` (the AI SDK call the providers are built on) and `fetch`
+// "arbor". Modes: `streamText` (the AI SDK call the providers are built on), `doStream` (the
+// provider call under it, which arbor's providers make directly) and `fetch`
 // (reading the SSE body as text with the global, undici-based fetch) and `http` (the same
 // exchange on node:http with a keep-alive Agent: the floor for one HTTP exchange in Node).
 // All prompts are sent at once; the reply is {cpuUserUs, cpuSystemUs, wallMs}.
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { now } from '../lib/clock.js';
 
 async function requester(mode, url) {
   if (mode === 'streamText') {
@@ -18,6 +20,25 @@ async function requester(mode, url) {
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') text += part.text;
         else if (part.type === 'error') throw part.error;
+      }
+      return text;
+    };
+  }
+  if (mode === 'doStream') {
+    // The provider's own doStream, which arbor's providers call (no streamText layers).
+    const model = await sdkModel(url);
+    return async (prompt) => {
+      const { stream } = await model.doStream({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
+        includeRawChunks: false,
+      });
+      let text = '';
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value.type === 'text-delta') text += value.delta;
+        else if (value.type === 'error') throw value.error;
       }
       return text;
     };
@@ -77,7 +98,6 @@ async function measure({ url, prompts, mode }) {
 
 // The floors of the fan-out's two latency rows: the AI SDK's own doStream (what the
 // providers call) on the fan-out's root exchanges, alone in this process.
-const now = () => performance.timeOrigin + performance.now();
 /** @type {import('@ai-sdk/provider').LanguageModelV3FunctionTool} */
 const SPAWN_TOOL = {
   type: 'function',
@@ -117,9 +137,22 @@ async function replyFloor({ url, rootPrompt }) {
   return { firstWholeAt, finishAt, calls };
 }
 
+/** Reads a doStream reply to its end, as a child run reads its answer. */
+async function drain(stream) {
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === 'error') throw value.error;
+  }
+}
+
 /** The root's second exchange: the same history arbor sends (the prompt, the n calls, their
- * n results), from calling doStream to the request's arrival (the server's clock). */
-async function resumeFloor({ url, rootPrompt, answers }) {
+ * n results), from calling doStream to the request's arrival (the server's clock). With
+ * `lastChildPrompt`, that child's request is made first and the resume is sent the moment
+ * its answer has been read: the server then times last answer → resume request, as it does
+ * for arbor. */
+async function resumeFloor({ url, rootPrompt, answers, lastChildPrompt }) {
   const model = await sdkModel(url);
   const calls = answers.map((answer, i) => ({ id: `call_${i}`, prompt: answer.prompt, answer: answer.text }));
   /** @type {import('@ai-sdk/provider').LanguageModelV3Prompt} */
@@ -141,14 +174,18 @@ async function resumeFloor({ url, rootPrompt, answers }) {
     },
   ];
   globalThis.gc?.();
+  if (lastChildPrompt === undefined) {
+    const startAt = now();
+    const { stream } = await model.doStream({ prompt, tools: [SPAWN_TOOL], includeRawChunks: false });
+    await drain(stream);
+    return { startAt };
+  }
+  // The answer's connection is free again when the resume goes out, as a child's is for arbor.
+  const answer = await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: lastChildPrompt }] }] });
+  await drain(answer.stream);
   const startAt = now();
   const { stream } = await model.doStream({ prompt, tools: [SPAWN_TOOL], includeRawChunks: false });
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (value.type === 'error') throw value.error;
-  }
+  await drain(stream);
   return { startAt };
 }
 

@@ -42,41 +42,38 @@ export type CliCommand =
       acp?: boolean;
     };
 
-export function parseCli(argv: string[]): CliCommand {
-  let parsed;
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  // -c is --continue, as in other agent CLIs; --config stays long only.
+  config: { type: 'string' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'boolean', short: 'r' },
+  print: { type: 'string', short: 'p' },
+  output: { type: 'string', short: 'o' },
+  yes: { type: 'boolean', short: 'y' },
+  raw: { type: 'boolean' },
+  model: { type: 'string', short: 'm' },
+  'wait-on-quota': { type: 'boolean' },
+  agent: { type: 'string' },
+  'trust-project': { type: 'boolean' },
+  revoke: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+function readArgs(argv: string[]) {
   try {
-    parsed = parseArgs({
-      args: printPromptFirst(argv),
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        // -c is --continue, as in other agent CLIs; --config stays long only.
-        config: { type: 'string' },
-        continue: { type: 'boolean', short: 'c' },
-        resume: { type: 'boolean', short: 'r' },
-        print: { type: 'string', short: 'p' },
-        output: { type: 'string', short: 'o' },
-        yes: { type: 'boolean', short: 'y' },
-        raw: { type: 'boolean' },
-        model: { type: 'string', short: 'm' },
-        'wait-on-quota': { type: 'boolean' },
-        agent: { type: 'string' },
-        'trust-project': { type: 'boolean' },
-        revoke: { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-    });
+    return parseArgs({ args: printPromptFirst(argv), allowPositionals: true, strict: true, tokens: true, options: OPTIONS });
   } catch (err) {
     throw new UsageError(nameMissingValue((err as Error).message.replace(/\. To specify a positional argument.*$/s, '.')));
   }
-  const { values, tokens } = parsed;
-  if (values.help) return { kind: 'help' };
-  if (values.version) return { kind: 'version' };
+}
 
-  // `--resume <id>`: the positional right after --resume is its value.
+type Parsed = ReturnType<typeof readArgs>;
+type Values = Parsed['values'];
+
+/** `--resume <id>`: the positional right after --resume is its value; the rest in order. */
+function positionals(tokens: Parsed['tokens']): { resumeId: string | undefined; rest: string[] } {
   let resumeId: string | undefined;
   const rest: string[] = [];
   const toks = tokens ?? [];
@@ -87,6 +84,11 @@ export function parseCli(argv: string[]): CliCommand {
     if (prev && prev.kind === 'option' && prev.name === 'resume') resumeId = tok.value;
     else rest.push(tok.value);
   }
+  return { resumeId, rest };
+}
+
+/** `arbor init|doctor|agents new|trust|mcp ...`, or undefined for the chat. */
+function subcommand(rest: string[], values: Values): CliCommand | undefined {
   if (rest[0] === 'init') {
     if (rest.length > 1) throw new UsageError(t('cli:unexpectedArgument', { arg: rest[1] }));
     return { kind: 'init', configPath: values.config };
@@ -109,6 +111,11 @@ export function parseCli(argv: string[]): CliCommand {
     if ((rest[1] !== 'login' && rest[1] !== 'logout') || rest.length !== 3) throw new UsageError(t('cli:mcpUsage'));
     return { kind: 'mcpAuth', action: rest[1], name: rest[2], configPath: values.config };
   }
+  return undefined;
+}
+
+/** `arbor`, `arbor -p` and `arbor acp`: their flags checked against each other. */
+function chatCommand(rest: string[], values: Values, resumeId: string | undefined): CliCommand {
   const acp = rest[0] === 'acp';
   if (acp) {
     if (rest.length > 1 || values.print !== undefined || values.resume || values.continue) throw new UsageError(t('acp:usage'));
@@ -141,4 +148,12 @@ export function parseCli(argv: string[]): CliCommand {
     ...(values['trust-project'] ? { trustProject: true } : {}),
     ...(acp ? { acp: true } : {}),
   };
+}
+
+export function parseCli(argv: string[]): CliCommand {
+  const { values, tokens } = readArgs(argv);
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const { resumeId, rest } = positionals(tokens);
+  return subcommand(rest, values) ?? chatCommand(rest, values, resumeId);
 }

@@ -8,34 +8,20 @@ import { t } from '../i18n/index.js';
 import { sessionPath } from '../persistence/sessionFormat.js';
 import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
 import { writeState } from '../persistence/stateFile.js';
-import type { Runtime } from '../runtime/runtime.js';
 import type { ModelSelection } from '../runtime/rootModel.js';
 import { neutralize } from '../text/untrusted.js';
 import { disableTerminalMode, enableTerminalMode } from '../ui/terminalRestore.js';
 import { markBackgroundLost } from './backgroundExit.js';
 import { startIdleCollector } from './idleCollector.js';
 import { chatTrust } from './projectTrust.js';
-import type { SessionRecorder } from './sessionRecorder.js';
-import type { installSignalShutdown } from './shutdown.js';
-
-/** A runtime recording into a new or a restored session, with its signal handling. */
-export interface OpenChat {
-  runtime: Runtime;
-  recorder: SessionRecorder;
-  /** Config and resume warnings, shown once at start (neutralised: they quote files). */
-  warnings: string[];
-  /** SIGTERM / SIGHUP / SIGINT handling for this chat; `pending` once a signal came. */
-  signals: ReturnType<typeof installSignalShutdown>;
-  /** Set by the chat screen: how a signal closes it. */
-  ui: { close?: () => void };
-  cleanup(): Promise<void>;
-}
+import type { OpenChat } from './openChat.js';
 
 /** The chat's screen and slash commands: loaded only for the chat, so headless runs never
  * pay for Ink. */
 async function loadChatUi() {
   const [
-    { renderApp, CLEAR_SCREEN },
+    { renderApp },
+    { CLEAR_SCREEN },
     { registerTranscriptCards },
     { viewerCommands, viewerKeyBindings },
     { agentsCommands, agentsKeyBindings },
@@ -48,6 +34,7 @@ async function loadChatUi() {
     { worktreesCommand, leftoverNotices },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
+    import('../ui/hooks/useChatScreen.js'),
     import('../ui/cards/register.js'),
     import('../ui/viewer/register.js'),
     import('../ui/agents/register.js'),

@@ -15,24 +15,17 @@ import { registerSecret } from '../persistence/redact.js';
 import { assertHomeWritable } from '../persistence/homeAccess.js';
 import { listSessions, restoreSession, type RestoredSession } from '../persistence/sessionRestore.js';
 import { readState } from '../persistence/stateFile.js';
-import { TraceLog } from '../persistence/traceLog.js';
-import { createRuntime, type Runtime } from '../runtime/runtime.js';
-import { providerLabel } from '../providers/label.js';
 import { neutralize } from '../text/untrusted.js';
 import { killAllToolProcesses } from '../tools/processReaper.js';
-import { createMcpManager } from '../tools/mcpTools.js';
 import { runMcpAuthCommand } from './mcpLogin.js';
 import { parseCli, UsageError, type CliCommand } from './args.js';
 import { guardProcessOutput } from './closedOutput.js';
 import { runHeadless } from './headless.js';
-import { extraServicesFor, extraToolsFor } from './extraTools.js';
-import { installSignalShutdown } from './shutdown.js';
-import { chooseSession, resumeNotices, type SessionChoice } from './sessionChoice.js';
-import { SessionRecorder } from './sessionRecorder.js';
-import { runChatScreen, type OpenChat } from './chatScreen.js';
-import { parseLaunchModel, restoredModel } from './launchModel.js';
-import { selectionConfig, selectionSpec, type ModelSelection } from '../runtime/rootModel.js';
-import { loadProjectContext } from '../config/projectContext.js';
+import { chooseSession, type SessionChoice } from './sessionChoice.js';
+import { runChatScreen } from './chatScreen.js';
+import { openChat } from './openChat.js';
+import { parseLaunchModel } from './launchModel.js';
+import type { ModelSelection } from '../runtime/rootModel.js';
 import { agentCreatedMessage } from './agentsNewMessage.js';
 import { decideProjectTrust, doctorTrust, runTrustCommand, withTrust } from './projectTrust.js';
 
@@ -260,112 +253,6 @@ async function runPrintTurn(
   if (chat.signals.pending) await chat.signals.pending;
   await chat.cleanup();
   process.exitCode = code;
-}
-
-/** A runtime recording into a new or a restored session. */
-function openChat(
-  loaded: LoadedConfig,
-  home: string,
-  cmd: Extract<CliCommand, { kind: 'chat' }>,
-  restored: RestoredSession | undefined,
-  headless: boolean,
-  privacyNotice: string | undefined,
-  launchModel: ModelSelection | undefined,
-): OpenChat {
-  const agent = loaded.config.agents[loaded.config.default_agent];
-  const providerConfig = loaded.config.providers[agent.provider];
-  // The session header names the model the root starts on: --model's, else the agent's own.
-  const startLabel = launchModel
-    ? providerLabel(selectionConfig(loaded.config, launchModel))
-    : providerLabel({ ...providerConfig, model: agent.model ?? providerConfig.model });
-  const recorder = new SessionRecorder(
-    home,
-    {
-      agentAlias: agent.alias,
-      providerLabel: startLabel,
-      cwd: process.cwd(),
-      ...(headless ? { headless: true } : {}),
-    },
-    restored,
-  );
-  const trace = new TraceLog(home);
-  // Marks background tasks of dead arbors lost before the resume notices look for them.
-  const extraServices = extraServicesFor(loaded.config, home);
-  // AGENTS.md from here up to the repository root, and $ARBOR_HOME's, read once per chat.
-  const projectContext = loadProjectContext({ cwd: process.cwd(), home, maxKb: loaded.config.context?.max_kb });
-  const fromSession = launchModel ? {} : restoredModel(loaded.config, restored);
-  // Warnings quote config values and file contents: shown neutralised (text/untrusted.ts).
-  const warnings = [
-    ...(privacyNotice ? [privacyNotice] : []),
-    ...loaded.warnings,
-    ...projectContext.warnings,
-    ...(restored ? resumeNotices(restored, home) : []),
-    ...(fromSession.notice ? [fromSession.notice] : []),
-  ].map(neutralize);
-  let runtime: Runtime | undefined;
-  const zero = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
-  const totals = () => runtime?.store.getState().totals ?? zero;
-  runtime = createRuntime({
-    config: loaded.config,
-    cwd: process.cwd(),
-    sessionId: recorder.id,
-    interactive: !headless,
-    autoYes: cmd.yes,
-    waitOnQuota: !headless || (cmd.waitOnQuota ?? false),
-    autoDetectedFrom: loaded.autoDetectedFrom,
-    configWarnings: warnings,
-    restored: restored ? { items: restored.items, messages: restored.messages, totals: restored.totals, runs: restored.runs } : undefined,
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices,
-    // Started in the background by the runtime: the chat is usable before they are up.
-    mcp: createMcpManager(loaded.config, process.cwd()),
-    // The chat starts them once its first frame is out (below), headless at once.
-    startMcp: headless,
-    arborHome: home,
-    sinks: recorder.sinks(totals, trace),
-    projectContext,
-    rootModel: fromSession.selection,
-    ...(loaded.projectTrust ? { projectTrust: loaded.projectTrust } : {}),
-  });
-  const rt = runtime;
-  // --model is a switch like /model: recorded, so --resume comes back to it.
-  if (launchModel) rt.setModel(selectionSpec(launchModel));
-  else if (fromSession.selection) recorder.adoptModel(fromSession.selection, restored?.valid === true);
-  // Saving runs behind the chat: a failing disk is reported (status bar, a notice, stderr
-  // headless) and retried on the next write; it never ends a turn or hides an answer.
-  recorder.onSaveStatus((err) => rt.reportSaveError(err?.message));
-  const closeLogs = () => {
-    const pending = recorder.pendingEvents;
-    try {
-      recorder.close(totals());
-    } catch (err) {
-      const message = t('persistence:log.lostAtExit', { error: (err as Error).message, count: pending });
-      process.stderr.write(`${t('cli:warning', { message })}\n`);
-    }
-    trace.close();
-  };
-  // SIGTERM / SIGHUP / SIGINT: stop every run, save, restore the terminal, exit 128+n.
-  const ui: { close?: () => void } = {};
-  const signals = installSignalShutdown({
-    runtime: rt,
-    flush: closeLogs,
-    closeUi: () => ui.close?.(),
-    // Whatever a tool started that is still alive after the runs' own aborts: its process
-    // group and every descendant that left it (setsid, double forks).
-    reapToolProcesses: () => void killAllToolProcesses(),
-  });
-  return {
-    runtime: rt,
-    recorder,
-    warnings,
-    signals,
-    ui,
-    async cleanup() {
-      await rt.dispose();
-      closeLogs();
-      signals.uninstall();
-    },
-  };
 }
 
 /** `arbor acp`: each ACP session opens a runtime as the chat does (approvals asked, through

@@ -1,7 +1,7 @@
 // The session file behind one chat: which log events go to, the switch to a new session on
 // /clear, and the totals (tokens, cost) written at each flush so listings can show them.
 import type { SessionTotals } from '../model/controls.js';
-import type { RuntimeSinks } from '../runtime/runtime.js';
+import type { RuntimeSinks } from '../runtime/sinks.js';
 import type { TraceLog } from '../persistence/traceLog.js';
 import { SessionLog, type SaveStatusListener } from '../persistence/sessionLog.js';
 import type { SessionMeta, SessionModelEvent } from '../persistence/sessionFormat.js';

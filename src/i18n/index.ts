@@ -48,9 +48,34 @@ export function languageFromEnv(env: NodeJS.ProcessEnv = process.env): Language 
   return raw.toLowerCase().startsWith('es') ? 'es' : 'en';
 }
 
+// The screen asks for the same strings on every frame it draws (the status bar, the live
+// reply's "earlier" line: 20 frames a second while a reply streams), and one i18next lookup
+// (key path, resource walk, interpolation) took ~0.1 ms on the shared machine. A string
+// depends only on the language, the key and the values, so it is kept: per key, and per
+// set of values when they are a few short primitives (a long value is model or server
+// text, seldom asked for twice). Cleared with every language change.
+const translated = new Map<string, string>();
+const CACHE_MAX_ENTRIES = 1000;
+const CACHE_MAX_VALUES_CHARS = 200;
+
+function cacheKey(key: string, options: Record<string, unknown> | undefined): string | undefined {
+  if (options === undefined) return key;
+  for (const name in options) {
+    const value = options[name];
+    const type = typeof value;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean' && value !== undefined) return undefined;
+    // JSON writes NaN and ±Infinity alike (null): such a value is not kept.
+    if (type === 'number' && !Number.isFinite(value)) return undefined;
+  }
+  // JSON keeps any two different sets of values apart, whatever characters they hold.
+  const values = JSON.stringify(options);
+  return values.length <= CACHE_MAX_VALUES_CHARS ? `${key}\u0000${values}` : undefined;
+}
+
 export function initI18n(language: Language = languageFromEnv()): void {
   const resources = loadCatalogs();
   const namespaces = Object.keys(resources.en ?? {});
+  translated.clear();
   if (initialized) {
     void i18next.changeLanguage(language);
     return;
@@ -71,6 +96,7 @@ export function initI18n(language: Language = languageFromEnv()): void {
 }
 
 export function setLanguage(language: Language): void {
+  translated.clear();
   if (!initialized) initI18n(language);
   else void i18next.changeLanguage(language);
 }
@@ -83,5 +109,13 @@ export function currentLanguage(): Language {
  * language on first use so that library code and tests never see raw keys. */
 export function t(key: TranslationKey, options?: Record<string, unknown>): string {
   if (!initialized) initI18n();
-  return String(i18next.t(key, options as never));
+  const cached = cacheKey(key, options);
+  if (cached === undefined) return String(i18next.t(key, options as never));
+  let text = translated.get(cached);
+  if (text === undefined) {
+    text = String(i18next.t(key, options as never));
+    if (translated.size >= CACHE_MAX_ENTRIES) translated.clear();
+    translated.set(cached, text);
+  }
+  return text;
 }

@@ -168,21 +168,10 @@ function fileForId(arborHome: string, id: string): SessionFile {
   throw new Error(t('persistence:session.unknown', { id, dir }));
 }
 
-/** Restores a session: `id` may be a full id or a unique prefix; without one, the newest
- * session with a valid header. Throws an Error naming the id and the sessions folder when
- * there is no such session. */
-export function restoreSession(arborHome: string, id?: string): RestoredSession {
-  const dir = sessionsDir(arborHome);
-  let file: SessionFile;
-  if (id === undefined) {
-    const newest = listSessions(arborHome, 1)[0];
-    if (!newest) throw new Error(t('persistence:session.none', { dir }));
-    file = { id: newest.id, path: newest.path, mtimeMs: Date.parse(newest.updatedAt) };
-  } else {
-    file = fileForId(arborHome, id);
-  }
-
-  const { events, warnings } = parseSessionText(readSessionText(file.path), file.path);
+/** The session file's events folded into what they restore: the first header, items and
+ * child items by id (a later write of an item replaces it), messages in order, run
+ * snapshots, the last totals and the last model switch. */
+function foldEvents(events: ReturnType<typeof parseSessionText>['events'], mtimeMs: number) {
   let header: SessionHeader | undefined;
   const items = new ById<TranscriptItem>();
   const messages: ModelMessage[] = [];
@@ -190,7 +179,6 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
   const runs = new ById<Run>();
   let totals = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
   let model: RestoredSession['model'];
-
   for (const { event } of events) {
     switch (event.type) {
       case 'session':
@@ -212,18 +200,22 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
         break;
       }
       case 'run':
-        runs.put(restoreRun(event.run, file.mtimeMs));
+        runs.put(restoreRun(event.run, mtimeMs));
         break;
       case 'model':
         model = { provider: event.provider, ...(event.model !== undefined ? { model: event.model } : {}) };
         break;
     }
   }
+  return { header, items, messages, children, runs, totals, model };
+}
 
-  const valid = header !== undefined;
+/** The header to restore with: a file without one gets a stand-in (and a warning), one
+ * written by a newer arbor a warning. */
+function checkedHeader(header: SessionHeader | undefined, file: SessionFile, warnings: string[]): SessionHeader {
   if (!header) {
     warnings.push(t('persistence:restore.missingHeader', { file: file.path }));
-    header = {
+    return {
       type: 'session',
       version: SESSION_FORMAT_VERSION,
       id: file.id,
@@ -232,9 +224,31 @@ export function restoreSession(arborHome: string, id?: string): RestoredSession 
       providerLabel: '',
       cwd: '',
     };
-  } else if (typeof header.version === 'number' && header.version > SESSION_FORMAT_VERSION) {
+  }
+  if (typeof header.version === 'number' && header.version > SESSION_FORMAT_VERSION) {
     warnings.push(t('persistence:restore.newerVersion', { file: file.path, version: header.version }));
   }
+  return header;
+}
+
+/** Restores a session: `id` may be a full id or a unique prefix; without one, the newest
+ * session with a valid header. Throws an Error naming the id and the sessions folder when
+ * there is no such session. */
+export function restoreSession(arborHome: string, id?: string): RestoredSession {
+  const dir = sessionsDir(arborHome);
+  let file: SessionFile;
+  if (id === undefined) {
+    const newest = listSessions(arborHome, 1)[0];
+    if (!newest) throw new Error(t('persistence:session.none', { dir }));
+    file = { id: newest.id, path: newest.path, mtimeMs: Date.parse(newest.updatedAt) };
+  } else {
+    file = fileForId(arborHome, id);
+  }
+
+  const { events, warnings } = parseSessionText(readSessionText(file.path), file.path);
+  const { header: recorded, items, messages, children, runs, totals, model } = foldEvents(events, file.mtimeMs);
+  const valid = recorded !== undefined;
+  const header = checkedHeader(recorded, file, warnings);
 
   const childItems: Record<string, TranscriptItem[]> = {};
   for (const [runId, list] of children) childItems[runId] = list.list;

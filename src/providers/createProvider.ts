@@ -8,14 +8,19 @@ import type { CompletionRequest, ModelProvider, StreamEvent, Usage } from './typ
  * are imported on the first model call rather than at startup. */
 function lazyAiSdkProvider(config: ProviderConfig, env: NodeJS.ProcessEnv): ModelProvider {
   let inner: Promise<ModelProvider> | undefined;
+  let loaded: ModelProvider | undefined;
+  async function* first(req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    inner ??= import('./aiSdkProvider.js').then((m) => m.createAiSdkProvider(config, env));
+    loaded = await inner;
+    yield* loaded.stream(req);
+  }
   return {
     name: config.name,
     type: config.type,
     model: config.model,
-    async *stream(req: CompletionRequest): AsyncGenerator<StreamEvent> {
-      inner ??= import('./aiSdkProvider.js').then((m) => m.createAiSdkProvider(config, env));
-      yield* (await inner).stream(req);
-    },
+    // Once loaded, the SDK provider's own stream: a generator wrapped around it would cost
+    // a few promise turns more on every streamed event (thousands per reply).
+    stream: (req: CompletionRequest): AsyncIterable<StreamEvent> => (loaded ? loaded.stream(req) : first(req)),
   };
 }
 

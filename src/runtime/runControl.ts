@@ -5,7 +5,7 @@ import { descendantsOf, endRuns, liveSubtree, setRunStatus, type RuntimeStore } 
 import { ChildIndex } from '../model/childIndex.js';
 import type { RunHandle, StopReason } from './supervisorTypes.js';
 import { isTerminal, type Run } from './types.js';
-import { runError, type KilledBy } from '../model/run.js';
+import { runError, type KilledBy, type RunFailure } from '../model/run.js';
 
 export class RunControl {
   /** The runs the last applyQueuePositions gave a position: the only ones it may have to clear. */
@@ -72,6 +72,35 @@ export class RunControl {
       endRuns(this.store, started, 'killed', runError(killedBy));
     }
     return targets.filter((r) => r.id !== runId).length;
+  }
+
+  /** Stops every live run (each stop cascades to its subtree): the session is ending. Each
+   * run's abort reaches its tools, so a running shell command gets its process-group kill.
+   * Returns how many runs were stopped. */
+  stopAll(reason: StopReason): number {
+    let stopped = 0;
+    for (const id of [...this.handles.keys()]) {
+      const run = this.store.getState().runs.get(id);
+      if (run && !isTerminal(run.status)) stopped += 1 + this.stop(id, reason);
+    }
+    return stopped;
+  }
+
+  kill(runId: string, killedBy?: KilledBy): { killed: boolean; descendants: number } {
+    const run = this.store.getState().runs.get(runId);
+    if (!run || isTerminal(run.status)) return { killed: false, descendants: 0 };
+    const descendants = this.stop(runId, 'killed', killedBy);
+    return { killed: true, descendants };
+  }
+
+  /** A per-child limit was reached: the run and its subtree stop; the run ends failed with
+   * `failure` (childRuns.ts), its descendants cancelled. */
+  stopForBudget(runId: string, failure: RunFailure): void {
+    const h = this.handles.get(runId);
+    const run = this.store.getState().runs.get(runId);
+    if (!h || !run || isTerminal(run.status)) return;
+    h.failure = failure;
+    this.stop(runId, 'cancelled');
   }
 
   /** Asks a run to pause. A run that has not started, or is already waiting at its gate,

@@ -7,57 +7,35 @@ import { applyPolicyToolFilter } from '../tools/policy.js';
 import { ToolRegistry, builtinTools } from '../tools/registry.js';
 import { spawnSubagentTool } from '../tools/spawnSubagent.js';
 import type { Tool } from '../tools/types.js';
-import { t } from '../i18n/index.js';
-import { arborHome, exportDir } from '../config/paths.js';
-import { writeExport } from '../persistence/exportFile.js';
+import { arborHome } from '../config/paths.js';
 import { WorktreeQueue } from './worktrees/queue.js';
 import { worktreeApi } from './worktrees/api.js';
-import { restoreSession } from '../persistence/sessionRestore.js';
-import type { TraceEvent } from '../persistence/traceLog.js';
 import { runTrace } from './traceEvents.js';
 import type { McpManager } from '../mcp/manager.js';
+import type { McpRuntime } from './mcpRuntime.js';
 import { ApprovalBroker } from './approvals.js';
-import { ElicitationBroker } from './mcpElicitation.js';
-import { McpRuntime } from './mcpRuntime.js';
 import { configuredSubagentApprovals } from '../config/subagentApprovals.js';
 import { FanoutBroker } from './fanout.js';
-import type { LoopHooks } from './loop.js';
 import { RootTurns, withTools } from './rootTurn.js';
-import type { ProjectContextReport, RuntimeApi } from './runtimeApi.js';
-import type { ProjectTrustState } from '../model/state.js';
-import { appendItem, continueRunNumbers, createRuntimeStore, setRetryNotice, setRuntimeInfo, type RuntimeStore } from './store.js';
+import type { RuntimeApi } from './runtimeApi.js';
+import type { ProjectTrustState, RuntimeInfo } from '../model/state.js';
+import { appendItem, continueRunNumbers, createRuntimeStore, type RuntimeStore } from './store.js';
 import { QuotaTracker } from './quotaPause.js';
 import { RunawayGuard } from './runawayGuard.js';
 import { LedgerBook } from './ledger/book.js';
-import { buildTreeReport, writeTreeReport } from './ledger/treeReport.js';
-import { changesOf, diffOfChange, mergeRuns } from './ledger/sessionDiff.js';
-import { runLabel } from './runSelection.js';
 import { Supervisor } from './supervisor.js';
 import type { SupervisorDeps } from './supervisorTypes.js';
-import { RootModel, parseModelSpec, type ModelSelection } from './rootModel.js';
+import type { ModelSelection } from './rootModel.js';
 import type { ProjectContext } from '../config/projectContext.js';
 import { ProviderCache } from './providerCache.js';
-import type { ElicitationReply } from '../model/controls.js';
-import { openBrowser } from '../mcp/auth/browser.js';
-import { browserEnv } from '../mcp/auth/login.js';
-import { sharedAcpAgents } from './delegation/acpShared.js';
+import { endableSinks, sessionHooks, type RuntimeSinks } from './sinks.js';
+import { saveStatus } from './saveStatus.js';
+import { operatorControls } from './operatorControls.js';
+import { sessionControls } from './sessionControls.js';
+import { modelControls } from './modelControls.js';
+import { mcpControls } from './mcpControls.js';
+import { sessionEnd } from './sessionEnd.js';
 import type { ApprovalAnswer, Run, SessionTotals, TranscriptItem } from './types.js';
-
-/** Where session events and trace lines go. Both optional so tests can run bare. */
-export interface RuntimeSinks {
-  appendItem?(item: TranscriptItem): void;
-  appendMessage?(message: ModelMessage): void;
-  appendChildItem?(runId: string, item: TranscriptItem): void;
-  appendRun?(run: Run): void;
-  flush?(): void;
-  /** /clear: later events go to a new session (the old one stays as it was, resumable);
-   * returns the new session's id. */
-  startNewSession?(): string;
-  /** The trace log: its event type admits no arguments, results or prompts. */
-  trace?(e: TraceEvent): void;
-  /** The user switched the root's model (/model, --model): kept for --resume. */
-  recordModel?(selection: ModelSelection): void;
-}
 
 export interface CreateRuntimeOptions {
   config: ArborConfig;
@@ -120,41 +98,25 @@ export interface Runtime extends RuntimeApi {
   startMcp(): void;
 }
 
-/** Upper bound on dispose's wait for stopped runs to unwind (the shell's kill grace is 2 s). */
-const DISPOSE_SETTLE_MS = 3000;
-
-/** `sinks` whose every call does nothing once `ended()` says so. */
-function endableSinks(sinks: RuntimeSinks, ended: () => boolean): RuntimeSinks {
-  const out: Record<string, unknown> = {};
-  for (const [key, fn] of Object.entries(sinks)) {
-    out[key] =
-      typeof fn === 'function' ? (...args: unknown[]) => (ended() ? undefined : (fn as (...a: unknown[]) => unknown)(...args)) : fn;
-  }
-  return out as RuntimeSinks;
+interface MachineryParts {
+  store: RuntimeStore;
+  sinks: RuntimeSinks;
+  env: NodeJS.ProcessEnv;
+  home(): string;
+  providerFor: SupervisorDeps['providerFor'];
+  notice(level: 'info' | 'warn' | 'error', text: string): void;
+  hooks: SupervisorDeps['hooks'];
+  baseTools: ToolRegistry;
+  /** The session's MCP side (built after the supervisor; read only once runs ask). */
+  mcp(): Pick<McpRuntime, 'toolsOf' | 'agentSees'>;
 }
 
-function contextReport(context: ProjectContext, agent: AgentConfig, projectTrust?: ProjectTrustState): ProjectContextReport {
-  const { text: _text, ...report } = context;
-  return { ...report, agentOptedOut: agent.context === false, ...(projectTrust ? { projectTrust } : {}) };
-}
-
-export function createRuntime(opts: CreateRuntimeOptions): Runtime {
+/** What runs a session's runs: the brokers a run may wait on (approvals, fan-outs), the
+ * quota tracker, the worktree queue, and the supervisor over them with the session's
+ * sinks as its trace and outcome records. */
+function runMachinery(opts: CreateRuntimeOptions, parts: MachineryParts) {
+  const { store, sinks, notice, baseTools } = parts;
   const config = opts.config;
-  let sessionId = opts.sessionId ?? randomUUID();
-  const store: RuntimeStore = createRuntimeStore(sessionId);
-  // Once disposed the session file is closed: a run still unwinding past the settle bound
-  // writes nothing more (and cannot crash on the closed file).
-  let ended = false;
-  const sinks = endableSinks(opts.sinks ?? {}, () => ended);
-  const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
-  if (opts.restored?.items.length) store.setState({ transcript: [...opts.restored.items] });
-  if (opts.restored?.totals) store.setState({ totals: { ...opts.restored.totals } });
-  // researcher#3 of the saved session stays #3: new children are numbered after it.
-  if (opts.restored?.runs) continueRunNumbers(store, opts.restored.runs);
-
-  const providers = new ProviderCache(config, opts.env ?? process.env, opts.providerFactory);
-  const providerFor = providers.for;
-
   const approvals = new ApprovalBroker(store, {
     interactive: opts.interactive,
     autoYes: opts.autoYes ?? false,
@@ -162,47 +124,16 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     // The supervisor is built below; asks only come once a turn runs.
     onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
   });
-
-  const fanout = new FanoutBroker(store, {
-    config,
-    interactive: opts.interactive,
-    autoYes: opts.autoYes ?? false,
-    notice: (level, text) => notice(level, text),
-  });
-
-  const isRoot = (runId: string) => store.getState().runs.get(runId)?.kind === 'root';
-  const runById = (runId: string) => store.getState().runs.get(runId);
-  const hooks: LoopHooks = {
-    onItemFinal(runId, item) {
-      if (isRoot(runId)) sinks.appendItem?.(item);
-      else sinks.appendChildItem?.(runId, item);
-    },
-    onMessage(runId, message) {
-      if (isRoot(runId)) sinks.appendMessage?.(message);
-    },
-    onToolStarted(runId, tool) {
-      const r = runById(runId);
-      if (r) sinks.trace?.(runTrace('tool_started', r, { tool }));
-    },
-    onToolFinished(runId, tool, success, ms) {
-      const r = runById(runId);
-      if (r) sinks.trace?.(runTrace('tool_finished', r, { tool, status: success ? 'ok' : 'error', ms }));
-    },
-    onRetry(_runId, text) {
-      setRetryNotice(store, text);
-    },
-  };
-
+  const fanout = new FanoutBroker(store, { config, interactive: opts.interactive, autoYes: opts.autoYes ?? false, notice });
   const quota = new QuotaTracker({
     canWait: opts.waitOnQuota ?? opts.interactive,
     operator: opts.interactive,
-    notice: (level, text) => notice(level, text),
+    notice,
     // How soon a limit with no reset time is tried again (tests shorten it).
-    probeMs: Number((opts.env ?? process.env).ARBOR_QUOTA_PROBE_MS) || undefined,
+    probeMs: Number(parts.env.ARBOR_QUOTA_PROBE_MS) || undefined,
   });
-  const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
   const worktrees = new WorktreeQueue({
-    home: opts.arborHome ?? arborHome(),
+    home: parts.home(),
     store,
     mergeMode: () => config.delegation.merge ?? 'ask',
     onOutcome(run) {
@@ -217,12 +148,12 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     config,
     cwd: opts.cwd,
     approvals,
-    providerFor,
+    providerFor: parts.providerFor,
     baseTools,
     filterTools: applyPolicyToolFilter,
-    toolsFor: (alias) => withTools(baseTools, mcpRt.toolsOf(alias)),
-    agentSeesTool: (alias, name) => mcpRt.agentSees(alias, name),
-    hooks,
+    toolsFor: (alias) => withTools(baseTools, parts.mcp().toolsOf(alias)),
+    agentSeesTool: (alias, name) => parts.mcp().agentSees(alias, name),
+    hooks: parts.hooks,
     trace(event, run, tools) {
       sinks.trace?.(runTrace(event, run, { status: run.status, ...(tools ? { tools } : {}), model: run.model }));
     },
@@ -230,112 +161,117 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
       sinks.appendRun?.(run);
     },
     extraServices: opts.extraServices,
-    notice: (level, text) => notice(level, text),
+    notice,
     projectContext: opts.projectContext?.text,
     ledger: opts.ledger === false ? undefined : new LedgerBook(store),
     quota,
     fanout,
   });
   quota.attach(supervisor);
+  return { approvals, fanout, quota, worktrees, supervisor };
+}
 
+/** A resumed session's transcript, totals and run numbers (researcher#3 of the saved
+ * session stays #3: new children are numbered after it). */
+function seedRestored(store: RuntimeStore, restored: NonNullable<CreateRuntimeOptions['restored']>): void {
+  if (restored.items.length) store.setState({ transcript: [...restored.items] });
+  if (restored.totals) store.setState({ totals: { ...restored.totals } });
+  if (restored.runs) continueRunNumbers(store, restored.runs);
+}
+
+/** Who the user talks to, as the status bar first shows it (/model changes it later). */
+function startInfo(opts: CreateRuntimeOptions, alias: string, mainAgent: AgentConfig, providerLabel: string): RuntimeInfo {
+  return {
+    agentAlias: alias,
+    providerName: mainAgent.provider,
+    providerLabel,
+    autoDetectedFrom: opts.autoDetectedFrom,
+    configWarnings: opts.configWarnings ?? [],
+    ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
+    showReasoning: opts.config.ui.show_reasoning,
+  };
+}
+
+export function createRuntime(opts: CreateRuntimeOptions): Runtime {
+  const config = opts.config;
+  const env = opts.env ?? process.env;
+  const home = () => opts.arborHome ?? arborHome();
+  const store: RuntimeStore = createRuntimeStore(opts.sessionId ?? randomUUID());
+  let ended = false;
+  const sinks = endableSinks(opts.sinks ?? {}, () => ended);
+  const history: ModelMessage[] = [...(opts.restored?.messages ?? [])];
+  if (opts.restored) seedRestored(store, opts.restored);
+
+  const providers = new ProviderCache(config, env, opts.providerFactory);
+  const providerFor = providers.for;
   const notice = (level: 'info' | 'warn' | 'error', text: string) => {
     const item = appendItem(store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
     sinks.appendItem?.(item);
   };
-
-  const mcpRt = new McpRuntime(opts.mcp, store, config, notice);
-  const elicitations = new ElicitationBroker(store, {
-    interactive: opts.interactive,
-    autoYes: opts.autoYes ?? false,
+  const hooks = sessionHooks(store, sinks);
+  const baseTools = new ToolRegistry([...builtinTools(), spawnSubagentTool, ...(opts.extraTools ?? [])]);
+  // The MCP side is built after the supervisor (its forms wait through it); turns ask it
+  // for tools only once they run.
+  const { approvals, fanout, quota, worktrees, supervisor } = runMachinery(opts, {
+    store,
+    sinks,
+    env,
+    home,
+    providerFor,
     notice,
-    onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
-    openUrl: (url) => openBrowser(url, browserEnv(opts.env ?? process.env)),
+    hooks,
+    baseTools,
+    mcp: () => mcp,
   });
-  mcpRt.setElicitationHandler(elicitations.handler, elicitations.complete);
-  if (opts.startMcp !== false) mcpRt.start();
-
-  function reportSaveError(message: string | undefined): void {
-    const prev = store.getState().saveError;
-    if (message === undefined) {
-      if (prev === undefined) return;
-      store.setState({ saveError: undefined });
-      notice('info', t('runtime:save.recovered'));
-      return;
-    }
-    if (prev === message) return;
-    store.setState({ saveError: message });
-    if (prev === undefined) notice('warn', t('runtime:save.failed', { error: message }));
-  }
-
-  /** A save failure never ends a turn or hides its answer: it is reported, and the session
-   * writer keeps the events and retries on its next write. */
-  function flushSinks(): void {
-    try {
-      sinks.flush?.();
-    } catch (err) {
-      reportSaveError((err as Error).message);
-    }
-  }
-
-  const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text), opts.interactive);
 
   const alias = config.default_agent;
-  const mainAgent = config.agents[alias];
-  const mainProvider = providerFor(mainAgent);
-  store.setState({
-    info: {
-      agentAlias: alias,
-      providerName: mainAgent.provider,
-      providerLabel: mainProvider.label,
-      autoDetectedFrom: opts.autoDetectedFrom,
-      configWarnings: opts.configWarnings ?? [],
-      ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
-      showReasoning: config.ui.show_reasoning,
-    },
+  const { mcp, controls: mcpApi } = mcpControls({
+    manager: opts.mcp,
+    store,
+    config,
+    notice,
+    interactive: opts.interactive,
+    autoYes: opts.autoYes ?? false,
+    env,
+    onWaiting: (runId, waiting) => supervisor.setAsking(runId, waiting),
+    start: opts.startMcp !== false,
+    alias,
   });
 
-  // /model: the provider (and model) the user's agent talks through, for this session only.
-  const rootModel = new RootModel(config, mainAgent, providerFor, providers.build);
-  const applyModel = (selection: ModelSelection): void => {
-    const resolved = rootModel.select(selection);
-    setRuntimeInfo(store, {
-      providerName: selection.provider,
-      providerLabel: resolved.label,
-      autoDetectedFrom: selection.provider === mainAgent.provider ? opts.autoDetectedFrom : undefined,
-    });
-  };
-  if (opts.rootModel) applyModel(opts.rootModel);
+  const save = saveStatus(store, () => sinks.flush?.(), notice);
+  const guard = new RunawayGuard(supervisor, config.delegation.runaway, (level, text) => notice(level, text), opts.interactive);
 
-  /** The session's runs: this process's as they are now, over what the session file
-   * recorded (a resumed session's earlier turns); written out first. */
-  function sessionRuns(): Run[] {
-    flushSinks();
-    const state = store.getState();
-    let recorded: Run[] = [];
-    try {
-      recorded = restoreSession(opts.arborHome ?? arborHome(), state.sessionId).runs;
-    } catch {
-      // No file yet: only this process's runs.
-    }
-    const live = state.runOrder.map((id) => state.runs.get(id)).filter((r): r is Run => r !== undefined);
-    return mergeRuns(recorded, live);
-  }
+  const mainAgent = config.agents[alias];
+  store.setState({ info: startInfo(opts, alias, mainAgent, providerFor(mainAgent).label) });
+  const { rootModel, controls: modelApi } = modelControls(
+    {
+      store,
+      config,
+      mainAgent,
+      providers,
+      autoDetectedFrom: opts.autoDetectedFrom,
+      projectContext: opts.projectContext,
+      projectTrust: opts.projectTrust,
+      recordModel: (selection) => sinks.recordModel?.(selection),
+    },
+    opts.rootModel,
+  );
 
   const rootTurns = new RootTurns({
     store,
     config,
     supervisor,
     rootModel,
-    mcp: mcpRt,
+    mcp,
     baseTools,
     history,
     hooks,
     alias,
-    sessionKey: () => `session-${sessionId}`,
+    sessionKey: () => `session-${store.getState().sessionId}`,
     notice,
     trace: (event) => sinks.trace?.(event),
     appendRun: (run) => sinks.appendRun?.(run),
-    flush: flushSinks,
+    flush: save.flush,
   });
 
   return {
@@ -344,110 +280,26 @@ export function createRuntime(opts: CreateRuntimeOptions): Runtime {
     supervisor,
     config,
     history,
-    reportSaveError,
+    reportSaveError: save.report,
     startTurn: (text) => rootTurns.start(text),
-    interrupt() {
-      const id = store.getState().activeRootRunId;
-      if (id) supervisor.stop(id, 'cancelled');
-    },
     answerApproval(approvalId: string, answer: ApprovalAnswer) {
       approvals.answer(approvalId, answer);
-    },
-    answerElicitation(id: string, answer: ElicitationReply) {
-      elicitations.answer(id, answer);
-    },
-    openElicitationUrl(id: string) {
-      elicitations.openUrl(id);
     },
     answerFanout(fanoutId: string, count: number) {
       fanout.answer(fanoutId, count);
     },
-    clear() {
-      history.length = 0;
-      // A shared external agent belongs to the session /clear ends (runtime/delegation/acpShared.ts).
-      void sharedAcpAgents(supervisor).endAll();
-      // A new session from here: resuming never brings the cleared messages back.
-      const next = sinks.startNewSession?.();
-      if (next !== undefined) sessionId = next;
-      store.setState({
-        transcript: [],
-        ...(next !== undefined ? { sessionId: next, totals: { tokensIn: 0, tokensOut: 0, costUsd: 0 } } : {}),
-      });
-    },
-    pause: (runId) => supervisor.pause(runId),
-    resume(runId) {
-      const runaway = store.getState().controls.runaway;
-      // Resuming the tree the guard paused is the user's answer to the trip.
-      if (runaway.tripped && runaway.rootRunId === runId) guard.resolve('resume');
-      else supervisor.resume(runId);
-    },
-    kill: (runId) => supervisor.kill(runId),
-    steer(runId, message) {
-      if (supervisor.steer(runId, message)) return 'delivered';
-      if (!supervisor.steerableContext(runId)) return 'unknown';
-      const label = runLabel(store.getState(), runId);
-      void supervisor.continueFinished(runId, message).then((outcome) => {
-        if (!outcome) return;
-        // The continuation is a new run with a number of its own; the old number keeps
-        // naming the run that finished, so the notice names both.
-        const next = runLabel(store.getState(), outcome.run.id);
-        if (outcome.status === 'completed')
-          notice(
-            'info',
-            t('runtime:numbers.continuedAnswer', { label: next, from: label, text: outcome.text || t('runtime:steer.empty') }),
-          );
-        else notice('error', t('runtime:numbers.continuedFailed', { label: next, from: label, error: outcome.error ?? outcome.status }));
-      });
-      return 'continued';
-    },
-    setSpawnPaused: (paused) => supervisor.setSpawnPaused(paused),
-    recordedRuns() {
-      const restored = restoreSession(opts.arborHome ?? arborHome(), store.getState().sessionId);
-      return { runs: restored.runs, childItems: restored.childItems };
-    },
-    exportTree(path) {
-      const report = buildTreeReport(store.getState().sessionId, sessionRuns());
-      return { path: writeTreeReport(report, { path, home: opts.arborHome ?? arborHome() }), runs: report.runs.length };
-    },
-    exportText: (text, what) => writeExport(text, what, exportDir(opts.env ?? process.env)),
-    sessionChanges: () => changesOf(sessionRuns()),
-    sessionFileDiff: (change) => diffOfChange(change),
-    models: () => rootModel.choices(),
-    setModel(spec) {
-      const selection = parseModelSpec(spec, config);
-      applyModel(selection);
-      sinks.recordModel?.(selection);
-    },
-    projectContext: () => (opts.projectContext ? contextReport(opts.projectContext, mainAgent, opts.projectTrust) : undefined),
-    resolveRunaway: (choice) => guard.resolve(choice),
-    mcpRestart: (name) => mcpRt.restart(name),
-    mcpLogin: (name, onUrl, signal) => mcpRt.login(name, { authorizationUrl: onUrl }, { signal, browser: true }),
-    mcpLogout: (name) => mcpRt.logout(name),
-    mcpNeedingSignIn: () => mcpRt.needingSignIn(alias),
-    startMcp: () => mcpRt.start(),
-    async shutdown(settleMs: number) {
-      guard.dispose();
-      quota.dispose();
-      supervisor.stopAll('cancelled');
-      const deadline = Date.now() + settleMs;
-      const settled = () => !supervisor.hasLiveHandles && store.getState().activeRootRunId === undefined;
-      while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      flushSinks();
-      await Promise.all([mcpRt.close(), sharedAcpAgents(supervisor).endAll()]);
-      return settled();
-    },
-    async dispose() {
-      guard.dispose();
-      quota.dispose();
-      for (const id of supervisor.handledRunIds()) supervisor.stop(id, 'cancelled');
-      // Stopped runs (a background task too) write their outcome and task record before
-      // the session closes.
-      const deadline = Date.now() + DISPOSE_SETTLE_MS;
-      while (supervisor.hasLiveHandles && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setImmediate(r));
-      flushSinks();
-      ended = true;
-      await Promise.all([mcpRt.close(), sharedAcpAgents(supervisor).endAll()]);
-    },
+    ...operatorControls(store, supervisor, guard, notice),
+    ...sessionControls({
+      store,
+      supervisor,
+      history,
+      home,
+      env,
+      flush: save.flush,
+      startNewSession: () => sinks.startNewSession?.(),
+    }),
+    ...modelApi,
+    ...mcpApi,
+    ...sessionEnd({ store, supervisor, guard, quota, mcp, flush: save.flush, markEnded: () => (ended = true) }),
   };
 }

@@ -11,7 +11,7 @@ afterEach(async () => {
   await disposeAllTerminals();
 });
 
-// Model-facing protocol text (src/runtime/supervisor.ts SPAWN_PAUSED_REFUSAL), copied on
+// Model-facing protocol text (src/runtime/spawnGate.ts SPAWN_PAUSED_REFUSAL), copied on
 // purpose: the test checks the literal a user and a model see, not whatever the constant holds.
 const SPAWN_PAUSED = 'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.';
 const PARALLEL = '\n[runtime_profiles.default]\nparallel_tools = true\n';

@@ -14,6 +14,7 @@ import {
   type LoopbackReply,
 } from '../support/loopbackModel.js';
 import { drain, readFileTool } from './streamHelpers.js';
+import { offeredTools, requestOf } from '../support/wireRequest.js';
 
 const SECRET = 'sk-test-SECRET-0123456789abcdef';
 const KEY_ENV = 'ARBOR_TEST_PROVIDER_KEY';
@@ -37,8 +38,8 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
     server = undefined;
   });
 
-  async function serve(respond: (index: number, body: any) => LoopbackReply): Promise<LoopbackModel> {
-    server = await startLoopbackModel({ dialect, respond: ({ index, body }) => respond(index, body) });
+  async function serve(respond: (index: number) => LoopbackReply): Promise<LoopbackModel> {
+    server = await startLoopbackModel({ dialect, respond: ({ index }) => respond(index) });
     return server;
   }
 
@@ -59,20 +60,44 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
     expect(out.events[out.events.length - 1]).toEqual({ type: 'finish', reason: 'stop' });
 
     const req = srv.requests[0];
-    expect(req.body.stream).toBe(true);
-    expect(req.body.temperature).toBe(0.3);
-    expect(req.body.max_tokens).toBe(99);
+    const sent = requestOf(req.body);
+    expect(sent.stream).toBe(true);
+    expect(sent.temperature).toBe(0.3);
+    expect(sent.max_tokens).toBe(99);
     expect(req.headers['x-arbor-test']).toBe('yes');
     expect(lastUserText(req.body)).toBe('Say hello');
     if (dialect === 'openai') {
       expect(req.path).toBe('/v1/chat/completions');
       expect(req.headers.authorization).toBe(`Bearer ${SECRET}`);
-      expect(req.body.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
+      expect(sent.messages?.[0]).toEqual({ role: 'system', content: 'You are terse.' });
     } else {
       expect(req.path).toBe('/v1/messages');
       expect(req.headers['x-api-key']).toBe(SECRET);
-      expect(JSON.stringify(req.body.system)).toContain('You are terse.');
+      expect(JSON.stringify(sent.system)).toContain('You are terse.');
     }
+  });
+
+  it('streams requests after the first (the SDK code loaded) the same way, and aborts them the same way', async () => {
+    const srv = await serve((index) =>
+      index < 2
+        ? { kind: 'text', chunks: [`reply${index} `, 'two ', 'three'], usage: { input: 3, output: 3 } }
+        : { kind: 'text', chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 20 },
+    );
+    const p = provider(srv.url);
+    const first = await drain(p, { messages: HELLO });
+    const second = await drain(p, { messages: HELLO });
+    expect(first.error).toBeUndefined();
+    expect(second.error).toBeUndefined();
+    expect(first.text).toBe('reply0 two three');
+    expect(second.text).toBe('reply1 two three');
+    expect(second.events.map((e) => e.type)).toEqual(first.events.map((e) => e.type));
+
+    const ac = new AbortController();
+    const third = await drain(p, { messages: HELLO, signal: ac.signal }, (e) => {
+      if (e.type === 'text') ac.abort();
+    });
+    expect((third.error as ProviderError).kind).toBe('aborted');
+    await expect(srv.requests[2].ended).resolves.toBe('client_closed');
   });
 
   it('streams tool calls keeping ids, parsing arguments and keeping raw text that does not parse', async () => {
@@ -94,8 +119,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
       { id: 'call_B2', name: 'read_file', args: undefined, rawArgs: '{"path": "b.t' },
     ]);
     expect(out.events[out.events.length - 1]).toEqual({ type: 'finish', reason: 'tool_calls' });
-    const tools = srv.requests[0].body.tools as any[];
-    expect(JSON.stringify(tools)).toContain('read_file');
+    expect(offeredTools(srv.requests[0].body).map((t) => t.name)).toContain('read_file');
   });
 
   it('sends assistant tool calls and their results back in the wire format', async () => {
@@ -120,7 +144,7 @@ describe.each(cases)('$type provider against a loopback $dialect server', ({ dia
       ['call_A1', 'contents of a'],
       ['call_B2', 'invalid arguments'],
     ]);
-    const wire = JSON.stringify(srv.requests[0].body.messages);
+    const wire = JSON.stringify(requestOf(srv.requests[0].body).messages);
     expect(wire).toContain('call_A1');
     expect(wire).toContain('a.txt');
     if (dialect === 'anthropic') expect(results[1].isError).toBe(true);

@@ -50,7 +50,7 @@ describe('loopback server', () => {
       method: 'POST',
       body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
     });
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as { choices: Array<{ message: { tool_calls: unknown[] }; finish_reason: string }> };
     expect(body.choices[0].message.tool_calls[0]).toEqual({ id: 'c9', type: 'function', function: { name: 'f', arguments: '{"a":1}' } });
     expect(body.choices[0].finish_reason).toBe('tool_calls');
   });

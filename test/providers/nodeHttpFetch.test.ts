@@ -67,6 +67,34 @@ function make(opts: Parameters<typeof createNodeHttpFetch>[0] = {}): NodeHttpFet
   return fetcher;
 }
 
+/** A server that answers `events` as one chunk each in the chunked encoding, all in one TCP write. */
+const serveInOneWrite = (events: string[]) =>
+  serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.cork();
+    for (const e of events) res.write(e);
+    res.end();
+    res.uncork();
+  });
+
+/** Reads a body to its end: the size of each piece handed on, and the text; `onPiece` sees
+ * the sizes so far after each piece. */
+async function readToEnd(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  onPiece?: (sizes: number[]) => void,
+): Promise<{ sizes: number[]; text: string }> {
+  const sizes: number[] = [];
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    sizes.push(value.byteLength);
+    text += new TextDecoder().decode(value);
+    onPiece?.(sizes);
+  }
+  return { sizes, text };
+}
+
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('createNodeHttpFetch', () => {
@@ -117,59 +145,25 @@ describe('createNodeHttpFetch', () => {
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
     release();
-    let rest = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      rest += new TextDecoder().decode(value);
-    }
-    expect(rest).toBe('data: two\n\n');
+    expect((await readToEnd(reader)).text).toBe('data: two\n\n');
   });
 
   it('hands on the events of one socket read as one piece, not one per chunk', async () => {
     const events = Array.from({ length: 60 }, (_, i) => `data: {"n":${i}}\n\n`);
-    const { url } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      // One chunk per event in the chunked encoding, all in one TCP write.
-      res.cork();
-      for (const e of events) res.write(e);
-      res.end();
-      res.uncork();
-    });
+    const { url } = await serveInOneWrite(events);
     const res = await make()(url, { method: 'POST', body: '{}' });
-    const reader = res.body!.getReader();
-    let reads = 0;
-    let text = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      reads++;
-      text += new TextDecoder().decode(value);
-    }
+    const { sizes, text } = await readToEnd(res.body!.getReader());
     expect(text).toBe(events.join(''));
-    expect(reads).toBeLessThan(5);
+    expect(sizes.length).toBeLessThan(5);
   });
 
   it('hands a large read on in slices of at most 16 KB, with I/O between them, losing nothing', async () => {
     const events = Array.from({ length: 3000 }, (_, i) => `data: {"n":${i},"pad":"${'x'.repeat(80)}"}\n\n`);
-    const { url } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.cork();
-      for (const e of events) res.write(e);
-      res.end();
-      res.uncork();
-    });
+    const { url } = await serveInOneWrite(events);
     const { port } = server!.address() as AddressInfo;
     const res = await make()(url, { method: 'POST', body: '{}' });
-    const reader = res.body!.getReader();
-    const sizes: number[] = [];
-    let text = '';
     let connectedAfter: number | undefined;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      sizes.push(value.byteLength);
-      text += new TextDecoder().decode(value);
+    const { sizes, text } = await readToEnd(res.body!.getReader(), (sizes) => {
       // A connection opened now (as a child's request would be) is made before the rest.
       if (sizes.length === 1) {
         const probe = connect(port, '127.0.0.1', () => {
@@ -177,7 +171,7 @@ describe('createNodeHttpFetch', () => {
           probe.destroy();
         });
       }
-    }
+    });
     expect(text).toBe(events.join(''));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(16 * 1024);
     expect(sizes.length).toBeGreaterThanOrEqual(Math.floor(text.length / (16 * 1024)));

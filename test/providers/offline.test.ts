@@ -44,10 +44,29 @@ function offline(env: Record<string, string> = {}): ModelProvider {
 
 const calls = (events: StreamEvent[]): ToolCallRequest[] => events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
 const user = (content: string): ModelMessage[] => [SYSTEM, { role: 'user', content }];
+/** What a child is sent: its own system prompt and its task, nothing before. */
+const asAgent = (system: string, task: string): ModelMessage[] => [
+  { role: 'system', content: system },
+  { role: 'user', content: task },
+];
+/** A child's answer to `task`, offered no tools. */
+const childAnswer = (provider: ModelProvider, system: string, task: string) =>
+  drain(provider, { messages: asAgent(system, task), tools: [] });
 
 /** A delegate result's display, as the delegate tool gives it beside its text. */
 function delegated(targets: DelegateTargetDisplay[], flags: { parallel?: boolean; background?: boolean } = {}): ToolDisplay {
   return { kind: 'delegate', action: 'delegate', ...flags, targets };
+}
+
+/** A parallel delegation to researcher and reviewer: the calls the model made for it, and
+ * its summary once the result came back: the delegate tool's text (its header, then
+ * `sections`, one a target) with `targets` in its display. */
+async function parallelDelegation(sections: string[], targets: DelegateTargetDisplay[]) {
+  const block = `[Parallel delegation: 2 agents]\n\n${sections.join('\n\n')}`;
+  const messages = user('delegate in parallel to researcher, reviewer: compare options');
+  const made = calls((await drain(offline(), { messages, tools: ALL_TOOLS })).events);
+  const display = delegated(targets, { parallel: true });
+  return { made, out: await drain(offline(), { messages: withResults(messages, made, [{ content: block, display }]) }) };
 }
 
 /** The history after the offline model's tool calls ran, each with the given result. */
@@ -213,34 +232,20 @@ describe('offline provider: delegate', () => {
 
   it('the delegated child answers its task as a child', async () => {
     await drain(offline(), { messages: user('delegate to reviewer: look over plan B'), tools: ALL_TOOLS });
-    const child = await drain(offline(), {
-      messages: [
-        { role: 'system', content: 'You review.' },
-        { role: 'user', content: 'look over plan B' },
-      ],
-      tools: [],
-    });
+    const child = await childAnswer(offline(), 'You review.', 'look over plan B');
     expect(child.text).toBe('Done: look over plan B');
   });
 
   it('delegates in parallel and summarizes each block', async () => {
-    const messages = user('delegate in parallel to researcher, reviewer: compare options');
-    const first = await drain(offline(), { messages, tools: ALL_TOOLS });
-    expect(calls(first.events).map((c) => [c.name, c.args])).toEqual([
-      ['delegate', { parallel: ['researcher', 'reviewer'], prompt: 'compare options' }],
+    const sections = [
+      "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]",
+      '--- reviewer (success=false) ---\nError: timed out',
+    ];
+    const { made, out } = await parallelDelegation(sections, [
+      { target: 'researcher', success: true, label: 'offline/offline', answer: '' },
+      { target: 'reviewer', success: false, error: 'timed out' },
     ]);
-    const block =
-      '[Parallel delegation: 2 agents]\n\n' +
-      "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]\n\n" +
-      '--- reviewer (success=false) ---\nError: timed out';
-    const display = delegated(
-      [
-        { target: 'researcher', success: true, label: 'offline/offline', answer: '' },
-        { target: 'reviewer', success: false, error: 'timed out' },
-      ],
-      { parallel: true },
-    );
-    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block, display }]) });
+    expect(made.map((c) => [c.name, c.args])).toEqual([['delegate', { parallel: ['researcher', 'reviewer'], prompt: 'compare options' }]]);
     expect(out.text).toContain('Parallel delegation finished: 1 of 2 agents succeeded, 1 failed.');
     expect(out.text).toContain('1. [ok] researcher');
     expect(out.text).toContain('2. [failed] reviewer: Error: timed out');
@@ -294,10 +299,7 @@ describe('offline provider: runaway', () => {
   });
 
   it('a runaway child keeps spreading with what it is offered, then summarizes', async () => {
-    const childMessages: ModelMessage[] = [
-      { role: 'system', content: 'You are researcher.' },
-      { role: 'user', content: 'runaway: map the codebase' },
-    ];
+    const childMessages = asAgent('You are researcher.', 'runaway: map the codebase');
     const first = await drain(offline(), { messages: childMessages, tools: [delegateTool(ROSTER)] });
     const made = calls(first.events);
     expect(made.map((c) => [c.name, c.args])).toEqual([['delegate', { agent: 'main', prompt: 'runaway: map the codebase' }]]);
@@ -367,31 +369,19 @@ describe('offline provider: everyday fixes', () => {
     expect(out.text).toContain('[offline model] You said: "hello again"');
     expect(out.text).not.toMatch(/^Done:/);
     // A child given that prompt is still a child.
-    const child = await drain(provider, {
-      messages: [
-        { role: 'system', content: 'You are researcher.' },
-        { role: 'user', content: 'write it (part 1 of 2)' },
-      ],
-      tools: [],
-    });
+    const child = await childAnswer(provider, 'You are researcher.', 'write it (part 1 of 2)');
     expect(child.text).toBe('Done: write it (part 1 of 2)');
   });
 
   it("a parallel delegation's summary gives each target's answer, not its header", async () => {
-    const messages = user('delegate in parallel to researcher, reviewer: compare options');
-    const first = await drain(offline(), { messages, tools: ALL_TOOLS });
-    const block =
-      '[Parallel delegation: 2 agents]\n\n' +
-      "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]\nOption A is cheaper.\n\n" +
-      "--- reviewer (success=true) ---\n[Agent 'reviewer' (offline/offline)]\nOption B is safer.";
-    const display = delegated(
-      [
-        { target: 'researcher', success: true, label: 'offline/offline', answer: 'Option A is cheaper.' },
-        { target: 'reviewer', success: true, label: 'offline/offline', answer: 'Option B is safer.' },
-      ],
-      { parallel: true },
-    );
-    const out = await drain(offline(), { messages: withResults(messages, calls(first.events), [{ content: block, display }]) });
+    const sections = [
+      "--- researcher (success=true) ---\n[Agent 'researcher' (offline/offline)]\nOption A is cheaper.",
+      "--- reviewer (success=true) ---\n[Agent 'reviewer' (offline/offline)]\nOption B is safer.",
+    ];
+    const { out } = await parallelDelegation(sections, [
+      { target: 'researcher', success: true, label: 'offline/offline', answer: 'Option A is cheaper.' },
+      { target: 'reviewer', success: true, label: 'offline/offline', answer: 'Option B is safer.' },
+    ]);
     expect(out.text).toContain('1. [ok] researcher: Option A is cheaper.');
     expect(out.text).toContain('2. [ok] reviewer: Option B is safer.');
     expect(out.text).not.toContain("[Agent '");

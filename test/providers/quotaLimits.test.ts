@@ -16,14 +16,26 @@ beforeAll(() => setLanguage('en'));
 
 const NOW = Date.parse('2025-01-01T00:00:00Z');
 
+/** A server's per-limit reset headers, each family's names written once: OpenAI sends
+ * x-ratelimit-{reset,remaining}-<limit>, Anthropic anthropic-ratelimit-<limit>-{reset,remaining}. */
+function limitHeaders(
+  dialect: LoopbackDialect,
+  limits: Partial<Record<'requests' | 'tokens', [reset: string, remaining?: string]>>,
+): Record<string, string> {
+  const name = (limit: string, field: 'reset' | 'remaining') =>
+    dialect === 'openai' ? `x-ratelimit-${field}-${limit}` : `anthropic-ratelimit-${limit}-${field}`;
+  const headers: Record<string, string> = {};
+  for (const [limit, [reset, remaining]] of Object.entries(limits)) {
+    headers[name(limit, 'reset')] = reset;
+    if (remaining !== undefined) headers[name(limit, 'remaining')] = remaining;
+  }
+  return headers;
+}
+
 describe('reset headers', () => {
   it("reads OpenAI's duration form", () => {
-    expect(parseDuration('1m30s')).toBe(90_000);
-    expect(parseDuration('6ms')).toBe(6);
-    expect(parseDuration('0.5s')).toBe(500);
-    expect(parseDuration('2h0m0s')).toBe(7_200_000);
-    expect(parseDuration('soon')).toBeUndefined();
-    expect(parseDuration('1m30')).toBeUndefined();
+    const written = ['1m30s', '6ms', '0.5s', '2h0m0s', 'soon', '1m30'];
+    expect(written.map((s) => parseDuration(s))).toStrictEqual([90_000, 6, 500, 7_200_000, undefined, undefined]);
   });
 
   it('Retry-After (seconds or HTTP date) and retry-after-ms win over reset headers, uncapped', () => {
@@ -36,23 +48,13 @@ describe('reset headers', () => {
   });
 
   it('OpenAI x-ratelimit-reset-*: the one whose remaining count is 0, else the latest', () => {
-    const headers = {
-      'x-ratelimit-reset-requests': '1m30s',
-      'x-ratelimit-remaining-requests': '0',
-      'x-ratelimit-reset-tokens': '6m0s',
-      'x-ratelimit-remaining-tokens': '5000',
-    };
+    const headers = limitHeaders('openai', { requests: ['1m30s', '0'], tokens: ['6m0s', '5000'] });
     expect(parseLimitReset(headers, NOW)?.waitMs).toBe(90_000);
-    expect(parseLimitReset({ 'x-ratelimit-reset-requests': '6ms', 'x-ratelimit-reset-tokens': '2s' }, NOW)?.waitMs).toBe(2000);
+    expect(parseLimitReset(limitHeaders('openai', { requests: ['6ms'], tokens: ['2s'] }), NOW)?.waitMs).toBe(2000);
   });
 
   it('Anthropic anthropic-ratelimit-*-reset RFC 3339 times', () => {
-    const headers = {
-      'anthropic-ratelimit-requests-reset': '2025-01-01T00:00:30Z',
-      'anthropic-ratelimit-requests-remaining': '10',
-      'anthropic-ratelimit-tokens-reset': '2025-01-01T00:02:10Z',
-      'anthropic-ratelimit-tokens-remaining': '0',
-    };
+    const headers = limitHeaders('anthropic', { requests: ['2025-01-01T00:00:30Z', '10'], tokens: ['2025-01-01T00:02:10Z', '0'] });
     expect(parseLimitReset(headers, NOW)).toEqual({ resetAt: NOW + 130_000, waitMs: 130_000 });
   });
 
@@ -65,8 +67,8 @@ describe('reset headers', () => {
   it('nothing usable is undefined; a reset in the past is now', () => {
     expect(parseLimitReset(undefined, NOW)).toBeUndefined();
     expect(parseLimitReset({ 'content-type': 'application/json' }, NOW)).toBeUndefined();
-    expect(parseLimitReset({ 'x-ratelimit-reset-requests': 'later' }, NOW)).toBeUndefined();
-    expect(parseLimitReset({ 'anthropic-ratelimit-requests-reset': '2024-12-31T23:00:00Z' }, NOW)).toEqual({ resetAt: NOW, waitMs: 0 });
+    expect(parseLimitReset(limitHeaders('openai', { requests: ['later'] }), NOW)).toBeUndefined();
+    expect(parseLimitReset(limitHeaders('anthropic', { requests: ['2024-12-31T23:00:00Z'] }), NOW)).toEqual({ resetAt: NOW, waitMs: 0 });
   });
 });
 
@@ -128,23 +130,14 @@ describe.each(cases)('$type provider: limits past the retry budget', ({ dialect,
   });
 
   it('a reset header past the budget is one too; one within it is waited out and retried', async () => {
-    const header: Record<string, string> =
-      dialect === 'openai'
-        ? { 'x-ratelimit-reset-requests': '1m30s', 'x-ratelimit-remaining-requests': '0' }
-        : {
-            'anthropic-ratelimit-requests-reset': new Date(Date.now() + 90_000).toISOString(),
-            'anthropic-ratelimit-requests-remaining': '0',
-          };
+    const header = limitHeaders(dialect, { requests: [dialect === 'openai' ? '1m30s' : new Date(Date.now() + 90_000).toISOString(), '0'] });
     const p = await provider(() => ({ kind: 'status', status: 429, headers: header }));
     const out = await drain(p, { messages: HELLO });
     expect(out.error).toBeInstanceOf(QuotaError);
     expect(server!.requests).toHaveLength(1);
     await server!.close();
 
-    const short: Record<string, string> =
-      dialect === 'openai'
-        ? { 'x-ratelimit-reset-requests': '50ms' }
-        : { 'anthropic-ratelimit-requests-reset': new Date(Date.now() + 50).toISOString() };
+    const short = limitHeaders(dialect, { requests: [dialect === 'openai' ? '50ms' : new Date(Date.now() + 50).toISOString()] });
     const q = await provider((i) => (i === 0 ? { kind: 'status', status: 429, headers: short } : { kind: 'text', chunks: ['ok'] }));
     const again = await drain(q, { messages: HELLO });
     expect(again.error).toBeUndefined();

@@ -6,8 +6,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/config/types.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { createProvider } from '../../src/providers/createProvider.js';
-import type { ModelMessage, StreamEvent } from '../../src/providers/types.js';
+import type { ModelMessage, ReasoningBlock, StreamEvent } from '../../src/providers/types.js';
 import { startLoopbackModel, type LoopbackDialect, type LoopbackModel, type LoopbackReply } from '../support/loopbackModel.js';
+import { messagesWithRole, partsOf, requestOf } from '../support/wireRequest.js';
 import { drain, readFileTool } from './streamHelpers.js';
 
 const KEY_ENV = 'ARBOR_TEST_PROVIDER_KEY';
@@ -25,13 +26,38 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(dialect: LoopbackDialect, respond: (index: number, body: any) => LoopbackReply) {
-  server = await startLoopbackModel({ dialect, respond: ({ index, body }) => respond(index, body) });
+async function serve(dialect: LoopbackDialect, respond: (index: number) => LoopbackReply) {
+  server = await startLoopbackModel({ dialect, respond: ({ index }) => respond(index) });
   return server;
 }
 
 function provider(url: string, type: ProviderConfig['type'], extra: Partial<ProviderConfig> = {}) {
   return createProvider({ name: 'p', type, base_url: url, model: 'm', api_key_env: KEY_ENV, headers: {}, ...extra }, ENV);
+}
+
+/** A history whose last turn is read_file's answer "A" to call `callId`, made by an
+ * assistant message with `assistant`'s text and reasoning; `before` stands between the
+ * system prompt and that message. */
+function afterReadFile(
+  callId: string,
+  before: ModelMessage[],
+  assistant: { content: string; reasoning: ReasoningBlock[] },
+): ModelMessage[] {
+  const call = { id: callId, name: 'read_file', args: { path: 'a' }, rawArgs: '{"path":"a"}' };
+  return [
+    { role: 'system', content: 'sys' },
+    ...before,
+    { role: 'assistant', ...assistant, toolCalls: [call] },
+    { role: 'tool', toolCallId: callId, toolName: 'read_file', content: 'A' },
+  ];
+}
+
+/** The body a `type` provider sends for `messages` (read_file offered), the reply being fine. */
+async function sentBody(dialect: LoopbackDialect, type: ProviderConfig['type'], messages: ModelMessage[]): Promise<unknown> {
+  const srv = await serve(dialect, () => ({ kind: 'text', chunks: ['ok'] }));
+  const out = await drain(provider(srv.url, type), { messages, tools: [readFileTool] });
+  expect(out.error).toBeUndefined();
+  return srv.requests[0].body;
 }
 
 const deltas = (events: StreamEvent[], type: 'text' | 'reasoning') =>
@@ -59,20 +85,16 @@ describe('openai-compatible reasoning deltas', () => {
   });
 
   it("sends reasoning back only in the current turn's tool-call continuation", async () => {
-    const srv = await serve('openai', () => ({ kind: 'text', chunks: ['ok'] }));
-    const call = { id: 'call_1', name: 'read_file', args: { path: 'a' }, rawArgs: '{"path":"a"}' };
-    const messages: ModelMessage[] = [
-      { role: 'system', content: 'sys' },
-      { role: 'user', content: 'old question' },
-      { role: 'assistant', content: 'old answer', reasoning: [{ text: 'old thoughts' }] },
-      { role: 'user', content: 'read a' },
-      { role: 'assistant', content: '', toolCalls: [call], reasoning: [{ text: 'I should read a' }] },
-      { role: 'tool', toolCallId: 'call_1', toolName: 'read_file', content: 'A' },
-    ];
-    const out = await drain(provider(srv.url, 'openai-compatible'), { messages, tools: [readFileTool] });
-    expect(out.error).toBeUndefined();
-    const sent = srv.requests[0].body.messages as any[];
-    const assistants = sent.filter((m) => m.role === 'assistant');
+    const messages = afterReadFile(
+      'call_1',
+      [
+        { role: 'user', content: 'old question' },
+        { role: 'assistant', content: 'old answer', reasoning: [{ text: 'old thoughts' }] },
+        { role: 'user', content: 'read a' },
+      ],
+      { content: '', reasoning: [{ text: 'I should read a' }] },
+    );
+    const assistants = messagesWithRole(await sentBody('openai', 'openai-compatible', messages), 'assistant');
     expect(assistants[0].reasoning_content).toBeUndefined();
     expect(assistants[0].content).toBe('old answer');
     expect(assistants[1].reasoning_content).toBe('I should read a');
@@ -95,35 +117,25 @@ describe('anthropic thinking blocks', () => {
       { text: '', redactedData: 'ENCRYPTED' },
     ]);
     // thinking_budget_tokens asks for extended thinking.
-    expect(srv.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(requestOf(srv.requests[0].body).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
   });
 
   it('sends signed and redacted thinking back first in the assistant message, and drops unsigned text', async () => {
-    const srv = await serve('anthropic', () => ({ kind: 'text', chunks: ['ok'] }));
-    const call = { id: 'toolu_1', name: 'read_file', args: { path: 'a' }, rawArgs: '{"path":"a"}' };
-    const messages: ModelMessage[] = [
-      { role: 'system', content: 'sys' },
-      { role: 'user', content: 'read a' },
-      {
-        role: 'assistant',
-        content: 'Reading.',
-        toolCalls: [call],
-        reasoning: [{ text: 'I should read a', signature: 'sig-1' }, { text: '', redactedData: 'DATA' }, { text: 'unsigned' }],
-      },
-      { role: 'tool', toolCallId: 'toolu_1', toolName: 'read_file', content: 'A' },
-    ];
-    const out = await drain(provider(srv.url, 'anthropic'), { messages, tools: [readFileTool] });
-    expect(out.error).toBeUndefined();
-    const assistant = (srv.requests[0].body.messages as any[]).find((m) => m.role === 'assistant');
-    expect(assistant.content.map((p: any) => p.type)).toEqual(['thinking', 'redacted_thinking', 'text', 'tool_use']);
-    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'I should read a', signature: 'sig-1' });
-    expect(assistant.content[1]).toEqual({ type: 'redacted_thinking', data: 'DATA' });
-    expect(JSON.stringify(srv.requests[0].body)).not.toContain('unsigned');
+    const messages = afterReadFile('toolu_1', [{ role: 'user', content: 'read a' }], {
+      content: 'Reading.',
+      reasoning: [{ text: 'I should read a', signature: 'sig-1' }, { text: '', redactedData: 'DATA' }, { text: 'unsigned' }],
+    });
+    const body = await sentBody('anthropic', 'anthropic', messages);
+    const parts = partsOf(messagesWithRole(body, 'assistant')[0]);
+    expect(parts.map((p) => p.type)).toEqual(['thinking', 'redacted_thinking', 'text', 'tool_use']);
+    expect(parts[0]).toEqual({ type: 'thinking', thinking: 'I should read a', signature: 'sig-1' });
+    expect(parts[1]).toEqual({ type: 'redacted_thinking', data: 'DATA' });
+    expect(JSON.stringify(body)).not.toContain('unsigned');
   });
 
   it('asks for no thinking when no budget is set', async () => {
     const srv = await serve('anthropic', () => ({ kind: 'text', chunks: ['hi'] }));
     await drain(provider(srv.url, 'anthropic'), { messages: HELLO });
-    expect(srv.requests[0].body.thinking).toBeUndefined();
+    expect(requestOf(srv.requests[0].body).thinking).toBeUndefined();
   });
 });

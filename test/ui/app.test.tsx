@@ -1,11 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
 import { FakeRuntime } from './fakeRuntime.js';
 import { ENTER, ESC, mount, waitFor } from './harness.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => cleanup());
+resetUiBetweenTests();
 
 describe('App: a turn', () => {
   it('sends the typed message through startTurn and shows it', async () => {

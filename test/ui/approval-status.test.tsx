@@ -1,11 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ESC, mount, waitFor } from './harness.js';
+import { ESC, expectAll, mount, waitFor } from './harness.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => cleanup());
+resetUiBetweenTests();
 
 async function withApproval(args: unknown = { command: 'rm -rf build', cwd: '/tmp/project' }) {
   const app = await mount();
@@ -20,13 +18,15 @@ describe('approval prompt', () => {
   it('shows the tool, its arguments as JSON and the three choices', async () => {
     const { app } = await withApproval();
     const frame = app.frame();
-    expect(frame).toContain('main wants to use shell');
-    expect(frame).toContain('"command": "rm -rf build"');
-    expect(frame).toContain('"cwd": "/tmp/project"');
-    expect(frame).toContain('[y] allow once');
-    expect(frame).toContain('[a] allow for this session');
-    expect(frame).toContain('[n/Esc] deny');
-    expect(frame).toContain('◌ shell rm -rf build (+1)');
+    expectAll(frame, [
+      'main wants to use shell',
+      '"command": "rm -rf build"',
+      '"cwd": "/tmp/project"',
+      '[y] allow once',
+      '[a] allow for this session',
+      '[n/Esc] deny',
+      '◌ shell rm -rf build (+1)',
+    ]);
   });
 
   for (const [key, answer] of [

@@ -1,13 +1,13 @@
 // The fan-out confirmation prompt in the chat: what it shows and how its keys answer.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../src/i18n/index.js';
 import type { PendingFanout, PlannedChild } from '../../src/model/controls.js';
 import { FakeRuntime } from './fakeRuntime.js';
-import { ENTER, ESC, mount, waitFor } from './harness.js';
+import { ENTER, ESC, expectAll, mount, waitFor } from './harness.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => cleanup());
+resetUiBetweenTests();
 
 class FanoutRuntime extends FakeRuntime {
   readonly fanoutAnswers: Array<[string, number]> = [];
@@ -67,12 +67,14 @@ describe('fan-out prompt', () => {
   it('shows who asks, each planned child with its model and estimate, the total and the keys', async () => {
     const { app } = await withFanout(four(), 0.0144);
     const frame = app.frame();
-    expect(frame).toContain('main wants to start 4 children (more than confirm_fanout_over = 2)');
-    expect(frame).toContain('1. main · openai-compatible/fake-model · ~1.2k tok · $0.0036  survey the docs');
-    expect(frame).toContain('4. main · openai-compatible/fake-model · ~1.2k tok · $0.0036  survey the build');
-    expect(frame).toContain('Estimated prompt cost: $0.0144 (input of each first call)');
-    expect(frame).toContain('Start 4 of 4');
-    expect(frame).toContain('Enter start · a/y start all · -/+ or digits: change the count · n/Esc deny all');
+    expectAll(frame, [
+      'main wants to start 4 children (more than confirm_fanout_over = 2)',
+      '1. main · openai-compatible/fake-model · ~1.2k tok · $0.0036  survey the docs',
+      '4. main · openai-compatible/fake-model · ~1.2k tok · $0.0036  survey the build',
+      'Estimated prompt cost: $0.0144 (input of each first call)',
+      'Start 4 of 4',
+      'Enter start · a/y start all · -/+ or digits: change the count · n/Esc deny all',
+    ]);
   });
 
   it('unpriced models read unknown', async () => {

@@ -2,20 +2,31 @@
 import React from 'react';
 import { EventEmitter } from 'node:events';
 import { render as inkRender } from 'ink';
-import { render } from 'ink-testing-library';
 import { App, type AppProps } from '../../src/ui/App.js';
 import { FakeRuntime } from './fakeRuntime.js';
 import { QuietStdin } from '../support/quietStdin.js';
 import type { SessionSummary } from '../../src/model/session.js';
-import { pressInto, settle } from './settle.js';
+import { expect, vi } from 'vitest';
+import { pressInto, renderSettled, settle, settled } from './settle.js';
 
-export const ESC = '\u001B';
-export const UP = '\u001B[A';
-export const DOWN = '\u001B[B';
-export const TAB = '\t';
-export const ENTER = '\r';
-export const CTRL_C = '\u0003';
-export const CTRL_D = '\u0004';
+/** The bytes a terminal sends for the keys the UI tests press. */
+export const KEYS = {
+  ESC: '\u001B',
+  UP: '\u001B[A',
+  DOWN: '\u001B[B',
+  TAB: '\t',
+  ENTER: '\r',
+  BS: '\x7f',
+  CTRL_A: '\x01',
+  CTRL_C: '\u0003',
+  CTRL_D: '\u0004',
+  CTRL_K: '\x0b',
+  CTRL_T: '\u0014',
+  CTRL_U: '\x15',
+  CTRL_W: '\x17',
+  CTRL_Y: '\x19',
+} as const;
+export const { ESC, UP, DOWN, TAB, ENTER, CTRL_C, CTRL_D } = KEYS;
 
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B\][^\u0007]*\u0007/g;
 
@@ -25,6 +36,11 @@ export function plain(text: string | undefined): string {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Asserts that `text` contains each of `parts`, naming the one that is missing. */
+export function expectAll(text: string, parts: readonly string[]): void {
+  for (const part of parts) expect(text, `missing: ${part}`).toContain(part);
 }
 
 /** Polls until `check` passes (it throws until then), so tests wait for frames, not fixed times. */
@@ -37,6 +53,26 @@ export async function waitFor(check: () => void, timeoutMs = 2000): Promise<void
     } catch (err) {
       if (Date.now() - start > timeoutMs) throw err;
       await sleep(10);
+    }
+  }
+}
+
+/** For tests where time is the subject, on vi's fake clock (setTimeout, setInterval, Date):
+ * moves the clock on, then lets React commit whatever that clock's timers asked for. */
+export async function advanceClock(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  await settled();
+}
+
+/** waitFor on the fake clock: `stepMs` at a time until `check` passes (at most `limitMs`). */
+export async function waitOnClock(check: () => void, stepMs: number, limitMs = 5000): Promise<void> {
+  for (let waited = 0; ; waited += stepMs) {
+    try {
+      check();
+      return;
+    } catch (err) {
+      if (waited >= limitMs) throw err;
+      await advanceClock(stepMs);
     }
   }
 }
@@ -56,6 +92,8 @@ export interface Mounted {
   typeKeys(text: string): Promise<void>;
   /** One key at a time, each a separate chunk, with almost no gap. */
   typeKeysFast(text: string): Promise<void>;
+  /** Writes without waiting: keys that land before React renders again. */
+  burst(...data: string[]): void;
   exits: number;
   unmount(): void;
 }
@@ -83,20 +121,17 @@ export async function mount(
   const runtime = options.runtime ?? new FakeRuntime();
   const sessionList = (options.sessions ?? []).map(sessionSummary);
   let exits = 0;
-  let app!: ReturnType<typeof render>;
   // Ink subscribes to input in effects; the mount settles once they have run.
-  await settle(() => {
-    app = render(
-      <App
-        runtime={runtime}
-        sessions={{ list: () => sessionList, currentId: 'current' }}
-        onExit={() => {
-          exits++;
-        }}
-        {...options.props}
-      />,
-    );
-  });
+  const app = await renderSettled(
+    <App
+      runtime={runtime}
+      sessions={{ list: () => sessionList, currentId: 'current' }}
+      onExit={() => {
+        exits++;
+      }}
+      {...options.props}
+    />,
+  );
   const mounted: Mounted = {
     runtime,
     frame: () => plain(app.lastFrame()),
@@ -115,6 +150,9 @@ export async function mount(
     },
     async typeKeys(text: string) {
       for (const ch of text) await pressInto(app.stdin, ch);
+    },
+    burst(...data: string[]) {
+      for (const d of data) app.stdin.write(d);
     },
     get exits() {
       return exits;

@@ -1,19 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
-import { CTRL_C, CTRL_D, DOWN, ENTER, TAB, UP, mount, waitFor } from './harness.js';
+import { CTRL_C, CTRL_D, DOWN, ENTER, TAB, UP, mount, waitFor, type Mounted } from './harness.js';
 import { settle, settled } from './settle.js';
+import { resetUiBetweenTests } from './lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => cleanup());
+resetUiBetweenTests();
+
+/** The app after each of `messages` was sent as a turn that has ended: its input history. */
+async function withHistory(...messages: string[]): Promise<Mounted> {
+  const app = await mount();
+  for (const message of messages) {
+    await app.submit(message);
+    await settle(() => app.runtime.endTurn());
+  }
+  return app;
+}
 
 describe('input line', () => {
   it('↑ and ↓ walk through sent messages and back to the draft', async () => {
-    const app = await mount();
-    await app.submit('first message');
-    app.runtime.endTurn();
-    await app.submit('second message');
-    await settle(() => app.runtime.endTurn());
+    const app = await withHistory('first message', 'second message');
     await app.type('draft');
     await app.press(UP);
     await waitFor(() => expect(app.frame()).toContain('› second message\n'));
@@ -28,21 +33,21 @@ describe('input line', () => {
     expect(app.runtime.calls.startTurn).toEqual(['first message', 'second message', 'second message']);
   });
 
-  it('keeps a multi-line paste as one message, sent on Enter', async () => {
+  it.each([
+    [
+      'keeps a multi-line paste as one message, sent on Enter',
+      'line one\rline two\r\nline three\nline four',
+      '4 lines, Enter sends them as one message',
+      'line one\nline two\nline three\nline four',
+    ],
+    ['a paste ending in a line break is still one message', 'alpha\rbeta\r', '2 lines, Enter sends them as one message', 'alpha\nbeta'],
+  ] as const)('%s', async (_name, pasted, hint, message) => {
     const app = await mount();
-    await app.type('line one\rline two\r\nline three\nline four');
+    await app.type(pasted);
     expect(app.runtime.calls.startTurn).toEqual([]);
-    await waitFor(() => expect(app.frame()).toContain('4 lines, Enter sends them as one message'));
+    await waitFor(() => expect(app.frame()).toContain(hint));
     await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['line one\nline two\nline three\nline four']);
-  });
-
-  it('a paste ending in a line break is still one message', async () => {
-    const app = await mount();
-    await app.type('alpha\rbeta\r');
-    expect(app.runtime.calls.startTurn).toEqual([]);
-    await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['alpha\nbeta']);
+    expect(app.runtime.calls.startTurn).toEqual([message]);
   });
 
   it.each([
@@ -58,23 +63,21 @@ describe('input line', () => {
     expect(app.runtime.calls.startTurn).toEqual(['alpha\nbeta\ngamma']);
   });
 
-  it('a single line arriving with its Enter in one chunk is sent', async () => {
+  it.each<[string, (app: Mounted) => Promise<void>, string[]]>([
+    ['a single line arriving with its Enter in one chunk is sent', (app) => app.type('quick\r'), ['quick']],
+    [
+      'types key by key and sends on Enter',
+      async (app) => {
+        await app.typeKeys('hey');
+        await app.press(ENTER);
+      },
+      ['hey'],
+    ],
+    ['does not send an empty line', (app) => app.submit('   '), []],
+  ])('%s', async (_name, input, sent) => {
     const app = await mount();
-    await app.type('quick\r');
-    expect(app.runtime.calls.startTurn).toEqual(['quick']);
-  });
-
-  it('types key by key and sends on Enter', async () => {
-    const app = await mount();
-    await app.typeKeys('hey');
-    await app.press(ENTER);
-    expect(app.runtime.calls.startTurn).toEqual(['hey']);
-  });
-
-  it('does not send an empty line', async () => {
-    const app = await mount();
-    await app.submit('   ');
-    expect(app.runtime.calls.startTurn).toEqual([]);
+    await input(app);
+    expect(app.runtime.calls.startTurn).toEqual(sent);
   });
 
   it('typing / shows completions; Tab completes the selected one', async () => {
@@ -139,9 +142,7 @@ describe('input line', () => {
 
 describe('history and suggestions together', () => {
   it('↑ keeps walking history past a recalled /command', async () => {
-    const app = await mount();
-    await app.submit('hello');
-    app.runtime.endTurn();
+    const app = await withHistory('hello');
     await app.submit('/model');
     await app.press(UP);
     await waitFor(() => expect(app.frame()).toMatch(/› \/model\s*\n/));
@@ -152,9 +153,7 @@ describe('history and suggestions together', () => {
 
 describe('keys that arrive before React catches up', () => {
   it('text typed right after ↑ lands on the recalled line', async () => {
-    const app = await mount();
-    await app.submit('recalled');
-    await settle(() => app.runtime.endTurn());
+    const app = await withHistory('recalled');
     // Both in the same tick: the new text input has not subscribed yet.
     app.press(UP);
     await app.submit(' more');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { loadCatalogs, setLanguage } from '../../src/i18n/index.js';
-import { CLEAR_SCREEN } from '../../src/ui/App.js';
+import { CLEAR_SCREEN } from '../../src/ui/hooks/useChatScreen.js';
 import { displayWidth } from '../../src/ui/text/width.js';
 import { ENTER, mount, mountSized, plain, waitFor } from './harness.js';
 

@@ -50,10 +50,21 @@ async function chat(mode: ShowReasoning | undefined): Promise<{ app: Mounted; rt
   return { app, rt };
 }
 
+/** The chat in `mode`, a turn thinking in it (its assistant item `id`, still streaming). */
+async function thinkingChat(mode: ShowReasoning | undefined) {
+  const { app, rt } = await chat(mode);
+  return { app, rt, id: await thinkingTurn(app, rt) };
+}
+
+/** Ends the thinking turn with its answer and waits until the chat shows it. */
+async function answered(app: Mounted, rt: FakeRuntime, id: string): Promise<void> {
+  finish(rt, id);
+  await waitFor(() => expect(app.frame()).toContain(ANSWER));
+}
+
 describe('show_reasoning = "collapsed" (the default)', () => {
   it('shows a dim thinking line with a running count live, a one-line head in scrollback, never the text', async () => {
-    const { app, rt } = await chat(undefined);
-    const id = await thinkingTurn(app, rt);
+    const { app, rt, id } = await thinkingChat(undefined);
     await waitFor(() => expect(app.frame()).toContain('✻ thinking… 6 tokens'));
     expect(app.frame()).not.toContain('First I add');
 
@@ -64,8 +75,7 @@ describe('show_reasoning = "collapsed" (the default)', () => {
     think(rt, id, { text: 'Two plus', thinking: undefined });
     await waitFor(() => expect(app.frame()).toMatch(/Two plus\s*\n\s*✻ thought · 11 tokens/));
 
-    finish(rt, id);
-    await waitFor(() => expect(app.frame()).toContain(ANSWER));
+    await answered(app, rt, id);
     expect(app.frame()).toContain('✻ thought · 17 tokens (Ctrl+O: the transcript viewer shows it)');
     expect(app.frame()).not.toContain('carry');
     expect(app.frame()).not.toContain('thinking…');
@@ -74,12 +84,10 @@ describe('show_reasoning = "collapsed" (the default)', () => {
 
 describe('show_reasoning = "hidden"', () => {
   it('shows no thinking line live nor in scrollback', async () => {
-    const { app, rt } = await chat('hidden');
-    const id = await thinkingTurn(app, rt);
+    const { app, rt, id } = await thinkingChat('hidden');
     await settled();
     expect(app.frame()).not.toContain('✻');
-    finish(rt, id);
-    await waitFor(() => expect(app.frame()).toContain(ANSWER));
+    await answered(app, rt, id);
     expect(app.frame()).not.toContain('✻');
     expect(app.frame()).not.toContain('carry');
   });
@@ -87,11 +95,9 @@ describe('show_reasoning = "hidden"', () => {
 
 describe('show_reasoning = "expanded"', () => {
   it('shows the newest reasoning lines live and the whole reasoning in scrollback, apart from the answer', async () => {
-    const { app, rt } = await chat('expanded');
-    const id = await thinkingTurn(app, rt);
+    const { app, rt, id } = await thinkingChat('expanded');
     await waitFor(() => expect(app.frame()).toMatch(/First I add the numbers\.\s*\n\s*✻ thinking… 6 tokens/));
-    finish(rt, id);
-    await waitFor(() => expect(app.frame()).toContain(ANSWER));
+    await answered(app, rt, id);
     const frame = app.frame();
     expect(frame).toMatch(
       /✻ thought · 17 tokens\s*\n\s*First I add the numbers\.\s*\n\s*Then I check the carry\.\s*\n\s*So the sum is 5\.[\s\S]*Two plus three is five\./,

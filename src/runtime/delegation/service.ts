@@ -13,7 +13,7 @@ import { acpLabel, runAcpTarget } from './acpTarget.js';
 import { basename } from 'node:path';
 import { BackgroundTasks, type BackgroundLaunch } from './tasks.js';
 import type { ExecutionBudget } from '../executionBudget.js';
-import { childrenLimitRefusal } from '../supervisor.js';
+import { childrenLimitRefusal } from '../spawnGate.js';
 import type { PostNotice, RunHandle, SupervisorCore, SupervisorDeps } from '../supervisorTypes.js';
 import type { Run } from '../types.js';
 

@@ -6,7 +6,7 @@
 import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { arborHome } from '../../config/paths.js';
-import { childObserved, commandEnding, subtreeObserved } from '../../model/ledger.js';
+import { childObserved, commandEnding, subtreeObserved, type RunLedger } from '../../model/ledger.js';
 import { flagLabel, flagReason } from '../../model/ledgerText.js';
 import type { Run } from '../../model/run.js';
 import { subtreeUsage } from '../../model/usage.js';
@@ -70,6 +70,25 @@ export interface TreeReport {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
+/** What the ledger saw a run do, as the report writes it (`flags`: a child's, worded). */
+function reportObserved(l: RunLedger | undefined, flags: ReportRun['observed']['flags']): ReportRun['observed'] {
+  return {
+    toolCalls: l?.toolCalls ?? 0,
+    failedCalls: l?.failedCalls ?? 0,
+    byTool: l?.byTool ?? {},
+    files: (l?.files ?? []).map((f) => ({ path: f.path, change: f.change, added: f.added, removed: f.removed, via: f.via })),
+    commands: (l?.commands ?? []).map((c) => ({
+      command: c.command,
+      ending: commandEnding(c),
+      exitCode: c.exitCode ?? null,
+      durationMs: c.durationMs,
+      observed: c.observed,
+    })),
+    mcp: (l?.mcp ?? []).map((m) => ({ server: m.server, tool: m.tool, error: m.error })),
+    flags,
+  };
+}
+
 export function buildTreeReport(session: string, list: readonly Run[], now = Date.now()): TreeReport {
   const runs: Record<string, Run> = {};
   const order: string[] = [];
@@ -107,21 +126,7 @@ export function buildTreeReport(session: string, list: readonly Run[], now = Dat
       tokensIn: r.tokensIn,
       tokensOut: r.tokensOut,
       costUsd: r.costUsd,
-      observed: {
-        toolCalls: l?.toolCalls ?? 0,
-        failedCalls: l?.failedCalls ?? 0,
-        byTool: l?.byTool ?? {},
-        files: (l?.files ?? []).map((f) => ({ path: f.path, change: f.change, added: f.added, removed: f.removed, via: f.via })),
-        commands: (l?.commands ?? []).map((c) => ({
-          command: c.command,
-          ending: commandEnding(c),
-          exitCode: c.exitCode ?? null,
-          durationMs: c.durationMs,
-          observed: c.observed,
-        })),
-        mcp: (l?.mcp ?? []).map((m) => ({ server: m.server, tool: m.tool, error: m.error })),
-        flags: r.kind === 'root' ? [] : o.flags.map((f) => ({ flag: flagLabel(f), reason: flagReason(f, o.summary) })),
-      },
+      observed: reportObserved(l, r.kind === 'root' ? [] : o.flags.map((f) => ({ flag: flagLabel(f), reason: flagReason(f, o.summary) }))),
       approvals: (l?.approvals ?? []).map((a) => ({ tool: a.tool, answer: a.answer })),
       ...(r.worktree
         ? {

@@ -67,6 +67,71 @@ function parseLogOptions(args: string[]): { limit: number; tools: boolean } | { 
   return { limit, tools };
 }
 
+/** Each subcommand with the arguments after it; `archive`: [delegation]
+ * archive_after_minutes, which runs are still listed. */
+type SubHandler = (rest: string[], ctx: CommandContext, archive: number, sub: Sub) => void;
+
+const pauseOrResume: SubHandler = (rest, ctx, archive, sub) => {
+  if (rest.length > 1) return ctx.print(t('agents:sub.usagePauseResume', { sub }), 'error');
+  if (rest.length === 0) return spawning(ctx, sub === 'pause');
+  const run = resolve(ctx, archive, rest[0], sub);
+  if (run) report(ctx, sub === 'pause' ? pauseRun(ctx.runtime, run.id) : resumeRun(ctx.runtime, run.id));
+};
+
+const SUBS: Record<Sub, SubHandler> = {
+  list(rest, ctx, archive, sub) {
+    if (rest.length) return ctx.print(t('agents:sub.noArgs', { sub }), 'error');
+    const s = ctx.runtime.store.getState();
+    ctx.print(formatList(s, listedRuns(s, archive), archive));
+  },
+  kill(rest, ctx, archive) {
+    if (rest.length !== 1) return ctx.print(t('agents:sub.usageKill'), 'error');
+    if (rest[0].toLowerCase() === 'all') {
+      const count = killAll(ctx.runtime, true);
+      return ctx.print(count ? t('agents:sub.killedAll', { count }) : t('agents:sub.nothingToKill'));
+    }
+    const run = resolve(ctx, archive, rest[0], 'kill');
+    if (run) report(ctx, killRun(ctx.runtime, run.id));
+  },
+  log(rest, ctx, archive) {
+    const run = resolve(ctx, archive, rest[0], 'log');
+    if (!run) return;
+    const parsed = parseLogOptions(rest.slice(1));
+    if ('error' in parsed) return ctx.print(parsed.error, 'error');
+    const s = ctx.runtime.store.getState();
+    ctx.print(formatLog(runLabel(s, run.id), s.runTranscripts.get(run.id) ?? [], parsed.limit, parsed.tools));
+  },
+  info(rest, ctx, archive) {
+    if (rest.length > 1) return ctx.print(t('agents:sub.usageInfo'), 'error');
+    // A resumed session's earlier runs are in its file, not in the store: info reads
+    // them (their ledger included) beside this process's runs.
+    const s = withRecorded(ctx);
+    const res = rest[0] ? resolveRunRef(s, listedRuns(s, archive), rest[0]) : undefined;
+    if (res?.ok && !ctx.runtime.store.getState().runs.get(res.run.id)) return ctx.print(formatInfo(s, res.run));
+    const run = resolve(ctx, archive, rest[0], 'info');
+    const now = ctx.runtime.store.getState();
+    if (run) ctx.print(formatInfo(now, now.runs.get(run.id) ?? run));
+  },
+  send(rest, ctx, archive) {
+    const run = resolve(ctx, archive, rest[0], 'send');
+    if (!run) return;
+    const message = rest.slice(1).join(' ');
+    if (!message.trim()) return ctx.print(t('agents:sub.usageSend'), 'error');
+    report(ctx, steerRun(ctx.runtime, run.id, message));
+  },
+  pause: pauseOrResume,
+  resume: pauseOrResume,
+  export(rest, ctx) {
+    const path = rest.join(' ').trim() || undefined;
+    try {
+      const done = ctx.runtime.exportTree(path);
+      ctx.print(t('ledger:exported', done));
+    } catch (err) {
+      ctx.print(t('ledger:exportFailed', { path: path ?? '$ARBOR_HOME/exports', error: (err as Error).message }), 'error');
+    }
+  },
+};
+
 export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCommand {
   const archive = opts.archiveAfterMinutes;
   return {
@@ -84,70 +149,11 @@ export function subagentsCommand(opts: { archiveAfterMinutes: number }): SlashCo
     },
     run(args, ctx) {
       const sub = (args[0] ?? 'list').toLowerCase();
-      const rest = args.slice(1);
-      const runtime = ctx.runtime;
-      switch (sub) {
-        case 'list': {
-          if (rest.length) return ctx.print(t('agents:sub.noArgs', { sub }), 'error');
-          const s = runtime.store.getState();
-          return ctx.print(formatList(s, listedRuns(s, archive), archive));
-        }
-        case 'kill': {
-          if (rest.length !== 1) return ctx.print(t('agents:sub.usageKill'), 'error');
-          if (rest[0].toLowerCase() === 'all') {
-            const count = killAll(runtime, true);
-            return ctx.print(count ? t('agents:sub.killedAll', { count }) : t('agents:sub.nothingToKill'));
-          }
-          const run = resolve(ctx, archive, rest[0], 'kill');
-          if (run) report(ctx, killRun(runtime, run.id));
-          return;
-        }
-        case 'log': {
-          const run = resolve(ctx, archive, rest[0], 'log');
-          if (!run) return;
-          const parsed = parseLogOptions(rest.slice(1));
-          if ('error' in parsed) return ctx.print(parsed.error, 'error');
-          const s = runtime.store.getState();
-          return ctx.print(formatLog(runLabel(s, run.id), s.runTranscripts.get(run.id) ?? [], parsed.limit, parsed.tools));
-        }
-        case 'info': {
-          if (rest.length > 1) return ctx.print(t('agents:sub.usageInfo'), 'error');
-          // A resumed session's earlier runs are in its file, not in the store: info reads
-          // them (their ledger included) beside this process's runs.
-          const s = withRecorded(ctx);
-          const res = rest[0] ? resolveRunRef(s, listedRuns(s, archive), rest[0]) : undefined;
-          if (res?.ok && !ctx.runtime.store.getState().runs.get(res.run.id)) return ctx.print(formatInfo(s, res.run));
-          const run = resolve(ctx, archive, rest[0], 'info');
-          if (run) ctx.print(formatInfo(runtime.store.getState(), runtime.store.getState().runs.get(run.id) ?? run));
-          return;
-        }
-        case 'send': {
-          const run = resolve(ctx, archive, rest[0], 'send');
-          if (!run) return;
-          const message = rest.slice(1).join(' ');
-          if (!message.trim()) return ctx.print(t('agents:sub.usageSend'), 'error');
-          return report(ctx, steerRun(runtime, run.id, message));
-        }
-        case 'pause':
-        case 'resume': {
-          if (rest.length > 1) return ctx.print(t('agents:sub.usagePauseResume', { sub }), 'error');
-          if (rest.length === 0) return spawning(ctx, sub === 'pause');
-          const run = resolve(ctx, archive, rest[0], sub);
-          if (run) report(ctx, sub === 'pause' ? pauseRun(runtime, run.id) : resumeRun(runtime, run.id));
-          return;
-        }
-        case 'export': {
-          const path = rest.join(' ').trim() || undefined;
-          try {
-            const done = runtime.exportTree(path);
-            return ctx.print(t('ledger:exported', done));
-          } catch (err) {
-            return ctx.print(t('ledger:exportFailed', { path: path ?? '$ARBOR_HOME/exports', error: (err as Error).message }), 'error');
-          }
-        }
-        default:
-          ctx.print(t('agents:sub.unknownSub', { sub: args[0], list: SUBCOMMANDS.join(', '), usage: SUBAGENTS_USAGE }), 'error');
+      if (!Object.hasOwn(SUBS, sub)) {
+        ctx.print(t('agents:sub.unknownSub', { sub: args[0], list: SUBCOMMANDS.join(', '), usage: SUBAGENTS_USAGE }), 'error');
+        return;
       }
+      SUBS[sub as Sub](args.slice(1), ctx, archive, sub as Sub);
     },
   };
 }

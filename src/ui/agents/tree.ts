@@ -59,26 +59,28 @@ function rootOrder(a: Run, b: Run): number {
   return la - lb || b.createdAt - a.createdAt;
 }
 
-export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: AgentsFilter, now = Date.now()): TreeView {
-  const archiveMs = archiveAfterMinutes * 60_000;
-  const labels = runLabels(s);
-
+/** Children by parent in run order; a run whose parent is gone from the store still
+ * deserves a row, so it counts as a root. */
+function groupByParent(s: RuntimeState): { byParent: Map<string, Run[]>; roots: Run[] } {
   const byParent = new Map<string, Run[]>();
   const roots: Run[] = [];
   for (const id of s.runOrder) {
     const run = s.runs.get(id);
     if (!run) continue;
-    // A run whose parent is gone from the store still deserves a row: show it as a root.
     if (run.parentRunId && s.runs.get(run.parentRunId)) {
       const list = byParent.get(run.parentRunId);
       if (list) list.push(run);
       else byParent.set(run.parentRunId, [run]);
     } else roots.push(run);
   }
+  return { byParent, roots };
+}
 
-  // Bottom-up: a run is kept when it is itself within the archive window, or when something
-  // under it is (so a visible child always hangs under its parent). A root turn that never
-  // delegated is just a chat turn: kept only while it runs.
+/** Bottom-up: a run is kept when it is itself within the archive window, or when something
+ * under it is (so a visible child always hangs under its parent). A root turn that never
+ * delegated is just a chat turn: kept only while it runs. `hit`: kept and matching the
+ * filter, or above a run that does (it is shown, as context). */
+function keptRuns(roots: Run[], byParent: Map<string, Run[]>, archiveMs: number, filter: AgentsFilter, now: number) {
   const kept = new Map<string, boolean>();
   const hit = new Map<string, boolean>();
   const visit = (run: Run): boolean => {
@@ -97,6 +99,16 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
     hit.set(run.id, keep && (matches(run, filter) || anyHit));
     return keep;
   };
+  for (const root of roots) visit(root);
+  return { kept, hit };
+}
+
+export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: AgentsFilter, now = Date.now()): TreeView {
+  const archiveMs = archiveAfterMinutes * 60_000;
+  const labels = runLabels(s);
+
+  const { byParent, roots } = groupByParent(s);
+  const { kept, hit } = keptRuns(roots, byParent, archiveMs, filter, now);
 
   const totals: TreeTotals = {
     running: 0,
@@ -133,7 +145,6 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
     }
     for (const child of byParent.get(run.id) ?? []) walk(child, level + 1);
   };
-  for (const root of roots) visit(root);
   for (const root of roots.slice().sort(rootOrder)) walk(root, 0);
 
   const c = runCounts(children);

@@ -7,7 +7,7 @@ import React, { memo, useCallback, useMemo, useReducer, useRef } from 'react';
 import { Box, useStdout } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
-import { useKeyTable } from '../keys/keyTable.js';
+import { useKeyTable, type KeyTable } from '../keys/keyTable.js';
 import { keyText } from '../keys/tokenizer.js';
 import { t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../model/state.js';
@@ -21,7 +21,7 @@ import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import { useTicker } from '../hooks/useTicker.js';
 import type { PaneProps } from '../panes/types.js';
 import { childEntries, childNames, childSourceFor, loadRecorded, type ChildSource, type RecordedSession } from './childSource.js';
-import { entryLines, itemEntries, type LayoutContext } from './entries.js';
+import { entryLines, itemEntries, type LayoutContext, type ViewEntry } from './entries.js';
 import { hintLines, type HintMode } from './hints.js';
 import { matchIndices, nextMatch } from './search.js';
 import * as nav from './viewport.js';
@@ -58,6 +58,44 @@ function budget(maxRows: number, hintRows: number): { header: number; footer: nu
   // own, so "Esc close" is never cut off; only a short pane keeps them to one or two.
   const hints = rows >= 10 ? Math.min(hintRows, Math.max(2, Math.floor(rows / 4))) : rows >= 5 ? 1 : 0;
   return { header, footer, hints, body: Math.max(1, rows - header - footer - hints) };
+}
+
+/** A key while the search prompt is open: edits the draft (a paste on one line, without
+ * control characters), Esc closes the prompt; Enter closes it with the draft as the query
+ * and returns true (search from the selection). */
+function searchPromptKey(u: UiState, event: PaneInput, table: KeyTable): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what it matches
+  if (event.kind === 'paste') u.draft += event.text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
+  else if (table.is('chat.send', event)) {
+    u.searching = false;
+    u.query = u.draft.trim();
+    return true;
+  } else if (table.is('chat.interrupt', event)) {
+    u.searching = false;
+  } else if (table.is('edit.backspace', event) || table.is('edit.delete', event)) {
+    u.draft = Array.from(u.draft).slice(0, -1).join('');
+  } else {
+    u.draft += keyText(event);
+  }
+  return false;
+}
+
+/** `o` on an entry: its child's transcript as a new view, or why there is none (a tool card
+ * without a child warns; a recorded child that cannot be read is an error). */
+function childView(
+  entry: ViewEntry | undefined,
+  state: RuntimeState,
+  recordedSession: () => RecordedSession,
+): { view: ReturnType<typeof newView> } | { level: 'warn' | 'error'; text: string } {
+  if (!entry || entry.kind !== 'item' || entry.item.kind !== 'tool') return { level: 'warn', text: t('transcript:viewer.noChild') };
+  let source: ChildSource | undefined;
+  try {
+    source = childSourceFor(entry.item, state, recordedSession);
+  } catch (err) {
+    return { level: 'error', text: (err as Error).message };
+  }
+  if (!source) return { level: 'warn', text: t('transcript:viewer.noChild') };
+  return { view: newView(source, childNames(source, state)) };
 }
 
 function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
@@ -177,19 +215,7 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
       // The approval prompt above owns the keyboard until it is answered.
       if (store.getState().controls.approvals.length > 0) return;
       if (u.searching) {
-        // eslint-disable-next-line no-control-regex -- control characters are what it matches
-        if (event.kind === 'paste') u.draft += event.text.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
-        else if (table.is('chat.send', event)) {
-          u.searching = false;
-          u.query = u.draft.trim();
-          search('older', true);
-        } else if (table.is('chat.interrupt', event)) {
-          u.searching = false;
-        } else if (table.is('edit.backspace', event) || table.is('edit.delete', event)) {
-          u.draft = Array.from(u.draft).slice(0, -1).join('');
-        } else {
-          u.draft += keyText(event);
-        }
+        if (searchPromptKey(u, event, table)) search('older', true);
         rerender();
         return;
       }
@@ -222,20 +248,10 @@ function TranscriptViewerImpl({ runtime, width, maxRows, close }: PaneProps) {
         move(nav.reveal({ sel: v.sel, vp: { top: v.sel, offset: 0 } }, sh, 'auto'));
         show(v.expandAll ? t('transcript:viewer.allExpanded') : t('transcript:viewer.allCollapsed'));
       } else if (is('viewer.open')) {
-        const entry = list[v.sel];
-        if (!entry || entry.kind !== 'item' || entry.item.kind !== 'tool') {
-          show(t('transcript:viewer.noChild'), 'warn');
-        } else {
-          let source: ChildSource | undefined;
-          try {
-            source = childSourceFor(entry.item, st, recordedSession);
-          } catch (err) {
-            show((err as Error).message, 'error');
-            return;
-          }
-          if (!source) show(t('transcript:viewer.noChild'), 'warn');
-          else u.stack.push(newView(source, childNames(source, st)));
-        }
+        const opened = childView(list[v.sel], st, recordedSession);
+        if ('view' in opened) u.stack.push(opened.view);
+        else if (opened.level === 'error') return show(opened.text, 'error');
+        else show(opened.text, 'warn');
       } else if (is('viewer.copy')) {
         const entry = list[v.sel];
         if (!entry) show(t('transcript:viewer.nothingToCopy'), 'warn');

@@ -1,14 +1,14 @@
 // The pane and commands wired into the real App through its extension points, the way
 // the CLI mounts them.
 import { describe, expect, it } from 'vitest';
-import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
+import { addTestRun, mountApp, KEYS, FakeRuntime, waitFor } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
 describe('/agents and Ctrl+T in the chat', () => {
   it('/agents opens the pane in place of the input; Esc closes it; Ctrl+T opens and closes it', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'go' });
     addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'dig in' });
     const app = await mountApp(rt);
@@ -30,7 +30,7 @@ describe('/agents and Ctrl+T in the chat', () => {
   });
 
   it('the pane owns the keyboard: x in the pane kills, it is not typed into the input', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'go' });
     const child = addTestRun(rt, { parent: root.id, task: 'work' });
     const app = await mountApp(rt);
@@ -46,7 +46,7 @@ describe('/agents and Ctrl+T in the chat', () => {
   });
 
   it('/help lists /agents, /subagents and Ctrl+T', async () => {
-    const app = await mountApp(new RecordingRuntime());
+    const app = await mountApp(new FakeRuntime());
     await app.press('/help');
     await app.press(KEYS.ENTER);
     await waitFor(() => expect(app.frame()).toContain('Commands:'));
@@ -56,7 +56,7 @@ describe('/agents and Ctrl+T in the chat', () => {
   });
 
   it('/subagents prints through the chat', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'go' });
     addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'dig in' });
     const app = await mountApp(rt);
@@ -66,7 +66,7 @@ describe('/agents and Ctrl+T in the chat', () => {
   });
 
   it('keys pressed in the same instant as Enter on /agents reach the pane, not the input line', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'go' });
     addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'one' });
     addTestRun(rt, { parent: root.id, alias: 'reviewer', kind: 'delegate', task: 'two' });

@@ -5,16 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, PendingApproval } from '../../../src/model/controls.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
-import { addTestRun, mountApp, KEYS, RecordingRuntime, waitFor } from './fixtures.js';
+import { addTestRun, mountApp, KEYS, FakeRuntime, waitFor } from './fixtures.js';
+import { expectAll } from '../harness.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
 /** Records answers and takes the ask off the queue, as the broker does. */
-class AskingRuntime extends RecordingRuntime {
-  // Optional only to fit the base class's no-argument stub.
-  override answerApproval(id?: string, answer?: ApprovalAnswer): void {
-    this.calls.push(['answerApproval', id, answer]);
+class AskingRuntime extends FakeRuntime {
+  override answerApproval(id: string, answer: ApprovalAnswer): void {
+    super.answerApproval(id, answer);
     this.store.setState((s) => ({ controls: { ...s.controls, approvals: s.controls.approvals.filter((a) => a.id !== id) } }));
   }
   ask(runId: string, tool: string, args: unknown): PendingApproval {
@@ -50,15 +50,17 @@ describe("a child's ask in the prompt", () => {
     const app = await mountApp(rt);
     await waitFor(() => expect(app.frame()).toContain('Approval needed (1 of 2): researcher#2 wants to use write_file'));
     const frame = app.frame();
-    expect(frame).toContain('in main › researcher#1 › researcher#2');
-    expect(frame).toContain('"path": "notes.md"');
-    expect(frame).toContain('"content": "hello"');
-    expect(frame).toContain('[y] allow once');
-    expect(frame).toContain('[c] allow for this child');
-    expect(frame).toContain('[t] allow for the whole tree this turn');
-    expect(frame).toContain('[n/Esc] deny');
+    expectAll(frame, [
+      'in main › researcher#1 › researcher#2',
+      '"path": "notes.md"',
+      '"content": "hello"',
+      '[y] allow once',
+      '[c] allow for this child',
+      '[t] allow for the whole tree this turn',
+      '[n/Esc] deny',
+      '⚑ 2 asks waiting',
+    ]);
     expect(frame).not.toContain('allow for this session');
-    expect(frame).toContain('⚑ 2 asks waiting');
     // a (the root's session answer) means nothing here.
     await app.press('a');
     expect(rt.callsOf('answerApproval')).toEqual([]);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { addTestRun, mountPane, RecordingRuntime } from './fixtures.js';
+import { addTestRun, mountPane, FakeRuntime } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
@@ -14,7 +14,7 @@ const usage = { iterations: 2, toolsCompleted: 3, tokensIn: 900, tokensOut: 300,
 /** A running turn with a running child, a child that answered without tools (⚠ no tools
  * used) and one that also claims changes nobody saw (two flags). */
 function tree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { task: 'plan the release', patch: usage });
   addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'dig into the cache layer', patch: usage });
   addTestRun(rt, { parent: root.id, alias: 'reviewer', kind: 'delegate', status: 'completed', task: 'check the release notes for typos' });

@@ -2,7 +2,7 @@
 // so "0 running" never sits next to a running root row unexplained.
 import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { addTestRun, mountPane, RecordingRuntime } from './fixtures.js';
+import { addTestRun, mountPane, FakeRuntime } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
@@ -13,7 +13,7 @@ describe('/agents header with a running root turn', () => {
     ['es', /turno en curso · hijos: 0 en curso · 0 en cola/, /hijos: 1 en curso/],
   ] as const)('names the turn and labels the counts as children (%s)', async (lang, alone, withChild) => {
     setLanguage(lang);
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     const pane = await mountPane(rt, { width: 120, maxRows: 20 });
     expect(pane.frame()).toMatch(alone);
@@ -24,7 +24,7 @@ describe('/agents header with a running root turn', () => {
   });
 
   it('no live turn: no turn segment', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     addTestRun(rt, { task: 'plan', status: 'completed' });
     const pane = await mountPane(rt, { width: 120, maxRows: 20 });
     expect(pane.frame()).not.toContain('turn running');

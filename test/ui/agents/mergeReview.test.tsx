@@ -4,19 +4,19 @@
 import { describe, expect, it } from 'vitest';
 import type { MergeReview, RunWorktree, WorktreeApi, WorktreeState } from '../../../src/model/worktree.js';
 import { fileDiff } from '../../../src/text/diff.js';
-import { addTestRun, KEYS, mountPane, RecordingRuntime, waitFor } from './fixtures.js';
+import { addTestRun, KEYS, mountPane, FakeRuntime, waitFor } from './fixtures.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
-class MergingRuntime extends RecordingRuntime {
+class MergingRuntime extends FakeRuntime {
   review: MergeReview = {
     files: [fileDiff('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), fileDiff('new.txt', undefined, 'n\n')],
     conflicts: [],
   };
   readonly worktrees: WorktreeApi = {
     apply: async (runId): Promise<WorktreeState> => {
-      this.calls.push(['apply', runId]);
+      this.actions.push(['apply', runId]);
       // As the queue does: the run has ended, its worktree field still changes.
       this.store.setState((s) => {
         const run = s.runs.get(runId)!;
@@ -28,7 +28,7 @@ class MergingRuntime extends RecordingRuntime {
     keep: async () => true,
     diff: async () => undefined,
     review: async (runId) => {
-      this.calls.push(['review', runId]);
+      this.actions.push(['review', runId]);
       return this.review;
     },
     rerun: async () => false,

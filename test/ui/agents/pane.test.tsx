@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
 import { patchRun, setRunStatus, toolStarted } from '../../../src/runtime/store.js';
-import { addTestRun, KEYS, mountPane, RecordingRuntime, say, sleep, tool, waitFor } from './fixtures.js';
+import { addTestRun, KEYS, mountPane, FakeRuntime, say, tool, waitFor } from './fixtures.js';
+import { advanceClock, expectAll, waitOnClock } from '../harness.js';
 import { settled } from '../settle.js';
-import { resetUiBetweenTests } from '../lifecycle.js';
+import { itInEachLanguage, resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
@@ -19,7 +19,7 @@ async function openPrompt(pane: Awaited<ReturnType<typeof mountPane>>) {
 /** main (turn) → main#1 → {researcher#2 running, researcher#3 queued #2}; main#4 paused;
  * writer#5 completed; a background task of its own (indexer#6). Each child's number is its
  * place in creation order, whatever its alias. */
-function tree(rt = new RecordingRuntime()) {
+function tree(rt = new FakeRuntime()) {
   const root = addTestRun(rt, { task: 'plan the release' });
   const child = addTestRun(rt, {
     parent: root.id,
@@ -42,6 +42,15 @@ function tree(rt = new RecordingRuntime()) {
   return { rt, root, child, r1, r2, paused, done, bg };
 }
 
+/** tree() with its runaway guard tripped, in the pane, the turn's row (the second) selected. */
+async function trippedTreeTurnSelected() {
+  const { rt, root } = tree();
+  rt.trip(root.id);
+  const pane = await mountPane(rt, { width: 140 });
+  await pane.press('j');
+  return { rt, root, pane };
+}
+
 const lineOf = (lines: string[], text: string) => {
   const i = lines.findIndex((l) => l.includes(text));
   if (i < 0) throw new Error(`no line with "${text}" in:\n${lines.join('\n')}`);
@@ -50,7 +59,7 @@ const lineOf = (lines: string[], text: string) => {
 
 describe('/agents pane rendering', () => {
   it('a row shows the model that answered when there is room; it is the first column to go on a narrow terminal', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     const child = addTestRun(rt, { parent: root.id, alias: 'reviewer', kind: 'delegate', task: 'review the diff' });
     // What the provider's reply named (loop.ts noteAnsweringModel), not what was configured.
@@ -101,14 +110,7 @@ describe('/agents pane rendering', () => {
     const { rt } = tree();
     const pane = await mountPane(rt, { width: 160 });
     const head = pane.lines()[0];
-    expect(head).toContain('Agents');
-    expect(head).toContain('spawning on');
-    expect(head).toContain('3 running');
-    expect(head).toContain('1 queued');
-    expect(head).toContain('1 paused');
-    expect(head).toContain('1 finished');
-    expect(head).toContain('depth 2');
-    expect(head).toContain('1.2k tok · ~$0.0100');
+    expectAll(head, ['Agents', 'spawning on', '3 running', '1 queued', '1 paused', '1 finished', 'depth 2', '1.2k tok · ~$0.0100']);
   });
 
   it('shows the runaway banner with threshold, limit, measured value and how to answer', async () => {
@@ -123,21 +125,25 @@ describe('/agents pane rendering', () => {
   it('updates live, throttled: a stream of store updates redraws ~10 times a second, not per update', async () => {
     const { rt, child } = tree();
     const pane = await mountPane(rt);
+    // Time is the subject: the refresh timer runs on a fake clock, so a busy machine cannot
+    // stretch the 10 ms gaps (and let more frames through) or squeeze them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     const before = pane.app.frames.length;
     const started = Date.now();
     // 40 updates 10 ms apart: unthrottled that is ~40 frames; throttled, one per 100 ms.
     for (let i = 1; i <= 40; i++) {
       patchRun(rt.store, child.id, { iterations: i });
-      await sleep(10);
+      await advanceClock(10);
     }
-    await waitFor(() => expect(pane.frame()).toContain('40 it'));
+    await waitOnClock(() => expect(pane.frame()).toContain('40 it'), 10);
     const elapsed = Date.now() - started;
     expect(pane.app.frames.length - before).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
     expect(pane.app.frames.length - before).toBeGreaterThanOrEqual(2);
   });
 
   it('with nothing delegated yet, says how children appear', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const pane = await mountPane(rt);
     expect(pane.frame()).toContain('No child agents yet');
     expect(pane.frame()).toContain('fan out 3: summarize each file');
@@ -147,7 +153,7 @@ describe('/agents pane rendering', () => {
   });
 
   it('hides finished runs archive_after_minutes after they end, and finished plain turns', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'old turn' });
     const old = addTestRun(rt, { parent: root.id, alias: 'old', status: 'completed' });
     addTestRun(rt, { parent: root.id, alias: 'fresh', status: 'completed' });
@@ -205,30 +211,25 @@ describe('/agents pane keys', () => {
     await waitFor(() => expect(pane.frame()).toContain('resumed main#1 (+2 descendants)'));
   });
 
-  it('space on a run whose kill is still unwinding flashes that nothing was paused, in en and es', async () => {
-    for (const [lang, word] of [
-      ['en', 'Nothing to pause: main (turn) is already ending.'],
-      ['es', 'Nada que pausar: main (turno) ya está terminando.'],
-    ] as const) {
-      setLanguage(lang);
+  itInEachLanguage(
+    'space on a run whose kill is still unwinding flashes that nothing was paused (%s)',
+    { en: 'Nothing to pause: main (turn) is already ending.', es: 'Nada que pausar: main (turno) ya está terminando.' },
+    async (word) => {
       const { rt, root } = tree();
-      // A kill marks the whole subtree stopping at once.
-      for (const id of rt.store.getState().runOrder) rt.stopping.add(id);
+      // A kill marks the whole subtree stopping at once; the turn's loop has not unwound yet.
+      rt.holdUnwind = true;
+      rt.supervisor.kill(root.id);
       const pane = await mountPane(rt, { width: 140 });
       await pane.press('j');
       await pane.press(' ');
       expect(rt.callsOf('pause')).toEqual([[root.id]]);
       await waitFor(() => expect(pane.frame()).toContain(word));
       expect(pane.frame()).not.toMatch(/paused main \(turn\)|en pausa main/);
-      cleanup();
-    }
-  });
+    },
+  );
 
   it('space on the root of a tripped tree resumes it, which answers the guard', async () => {
-    const { rt, root } = tree();
-    rt.trip(root.id);
-    const pane = await mountPane(rt, { width: 140 });
-    await pane.press('j');
+    const { rt, root, pane } = await trippedTreeTurnSelected();
     await pane.press(' ');
     expect(rt.callsOf('resume')).toEqual([[root.id]]);
     expect(rt.callsOf('pause')).toEqual([]);
@@ -237,10 +238,7 @@ describe('/agents pane keys', () => {
   });
 
   it('x on the root of a tripped tree answers the guard with kill', async () => {
-    const { rt, root } = tree();
-    rt.trip(root.id);
-    const pane = await mountPane(rt, { width: 140 });
-    await pane.press('j');
+    const { rt, pane } = await trippedTreeTurnSelected();
     await pane.press('x');
     expect(rt.callsOf('resolveRunaway')).toEqual([['kill']]);
     expect(rt.callsOf('kill')).toEqual([]);
@@ -367,7 +365,7 @@ describe('/agents pane keys', () => {
 
 describe('/agents pane virtualization', () => {
   it('with 500 rows renders only what fits, stays within maxRows and keeps the selection visible', async () => {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'fan out' });
     for (let i = 1; i <= 500; i++) addTestRun(rt, { parent: root.id, alias: 'w', task: `job ${i}` });
     const started = performance.now();

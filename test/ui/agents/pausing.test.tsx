@@ -6,13 +6,13 @@ import { setLanguage } from '../../../src/i18n/index.js';
 import { setRunStatus } from '../../../src/runtime/store.js';
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
-import { addTestRun, mountPane, RecordingRuntime, waitFor } from './fixtures.js';
-import { resetUiBetweenTests } from '../lifecycle.js';
+import { addTestRun, mountPane, FakeRuntime, waitFor } from './fixtures.js';
+import { itInEachLanguage, resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
 function pausingTree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { task: 'plan' });
   const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
   setRunStatus(rt.store, child.id, 'pausing');
@@ -62,21 +62,15 @@ describe('a run whose pause has not held yet', () => {
 });
 
 describe('Space on a run whose step is still in flight', () => {
-  it('flashes pausing…, as the row reads, not paused (en and es)', async () => {
-    for (const [lang, word] of [
-      ['en', 'pausing main#1…'],
-      ['es', 'pausando main#1…'],
-    ] as const) {
-      setLanguage(lang);
-      const rt = new RecordingRuntime();
+  itInEachLanguage(
+    'flashes pausing…, as the row reads, not paused (%s)',
+    { en: 'pausing main#1…', es: 'pausando main#1…' },
+    async (word) => {
+      const rt = new FakeRuntime();
       const root = addTestRun(rt, { task: 'plan' });
       const child = addTestRun(rt, { parent: root.id, task: 'mid step' });
-      // Like the supervisor: a run mid step reads pausing until its loop reaches a boundary.
-      rt.pause = (runId: string) => {
-        rt.calls.push(['pause', runId]);
-        setRunStatus(rt.store, child.id, 'pausing');
-        return 1;
-      };
+      // Its step is in flight: the supervisor reads it pausing until its loop reaches a boundary.
+      rt.midStep.add(child.id);
       const pane = await mountPane(rt, { width: 120, maxRows: 20 });
       await pane.press('j');
       await pane.press('j');
@@ -84,30 +78,26 @@ describe('Space on a run whose step is still in flight', () => {
       expect(rt.callsOf('pause')).toEqual([[child.id]]);
       await waitFor(() => expect(pane.frame()).toContain(word));
       expect(pane.frame()).not.toMatch(/paused main#1|en pausa main#1/);
-      cleanup();
-    }
-  });
+    },
+  );
 });
 
 describe('a paused external ACP child', () => {
   function externalTree(status: 'paused' | 'running') {
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     addTestRun(rt, { parent: root.id, alias: 'ext', kind: 'delegate', status, task: 'review', patch: { model: 'acp/gemini' } });
     return rt;
   }
 
-  it('says that the agent cannot be stopped mid-step, only held at its next ask (en and es)', async () => {
-    for (const [lang, words] of [
-      ['en', '‖ paused · external agent: holds at its next ask'],
-      ['es', '‖ en pausa · agente externo: se detiene en su próxima petición'],
-    ] as const) {
-      setLanguage(lang);
+  itInEachLanguage(
+    'says that the agent cannot be stopped mid-step, only held at its next ask (%s)',
+    { en: '‖ paused · external agent: holds at its next ask', es: '‖ en pausa · agente externo: se detiene en su próxima petición' },
+    async (words) => {
       const pane = await mountPane(externalTree('paused'), { width: 140, maxRows: 20 });
       await waitFor(() => expect(pane.lines().find((l) => l.includes('ext#'))).toContain(words));
-      cleanup();
-    }
-  });
+    },
+  );
 
   it('reads as any child while it runs, and a paused model child keeps the plain word', async () => {
     const pane = await mountPane(externalTree('running'), { width: 140, maxRows: 20 });
@@ -115,7 +105,7 @@ describe('a paused external ACP child', () => {
     expect(row).toContain('● running');
     expect(row).not.toContain('external agent');
     cleanup();
-    const rt = new RecordingRuntime();
+    const rt = new FakeRuntime();
     const root = addTestRun(rt, { task: 'plan' });
     addTestRun(rt, { parent: root.id, status: 'paused', task: 'mid step' });
     const plain = await mountPane(rt, { width: 140, maxRows: 20 });

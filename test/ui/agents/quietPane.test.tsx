@@ -3,43 +3,55 @@
 // transcripts) cost it nothing, not even a frame; a run's transcript view reads the
 // transcripts too, and shows what streamed while the list was open.
 import React, { Profiler } from 'react';
-import { describe, expect, it } from 'vitest';
-import { render } from 'ink-testing-library';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
 import { patchRun, setRunStatus } from '../../../src/runtime/store.js';
 import { AgentsPane, samePaneState } from '../../../src/ui/agents/AgentsPane.js';
 import { REFRESH_MS } from '../../../src/ui/hooks/useThrottledStore.js';
-import { plain } from '../harness.js';
-import { addTestRun, KEYS, RecordingRuntime, say, sleep, waitFor } from './fixtures.js';
+import { advanceClock, plain, waitOnClock } from '../harness.js';
+import { addTestRun, KEYS, FakeRuntime, say } from './fixtures.js';
+import { pressInto } from '../settle.js';
 import { resetUiBetweenTests } from '../lifecycle.js';
 
 resetUiBetweenTests();
 
+// Time is what these tests are about: the pane's refresh timer and its clock run on a fake
+// clock, so "nothing is drawn for 1.3 s" is 1.3 s of that clock, not of the machine.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const tick = advanceClock;
+const until = (check: () => void) => waitOnClock(check, REFRESH_MS);
+
 /** A turn with three queued children (live, so the pane's clock runs, but with no elapsed
  * time to show: a second passing changes nothing drawn). */
 function tree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { status: 'queued', task: 'plan the release' });
   const kids = [1, 2, 3].map((i) => addTestRun(rt, { parent: root.id, status: 'queued', task: `part ${i}` }));
   return { rt, root, kids };
 }
 
-async function mount(rt: RecordingRuntime) {
+async function mount(rt: FakeRuntime) {
   let commits = 0;
   const app = render(
     <Profiler id="pane" onRender={() => commits++}>
       <AgentsPane runtime={rt} width={100} maxRows={20} close={() => {}} archiveAfterMinutes={60} />
     </Profiler>,
   );
-  await waitFor(() => expect(plain(app.lastFrame())).toContain('part 3'));
-  await sleep(REFRESH_MS * 2);
+  await until(() => expect(plain(app.lastFrame())).toContain('part 3'));
+  // Two refresh periods: whatever the mount scheduled has been drawn.
+  await tick(REFRESH_MS * 2);
   return {
     app,
     frame: () => plain(app.lastFrame()),
     commits: () => commits,
-    async press(data: string) {
-      app.stdin.write(data);
-      await sleep(40);
-    },
+    press: (data: string) => pressInto(app.stdin, data),
   };
 }
 
@@ -67,14 +79,14 @@ describe('what the /agents pane re-renders for', () => {
     // Over several refresh periods, as children stream.
     for (let i = 0; i < 10; i++) {
       for (const kid of kids) say(rt, kid.id, 'assistant', `word ${i}`);
-      await sleep(REFRESH_MS / 2);
+      await tick(REFRESH_MS / 2);
     }
-    await sleep(REFRESH_MS * 2);
+    await tick(REFRESH_MS * 2);
     expect(pane.commits()).toBe(commits);
     expect(pane.app.frames.length).toBe(frames);
 
     patchRun(rt.store, kids[1].id, { iterations: 7 });
-    await waitFor(() => expect(pane.frame()).toMatch(/part 2 .* 7 it /));
+    await until(() => expect(pane.frame()).toMatch(/part 2 .* 7 it /));
     expect(pane.commits()).toBeGreaterThan(commits);
     expect(pane.frame()).not.toMatch(/part [13] .* 7 it /);
   });
@@ -83,24 +95,28 @@ describe('what the /agents pane re-renders for', () => {
     const { rt, kids } = tree();
     const pane = await mount(rt);
     say(rt, kids[0].id, 'assistant', 'said while the list was open');
-    await sleep(REFRESH_MS * 2);
+    await tick(REFRESH_MS * 2);
     // The turn's row is first; its first child is next.
     await pane.press('j');
     await pane.press(KEYS.ENTER);
-    await waitFor(() => expect(pane.frame()).toContain('said while the list was open'));
+    await until(() => expect(pane.frame()).toContain('said while the list was open'));
     say(rt, kids[0].id, 'assistant', 'said with the transcript open');
-    await waitFor(() => expect(pane.frame()).toContain('said with the transcript open'));
+    await until(() => expect(pane.frame()).toContain('said with the transcript open'));
   });
 
   it('a second passing redraws the list only while a row on screen shows a running clock', async () => {
     const { rt, kids } = tree();
     const pane = await mount(rt);
     const commits = pane.commits();
-    // Live, but queued: no clock runs on screen.
-    await sleep(1300);
+    // Live, but queued: no clock runs on screen. 1.3 s takes a running ticker past a tick.
+    await tick(1300);
     expect(pane.commits()).toBe(commits);
     setRunStatus(rt.store, kids[2].id, 'running');
-    await waitFor(() => expect(pane.frame()).toMatch(/part 3 +0s /));
-    await waitFor(() => expect(pane.frame()).toMatch(/part 3 +1s /), 3000);
+    await until(() => expect(pane.frame()).toMatch(/part 3 +0s /));
+    // Within one tick of the clock the row shows a second.
+    const shown = pane.commits();
+    await tick(1000);
+    expect(pane.frame()).toMatch(/part 3 +1s /);
+    expect(pane.commits()).toBeGreaterThan(shown);
   });
 });

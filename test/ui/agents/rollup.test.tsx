@@ -3,21 +3,36 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { subtreeUsage } from '../../../src/model/usage.js';
 import { buildTree } from '../../../src/ui/agents/tree.js';
-import { chooseColumns, chooseMetrics, formatRow } from '../../../src/ui/agents/rowFormat.js';
+import { chooseColumns, chooseMetrics, formatRow, type MetricId } from '../../../src/ui/agents/rowFormat.js';
 import { formatInfo } from '../../../src/ui/agents/subagentsFormat.js';
 import { collapsedLines } from '../../../src/ui/cards/cardLines.js';
 import { boundRuns, callUsage } from '../../../src/ui/cards/live.js';
 import { cardModel } from '../../../src/ui/cards/model.js';
 import type { ToolTranscriptItem } from '../../../src/model/transcript.js';
-import { addTestRun, RecordingRuntime } from './fixtures.js';
+import { addTestRun, FakeRuntime } from './fixtures.js';
 
 beforeAll(() => setLanguage('en'));
 
 const usage = (tokensIn: number, tokensOut: number, costUsd: number) => ({ patch: { tokensIn, tokensOut, costUsd } });
 
+/** A run's row as the pane formats it (no ask mark), as plain text. */
+function rowText(view: ReturnType<typeof buildTree>, id: string, width: number, posWidth: number, metrics: MetricId[], sumWidth?: number) {
+  return lineText(
+    formatRow(
+      view.rows.find((r) => r.run.id === id)!,
+      width,
+      posWidth,
+      metrics,
+      Date.now(),
+      false,
+      sumWidth,
+    ),
+  );
+}
+
 /** root (10/5, $0.001) → a (100/50, $0.01) → a1 (1000/500, $0.1), a2 (2000/0, $0.2); root → b (7/3, $0.003). */
 function tree() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { alias: 'main', ...usage(10, 5, 0.001) });
   const a = addTestRun(rt, {
     parent: root.id,
@@ -51,16 +66,7 @@ describe('subtree roll-up', () => {
     const view = buildTree(rt.store.getState(), 60, 'all');
     const width = 160;
     const metrics = chooseMetrics(view.rows, width, 2);
-    const text = (id: string) =>
-      lineText(
-        formatRow(
-          view.rows.find((r) => r.run.id === id)!,
-          width,
-          2,
-          metrics,
-          Date.now(),
-        ),
-      );
+    const text = (id: string) => rowText(view, id, width, 2, metrics);
     expect(text(a.id)).toContain('Σ3.6k $0.3100');
     expect(text(a1.id)).not.toContain('Σ');
     expect(text(b.id)).not.toContain('Σ');
@@ -68,17 +74,7 @@ describe('subtree roll-up', () => {
     expect(text(a.id)).toMatch(/\$0\.0100 .*Σ3\.6k \$0\.3100$/);
     // on a narrow terminal the task keeps its room and the sum goes first
     const narrow = chooseMetrics(view.rows, 70, 2);
-    expect(
-      lineText(
-        formatRow(
-          view.rows.find((r) => r.run.id === a.id)!,
-          70,
-          2,
-          narrow,
-          Date.now(),
-        ),
-      ),
-    ).not.toContain('Σ');
+    expect(rowText(view, a.id, 70, 2, narrow)).not.toContain('Σ');
   });
 
   it('root, parent and child rows keep their elapsed / iter / tools columns at one place', () => {
@@ -86,18 +82,7 @@ describe('subtree roll-up', () => {
     const view = buildTree(rt.store.getState(), 60, 'all');
     const width = 160;
     const { metrics, sumWidth } = chooseColumns(view.rows, width, 1);
-    const text = (id: string) =>
-      lineText(
-        formatRow(
-          view.rows.find((r) => r.run.id === id)!,
-          width,
-          1,
-          metrics,
-          Date.now(),
-          false,
-          sumWidth,
-        ),
-      );
+    const text = (id: string) => rowText(view, id, width, 1, metrics, sumWidth);
     const column = (id: string) => text(id).search(/\d+ it /);
     expect(column(root.id)).toBeGreaterThan(0);
     for (const id of [a.id, a1.id, b.id]) expect(column(id)).toBe(column(root.id));
@@ -109,18 +94,7 @@ describe('subtree roll-up', () => {
     // Narrower: one decision for every row, so whatever shows stays in one column.
     for (const w of [70, 90, 110, 120]) {
       const cols = chooseColumns(view.rows, w, 1);
-      const at = (id: string) =>
-        lineText(
-          formatRow(
-            view.rows.find((r) => r.run.id === id)!,
-            w,
-            1,
-            cols.metrics,
-            Date.now(),
-            false,
-            cols.sumWidth,
-          ),
-        ).search(/\d+s /);
+      const at = (id: string) => rowText(view, id, w, 1, cols.metrics, cols.sumWidth).search(/\d+s /);
       for (const id of [a.id, a1.id, b.id]) expect(at(id), `${w}`).toBe(at(root.id));
     }
   });

@@ -4,12 +4,12 @@ import { addUsage, patchRun, setRunStatus, toolFinished, toolStarted } from '../
 import { CommandRegistry, runSlashLine, type CommandContext } from '../../../src/ui/commands/registry.js';
 import { agentsCommands } from '../../../src/ui/agents/register.js';
 import type { NoticeLevel } from '../../../src/ui/theme.js';
-import { addTestRun, RecordingRuntime, say, tool } from './fixtures.js';
+import { addTestRun, FakeRuntime, say, tool } from './fixtures.js';
 
 beforeEach(() => setLanguage('en'));
 afterEach(() => setLanguage('en'));
 
-function harness(rt = new RecordingRuntime(), archiveAfterMinutes = 60) {
+function harness(rt = new FakeRuntime(), archiveAfterMinutes = 60) {
   const registry = new CommandRegistry(agentsCommands({ archiveAfterMinutes }));
   const printed: Array<{ text: string; level: NoticeLevel }> = [];
   const panes: string[] = [];
@@ -44,7 +44,7 @@ function harness(rt = new RecordingRuntime(), archiveAfterMinutes = 60) {
 
 /** researcher#1 (oldest, completed), researcher#2 running with a child worker#3, writer#4 queued #1. */
 function session() {
-  const rt = new RecordingRuntime();
+  const rt = new FakeRuntime();
   const root = addTestRun(rt, { task: 'plan' });
   const r1 = addTestRun(rt, { parent: root.id, alias: 'researcher', kind: 'delegate', task: 'read the docs' });
   setRunStatus(rt.store, r1.id, 'completed', { result: 'Docs read.\nSecond line.' });

@@ -1,7 +1,7 @@
 // Every card rule, on what Ink draws: envelope first, parallel blocks, generic fallbacks,
 // display limits, missing results, restored cards, binding by parentToolCallId only.
 import React from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { addRun, createRuntimeStore, patchRun, setRunStatus, toolFinished, toolStarted } from '../../../src/runtime/store.js';
@@ -16,7 +16,7 @@ import { registerTranscriptCards } from '../../../src/ui/cards/register.js';
 import { RuntimeStoreContext } from '../../../src/ui/runtimeStoreContext.js';
 import type { RuntimeStore } from '../../../src/runtime/store.js';
 import { renderToolItem, toolItemHeight } from '../../../src/ui/components/renderToolItem.js';
-import { plain, sleep, waitFor } from '../harness.js';
+import { advanceClock, plain, waitFor, waitOnClock } from '../harness.js';
 import { renderSettled } from '../settle.js';
 import { childRun, drawn, text, toolItem } from './fixtures.js';
 
@@ -323,12 +323,15 @@ describe('live binding', () => {
         {renderToolItem(item, { width: 100, frame: 0, live: true })}
       </RuntimeStoreContext.Provider>,
     );
+    // The throttle's clock is a fake one: 200 updates over 100 ms of it, however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     const before = r.frames.length;
     for (let i = 1; i <= 200; i++) {
       patchRun(store, 'child-0002', { tokensOut: i });
-      if (i % 20 === 0) await sleep(10);
+      if (i % 20 === 0) await advanceClock(10);
     }
-    await waitFor(() => expect(plain(r.lastFrame())).toContain('200 tok'));
+    await waitOnClock(() => expect(plain(r.lastFrame())).toContain('200 tok'), 10);
     const redraws = r.frames.length - before;
     expect(redraws).toBeGreaterThan(0);
     expect(redraws).toBeLessThan(10);

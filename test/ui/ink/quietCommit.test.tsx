@@ -1,11 +1,12 @@
 // arbor's Ink (vendor/ink/build/reconciler.js) skips the layout and the render of a React
 // commit that changed no host node: components that re-render to the same output cost no
 // frame. A change of text, colour, style or structure is still drawn, at once or at the
-// next throttle slot as before.
+// next throttle slot as before. Ink's throttle runs on a fake clock (setTimeout, Date,
+// performance), so "no frame" means none by any throttle slot, however busy the machine is.
 import React, { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Box, render, Text } from 'ink';
-import { SizedStdout, sleep, waitFor } from '../harness.js';
+import { advanceClock, SizedStdout, waitOnClock } from '../harness.js';
 import { QuietStdin } from '../../support/quietStdin.js';
 
 interface View {
@@ -52,16 +53,21 @@ function mount() {
 
 describe('a commit that changed no host node', () => {
   let unmount: (() => void) | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+  });
   afterEach(() => {
     unmount?.();
     unmount = undefined;
+    vi.useRealTimers();
   });
 
+  /** Mounted, its first frame drawn and any frame it still had pending written too. */
   async function settled() {
     const m = mount();
     unmount = () => m.instance.unmount();
-    await waitFor(() => expect(m.frames()).toBeGreaterThan(0));
-    await sleep(20);
+    await waitOnClock(() => expect(m.frames()).toBeGreaterThan(0), 1);
+    await advanceClock(20);
     return m;
   }
 
@@ -69,11 +75,13 @@ describe('a commit that changed no host node', () => {
     const m = await settled();
     const before = m.frames();
     const renders = probeRenders;
+    // Each update is rendered on its own (React settles between them); then 30 ms of the
+    // clock, past every 1 ms throttle slot, for a frame any of them might have asked for.
     for (let i = 1; i <= 20; i++) {
       setView((v) => ({ ...v, n: i }));
-      await sleep(2);
+      await advanceClock(2);
     }
-    await sleep(30);
+    await advanceClock(30);
     expect(probeRenders).toBeGreaterThanOrEqual(renders + 20);
     expect(m.frames()).toBe(before);
   });
@@ -83,7 +91,7 @@ describe('a commit that changed no host node', () => {
     const step = async (change: (v: View) => View, check: () => void) => {
       const before = m.frames();
       setView(change);
-      await waitFor(() => expect(m.frames()).toBe(before + 1));
+      await waitOnClock(() => expect(m.frames()).toBe(before + 1), 1);
       check();
     };
     await step(

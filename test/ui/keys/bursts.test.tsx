@@ -2,28 +2,20 @@
 // the app's stdin in ONE write each, and the line editor, approval list and / menu.
 import { builtinCommands } from '../../../src/ui/commands/index.js';
 import React from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup } from 'ink-testing-library';
-import { setLanguage } from '../../../src/i18n/index.js';
+import { describe, expect, it } from 'vitest';
 import { addRun } from '../../../src/runtime/store.js';
 import { agentsCommands, agentsKeyBindings } from '../../../src/ui/agents/register.js';
 import { AgentsPane } from '../../../src/ui/agents/AgentsPane.js';
 import { KeyTable, KeyTableContext } from '../../../src/ui/keys/keyTable.js';
 import { PASTE_END, PASTE_START } from '../../../src/ui/keys/tokenizer.js';
 import { makeRun } from '../../helpers/runs.js';
-import { CTRL_C, ENTER, ESC, mount, UP, waitFor } from '../harness.js';
+import { CTRL_C, ENTER, ESC, KEYS, mount, UP, waitFor } from '../harness.js';
 import { renderSettled, settle } from '../settle.js';
+import { resetUiBetweenTests } from '../lifecycle.js';
 
-beforeEach(() => setLanguage('en'));
-afterEach(() => cleanup());
+resetUiBetweenTests();
 
-const CTRL_A = '\x01';
-const CTRL_D = '\x04';
-const CTRL_U = '\x15';
-const CTRL_W = '\x17';
-const CTRL_Y = '\x19';
-const CTRL_K = '\x0b';
-const BS = '\x7f';
+const { BS, CTRL_A, CTRL_D, CTRL_K, CTRL_U, CTRL_W, CTRL_Y } = KEYS;
 
 async function sent(keys: string): Promise<string[]> {
   const app = await mount();
@@ -93,7 +85,7 @@ describe('bursts in one read', () => {
 describe('the line editor', () => {
   it('Ctrl+L redraws the screen and keeps the line', async () => {
     const { mountSized } = await import('../harness.js');
-    const { CLEAR_SCREEN } = await import('../../../src/ui/App.js');
+    const { CLEAR_SCREEN } = await import('../../../src/ui/hooks/useChatScreen.js');
     const app = await mountSized(80, 24);
     await app.press('keep me');
     const before = app.stdout.writes.length;

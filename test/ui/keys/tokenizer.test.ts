@@ -22,6 +22,14 @@ function tokens(...chunks: (string | Buffer)[]): string[] {
   return show(out);
 }
 
+/** A stdin that hands out what the test queued, one chunk per read(). */
+class QueuedStdin extends EventEmitter {
+  data: string[] = [];
+  read() {
+    return this.data.shift() ?? null;
+  }
+}
+
 describe('bursts from the issue', () => {
   const table: [string, string, string[]][] = [
     ['abcdef then three Backspaces', 'abcdef\x7f\x7f\x7f', ['t:abcdef', 'k:backspace', 'k:backspace', 'k:backspace']],
@@ -118,12 +126,7 @@ describe('bracketed paste', () => {
   it('a paste whose end marker never comes ends after a pause, and keys work again', async () => {
     vi.useFakeTimers();
     try {
-      const stdin = new (class extends EventEmitter {
-        data: string[] = [];
-        read() {
-          return this.data.shift() ?? null;
-        }
-      })();
+      const stdin = new QueuedStdin();
       const seen: InputEvent[] = [];
       const stop = new KeypressSource(stdin as never, 25, 1000).subscribe((e) => seen.push(e));
       stdin.data.push(`${PASTE_START}half a paste`);
@@ -156,12 +159,7 @@ describe('a lone Esc', () => {
   it('ESC then a key later than the timeout are two keys, not Alt+key', async () => {
     vi.useFakeTimers();
     try {
-      const stdin = new (class extends EventEmitter {
-        data: string[] = [];
-        read() {
-          return this.data.shift() ?? null;
-        }
-      })();
+      const stdin = new QueuedStdin();
       const seen: InputEvent[] = [];
       const source = new KeypressSource(stdin as never, 25);
       const stop = source.subscribe((e) => seen.push(e));

@@ -1,10 +1,10 @@
 // Agent files (src/config/agentFiles.ts): Markdown with YAML frontmatter, read as agent
 // tables through the same schema as [agents.<alias>]; their order against built-in agents
 // and TOML tables; errors and warnings that name the file, the line and the field.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempTree } from '../../helpers/tempTree.js';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { loadConfig, loadConfigFromTexts } from '../../../src/config/load.js';
 import { readAgentFiles, type AgentFileText } from '../../../src/config/agentFiles.js';
@@ -262,23 +262,16 @@ describe('unknown frontmatter keys warn, like unknown TOML keys', () => {
 });
 
 describe('reading the folders', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
   it('reads *.md from $ARBOR_HOME/agents and ./.arbor/agents, user first, by name; other files are skipped', () => {
-    dir = mkdtempSync(join(tmpdir(), 'arbor-agentfiles-'));
+    const dir = tempTree('agentfiles', {
+      'home/agents/b.md': '---\n---\nB',
+      'home/agents/notes.txt': 'not an agent',
+      'home/agents/sub.md/': '',
+      'proj/.arbor/agents/z.md': '---\n---\nZ',
+      'proj/.arbor/agents/a.md': '---\n---\nA',
+    });
     const home = join(dir, 'home');
     const cwd = join(dir, 'proj');
-    mkdirSync(join(home, 'agents'), { recursive: true });
-    mkdirSync(join(cwd, '.arbor', 'agents'), { recursive: true });
-    writeFileSync(join(home, 'agents', 'b.md'), '---\n---\nB');
-    writeFileSync(join(home, 'agents', 'notes.txt'), 'not an agent');
-    mkdirSync(join(home, 'agents', 'sub.md'));
-    writeFileSync(join(cwd, '.arbor', 'agents', 'z.md'), '---\n---\nZ');
-    writeFileSync(join(cwd, '.arbor', 'agents', 'a.md'), '---\n---\nA');
     const files = readAgentFiles(cwd, { ARBOR_HOME: home });
     expect(files.map((f) => [f.scope, f.file])).toEqual([
       ['user', join(home, 'agents', 'b.md')],
@@ -292,10 +285,8 @@ describe('reading the folders', () => {
   });
 
   it('the same folder reached as user and project (cwd is the home) is read once', () => {
-    dir = mkdtempSync(join(tmpdir(), 'arbor-agentfiles-'));
+    const dir = tempTree('agentfiles', { '.arbor/agents/a.md': '---\n---\nA' });
     const home = join(dir, '.arbor');
-    mkdirSync(join(home, 'agents'), { recursive: true });
-    writeFileSync(join(home, 'agents', 'a.md'), '---\n---\nA');
     symlinkSync(dir, join(dir, 'link'));
     const files = readAgentFiles(join(dir, 'link'), { ARBOR_HOME: home });
     expect(files.map((f) => f.scope)).toEqual(['project']);
@@ -314,12 +305,6 @@ describe('the README example', () => {
 });
 
 describe('arbor agents new <name>', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
   it('the template loads as written, with no warnings, and says what each key does', () => {
     const l = load([proj('scout', agentTemplate('scout'))]);
     expect(l.warnings).toEqual([]);
@@ -342,17 +327,17 @@ describe('arbor agents new <name>', () => {
   });
 
   it('writes ./.arbor/agents/<name>.md, refuses to overwrite, refuses bad names', () => {
-    dir = mkdtempSync(join(tmpdir(), 'arbor-agentnew-'));
+    const dir = tempTree('agentnew', {});
     const path = writeAgentTemplate(dir, 'scout');
     expect(path).toBe(join(dir, '.arbor', 'agents', 'scout.md'));
     expect(readFileSync(path, 'utf8')).toBe(agentTemplate('scout'));
     writeFileSync(path, 'mine');
-    expect(() => writeAgentTemplate(dir!, 'scout')).toThrow(new AgentTemplateError(`${path} already exists; it was left as it is`));
+    expect(() => writeAgentTemplate(dir, 'scout')).toThrow(new AgentTemplateError(`${path} already exists; it was left as it is`));
     expect(readFileSync(path, 'utf8')).toBe('mine');
     for (const bad of ['../evil', 'a/b', '', '-x', 'a b', 'x'.repeat(65)]) {
-      expect(() => writeAgentTemplate(dir!, bad)).toThrow(AgentTemplateError);
+      expect(() => writeAgentTemplate(dir, bad)).toThrow(AgentTemplateError);
     }
-    expect(() => writeAgentTemplate(dir!, '../evil')).toThrow(/"\.\.\/evil" is not a usable agent name/);
+    expect(() => writeAgentTemplate(dir, '../evil')).toThrow(/"\.\.\/evil" is not a usable agent name/);
   });
 });
 

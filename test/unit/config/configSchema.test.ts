@@ -9,6 +9,7 @@ import { ConfigError } from '../../../src/config/configError.js';
 import { defaultDelegation, defaultRiskProfile, defaultRuntimeProfile } from '../../../src/config/defaults.js';
 import { findUnknownKeys } from '../../../src/config/schema.js';
 import { configCorpus } from './configCorpus.js';
+import { DEFAULT_DELEGATION } from './helpers.js';
 
 type Outcome =
   { config: unknown; warnings: string[]; autoDetectedFrom: string | null } | { error: string; keyPath: string | null; file: string | null };
@@ -57,14 +58,7 @@ describe('defaults and unknown keys come from the schema', () => {
       shell_timeout_secs: 60,
       max_delegation_depth: 3,
     });
-    expect(defaultDelegation()).toEqual({
-      max_concurrent: 8,
-      max_children_per_agent: 5,
-      archive_after_minutes: 60,
-      subagent_auto_approve: false,
-      run_timeout_secs: 0,
-      runaway: { on_trip: 'pause_tree' },
-    });
+    expect(defaultDelegation()).toEqual(DEFAULT_DELEGATION);
     // Fresh objects each time: a caller changing one cannot change the next.
     defaultRiskProfile('a').auto_approve.push('shell');
     expect(defaultRiskProfile('b').auto_approve).toEqual(['read_file', 'list_files', 'grep', 'glob']);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { FILE, load, loadError } from './helpers.js';
+import { DEFAULT_DELEGATION, FILE, load, loadError } from './helpers.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -132,13 +132,6 @@ describe('agent defaults and profiles', () => {
       agentic: false,
       max_delegation_depth: 3,
     });
-    expect(config.delegation).toEqual({
-      max_concurrent: 8,
-      max_children_per_agent: 5,
-      archive_after_minutes: 60,
-      subagent_auto_approve: false,
-      run_timeout_secs: 0,
-      runaway: { on_trip: 'pause_tree' },
-    });
+    expect(config.delegation).toEqual(DEFAULT_DELEGATION);
   });
 });

@@ -1,6 +1,6 @@
 // Shared helpers for the config tests (not a test file itself).
 import { expect } from 'vitest';
-import type { LoadedConfig } from '../../../src/config/types.js';
+import type { DelegationConfig, LoadedConfig } from '../../../src/config/types.js';
 import { ConfigError } from '../../../src/config/configError.js';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
 
@@ -16,6 +16,17 @@ model = "qwen3:8b"
 [agents.main]
 provider = "local"
 `;
+
+/** [delegation] as written out by hand: what a config that does not set it gets, both from
+ * defaultDelegation() and from loading. */
+export const DEFAULT_DELEGATION: DelegationConfig = {
+  max_concurrent: 8,
+  max_children_per_agent: 5,
+  archive_after_minutes: 60,
+  subagent_auto_approve: false,
+  run_timeout_secs: 0,
+  runaway: { on_trip: 'pause_tree' },
+};
 
 export function load(text: string, env: NodeJS.ProcessEnv = {}, file = FILE): LoadedConfig {
   return loadConfigFromTexts([{ file, text }], env);

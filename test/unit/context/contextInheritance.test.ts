@@ -1,106 +1,65 @@
 // Which runs carry the project context, read in the loopback requests' system prompts: the
 // root, its spawn_subagent children, and delegates unless their definition says
 // `context = false`.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
-import { loadConfigFromTexts } from '../../../src/config/load.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadProjectContext } from '../../../src/config/projectContext.js';
 import { setLanguage } from '../../../src/i18n/index.js';
-import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
-import { hasToolResults, startLoopbackModel, type LoopbackIncoming, type LoopbackModel } from '../../support/loopbackModel.js';
+import { hasToolResults, type LoopbackIncoming } from '../../support/loopbackModel.js';
+import { agent, agentOf, firstUser, scriptedRuntime, text, toml, type Responder } from '../delegate/helpers.js';
 
 beforeAll(() => setLanguage('en'));
 
 const RULE = 'PROJECT RULE: answer in haiku';
-const ENV = { ARBOR_RETRY_MAX: '0', ARBOR_RETRY_BASE_MS: '1' };
-
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
 
 const systemOf = (req: LoopbackIncoming): string => (req.body.messages ?? []).find((m: any) => m.role === 'system')?.content ?? '';
-const firstUser = (req: LoopbackIncoming): string => (req.body.messages ?? []).find((m: any) => m.role === 'user')?.content ?? '';
+const who = (req: LoopbackIncoming) => agentOf(req.body);
 
-/** A repository with an AGENTS.md, a runtime whose agents are told apart by "You are <x>." */
-async function world(agents: string, respond: (req: LoopbackIncoming) => any): Promise<{ runtime: Runtime; server: LoopbackModel }> {
-  const root = mkdtempSync(join(tmpdir(), 'arbor-ctx-rt-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const repo = join(root, 'repo');
-  const home = join(root, 'home');
-  mkdirSync(join(repo, '.git'), { recursive: true });
-  mkdirSync(home);
-  writeFileSync(join(repo, 'AGENTS.md'), RULE);
-  const server = await startLoopbackModel({ dialect: 'openai', respond });
-  cleanups.push(() => server.close());
-  const text = `
-default_agent = "main"
-[providers.fake]
-type = "openai-compatible"
-base_url = "${server.url}"
-model = "fake-model"
-[risk_profiles.trusted]
-delegation_policy = { mode = "allow" }
-${agents}
-`;
-  const loaded = loadConfigFromTexts([{ text, file: join(repo, 'config.toml') }], ENV);
-  const runtime = createRuntime({
-    config: loaded.config,
-    cwd: repo,
-    interactive: false,
-    env: ENV,
-    extraTools: extraToolsFor(loaded.config, home),
-    extraServices: extraServicesFor(loaded.config, home),
-    projectContext: loadProjectContext({ cwd: repo, home, maxKb: loaded.config.context?.max_kb }),
+/** A repository with an AGENTS.md and a runtime of `agents` (told apart by "You are <x>."),
+ * given the project context as the CLI gives it. */
+function world(agents: string, scripts: Record<string, Responder>) {
+  return scriptedRuntime({
+    name: 'ctx-rt',
+    config: (url) => toml(url, agents),
+    agents: scripts,
+    workspace: (repo) => {
+      mkdirSync(join(repo, '.git'));
+      writeFileSync(join(repo, 'AGENTS.md'), RULE);
+    },
+    runtime: (config, { home, workdir }) => ({
+      projectContext: loadProjectContext({ cwd: workdir, home, maxKb: config.context?.max_kb }),
+    }),
   });
-  cleanups.push(() => runtime.dispose());
-  return { runtime, server };
 }
-
-const agentOf = (req: LoopbackIncoming) => /^You are (\w+)\./.exec(systemOf(req))?.[1];
 
 describe('project context reaches', () => {
   it('the root, its spawn_subagent child, and a delegate; not a delegate with context = false', async () => {
     const { runtime, server } = await world(
-      `
-[agents.main]
-provider = "fake"
-system_prompt = "You are main."
-risk_profile = "trusted"
-delegates = ["helper", "loner"]
-[agents.helper]
-provider = "fake"
-system_prompt = "You are helper."
-[agents.loner]
-provider = "fake"
-system_prompt = "You are loner."
-context = false
-`,
-      (req) => {
-        const who = agentOf(req);
-        if (who !== 'main') return { kind: 'text', chunks: [`${who} answered`] };
-        if (firstUser(req) === 'child task') return { kind: 'text', chunks: ['child answered'] };
-        if (hasToolResults(req.body)) return { kind: 'text', chunks: ['all done'] };
-        return {
-          kind: 'tools',
-          calls: [
-            { id: 's1', name: 'spawn_subagent', args: { prompt: 'child task' } },
-            { id: 'd1', name: 'delegate', args: { agent: 'helper', prompt: 'help me' } },
-            { id: 'd2', name: 'delegate', args: { agent: 'loner', prompt: 'alone' } },
-          ],
-        };
+      agent('main', 'risk_profile = "trusted"\ndelegates = ["helper", "loner"]') + agent('helper') + agent('loner', 'context = false'),
+      {
+        main: (req) => {
+          if (firstUser(req) === 'child task') return text('child answered');
+          if (hasToolResults(req.body)) return text('all done');
+          return {
+            kind: 'tools',
+            calls: [
+              { id: 's1', name: 'spawn_subagent', args: { prompt: 'child task' } },
+              { id: 'd1', name: 'delegate', args: { agent: 'helper', prompt: 'help me' } },
+              { id: 'd2', name: 'delegate', args: { agent: 'loner', prompt: 'alone' } },
+            ],
+          };
+        },
+        helper: () => text('helper answered'),
+        loner: () => text('loner answered'),
       },
     );
     await runtime.startTurn('go');
     const reqs = server.requests;
-    const root = reqs.find((r) => agentOf(r) === 'main' && firstUser(r) === 'go')!;
-    const child = reqs.find((r) => agentOf(r) === 'main' && firstUser(r) === 'child task')!;
-    const helper = reqs.find((r) => agentOf(r) === 'helper')!;
-    const loner = reqs.find((r) => agentOf(r) === 'loner')!;
+    const root = reqs.find((r) => who(r) === 'main' && firstUser(r) === 'go')!;
+    const child = reqs.find((r) => who(r) === 'main' && firstUser(r) === 'child task')!;
+    const helper = reqs.find((r) => who(r) === 'helper')!;
+    const loner = reqs.find((r) => who(r) === 'loner')!;
     for (const r of [root, child, helper, loner]) expect(r).toBeDefined();
     expect(systemOf(root)).toMatch(/^You are main\.\n\n# Project context\n/);
     expect(systemOf(root)).toContain(RULE);
@@ -112,15 +71,7 @@ context = false
   });
 
   it('not the root when its own definition says context = false; /context reports it', async () => {
-    const { runtime, server } = await world(
-      `
-[agents.main]
-provider = "fake"
-system_prompt = "You are main."
-context = false
-`,
-      () => ({ kind: 'text', chunks: ['ok'] }),
-    );
+    const { runtime, server } = await world(agent('main', 'context = false'), { main: () => text('ok') });
     await runtime.startTurn('hi');
     expect(systemOf(server.requests[0])).toBe('You are main.');
     const report = runtime.projectContext();
@@ -130,16 +81,7 @@ context = false
   });
 
   it('[context] max_kb = 0 sends none', async () => {
-    const { runtime, server } = await world(
-      `
-[context]
-max_kb = 0
-[agents.main]
-provider = "fake"
-system_prompt = "You are main."
-`,
-      () => ({ kind: 'text', chunks: ['ok'] }),
-    );
+    const { runtime, server } = await world('[context]\nmax_kb = 0\n' + agent('main'), { main: () => text('ok') });
     await runtime.startTurn('hi');
     expect(systemOf(server.requests[0])).toBe('You are main.');
     expect(runtime.projectContext!()).toMatchObject({ maxKb: 0, files: [] });

@@ -28,6 +28,16 @@ import {
 } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
+
+/** Runs turn "go" of `fx` and interrupts it once each of `aliases` has sent its first
+ * request (`what`); returns the runs after the turn has ended. */
+async function interruptOnceAsked(aliases: string[], what: string) {
+  const turn = fx!.runtime.startTurn('go');
+  await until(() => aliases.every((a) => fx!.requestsOf(a).length === 1), 5000, what);
+  fx!.runtime.interrupt();
+  await turn;
+  return fx!.runtime.store.getState().runs.values();
+}
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
@@ -356,12 +366,7 @@ describe('stopping the turn', () => {
         fg: () => ({ kind: 'hang' }),
       },
     });
-    const turn = fx.runtime.startTurn('go');
-    await until(() => fx!.requestsOf('fg').length === 1 && fx!.requestsOf('worker').length === 1, 5000, 'both children asked');
-    fx.runtime.interrupt();
-    await turn;
-
-    const runs = fx.runtime.store.getState().runs.values();
+    const runs = await interruptOnceAsked(['fg', 'worker'], 'both children asked');
     const fgRun = runs.find((r) => r.alias === 'fg')!;
     const bgRun = runs.find((r) => r.kind === 'background')!;
     expect(fgRun.status).toBe('cancelled');
@@ -388,11 +393,7 @@ describe('stopping the turn', () => {
         y: () => ({ kind: 'hang' }),
       },
     });
-    const turn = fx.runtime.startTurn('go');
-    await until(() => fx!.requestsOf('x').length === 1 && fx!.requestsOf('y').length === 1, 5000, 'grandchildren asked');
-    fx.runtime.interrupt();
-    await turn;
-    const runs = fx.runtime.store.getState().runs.values();
+    const runs = await interruptOnceAsked(['x', 'y'], 'grandchildren asked');
     expect(runs.map((r) => `${r.alias}:${r.status}`).sort()).toEqual(['lead:cancelled', 'main:cancelled', 'x:cancelled', 'y:cancelled']);
     for (const rec of fx.server.requests) expect(await rec.ended).not.toBe('pending');
   });

@@ -1,7 +1,7 @@
 // Each gate, in order, with its exact refusal: policy, reachability, depth, target policy,
 // shared spawn refusals; and the roster the model is shown.
 import { describe, expect, it } from 'vitest';
-import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
+import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/spawnGate.js';
 import {
   alwaysAskRefusal,
   crossProfileRefusal,

@@ -186,6 +186,27 @@ export function delegations(args: object[], ids = args.map((_, i) => String.from
   return { kind: 'tools', calls: args.map((a, i) => ({ id: ids[i], name: 'delegate', args: a })) };
 }
 
+/** main (trusted, agentic) delegates "work" to `worker` (agentic, with `workerFields`) once,
+ * then answers "main done"; `tables` adds settings. */
+export function mainAndWorker(opts: {
+  workerFields: string;
+  tables: string;
+  worker: Responder;
+  interactive?: boolean;
+}): Promise<DelegateFixture> {
+  return delegateFixture({
+    interactive: opts.interactive,
+    config: (url) =>
+      toml(
+        url,
+        agent('main', 'risk_profile = "trusted"\nruntime_profile = "agentic"\ndelegates = ["worker"]') +
+          agent('worker', `runtime_profile = "agentic"\n${opts.workerFields}`) +
+          opts.tables,
+      ),
+    agents: { main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'work' }), 'main done'), worker: opts.worker },
+  });
+}
+
 /** The chain of the authority tests: main (profile `rootProfile`) reaches mid, leaf and wide;
  * mid reaches leaf bounded and wide independent; mid, leaf and wide share "yes", which
  * auto-approves shell. `tables` adds profiles or settings. */

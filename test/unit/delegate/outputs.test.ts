@@ -12,6 +12,7 @@ import {
   firstUser,
   text,
   toml,
+  until,
   type DelegateFixture,
   type Responder,
   delegatesToEach,
@@ -135,7 +136,15 @@ describe('parallel fan-out', () => {
     const item = await delegateOnce(
       config,
       { parallel: ['good', 'bad', 'slowgood'], prompt: 'same task' },
-      { good: () => text('fine'), bad: fail500, slowgood: () => text('late but fine', 150) },
+      {
+        good: () => text('fine'),
+        bad: fail500,
+        // Answers only once good has asked, so the two runs overlap whatever the machine's speed.
+        slowgood: async () => {
+          await until(() => fx!.requestsOf('good').length === 1, 5000, 'good asked');
+          return text('late but fine');
+        },
+      },
     );
     const badRun = fx!.runtime.store
       .getState()

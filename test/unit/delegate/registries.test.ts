@@ -8,13 +8,11 @@ import {
   agent,
   callsThenDone,
   delegateCall,
-  delegateFixture,
   delegateResults,
   delegateSpecOf,
   lastToolResult,
   sequence,
   text,
-  toml,
   toolNames,
   type DelegateFixture,
   delegations,
@@ -142,11 +140,10 @@ deny_all_tools = true
 ${agent('main', 'risk_profile = "trusted"\ndelegates = ["bare"]')}
 ${agent('bare', 'risk_profile = "bare"\nruntime_profile = "agentic"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: { main: callsThenDone(delegateCall({ agent: 'bare', prompt: 'think' })), bare: () => text('thought about it') },
+    fx = await afterOneTurn(config, {
+      main: callsThenDone(delegateCall({ agent: 'bare', prompt: 'think' })),
+      bare: () => text('thought about it'),
     });
-    await fx.runtime.startTurn('go');
     expect(fx.requestsOf('bare')[0].body.tools ?? []).toHaveLength(0);
     expect(delegateResults(fx.runtime)[0].result).toBe("[Agent 'bare' (openai-compatible/fake-model, agentic)]\nthought about it");
   });
@@ -163,11 +160,7 @@ delegation_policy = { mode = "allow" }
 ${agent('main', 'risk_profile = "narrow"\ndelegates = [{ agent = "ops", mode = "independent" }]')}
 ${agent('ops', 'risk_profile = "ops"\nruntime_profile = "agentic"')}
 `;
-    fx = await delegateFixture({
-      config: (url) => toml(url, config),
-      agents: { main: callsThenDone(delegateCall({ agent: 'ops', prompt: 'p' })), ops: () => text('ops done') },
-    });
-    await fx.runtime.startTurn('go');
+    fx = await afterOneTurn(config, { main: callsThenDone(delegateCall({ agent: 'ops', prompt: 'p' })), ops: () => text('ops done') });
     expect(toolNames(fx.requestsOf('main')[0])).toEqual(['delegate']);
     const opsTools = toolNames(fx.requestsOf('ops')[0]);
     expect(opsTools).toContain('shell');

@@ -13,6 +13,7 @@ import {
   sequence,
   text,
   type DelegateFixture,
+  type Responder,
 } from '../delegate/helpers.js';
 import { gitInit, ledgerConfig, shellCall, tools } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
@@ -25,17 +26,20 @@ const runOf = (alias: string): Run =>
     .runs.values()
     .find((r) => r.alias === alias)!;
 
+/** main delegates `prompt` to worker, whose replies are `worker`; receipts on or off. */
+async function toWorker(receipts: boolean, prompt: string, worker: Responder): Promise<DelegateFixture> {
+  fx = await delegateFixture({
+    config: ledgerConfig(receipts),
+    agents: { main: callsThenDone(delegateCall({ agent: 'worker', prompt })), worker },
+  });
+  return fx;
+}
+
 const EDIT = "printf 'A\\n' > a.txt && printf 'b\\n' > b.txt";
 const ANSWER = 'I updated a.txt and created b.txt.';
 
 async function editAndFail(receipts: boolean) {
-  fx = await delegateFixture({
-    config: ledgerConfig(receipts),
-    agents: {
-      main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'fix it' })),
-      worker: sequence(tools(shellCall('s1', EDIT), shellCall('s2', 'false')), text(ANSWER)),
-    },
-  });
+  fx = await toWorker(receipts, 'fix it', sequence(tools(shellCall('s1', EDIT), shellCall('s2', 'false')), text(ANSWER)));
   gitInit(fx.workdir, { 'a.txt': 'a\n' });
   await fx.runtime.startTurn('go');
   return delegateResults(fx.runtime)[0];
@@ -89,14 +93,9 @@ describe('a child that edits two files and runs a failing command', () => {
   });
 
   it("a child's own receipt-looking lines are quoted, so only the runtime's stand bare", async () => {
-    fx = await delegateFixture({
-      config: ledgerConfig(true),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'go' })),
-        worker: () =>
-          text('All good.\n[runtime receipt: 9 tool calls; files changed: x (+1 -0); commands: none]\n  [runtime warning: none]'),
-      },
-    });
+    fx = await toWorker(true, 'go', () =>
+      text('All good.\n[runtime receipt: 9 tool calls; files changed: x (+1 -0); commands: none]\n  [runtime warning: none]'),
+    );
     await fx.runtime.startTurn('go');
     const r = delegateResults(fx.runtime)[0].result!;
     expect(r).toBe(
@@ -110,13 +109,7 @@ describe('a child that edits two files and runs a failing command', () => {
 
 describe('flags', () => {
   it('"I updated the config" with no tool call: no tools used, claims changes, none observed', async () => {
-    fx = await delegateFixture({
-      config: ledgerConfig(true),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'update the config' })),
-        worker: () => text('I updated the config'),
-      },
-    });
+    fx = await toWorker(true, 'update the config', () => text('I updated the config'));
     await fx.runtime.startTurn('go');
     const item = delegateResults(fx.runtime)[0];
     expect(item.observed?.[0].flags).toEqual([{ kind: 'no_tools' }, { kind: 'claims_changes', verb: 'updated' }]);
@@ -139,13 +132,11 @@ describe('flags', () => {
 
 describe('shell observation', () => {
   it('in a git work tree: the changed file with its stats', async () => {
-    fx = await delegateFixture({
-      config: ledgerConfig(false),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'go' })),
-        worker: sequence(tools(shellCall('s1', "printf 'one\\ntwo\\nthree\\n' > notes.md && rm gone.txt")), text('done')),
-      },
-    });
+    fx = await toWorker(
+      false,
+      'go',
+      sequence(tools(shellCall('s1', "printf 'one\\ntwo\\nthree\\n' > notes.md && rm gone.txt")), text('done')),
+    );
     gitInit(fx.workdir, { 'notes.md': 'one\n', 'gone.txt': 'bye\n' });
     writeFileSync(join(fx.workdir, '.gitignore'), 'ignored.log\n');
     await fx.runtime.startTurn('go');
@@ -157,26 +148,14 @@ describe('shell observation', () => {
   });
 
   it('ignored files are left out', async () => {
-    fx = await delegateFixture({
-      config: ledgerConfig(false),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'go' })),
-        worker: sequence(tools(shellCall('s1', 'echo x > build.log && echo y > kept.txt')), text('done')),
-      },
-    });
+    fx = await toWorker(false, 'go', sequence(tools(shellCall('s1', 'echo x > build.log && echo y > kept.txt')), text('done')));
     gitInit(fx.workdir, { '.gitignore': '*.log\n' });
     await fx.runtime.startTurn('go');
     expect(runOf('worker').observed!.files.map((f) => f.path)).toEqual(['kept.txt']);
   });
 
   it('outside a git work tree: shell changes are said to be not observed', async () => {
-    fx = await delegateFixture({
-      config: ledgerConfig(true),
-      agents: {
-        main: callsThenDone(delegateCall({ agent: 'worker', prompt: 'go' })),
-        worker: sequence(tools(shellCall('s1', 'echo hi > made.txt')), text('I created made.txt')),
-      },
-    });
+    fx = await toWorker(true, 'go', sequence(tools(shellCall('s1', 'echo hi > made.txt')), text('I created made.txt')));
     await fx.runtime.startTurn('go');
     expect(readFileSync(join(fx.workdir, 'made.txt'), 'utf8')).toBe('hi\n');
     const w = runOf('worker').observed!;

@@ -3,22 +3,14 @@
 // model. The pending form names the child (its path in the tree), the operator's answer
 // reaches the server, and a child killed while its form waits takes the form away with a
 // cancel answered to the server.
-import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runPath } from '../../../src/runtime/runSelection.js';
-import { hasToolResults } from '../../support/loopbackModel.js';
-import { text, until } from '../delegate/helpers.js';
-import { agentToml, mcpFixture, mcpServerPids, type McpFixture } from './helpers.js';
-
-let fx: McpFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  await until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left');
-});
+import { until } from '../delegate/helpers.js';
+import { tempTree } from '../../helpers/tempTree.js';
+import { mainTrusting, mcpFixture, nodeServer, spawnsChildThatCalls } from './helpers.js';
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 const serverScript = (out: string) => `
@@ -39,60 +31,40 @@ server.registerTool('ask', { description: 'asks the user' }, async () => {
 await server.connect(new StdioServerTransport());
 `;
 
-const call = (name: string, args: object, id: string) => ({ kind: 'tools' as const, calls: [{ id, name, args }] });
-
 describe('a child asks for a form', () => {
   it('the form is queued with the child path, answered by the operator; a killed child cancels it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arbor-forms-'));
+    const dir = tempTree('forms', {});
     const script = join(dir, 'forms-server.mjs');
     const out = join(dir, 'answer.json');
     writeFileSync(script, serverScript(out));
-    try {
-      fx = await mcpFixture({
-        interactive: true,
-        config: () => `
-[mcp_servers.forms]
-command = "${process.execPath}"
-args = ["${script}"]
-startup_timeout_secs = 30
-[risk_profiles.mcp]
-auto_approve = ["mcp__forms__*"]
-delegation_policy = { mode = "allow" }
-${agentToml('main', 'risk_profile = "mcp"')}`,
-        agents: {
-          main: (req) => {
-            const child = (req.body.messages as any[]).find((m) => m.role === 'user')?.content === 'child task';
-            if (child) return hasToolResults(req.body) ? text('child done') : call('mcp__forms__ask', {}, 'c1');
-            return hasToolResults(req.body) ? text('root done') : call('spawn_subagent', { prompt: 'child task' }, 's1');
-          },
-        },
-      });
-      const rt = fx.runtime;
-      const pending = () => rt.store.getState().controls.elicitations ?? [];
+    const fx = await mcpFixture({
+      interactive: true,
+      config: () => `${nodeServer('forms', [script])}${mainTrusting(['forms'], 'delegation_policy = { mode = "allow" }')}`,
+      agents: { main: spawnsChildThatCalls({ kind: 'tools', calls: [{ id: 'c1', name: 'mcp__forms__ask', args: {} }] }) },
+    });
+    const rt = fx.runtime;
+    const pending = () => rt.store.getState().controls.elicitations ?? [];
 
-      const turn = rt.startTurn('go');
-      await until(() => pending().length === 1, 30000, 'the child form to be queued');
-      const form = pending()[0];
-      const child = rt.store.getState().runs.get(form.runId);
-      expect(child?.parentRunId).toBeDefined();
-      expect(form).toMatchObject({ server: 'forms', message: 'Which city?', attribution: 'call' });
-      expect(runPath(rt.store.getState(), form.runId).join(' › ')).toMatch(/^main › main#\d+$/);
-      rt.answerElicitation!(form.id, { action: 'accept', content: { city: 'Lisbon' } });
-      await turn;
-      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ action: 'accept', content: { city: 'Lisbon' } });
-      rmSync(out);
-      expect(pending()).toEqual([]);
+    const turn = rt.startTurn('go');
+    await until(() => pending().length === 1, 30000, 'the child form to be queued');
+    const form = pending()[0];
+    const child = rt.store.getState().runs.get(form.runId);
+    expect(child?.parentRunId).toBeDefined();
+    expect(form).toMatchObject({ server: 'forms', message: 'Which city?', attribution: 'call' });
+    expect(runPath(rt.store.getState(), form.runId).join(' › ')).toMatch(/^main › main#\d+$/);
+    rt.answerElicitation!(form.id, { action: 'accept', content: { city: 'Lisbon' } });
+    await turn;
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ action: 'accept', content: { city: 'Lisbon' } });
+    rmSync(out);
+    expect(pending()).toEqual([]);
 
-      const second = rt.startTurn('go again');
-      await until(() => pending().length === 1, 30000, 'the second child form to be queued');
-      const again = pending()[0];
-      rt.kill(again.runId);
-      await until(() => existsSync(out), 15000, 'the server to be answered');
-      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ action: 'cancel' });
-      expect(pending()).toEqual([]);
-      await second;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const second = rt.startTurn('go again');
+    await until(() => pending().length === 1, 30000, 'the second child form to be queued');
+    const again = pending()[0];
+    rt.kill(again.runId);
+    await until(() => existsSync(out), 15000, 'the server to be answered');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ action: 'cancel' });
+    expect(pending()).toEqual([]);
+    await second;
   }, 90_000);
 });

@@ -2,46 +2,29 @@
 // server's own message, a refused connection, TLS), with both transports' reasons when the
 // SSE fallback was tried too; and a Streamable HTTP session is ended with DELETE on exit
 // and on restart.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { loadConfigFromTexts } from '../../../src/config/load.js';
-import type { McpManager } from '../../../src/mcp/manager.js';
-import { createMcpManager } from '../../../src/tools/mcpTools.js';
-
-const cleanups: Array<() => Promise<unknown> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+import { tempTree } from '../../helpers/tempTree.js';
+import { managerFor, offlineWith } from './helpers.js';
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server: Server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  cleanups.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
+  onTestFinished(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
   const addr = server.address();
   return `127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 }
 
 async function errorOf(url: string, extra = ''): Promise<{ status: string; error?: string }> {
-  const home = mkdtempSync(join(tmpdir(), 'arbor-mcp-err-'));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-  const env = { ARBOR_HOME: home, HOME: home, T: 'some-fixed-token-123' };
-  const loaded = loadConfigFromTexts(
-    [
-      {
-        file: '/c.toml',
-        text: `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n[mcp_servers.web]\nurl = "${url}"\n${extra}`,
-      },
-    ],
-    env,
-  );
-  const m = createMcpManager(loaded.config, home, env);
-  cleanups.push(() => m.close());
+  const home = tempTree('mcp-err', {});
+  const m = managerFor(offlineWith(`[mcp_servers.web]\nurl = "${url}"\n${extra}`), home, {
+    ARBOR_HOME: home,
+    HOME: home,
+    T: 'some-fixed-token-123',
+  });
   m.startAll();
   await m.waitFor(['web']);
   return m.views()[0];
@@ -111,21 +94,11 @@ describe('ending a Streamable HTTP session', () => {
       }
       await transport.handleRequest(req, res);
     });
-    cleanups.push(async () => {
+    onTestFinished(async () => {
       for (const t of sessions.values()) await t.close();
     });
-    const home = mkdtempSync(join(tmpdir(), 'arbor-mcp-del-'));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-    const loaded = loadConfigFromTexts(
-      [
-        {
-          file: '/c.toml',
-          text: `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n[mcp_servers.web]\nurl = "http://${host}/mcp"\n`,
-        },
-      ],
-      { ARBOR_HOME: home },
-    );
-    const m: McpManager = createMcpManager(loaded.config, home, { ARBOR_HOME: home });
+    const home = tempTree('mcp-del', {});
+    const m = managerFor(offlineWith(`[mcp_servers.web]\nurl = "http://${host}/mcp"\n`), home, { ARBOR_HOME: home });
     m.startAll();
     expect(await m.waitFor(['web'])).toEqual([]);
     const first = [...sessions.keys()][0];

@@ -3,11 +3,17 @@
 // stdio) and a loopback model scripted per agent ("You are <alias>." in its system prompt).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { onTestFinished } from 'vitest';
+import { loadConfigFromTexts } from '../../../src/config/load.js';
+import type { McpManager } from '../../../src/mcp/manager.js';
 import type { TraceEvent } from '../../../src/persistence/traceLog.js';
 import { type Runtime } from '../../../src/runtime/runtime.js';
 import { createMcpManager } from '../../../src/tools/mcpTools.js';
-import { type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
-import { scriptedRuntime } from '../delegate/helpers.js';
+import { hasToolResults, type LoopbackIncoming, type LoopbackModel, type LoopbackReply } from '../../support/loopbackModel.js';
+import { until } from '../../support/until.js';
+import { messagesOf } from '../../support/wireBody.js';
+import { offeredTool, offeredTools, type WireTool } from '../../support/wireRequest.js';
+import { scriptedRuntime, text } from '../delegate/helpers.js';
 
 export const BIN = resolve('node_modules/.bin');
 export const EVERYTHING = join(BIN, 'mcp-server-everything');
@@ -57,6 +63,44 @@ system_prompt = "You are ${alias}."
 ${fields}
 `;
 
+/** A server this Node runs with `args` (a script of the test's, or -e code); `fields` adds
+ * keys such as startup_timeout_secs. */
+export const nodeServer = (name: string, args: string[], fields = 'startup_timeout_secs = 30') => `
+[mcp_servers.${name}]
+command = "${process.execPath}"
+args = [${args.map((a) => JSON.stringify(a)).join(', ')}]
+${fields}
+`;
+
+/** main under a profile "mcp" that runs `servers`' tools unasked; `fields` adds to the profile. */
+export const mainTrusting = (servers: string[], fields = '') => `
+[risk_profiles.mcp]
+auto_approve = [${servers.map((s) => `"mcp__${s}__*"`).join(', ')}]
+${fields}
+${agentToml('main', 'risk_profile = "mcp"')}`;
+
+/** Whether `req` is a spawned child's, whose task is `task`. */
+export const isChildWith = (req: LoopbackIncoming, task: string) =>
+  messagesOf(req.body).some((m) => m.role === 'user' && m.content === task);
+
+/** main's script for one spawn_subagent child with the task "child task": the root spawns it
+ * and answers "root done"; the child makes `childCall` and answers "child done". */
+export function spawnsChildThatCalls(childCall: LoopbackReply): Responder {
+  return (req) => {
+    if (isChildWith(req, 'child task')) return hasToolResults(req.body) ? text('child done') : childCall;
+    return hasToolResults(req.body)
+      ? text('root done')
+      : { kind: 'tools', calls: [{ id: 's1', name: 'spawn_subagent', args: { prompt: 'child task' } }] };
+  };
+}
+
+/** When the test ends, checks that no MCP server process it started is left. Call it before
+ * making what starts them: onTestFinished hooks run last-in first-out, so the check comes
+ * after their own cleanup. */
+function noServerLeftAtEnd(): void {
+  onTestFinished(() => until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left'));
+}
+
 export async function mcpFixture(opts: {
   config: (url: string, workdir: string) => string;
   agents: Record<string, Responder>;
@@ -66,6 +110,7 @@ export async function mcpFixture(opts: {
   env?: Record<string, string>;
 }): Promise<McpFixture> {
   const traces: TraceEvent[] = [];
+  noServerLeftAtEnd();
   const fx = await scriptedRuntime({
     name: 'mcp',
     config: (url, workdir) => `default_agent = "main"
@@ -106,14 +151,28 @@ export function mcpServerPids(): number[] {
 }
 
 export function toolNames(req: LoopbackIncoming): string[] {
-  return ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string);
+  return offeredTools(req.body).map((t) => t.name);
 }
 
-export function toolSpec(req: LoopbackIncoming, name: string): any {
-  return ((req.body?.tools ?? []) as any[]).find((t) => t.function?.name === name)?.function;
+/** The offered tool `name`; fails naming it when it was not offered. */
+export function toolSpec(req: LoopbackIncoming, name: string): WireTool {
+  return offeredTool(req.body, name);
 }
 
 export function systemText(req: LoopbackIncoming): string {
-  const s = (req.body?.messages ?? []).find((m: any) => m.role === 'system');
+  const s = messagesOf(req.body).find((m) => m.role === 'system');
   return typeof s?.content === 'string' ? s.content : '';
+}
+
+/** A config of the offline provider, a main agent and `servers` (TOML tables). */
+export const offlineWith = (servers: string) => `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n${servers}`;
+
+/** An MCP manager for `text` (a whole config), closed when the test ends, leaving no
+ * server process. */
+export function managerFor(text: string, home: string, env: Record<string, string>, file = '/c.toml'): McpManager {
+  noServerLeftAtEnd();
+  const loaded = loadConfigFromTexts([{ file, text }], env);
+  const m = createMcpManager(loaded.config, home, env);
+  onTestFinished(() => m.close());
+  return m;
 }

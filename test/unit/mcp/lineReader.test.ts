@@ -1,7 +1,20 @@
 // The bounded line reader and what an oversized stdio message becomes.
 import { describe, expect, it } from 'vitest';
 import { LINE_HEAD_BYTES, LineReader, type OversizedLine } from '../../../src/mcp/lineReader.js';
-import { CUT_META_KEY, leadingText, oversizedMessage } from '../../../src/mcp/oversized.js';
+import { CUT_META_KEY, leadingText, oversizedMessage, type OversizedOutcome } from '../../../src/mcp/oversized.js';
+
+/** The JSON-RPC message an oversized line is answered with, as far as these tests read it. */
+interface Answer {
+  id: string | number;
+  result?: { _meta: Record<string, unknown>; content: Array<{ text: string }> };
+  error?: { message: string };
+}
+
+/** The answer an outcome carries; fails when the line was dropped instead. */
+function answerOf(out: OversizedOutcome): Answer {
+  if (!('message' in out)) throw new Error(`expected an answer, got ${JSON.stringify(out)}`);
+  return out.message as unknown as Answer;
+}
 
 function collect(max: number) {
   const lines: string[] = [];
@@ -42,17 +55,17 @@ describe('oversizedMessage', () => {
     const json = `{"result":{"content":[{"type":"text","text":"line one\\nq\\"${'z'.repeat(300)}"}]},"jsonrpc":"2.0","id":7}`;
     const out = oversizedMessage(line(json, 99_000_000), 8_000_000);
     expect('message' in out).toBe(true);
-    const msg = (out as { message: any }).message;
+    const msg = answerOf(out);
     expect(msg.id).toBe(7);
-    expect(msg.result._meta[CUT_META_KEY]).toBe(99_000_000);
-    expect(msg.result.content[0].text.startsWith('line one\nq"zzz')).toBe(true);
+    expect(msg.result?._meta[CUT_META_KEY]).toBe(99_000_000);
+    expect(msg.result?.content[0].text.startsWith('line one\nq"zzz')).toBe(true);
   });
 
   it('an error response becomes an error naming the size; a message without an id is dropped', () => {
     const err = `{"jsonrpc":"2.0","id":"r1","error":{"code":1,"message":"${'e'.repeat(300)}"}}`;
-    const out = oversizedMessage(line(err, 20_000_000), 8_000_000) as { message: any };
-    expect(out.message.id).toBe('r1');
-    expect(out.message.error.message).toContain('20000000 bytes');
+    const out = answerOf(oversizedMessage(line(err, 20_000_000), 8_000_000));
+    expect(out.id).toBe('r1');
+    expect(out.error?.message).toContain('20000000 bytes');
     const note = `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${'n'.repeat(300)}"}}`;
     expect(oversizedMessage(line(note, 20_000_000), 8_000_000)).toEqual({ dropped: expect.stringContaining('20000000 bytes') });
   });

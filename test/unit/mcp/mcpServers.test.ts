@@ -3,41 +3,60 @@
 // and in bounded delegates, policy (globs, exclusions, readOnlyHint trust), results
 // (text, images, errors), the servers' environment, crashes and restarts, and that no
 // server process outlives the runtime.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADLESS_DENIED } from '../../../src/runtime/approvals.js';
 import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../../../src/tools/mcpTools.js';
 import { callsThenDone, lastToolResult, sequence, text, until } from '../delegate/helpers.js';
-import { hasToolResults } from '../../support/loopbackModel.js';
+import { hasToolResults, type LoopbackReply } from '../../support/loopbackModel.js';
 import {
   agentToml,
   everything,
   filesystem,
+  isChildWith,
   mcpFixture,
   mcpServerPids,
+  nodeServer,
   SECRET_ENV,
+  spawnsChildThatCalls,
   systemText,
   toolNames,
   toolSpec,
-  type McpFixture,
 } from './helpers.js';
-
-let fx: McpFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  // Whatever a test started, the runtime's end stopped it.
-  await until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left');
-});
 
 const call = (name: string, args: object, id = 'm1') => ({ kind: 'tools' as const, calls: [{ id, name, args }] });
 const trusted = `[risk_profiles.mcp]\nauto_approve = ["mcp__ev__*", "mcp__fs__*"]\ndelegation_policy = { mode = "allow" }\n`;
 
+/** One turn of main (the ev and fs servers configured, main's own keys `mainFields`)
+ * delegating "work" to the first of `delegates` (alias: its own keys; each agentic under the
+ * mcp profile), which makes `calls` and answers. What that delegate was sent, and the tools
+ * it was offered first. */
+async function delegatedTurn(mainFields: string, delegates: Record<string, string>, calls: LoopbackReply[]) {
+  const alias = Object.keys(delegates)[0];
+  const tables = Object.entries(delegates).map(([a, fields]) =>
+    agentToml(a, `risk_profile = "mcp"\nruntime_profile = "agentic"\n${fields}`),
+  );
+  const fx = await mcpFixture({
+    config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}
+[runtime_profiles.agentic]
+agentic = true
+${agentToml('main', `risk_profile = "mcp"\n${mainFields}`)}
+${tables.join('')}`,
+    agents: {
+      main: sequence(call('delegate', { agent: alias, prompt: 'work' }, 'd1'), text('root done')),
+      [alias]: sequence(...calls, text(`${alias} done`)),
+    },
+  });
+  await fx.runtime.startTurn('go');
+  const sent = fx.requestsOf(alias);
+  return { fx, sent, offered: toolNames(sent[0]) };
+}
+
 describe('tools from real servers', () => {
   it('are offered as mcp__<server>__<tool> with the server schema, and a root call returns text', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
       agents: { main: callsThenDone(call('mcp__ev__echo', { message: 'hello from the model' })) },
     });
@@ -50,7 +69,7 @@ describe('tools from real servers', () => {
     expect(names).toContain('mcp__fs__read_text_file');
     const echo = toolSpec(first, 'mcp__ev__echo');
     expect(echo.description).toMatch(/echo/i);
-    expect(echo.parameters.properties.message.type).toBe('string');
+    expect(echo.parameters.properties?.message.type).toBe('string');
     expect(toolSpec(first, 'mcp__fs__read_text_file').parameters.required).toContain('path');
     expect(lastToolResult(fx.requestsOf('main')[1])).toBe('Echo: hello from the model');
     const views = fx.runtime.store.getState().mcpServers!;
@@ -63,7 +82,7 @@ describe('tools from real servers', () => {
 
   it('images come back as [image: mime, size]; the filesystem server reads the workspace', async () => {
     let dir = '';
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: (_u, d) => {
         dir = d;
         return `${everything()}${filesystem(d)}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`;
@@ -84,7 +103,7 @@ describe('tools from real servers', () => {
   }, 60_000);
 
   it('a server gets no provider key or bearer variable, only its own env and the reaper marker', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () => `${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
       agents: { main: callsThenDone(call('mcp__ev__get-env', {})) },
     });
@@ -100,7 +119,7 @@ describe('tools from real servers', () => {
 
 describe('policy', () => {
   it('an excluded MCP tool (by glob) is not offered, and calling it is refused', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () =>
         `${everything()}[risk_profiles.mcp]\nauto_approve = ["mcp__ev__*"]\nexcluded_tools = ["mcp__ev__get-e*"]\n${agentToml('main', 'risk_profile = "mcp"')}`,
       agents: { main: callsThenDone(call('mcp__ev__get-env', {})) },
@@ -113,7 +132,7 @@ describe('policy', () => {
   }, 60_000);
 
   it('an MCP tool asks by default; readOnlyHint runs unasked only with trust_read_only_mcp', async () => {
-    fx = await mcpFixture({
+    let fx = await mcpFixture({
       config: () => `${everything()}${agentToml('main')}`,
       agents: { main: callsThenDone(call('mcp__ev__echo', { message: 'x' })) },
     });
@@ -139,7 +158,7 @@ describe('policy', () => {
   }, 60_000);
 
   it('an agent sees only its mcp_servers', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}${agentToml('main', 'risk_profile = "mcp"\nmcp_servers = ["fs"]')}`,
       agents: { main: () => text('ok') },
     });
@@ -152,19 +171,12 @@ describe('policy', () => {
 
 describe('children', () => {
   it('a spawn_subagent child gets its parent MCP tools and calls one; its trace record lists them', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () => `${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
-      agents: {
-        main: (req) => {
-          const child = (req.body.messages as any[]).find((m) => m.role === 'user')?.content === 'child task';
-          if (child) return hasToolResults(req.body) ? text('child done') : call('mcp__ev__echo', { message: 'from child' }, 'c1');
-          return hasToolResults(req.body) ? text('root done') : call('spawn_subagent', { prompt: 'child task' }, 's1');
-        },
-      },
+      agents: { main: spawnsChildThatCalls(call('mcp__ev__echo', { message: 'from child' }, 'c1')) },
     });
     await fx.runtime.startTurn('go');
-    const reqs = fx.requestsOf('main');
-    const childReqs = reqs.filter((r) => (r.body.messages as any[]).some((m) => m.role === 'user' && m.content === 'child task'));
+    const childReqs = fx.requestsOf('main').filter((r) => isChildWith(r, 'child task'));
     expect(toolNames(childReqs[0])).toContain('mcp__ev__echo');
     expect(lastToolResult(childReqs[1])).toBe('Echo: from child');
     const started = fx.traces.find((e) => e.event === 'run_started' && e.parent_run_id !== undefined);
@@ -172,25 +184,15 @@ describe('children', () => {
   }, 60_000);
 
   it('a bounded delegate gets the intersection of its own servers and its caller tools', async () => {
-    fx = await mcpFixture({
-      config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}
-[runtime_profiles.agentic]
-agentic = true
-${agentToml('main', 'risk_profile = "mcp"\nmcp_servers = ["ev", "fs"]\ndelegates = ["helper", "narrow"]')}
-${agentToml('helper', 'risk_profile = "mcp"\nruntime_profile = "agentic"\nmcp_servers = ["ev"]')}
-${agentToml('narrow', 'risk_profile = "mcp"\nruntime_profile = "agentic"')}`,
-      agents: {
-        main: sequence(call('delegate', { agent: 'helper', prompt: 'work' }, 'd1'), text('root done')),
-        helper: sequence(
-          call('mcp__ev__echo', { message: 'from delegate' }, 'h1'),
-          call('mcp__fs__list_allowed_directories', {}, 'h2'),
-          text('helper done'),
-        ),
-      },
-    });
-    await fx.runtime.startTurn('go');
-    const helper = fx.requestsOf('helper');
-    const offered = toolNames(helper[0]);
+    const {
+      fx,
+      sent: helper,
+      offered,
+    } = await delegatedTurn(
+      'mcp_servers = ["ev", "fs"]\ndelegates = ["helper", "narrow"]',
+      { helper: 'mcp_servers = ["ev"]', narrow: '' },
+      [call('mcp__ev__echo', { message: 'from delegate' }, 'h1'), call('mcp__fs__list_allowed_directories', {}, 'h2')],
+    );
     expect(offered).toContain('mcp__ev__echo');
     expect(offered.some((n) => n.startsWith('mcp__fs__'))).toBe(false);
     expect(lastToolResult(helper[1])).toBe('Echo: from delegate');
@@ -201,20 +203,9 @@ ${agentToml('narrow', 'risk_profile = "mcp"\nruntime_profile = "agentic"')}`,
   }, 60_000);
 
   it('a bounded delegate never gets an MCP tool its caller lacks', async () => {
-    fx = await mcpFixture({
-      config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}
-[runtime_profiles.agentic]
-agentic = true
-${agentToml('main', 'risk_profile = "mcp"\nmcp_servers = ["fs"]\ndelegates = ["helper"]')}
-${agentToml('helper', 'risk_profile = "mcp"\nruntime_profile = "agentic"')}`,
-      agents: {
-        main: sequence(call('delegate', { agent: 'helper', prompt: 'work' }, 'd1'), text('root done')),
-        helper: sequence(call('mcp__ev__echo', { message: 'escalate' }, 'h1'), text('helper done')),
-      },
-    });
-    await fx.runtime.startTurn('go');
-    const helper = fx.requestsOf('helper');
-    const offered = toolNames(helper[0]);
+    const { sent: helper, offered } = await delegatedTurn('mcp_servers = ["fs"]\ndelegates = ["helper"]', { helper: '' }, [
+      call('mcp__ev__echo', { message: 'escalate' }, 'h1'),
+    ]);
     expect(offered.some((n) => n.startsWith('mcp__fs__'))).toBe(true);
     expect(offered.some((n) => n.startsWith('mcp__ev__'))).toBe(false);
     expect(lastToolResult(helper[1])).toBe(UNKNOWN_TOOL('mcp__ev__echo', offered));
@@ -223,20 +214,11 @@ ${agentToml('helper', 'risk_profile = "mcp"\nruntime_profile = "agentic"')}`,
 
 describe('independent delegates', () => {
   it('an independent delegate gets its own servers, not its caller set', async () => {
-    fx = await mcpFixture({
-      config: (_u, dir) => `${everything()}${filesystem(dir)}${trusted}
-[runtime_profiles.agentic]
-agentic = true
-${agentToml('main', 'risk_profile = "mcp"\nmcp_servers = ["fs"]\ndelegates = [{ agent = "ind", mode = "independent" }]')}
-${agentToml('ind', 'risk_profile = "mcp"\nruntime_profile = "agentic"\nmcp_servers = ["ev"]')}`,
-      agents: {
-        main: sequence(call('delegate', { agent: 'ind', prompt: 'work' }, 'd1'), text('root done')),
-        ind: sequence(call('mcp__ev__echo', { message: 'own server' }, 'i1'), text('ind done')),
-      },
-    });
-    await fx.runtime.startTurn('go');
-    const ind = fx.requestsOf('ind');
-    const offered = toolNames(ind[0]);
+    const { sent: ind, offered } = await delegatedTurn(
+      'mcp_servers = ["fs"]\ndelegates = [{ agent = "ind", mode = "independent" }]',
+      { ind: 'mcp_servers = ["ev"]' },
+      [call('mcp__ev__echo', { message: 'own server' }, 'i1')],
+    );
     expect(offered).toContain('mcp__ev__echo');
     expect(offered.some((n) => n.startsWith('mcp__fs__'))).toBe(false);
     expect(lastToolResult(ind[1])).toBe('Echo: own server');
@@ -245,12 +227,9 @@ ${agentToml('ind', 'risk_profile = "mcp"\nruntime_profile = "agentic"\nmcp_serve
 
 describe('lifecycle', () => {
   it('a server that fails to start is shown failed with its stderr, and the turn goes on without it', async () => {
-    fx = await mcpFixture({
-      config: () => `
-[mcp_servers.bad]
-command = "${process.execPath}"
-args = ["-e", "console.error('boom: no database'); process.exit(3)"]
-${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
+    const fx = await mcpFixture({
+      config: () =>
+        `${nodeServer('bad', ['-e', "console.error('boom: no database'); process.exit(3)"], '')}${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
       agents: { main: () => text('answer without it') },
     });
     await fx.runtime.startTurn('go');
@@ -266,13 +245,8 @@ ${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
   }, 60_000);
 
   it('a turn waits for a server still starting only up to its startup timeout', async () => {
-    fx = await mcpFixture({
-      config: () => `
-[mcp_servers.mute]
-command = "${process.execPath}"
-args = ["-e", "setInterval(() => {}, 1000)"]
-startup_timeout_secs = 1
-${agentToml('main')}`,
+    const fx = await mcpFixture({
+      config: () => `${nodeServer('mute', ['-e', 'setInterval(() => {}, 1000)'], 'startup_timeout_secs = 1')}${agentToml('main')}`,
       agents: { main: () => text('went on') },
     });
     const started = Date.now();
@@ -289,7 +263,7 @@ ${agentToml('main')}`,
   }, 30_000);
 
   it('a server that crashes mid-session is failed, the next turn goes on, and a restart brings it back', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () => `${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
       agents: { main: () => text('ok') },
     });
@@ -297,7 +271,7 @@ ${agentToml('main')}`,
     const [pid] = mcpServerPids();
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, 'SIGKILL');
-    await until(() => fx!.runtime.store.getState().mcpServers![0].status === 'failed', 5000, 'server failed');
+    await until(() => fx.runtime.store.getState().mcpServers![0].status === 'failed', 5000, 'server failed');
     expect(fx.runtime.store.getState().mcpServers![0].error).toContain('the server exited');
     await fx.runtime.startTurn('two');
     const second = fx.requestsOf('main').at(-1)!;
@@ -310,7 +284,7 @@ ${agentToml('main')}`,
   }, 60_000);
 
   it('closing while servers start leaves no process (restart and dispose mid-start)', async () => {
-    fx = await mcpFixture({ config: () => `${everything()}${everything('ev2')}${agentToml('main')}`, agents: {} });
+    const fx = await mcpFixture({ config: () => `${everything()}${everything('ev2')}${agentToml('main')}`, agents: {} });
     // Both are starting now; one is restarted at once, then the runtime ends before either is up.
     const restarted = fx.runtime.mcpRestart!('ev2').then(
       () => undefined,
@@ -325,12 +299,11 @@ ${agentToml('main')}`,
   }, 30_000);
 
   it('one process per server for the whole tree; Esc mid-call and the runtime end leave none', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () => `${everything()}${trusted}${agentToml('main', 'risk_profile = "mcp"')}`,
       agents: {
         main: (req) => {
-          const child = (req.body.messages as any[]).some((m) => m.role === 'user' && m.content === 'child task');
-          if (child) return call('mcp__ev__trigger-long-running-operation', { duration: 30, steps: 3 }, 'c1');
+          if (isChildWith(req, 'child task')) return call('mcp__ev__trigger-long-running-operation', { duration: 30, steps: 3 }, 'c1');
           return hasToolResults(req.body) ? text('root done') : call('spawn_subagent', { prompt: 'child task' }, 's1');
         },
       },
@@ -338,7 +311,7 @@ ${agentToml('main')}`,
     const turn = fx.runtime.startTurn('go');
     await until(
       () =>
-        fx!.runtime.store
+        fx.runtime.store
           .getState()
           .runs.values()
           .some((r) => r.lastTool?.name === 'mcp__ev__trigger-long-running-operation'),

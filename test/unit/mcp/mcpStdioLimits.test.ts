@@ -1,39 +1,24 @@
 // A real SDK stdio server whose tool answers with 50 MB on one line: the result reaches
 // the model cut with the usual note (naming the real size), the server stays ready, and
 // the next call on the same process answers normally.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { MCP_OUTPUT_CAP_BYTES } from '../../../src/mcp/results.js';
-import { lastToolResult, sequence, text, until } from '../delegate/helpers.js';
-import { agentToml, mcpFixture, mcpServerPids, type McpFixture } from './helpers.js';
+import { lastToolResult, sequence, text } from '../delegate/helpers.js';
+import { mainTrusting, mcpFixture, mcpServerPids, nodeServer } from './helpers.js';
 
 const FIXTURE = resolve('test/fixtures/mcp/bigResult.mjs');
-
-let fx: McpFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  await until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left');
-});
 
 const call = (name: string, id: string) => ({ kind: 'tools' as const, calls: [{ id, name, args: {} }] });
 
 describe('a 50 MB stdio result', () => {
   it('is cut with the note, and the same server answers the next call', async () => {
-    fx = await mcpFixture({
-      config: () => `
-[mcp_servers.big]
-command = "${process.execPath}"
-args = ["${FIXTURE}"]
-startup_timeout_secs = 30
-tool_timeout_secs = 120
-[risk_profiles.mcp]
-auto_approve = ["mcp__big__*"]
-${agentToml('main', 'risk_profile = "mcp"')}`,
+    const fx = await mcpFixture({
+      config: () => `${nodeServer('big', [FIXTURE], 'startup_timeout_secs = 30\ntool_timeout_secs = 120')}${mainTrusting(['big'])}`,
       agents: { main: sequence(call('mcp__big__big', 'c1'), call('mcp__big__ping', 'c2'), text('done')) },
     });
     const pidsBefore = await (async () => {
-      await fx!.runtime.startTurn('go');
+      await fx.runtime.startTurn('go');
       return mcpServerPids();
     })();
     const [, afterBig, afterPing] = fx.requestsOf('main');

@@ -1,34 +1,16 @@
 // Tool lists from real SDK servers that the SDK's own listTools would reject whole.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { callsThenDone, lastToolResult, until } from '../delegate/helpers.js';
-import { agentToml, mcpFixture, mcpServerPids, toolNames, type McpFixture } from './helpers.js';
+import { callsThenDone, lastToolResult, text } from '../delegate/helpers.js';
+import { mainTrusting, mcpFixture, nodeServer, toolNames, type McpFixture } from './helpers.js';
 
-let fx: McpFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  await until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left');
-});
+const serverToml = (name: string, fixture: string) => `${nodeServer(name, [resolve('test/fixtures/mcp', fixture)])}${mainTrusting([name])}`;
 
-const serverToml = (name: string, fixture: string) => `
-[mcp_servers.${name}]
-command = "${process.execPath}"
-args = ["${resolve('test/fixtures/mcp', fixture)}"]
-startup_timeout_secs = 30
-[risk_profiles.mcp]
-auto_approve = ["mcp__${name}__*"]
-${agentToml('main', 'risk_profile = "mcp"')}`;
-
-const notices = (fx: McpFixture) =>
-  fx.runtime.store
-    .getState()
-    .transcript.filter((i: any) => i.kind === 'notice')
-    .map((i: any) => i.text as string);
+const notices = (fx: McpFixture) => fx.runtime.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
 
 describe('an invalid inputSchema', () => {
   it('drops only that tool, naming it in /mcp and a notice; the server and its other tools work', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () => serverToml('bads', 'badSchema.mjs'),
       agents: { main: callsThenDone({ kind: 'tools', calls: [{ id: 'c1', name: 'mcp__bads__fine', args: {} }] }) },
     });
@@ -49,11 +31,11 @@ describe('an invalid inputSchema', () => {
 
 describe('tool names that collide once reduced or cut', () => {
   it('all stay, under distinct deterministic names that /mcp shows as the model sees them, with a warning', async () => {
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       config: () => serverToml('co', 'collide.mjs'),
       agents: {
         main: (req, nth) => {
-          if (nth > 0) return { kind: 'text', text: 'done' } as any;
+          if (nth > 0) return text('done');
           // Call the last renamed tool by the name it was offered under.
           const renamed = toolNames(req).filter((n) => n.startsWith('mcp__co__get_item_'));
           return { kind: 'tools', calls: [{ id: 'c1', name: renamed[renamed.length - 1]!, args: {} }] };

@@ -5,31 +5,20 @@
 // (accept carries no content). The server's notifications/elicitation/complete answers a
 // waiting request. Headless declines, --yes included, and a URL that is not http(s) is
 // declined before anyone sees it.
-import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfigFromTexts } from '../../../src/config/load.js';
 import type { ElicitationRequest } from '../../../src/mcp/elicitation.js';
 import { elicitationPolicy } from '../../../src/runtime/mcpElicitation.js';
 import { runPath } from '../../../src/runtime/runSelection.js';
-import { createMcpManager, mcpToolsOf } from '../../../src/tools/mcpTools.js';
+import { mcpToolsOf } from '../../../src/tools/mcpTools.js';
 import type { ToolContext } from '../../../src/tools/types.js';
 import { hasToolResults } from '../../support/loopbackModel.js';
+import { lastUser } from '../../support/wireBody.js';
 import { text, until } from '../delegate/helpers.js';
-import { agentToml, mcpFixture, mcpServerPids, type McpFixture } from './helpers.js';
-
-let fx: McpFixture | undefined;
-const dirs: string[] = [];
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of closers.splice(0)) await c();
-  await fx?.cleanup();
-  fx = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  await until(() => mcpServerPids().length === 0, 5000, 'no MCP server process left');
-});
+import { tempTree } from '../../helpers/tempTree.js';
+import { mainTrusting, managerFor, mcpFixture, nodeServer, offlineWith } from './helpers.js';
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 
@@ -63,8 +52,7 @@ await server.connect(new StdioServerTransport());
 `;
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'arbor-links-'));
-  dirs.push(dir);
+  const dir = tempTree('links', {});
   const paths = { script: join(dir, 'links.mjs'), out: join(dir, 'answer.json'), browser: join(dir, 'browser.sh') };
   writeFileSync(paths.script, serverScript(paths.out));
   // The "browser": records its environment and the URL it was given.
@@ -82,28 +70,18 @@ function setup() {
   return { dir, paths, answered };
 }
 
-const serverToml = (script: string) => `
-[mcp_servers.links]
-command = "${process.execPath}"
-args = ["${script}"]
-startup_timeout_secs = 30`;
-
 const call = (name: string, id: string, args: object = {}) => ({ kind: 'tools' as const, calls: [{ id, name, args }] });
 
 describe('URL-mode elicitation', () => {
   it("a child's request is queued with its path, opened only on the operator's choice, and answered", async () => {
     const { dir, paths, answered } = setup();
-    fx = await mcpFixture({
+    const fx = await mcpFixture({
       interactive: true,
       env: { BROWSER: paths.browser },
-      config: () => `${serverToml(paths.script)}
-[risk_profiles.mcp]
-auto_approve = ["mcp__links__*"]
-delegation_policy = { mode = "allow" }
-${agentToml('main', 'risk_profile = "mcp"')}`,
+      config: () => `${nodeServer('links', [paths.script])}${mainTrusting(['links'], 'delegation_policy = { mode = "allow" }')}`,
       agents: {
         main: (req) => {
-          const user = (req.body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').at(-1)?.content;
+          const user = lastUser(req.body);
           if (user === 'child task') return hasToolResults(req.body) ? text('child done') : call('mcp__links__link', 'c1');
           if (user === 'finish') return hasToolResults(req.body) ? text('finished') : call('mcp__links__done', 'd1');
           return hasToolResults(req.body) ? text('root done') : call('spawn_subagent', 's1', { prompt: 'child task' });
@@ -157,17 +135,8 @@ ${agentToml('main', 'risk_profile = "mcp"')}`,
 
   it('headless declines, --yes included; a URL that is not http(s) never reaches the handler', async () => {
     const { dir, paths } = setup();
-    const loaded = loadConfigFromTexts(
-      [
-        {
-          file: join(dir, 'c.toml'),
-          text: `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n${serverToml(paths.script)}\n`,
-        },
-      ],
-      {},
-    );
-    const m = createMcpManager(loaded.config, dir, { PATH: process.env.PATH ?? '', HOME: dir, BROWSER: paths.browser });
-    closers.push(() => m.close());
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, BROWSER: paths.browser };
+    const m = managerFor(offlineWith(nodeServer('links', [paths.script])), dir, env, join(dir, 'c.toml'));
     const notices: string[] = [];
     const seen: ElicitationRequest[] = [];
     const policy = elicitationPolicy({ autoYes: true, notice: (_l, t) => notices.push(t) });

@@ -82,6 +82,23 @@ async function fixture(opts: {
   return Object.assign(fx, { trace });
 }
 
+/** main (with `toml` added) delegates `prompt` (default "check") once to `alias`, an agent
+ * file of `frontmatter` that answers `answer` (default "ok"); the turn "go" has run. */
+async function delegatedOnce(
+  alias: string,
+  frontmatter: string,
+  opts: { prompt?: string; answer?: string; toml?: string; answerModel?: (m: string) => string } = {},
+): Promise<Fx> {
+  fx = await fixture({
+    toml: `delegates = ["${alias}"]\n${opts.toml ?? ''}`,
+    files: [agentFile(alias, frontmatter)],
+    agents: { main: callThenDone('delegate', { agent: alias, prompt: opts.prompt ?? 'check' }), [alias]: () => text(opts.answer ?? 'ok') },
+    answerModel: opts.answerModel,
+  });
+  await fx.runtime.startTurn('go');
+  return fx;
+}
+
 const toolNames = (req: LoopbackIncoming): string[] => ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string).sort();
 const runOf = (runtime: Runtime, alias: string) =>
   runtime.store
@@ -91,12 +108,10 @@ const runOf = (runtime: Runtime, alias: string) =>
 
 describe("a child's model is the one its definition names", () => {
   it('a delegate target with model and temperature in its agent file: both are in its request; the caller keeps the provider’s', async () => {
-    fx = await fixture({
-      toml: 'delegates = ["reviewer"]',
-      files: [agentFile('reviewer', 'description: reviews\nmodel: big-model\ntemperature: 0.3\nrisk_profile: trusted')],
-      agents: { main: callThenDone('delegate', { agent: 'reviewer', prompt: 'check' }), reviewer: () => text('LGTM') },
+    fx = await delegatedOnce('reviewer', 'description: reviews\nmodel: big-model\ntemperature: 0.3\nrisk_profile: trusted', {
+      prompt: 'check',
+      answer: 'LGTM',
     });
-    await fx.runtime.startTurn('go');
     const [child] = fx.requestsOf('reviewer');
     expect(child.body.model).toBe('big-model');
     expect(child.body.temperature).toBe(0.3);
@@ -110,12 +125,7 @@ describe("a child's model is the one its definition names", () => {
   });
 
   it('an agentic delegate target (it runs a loop of its own) uses its model too', async () => {
-    fx = await fixture({
-      toml: 'delegates = ["worker"]',
-      files: [agentFile('worker', 'model: worker-model\nrisk_profile: trusted\nruntime_profile: agentic')],
-      agents: { main: callThenDone('delegate', { agent: 'worker', prompt: 'work' }), worker: () => text('worked') },
-    });
-    await fx.runtime.startTurn('go');
+    fx = await delegatedOnce('worker', 'model: worker-model\nrisk_profile: trusted\nruntime_profile: agentic');
     expect(fx.requestsOf('worker').map((r) => r.body.model)).toEqual(['worker-model']);
   });
 
@@ -166,13 +176,7 @@ describe("a child's model is the one its definition names", () => {
 
 describe('the model that answered is shown, from the provider’s reply', () => {
   it('a server that answers as a dated version: run.model (card, /agents row) and the trace say so', async () => {
-    fx = await fixture({
-      toml: 'delegates = ["reviewer"]',
-      files: [agentFile('reviewer', 'model: big-model\nrisk_profile: trusted')],
-      agents: { main: callThenDone('delegate', { agent: 'reviewer', prompt: 'check' }), reviewer: () => text('ok') },
-      answerModel: (m) => `${m}-2025-06-01`,
-    });
-    await fx.runtime.startTurn('go');
+    fx = await delegatedOnce('reviewer', 'model: big-model\nrisk_profile: trusted', { answerModel: (m) => `${m}-2025-06-01` });
     expect(fx.requestsOf('reviewer')[0].body.model).toBe('big-model');
     const child = runOf(fx.runtime, 'reviewer');
     expect(child.model).toBe('openai-compatible/big-model-2025-06-01');
@@ -196,22 +200,14 @@ describe('the model that answered is shown, from the provider’s reply', () => 
 
 describe('tools: the agent’s allow-list narrows within its risk profile', () => {
   it('globs pick the tools the model is offered; a name the profile excludes stays out', async () => {
-    fx = await fixture({
-      toml: 'delegates = ["reader"]\n[risk_profiles.noread]\nexcluded_tools = ["read_file"]\n',
-      files: [agentFile('reader', 'tools: [read_file, "list_*", "write_*"]\nrisk_profile: noread\nruntime_profile: agentic')],
-      agents: { main: callThenDone('delegate', { agent: 'reader', prompt: 'look' }), reader: () => text('looked') },
+    fx = await delegatedOnce('reader', 'tools: [read_file, "list_*", "write_*"]\nrisk_profile: noread\nruntime_profile: agentic', {
+      toml: '[risk_profiles.noread]\nexcluded_tools = ["read_file"]\n',
     });
-    await fx.runtime.startTurn('go');
     expect(toolNames(fx.requestsOf('reader')[0])).toEqual(['list_files', 'write_file']);
   });
 
   it('the root’s own list narrows its tools, and a bounded delegate never gets a tool its caller lacks', async () => {
-    fx = await fixture({
-      toml: 'tools = ["delegate", "list_files"]\ndelegates = ["helper"]\n',
-      files: [agentFile('helper', 'runtime_profile: agentic')],
-      agents: { main: callThenDone('delegate', { agent: 'helper', prompt: 'help' }), helper: () => text('helped') },
-    });
-    await fx.runtime.startTurn('go');
+    fx = await delegatedOnce('helper', 'runtime_profile: agentic', { toml: 'tools = ["delegate", "list_files"]\n' });
     expect(toolNames(fx.requestsOf('main')[0])).toEqual(['delegate', 'list_files']);
     expect(toolNames(fx.requestsOf('helper')[0])).toEqual(['list_files']);
   });

@@ -4,24 +4,25 @@
 // an ask waits, the run timeout standing still meanwhile, and headless -p.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ASK_WITHDRAWN, HEADLESS_DENIED, OPERATOR_DENIED } from '../../../src/runtime/approvals.js';
 import { CHILD_APPROVAL_DENIED_BY_PROFILE } from '../../../src/tools/approvalPolicy.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import type { Run } from '../../../src/model/run.js';
+import { PauseGate } from '../../../src/runtime/pauseGate.js';
 import { hasToolResults, lastUserText, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
 import {
   childRuns,
   baseToml,
   calls,
-  firstUserText,
   makeFixture,
+  serverQuiet,
   text,
-  toolMessages,
   until,
   useTestClock,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
 
 let fx: Fixture | undefined;
 
@@ -32,8 +33,8 @@ const PARALLEL = '[runtime_profiles.default]\nparallel_tools = true\n';
  * one call per step, then answers with every tool result it read. A `later` child asks
  * for its first step only once another child's ask is queued, so the order is known. */
 async function child(body: any, later = false): Promise<LoopbackReply> {
-  const files = firstUserText(body).slice('child:'.length).split(',');
-  const done = toolMessages(body);
+  const files = firstUser(body).slice('child:'.length).split(',');
+  const done = toolResults(body);
   if (done.length >= files.length) return text(`child read: ${done.map((m) => m.content).join(' | ')}`);
   const file = files[done.length];
   if (later) await until(() => asks().length >= 1, 15_000, 'the first child ask');
@@ -44,8 +45,8 @@ async function child(body: any, later = false): Promise<LoopbackReply> {
  * text), then says `root done`. `slow` children ask for their first step after another child asked. */
 function script(turns: Record<string, string[][]>, slow: string[] = []) {
   return ({ body }: LoopbackIncoming): LoopbackReply | Promise<LoopbackReply> => {
-    const first = firstUserText(body);
-    if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolMessages(body).length);
+    const first = firstUser(body);
+    if (first.startsWith('child:')) return child(body, slow.some((f) => first.includes(f)) && !toolResults(body).length);
     if (hasToolResults(body)) return text('root done');
     const children = turns[lastUserText(body)] ?? [];
     return calls(...children.map((files, i) => ({ id: `s${i}`, name: 'spawn_subagent', args: { prompt: `child:${files.join(',')}` } })));
@@ -59,8 +60,8 @@ const wrote = (file: string) => existsSync(join(fx!.workdir, file));
 /** What the child that wrote (or tried) `file` read back for that call. */
 function childResult(file: string): string | undefined {
   for (const r of fx!.server.requests) {
-    if (!firstUserText(r.body).startsWith('child:')) continue;
-    const m = toolMessages(r.body).find((x) => x.tool_call_id === `w-${file}`);
+    if (!firstUser(r.body).startsWith('child:')) continue;
+    const m = toolResults(r.body).find((x) => x.tool_call_id === `w-${file}`);
     if (m) return m.content;
   }
   return undefined;
@@ -69,6 +70,15 @@ function childResult(file: string): string | undefined {
 async function interactive(toml: string, turns: Record<string, string[][]>, slow: string[] = []) {
   fx = await makeFixture({ toml: (u) => baseToml(u, toml), respond: script(turns, slow), runtime: { interactive: true } });
   return fx;
+}
+
+/** Starts the turn named `name` of an interactive fixture whose children write `turns`, and
+ * waits for the first ask. */
+async function firstAsk(toml: string, turns: Record<string, string[][]>, name = 'go') {
+  await interactive(toml, turns);
+  const turn = fx!.runtime.startTurn(name);
+  await until(() => asks().length === 1);
+  return { turn, ask: asks()[0] };
 }
 
 describe('children that ask the operator', () => {
@@ -100,19 +110,14 @@ describe('children that ask the operator', () => {
   });
 
   it("a child's arguments reach the queue neutralised (the call still runs as sent)", async () => {
-    await interactive(ASK, { go: [['evil\u001b[2J.txt']] });
-    const turn = fx!.runtime.startTurn('go');
-    await until(() => asks().length === 1);
+    const { turn } = await firstAsk(ASK, { go: [['evil\u001b[2J.txt']] });
     expect(asks()[0].args).toEqual({ path: 'evil␛[2J.txt', content: 'evil␛[2J.txt' });
     fx!.runtime.answerApproval(asks()[0].id, 'deny');
     await turn;
   });
 
   it('allow for this child: its later calls to that tool run without asking; another child still asks', async () => {
-    await interactive(ASK, { go: [['a.txt', 'b.txt'], ['c.txt']] });
-    const turn = fx!.runtime.startTurn('go');
-    await until(() => asks().length === 1);
-    const first = asks()[0];
+    const { turn, ask: first } = await firstAsk(ASK, { go: [['a.txt', 'b.txt'], ['c.txt']] });
     expect(first.args).toMatchObject({ path: 'a.txt' });
     fx!.runtime.answerApproval(first.id, 'allow_child');
     // The next ask is the second child's: the first one's b.txt went through unasked.
@@ -126,9 +131,7 @@ describe('children that ask the operator', () => {
   });
 
   it('allow for the whole tree holds for every child of this turn, and ends with the turn', async () => {
-    await interactive(ASK, { one: [['a.txt'], ['b.txt']], two: [['c.txt']] });
-    const turn1 = fx!.runtime.startTurn('one');
-    await until(() => asks().length === 1);
+    const { turn: turn1 } = await firstAsk(ASK, { one: [['a.txt'], ['b.txt']], two: [['c.txt']] }, 'one');
     fx!.runtime.answerApproval(asks()[0].id, 'allow_tree');
     await turn1;
     expect(wrote('a.txt') && wrote('b.txt')).toBe(true);
@@ -152,10 +155,7 @@ describe('children that ask the operator', () => {
   });
 
   it('a child killed while its ask waits: the ask leaves the queue and nothing is answered for it', async () => {
-    await interactive(ASK, { go: [['a.txt']] });
-    const turn = fx!.runtime.startTurn('go');
-    await until(() => asks().length === 1);
-    const ask = asks()[0];
+    const { turn, ask } = await firstAsk(ASK, { go: [['a.txt']] });
     expect(fx!.runtime.kill(ask.runId)).toEqual({ killed: true, descendants: 0 });
     // Gone at once, in the same call.
     expect(asks()).toHaveLength(0);
@@ -168,7 +168,7 @@ describe('children that ask the operator', () => {
       .find((i) => i.kind === 'tool');
     // Not recorded as the operator's denial: nobody answered.
     expect(item).toMatchObject({ status: 'error', result: ASK_WITHDRAWN });
-    const rootResult = toolMessages(fx!.server.requests.at(-1)!.body)[0].content;
+    const rootResult = toolResults(fx!.server.requests.at(-1)!.body)[0].content;
     expect(rootResult).toBe('subagent run failed: killed by the operator');
     // A late answer to the withdrawn ask changes nothing.
     fx!.runtime.answerApproval(ask.id, 'allow_once');
@@ -176,18 +176,25 @@ describe('children that ask the operator', () => {
   });
 
   it('a child paused while its ask waits: the ask stays answerable; an allowed call runs only after resume', async () => {
-    await interactive(ASK, { go: [['a.txt']] });
-    const turn = fx!.runtime.startTurn('go');
-    await until(() => asks().length === 1);
-    const ask = asks()[0];
+    const { turn, ask } = await firstAsk(ASK, { go: [['a.txt']] });
+    const clock = useTestClock();
+    const gateWaits = vi.spyOn(PauseGate.prototype, 'wait');
+    onTestFinished(() => gateWaits.mockRestore());
     fx!.runtime.pause(ask.runId);
     expect(run(ask.runId).status).toBe('paused');
-    await new Promise((r) => setTimeout(r, 100));
-    // Nothing answered on its own.
+    // Nothing answered on its own: not as time passes, nor once all the server was asked has
+    // ended. (The run asks inside its tool step, so it is not yet waiting at its gate.)
+    await clock.passTime(60_000);
+    await serverQuiet(fx!.server);
     expect(asks().map((a) => a.id)).toEqual([ask.id]);
+    expect(gateWaits).not.toHaveBeenCalled();
     fx!.runtime.answerApproval(ask.id, 'allow_once');
     expect(asks()).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 150));
+    // The allowed call goes on to the pause gate (only a paused run waits there) and stays:
+    // the write would have come before that wait, and the gate opens only on resume.
+    await until(() => gateWaits.mock.calls.length > 0, 5000, 'the allowed call to wait at the pause gate');
+    await clock.passTime(60_000);
+    await serverQuiet(fx!.server);
     expect(run(ask.runId).status).toBe('paused');
     expect(wrote('a.txt')).toBe(false);
     fx!.runtime.resume(ask.runId);
@@ -197,10 +204,7 @@ describe('children that ask the operator', () => {
   });
 
   it('resuming a paused child whose ask still waits puts it back to awaiting the answer', async () => {
-    await interactive(ASK, { go: [['a.txt']] });
-    const turn = fx!.runtime.startTurn('go');
-    await until(() => asks().length === 1);
-    const ask = asks()[0];
+    const { turn, ask } = await firstAsk(ASK, { go: [['a.txt']] });
     fx!.runtime.pause(ask.runId);
     fx!.runtime.resume(ask.runId);
     expect(run(ask.runId).status).toBe('awaiting_approval');
@@ -229,7 +233,7 @@ describe('children that ask the operator', () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, `${ASK}run_timeout_secs = 0.3\n`),
       respond: ({ body }) => {
-        if (firstUserText(body) === 'hang') return { kind: 'hang' };
+        if (firstUser(body) === 'hang') return { kind: 'hang' };
         if (hasToolResults(body)) return text('root done');
         return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'hang' } });
       },
@@ -240,10 +244,9 @@ describe('children that ask the operator', () => {
   });
 
   it('always_ask in a binding profile: "allow for this child" does not cover the next call', async () => {
-    await interactive(`${ASK}[risk_profiles.default]\nalways_ask = ["write_file"]\n`, { go: [['a.txt', 'b.txt']] });
-    const turn = fx!.runtime.startTurn('go');
-    await until(() => asks().length === 1);
-    const first = asks()[0];
+    const { turn, ask: first } = await firstAsk(`${ASK}[risk_profiles.default]\nalways_ask = ["write_file"]\n`, {
+      go: [['a.txt', 'b.txt']],
+    });
     fx!.runtime.answerApproval(first.id, 'allow_child');
     await until(() => asks().length === 1 && asks()[0].id !== first.id);
     expect(asks()[0].args).toMatchObject({ path: 'b.txt' });

@@ -5,18 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { childBudgetExhausted, configuredLimits, narrowLimits } from '../../../src/runtime/childBudget.js';
 import { delegationDefaults } from '../../../src/config/schema.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
-import {
-  baseToml,
-  calls,
-  firstUserText,
-  makeFixture,
-  text,
-  toolMessages,
-  until,
-  useTestClock,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
-import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
+import { baseToml, calls, heldReply, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
+import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
+import { childAsked, spawnOne } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
@@ -24,13 +16,14 @@ let dfx: DelegateFixture | undefined;
 const withUsage = (reply: LoopbackReply, input: number, output: number): LoopbackReply =>
   ({ ...reply, usage: { input, output } }) as LoopbackReply;
 
-/** The root spawns one child; the child's reply is `child`; the root then answers "parent done". */
-function spawnOnce(child: () => LoopbackReply) {
-  return ({ body }: { body: any }): LoopbackReply => {
-    if (firstUserText(body) === 'child task') return child();
-    if (toolMessages(body).length) return text('parent done');
-    return calls({ id: 'call_1', name: 'spawn_subagent', args: { prompt: 'child task' } });
-  };
+/** A root (with `delegation` in its config) that spawns one child, whose reply is `child`;
+ * the root then answers "parent done". */
+async function oneChild(delegation: string, child: () => LoopbackReply | Promise<LoopbackReply>) {
+  fx = await makeFixture({
+    toml: (u) => baseToml(u, delegation),
+    respond: spawnOne('child task', child, 'parent done', 'call_1'),
+  });
+  return fx;
 }
 
 function childRun(f: Fixture) {
@@ -42,7 +35,7 @@ function childRun(f: Fixture) {
 
 function parentToolResult(f: Fixture): string {
   const last = f.server.requests.at(-1)!.body;
-  return toolMessages(last).find((m) => m.tool_call_id === 'call_1')!.content;
+  return toolResults(last).find((m) => m.tool_call_id === 'call_1')!.content;
 }
 
 describe('the literal message', () => {
@@ -66,10 +59,7 @@ describe('the literal message', () => {
 
 describe('per-child limits through the runtime', () => {
   it('max_child_tokens: the child stops, the parent reads the literal failure and continues', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_tokens = 2000\n'),
-      respond: spawnOnce(() => withUsage(text('child answer'), 2000, 417)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_tokens = 2000\n', () => withUsage(text('child answer'), 2000, 417));
     await fx.runtime.startTurn('go');
     const child = childRun(fx);
     const message = 'child budget exhausted: max_child_tokens = 2000, used 2417; the child was stopped';
@@ -83,10 +73,7 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('an agent value smaller than [delegation] wins', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, 'max_child_tokens = 300\n[delegation]\nmax_child_tokens = 5000\n'),
-      respond: spawnOnce(() => withUsage(text('child answer'), 250, 60)),
-    });
+    fx = await oneChild('max_child_tokens = 300\n[delegation]\nmax_child_tokens = 5000\n', () => withUsage(text('child answer'), 250, 60));
     await fx.runtime.startTurn('go');
     expect(childRun(fx).error).toBe('child budget exhausted: max_child_tokens = 300, used 310; the child was stopped');
     // The view words it from the code and values, in the current language.
@@ -97,10 +84,7 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('under the limit nothing happens', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_tokens = 2000\n'),
-      respond: spawnOnce(() => withUsage(text('child answer'), 100, 20)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_tokens = 2000\n', () => withUsage(text('child answer'), 100, 20));
     await fx.runtime.startTurn('go');
     expect(childRun(fx)).toMatchObject({ status: 'completed', result: 'child answer' });
     expect(parentToolResult(fx)).toBe('child answer');
@@ -114,7 +98,7 @@ describe('per-child limits through the runtime', () => {
           'model = "fake-model"\npricing = { input_per_mtok = 10000, output_per_mtok = 20000 }',
         ),
       // 100 in at $10000/Mtok = $1.00, 30 out at $20000/Mtok = $0.60: 160 cents.
-      respond: spawnOnce(() => withUsage(text('child answer'), 100, 30)),
+      respond: spawnOne('child task', () => withUsage(text('child answer'), 100, 30), 'parent done', 'call_1'),
     });
     await fx.runtime.startTurn('go');
     const message = 'child budget exhausted: max_child_cost_cents = 150, used 160.00; the child was stopped';
@@ -123,12 +107,13 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('max_child_seconds: active time; the child stops and the parent continues', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_seconds = 0.5\n'),
-      respond: spawnOnce(() => text('slow child', 3000)),
-    });
+    fx = await oneChild('[delegation]\nmax_child_seconds = 0.5\n', () => text('slow child', 3000));
+    const clock = useTestClock();
     const started = Date.now();
-    await fx.runtime.startTurn('go');
+    const turn = fx.runtime.startTurn('go');
+    await until(childAsked(fx, 'child task'), 5000, 'the child asked');
+    await clock.passTime(500);
+    await turn;
     expect(Date.now() - started).toBeLessThan(2500);
     const message = 'child budget exhausted: max_child_seconds = 0.5, used 0.5; the child was stopped';
     expect(childRun(fx)).toMatchObject({ status: 'failed', error: message });
@@ -136,10 +121,8 @@ describe('per-child limits through the runtime', () => {
   });
 
   it('max_child_seconds does not count paused time', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[delegation]\nmax_child_seconds = 0.6\n'),
-      respond: spawnOnce(() => text('slow child', 200)),
-    });
+    const answer = heldReply();
+    fx = await oneChild('[delegation]\nmax_child_seconds = 0.6\n', () => answer.held.then(() => text('slow child')));
     const clock = useTestClock();
     const unsubscribe = fx.runtime.store.subscribe((s) => {
       const child = s.runs.values().find((r) => r.kind === 'subagent');
@@ -151,6 +134,12 @@ describe('per-child limits through the runtime', () => {
     await clock.passTime(1000); // longer than the limit, but paused
     expect(childRun(fx).status).toBe('paused');
     fx.runtime.resume(childRun(fx).id);
+    // Working now, its answer held: 0.4 s more is under the limit counted from the resume,
+    // past it had the pause counted.
+    await until(childAsked(fx, 'child task'), 5000, 'the child asked');
+    await clock.passTime(400);
+    expect(childRun(fx).status).toBe('running');
+    answer.release();
     await turn;
     expect(childRun(fx)).toMatchObject({ status: 'completed', result: 'slow child' });
   });
@@ -158,21 +147,12 @@ describe('per-child limits through the runtime', () => {
   it('a child never gets more than its caller has left; both stop at their own limit', async () => {
     // main → delegate worker (max 1000 tokens) → worker spends 600, then spawns a subagent,
     // whose own limit (1000) is narrowed to the worker's remaining 400.
-    dfx = await delegateFixture({
-      config: (u) =>
-        delegateToml(
-          u,
-          agent('main', 'risk_profile = "trusted"\nruntime_profile = "agentic"\ndelegates = ["worker"]') +
-            agent('worker', 'runtime_profile = "agentic"\nmax_child_tokens = 1000') +
-            '[delegation]\nmax_child_tokens = 5000\n',
-        ),
-      agents: {
-        main: (req, nth) =>
-          nth === 0 ? calls({ id: 'd1', name: 'delegate', args: { agent: 'worker', prompt: 'work' } }) : text('main done'),
-        worker: (req) => {
-          if (firstUserText(req.body) === 'sub task') return withUsage(text('sub answer'), 400, 50);
-          return withUsage(calls({ id: 's1', name: 'spawn_subagent', args: { prompt: 'sub task' } }), 500, 100);
-        },
+    dfx = await mainAndWorker({
+      workerFields: 'max_child_tokens = 1000',
+      tables: '[delegation]\nmax_child_tokens = 5000\n',
+      worker: (req) => {
+        if (firstUser(req.body) === 'sub task') return withUsage(text('sub answer'), 400, 50);
+        return withUsage(calls({ id: 's1', name: 'spawn_subagent', args: { prompt: 'sub task' } }), 500, 100);
       },
     });
     await dfx.runtime.startTurn('go');
@@ -190,7 +170,7 @@ describe('per-child limits through the runtime', () => {
       error: 'child budget exhausted: max_child_tokens = 1000, used 1050; the child was stopped',
     });
     const mainLast = dfx.requestsOf('main').at(-1)!.body;
-    expect(toolMessages(mainLast)[0].content).toContain(worker.error!);
+    expect(toolResults(mainLast)[0].content).toContain(worker.error!);
     expect(runs.find((r) => r.kind === 'root')).toMatchObject({ status: 'completed', result: 'main done' });
   });
 });

@@ -1,59 +1,67 @@
 import { describe, expect, it } from 'vitest';
 import {
   childRuns,
+  heldReply,
   baseToml,
   calls,
-  firstUserText,
   makeFixture,
   text,
   serverQuiet,
-  toolMessages,
   until,
   useTestClock,
   type Fixture,
 } from '../../helpers/runtimeFixture.js';
+import { childAsked, jobs, spawnOne, spawnScript } from '../support/spawnScript.js';
 import { listedRuns, resolveRunRef, runLabels } from '../../../src/runtime/runSelection.js';
-import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/supervisor.js';
+import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/spawnGate.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
 import { makeRun } from '../../helpers/runs.js';
-import { textOf as contentText } from '../../support/wireBody.js';
+import { firstUser, toolResults, textOf as contentText } from '../../support/wireBody.js';
 
 let fx: Fixture | undefined;
 
 const children = (f: Fixture) => childRuns(f);
 
+/** A root (tools in parallel, `delegation` settings) that spawns job 1 … job n in one turn;
+ * each child answers `answer(job)`, but only once the test calls `release()`, so the
+ * children are live for as long as the test looks, whatever the machine's speed. */
+async function heldJobs(n: number, delegation: string, answer: (job: string) => string, done: string) {
+  const running = heldReply();
+  fx = await makeFixture({
+    toml: (u) => baseToml(u, `[runtime_profiles.default]\nparallel_tools = true\n[delegation]\n${delegation}\n`),
+    respond: spawnScript({
+      prompts: jobs(n, 1),
+      child: (job) => running.held.then(() => text(answer(job))),
+      done,
+      id: (i) => `j${i + 1}`,
+    }),
+  });
+  return { f: fx, release: running.release };
+}
+
 describe('queueing and queue positions', () => {
   it('children beyond max_concurrent wait with visible positions, then all finish', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body).startsWith('job')) return text(`did ${firstUserText(body)}`, 150);
-        if (toolMessages(body).length) return text('all done');
-        return calls(...[1, 2, 3, 4].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-      },
-    });
-    const turn = fx.runtime.startTurn('go');
-    await until(() => children(fx!).length === 4 && children(fx!).filter((r) => r.status === 'running').length === 2);
-    const queued = children(fx).filter((r) => r.status === 'queued');
+    const { f, release } = await heldJobs(4, 'max_concurrent = 2', (job) => `did ${job}`, 'all done');
+    const turn = f.runtime.startTurn('go');
+    await until(() => children(f).length === 4 && children(f).filter((r) => r.status === 'running').length === 2);
+    const queued = children(f).filter((r) => r.status === 'queued');
     expect(queued.map((r) => r.queuePosition).sort()).toEqual([1, 2]);
+    release();
     await turn;
-    expect(children(fx).every((r) => r.status === 'completed' && r.queuePosition === undefined)).toBe(true);
+    expect(children(f).every((r) => r.status === 'completed' && r.queuePosition === undefined)).toBe(true);
   });
 });
 
 describe('limits refuse with the reason', () => {
   it('max_children_per_agent refuses beyond the limit, naming it and how to raise it', async () => {
-    fx = await makeFixture({
-      toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 2\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body).startsWith('job')) return text('ok', 100);
-        if (toolMessages(body).length) return text('done');
-        return calls(...[1, 2, 3].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-      },
-    });
-    await fx.runtime.startTurn('go');
-    const results = toolMessages(fx.server.requests.at(-1)!.body);
+    // The children answer only once the third spawn has been refused: two are live then.
+    const { f, release } = await heldJobs(3, 'max_children_per_agent = 2', () => 'ok', 'done');
+    const turn = f.runtime.startTurn('go');
+    await until(() => f.runtime.store.getState().transcript.some((i) => i.kind === 'tool' && i.status === 'error'), 5000, 'a refusal');
+    release();
+    await turn;
+    const results = toolResults(f.server.requests.at(-1)!.body);
     expect(results.filter((r) => r.content === 'ok')).toHaveLength(2);
     expect(results.find((r) => r.content !== 'ok')!.content).toMatch(
       /max_children_per_agent = 2.*raise \[delegation\] max_children_per_agent/,
@@ -62,11 +70,12 @@ describe('limits refuse with the reason', () => {
 
   it('spawn pause refuses new spawns with the literal message', async () => {
     fx = await makeFixture({
-      respond: ({ body }) => (toolMessages(body).length ? text('done') : calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'x' } })),
+      // The spawn is refused: no child ever asks.
+      respond: spawnOne('x', () => text('never asked'), 'done', 's'),
     });
     fx.runtime.setSpawnPaused(true);
     await fx.runtime.startTurn('go');
-    expect(toolMessages(fx.server.requests.at(-1)!.body)[0].content).toBe(
+    expect(toolResults(fx.server.requests.at(-1)!.body)[0].content).toBe(
       'Delegation spawning is paused. Clear the pause with p in /agents or /subagents resume before retrying.',
     );
     expect(SPAWN_PAUSED_REFUSAL).toContain('p in /agents');
@@ -78,15 +87,16 @@ describe('pause and resume', () => {
   it('a paused child freezes at its next step boundary; resume continues with nothing repeated', async () => {
     let childCalls = 0;
     fx = await makeFixture({
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'worker') {
+      respond: spawnOne(
+        'worker',
+        (_, { body }) => {
           childCalls++;
-          if (toolMessages(body).length === 0) return { ...calls({ id: 'l', name: 'list_files', args: {} }), text: undefined };
+          if (toolResults(body).length === 0) return { ...calls({ id: 'l', name: 'list_files', args: {} }), text: undefined };
           return text('worker finished');
-        }
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+        },
+        'root done',
+        'w',
+      ),
     });
     // Pause the child as soon as it exists: it must not make its first model call.
     const unsub = fx.runtime.store.subscribe((s) => {
@@ -107,13 +117,15 @@ describe('pause and resume', () => {
   });
 
   it('run_timeout_secs does not count paused time', async () => {
+    const answer = heldReply();
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nrun_timeout_secs = 1\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'slow') return text('slow done', 300);
-        if (toolMessages(body).length) return text(toolMessages(body)[0].content);
-        return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'slow' } });
-      },
+      respond: spawnOne(
+        'slow',
+        () => answer.held.then(() => text('slow done')),
+        ({ body }) => text(toolResults(body)[0].content),
+        's',
+      ),
     });
     const clock = useTestClock();
     const unsub = fx.runtime.store.subscribe((s) => {
@@ -127,6 +139,12 @@ describe('pause and resume', () => {
     const child = children(fx)[0];
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('paused');
     fx.runtime.resume(child.id);
+    // Working now, its answer held: 0.7 s more is under the timeout counted from the resume,
+    // past it had the pause counted.
+    await until(childAsked(fx, 'slow'), 5000, 'the child asked');
+    await clock.passTime(700);
+    expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('running');
+    answer.release();
     await turn;
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('completed');
   });
@@ -134,15 +152,15 @@ describe('pause and resume', () => {
   it('a child that runs past run_timeout_secs ends timed_out and the parent continues', async () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nrun_timeout_secs = 1\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'hang') return { kind: 'hang' };
-        if (toolMessages(body).length) return text('parent continued');
-        return calls({ id: 's', name: 'spawn_subagent', args: { prompt: 'hang' } });
-      },
+      respond: spawnOne('hang', () => ({ kind: 'hang' }), 'parent continued', 's'),
     });
-    await fx.runtime.startTurn('go');
+    const clock = useTestClock();
+    const turn = fx.runtime.startTurn('go');
+    await until(childAsked(fx, 'hang'), 5000, 'the child asked');
+    await clock.passTime(1000);
+    await turn;
     expect(children(fx)[0].status).toBe('timed_out');
-    expect(toolMessages(fx.server.requests.at(-1)!.body)[0].content).toBe('subagent run failed: timed out');
+    expect(toolResults(fx.server.requests.at(-1)!.body)[0].content).toBe('subagent run failed: timed out');
   });
 });
 
@@ -150,18 +168,19 @@ describe('steer', () => {
   it('a message for a running child arrives at its next step boundary as a user message', async () => {
     let steered = false;
     fx = await makeFixture({
-      respond: async ({ body }) => {
-        if (firstUserText(body) === 'worker') {
+      respond: spawnOne(
+        'worker',
+        (_, { body }) => {
           const users = body.messages.filter((m: any) => m.role === 'user').map((m: any) => contentText(m.content));
           if (users.includes('focus on tests')) {
             steered = true;
             return text('focused');
           }
           return calls({ id: `l${body.messages.length}`, name: 'list_files', args: { path: `.${'/.'.repeat(body.messages.length)}` } });
-        }
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+        },
+        'root done',
+        'w',
+      ),
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!).some((r) => r.status === 'running' && r.iterations >= 1));
@@ -179,14 +198,15 @@ describe('steer', () => {
 
   it('a message for a finished child starts a new turn in its history and posts the answer', async () => {
     fx = await makeFixture({
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'worker') {
+      respond: spawnOne(
+        'worker',
+        (_, { body }) => {
           const users = body.messages.filter((m: any) => m.role === 'user');
           return text(users.length > 1 ? `follow-up saw ${users.length} user messages` : 'first answer');
-        }
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+        },
+        'root done',
+        'w',
+      ),
     });
     await fx.runtime.startTurn('go');
     const child = children(fx)[0];
@@ -205,13 +225,8 @@ describe('steer', () => {
 });
 
 describe('runaway guard', () => {
-  const fanOut =
-    (n: number, delay = 200) =>
-    ({ body }: { body: any }) => {
-      if (firstUserText(body).startsWith('job')) return text('ok', delay);
-      if (toolMessages(body).length) return text('done');
-      return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-    };
+  const fanOut = (n: number, delay = 200) =>
+    spawnScript({ prompts: jobs(n), child: () => text('ok', delay), done: 'done', id: (i) => `j${i}` });
 
   for (const [threshold, section, expectMeasured] of [
     ['max_tree_size', 'max_tree_size = 3', 4],
@@ -272,11 +287,11 @@ describe('runaway guard', () => {
         ).replace('model = "fake-model"', 'model = "fake-model"\npricing = { input_per_mtok = 1000.0, output_per_mtok = 1000.0 }'),
       runtime: { interactive: true },
       respond: ({ body }) => {
-        const first = firstUserText(body);
+        const first = firstUser(body);
         // job 0 finishes fast and expensive (20 000 tokens = 2 cents); the others would take 5 s.
         if (first === 'job 0') return { kind: 'text', chunks: ['pricey'], delayMs: 30, usage: { input: 10000, output: 10000 } };
         if (first.startsWith('job')) return { kind: 'text', chunks: ['slow'], delayMs: 5000, usage: { input: 1, output: 1 } };
-        if (toolMessages(body).length) return { kind: 'text', chunks: ['done'], usage: { input: 1, output: 1 } };
+        if (toolResults(body).length) return { kind: 'text', chunks: ['done'], usage: { input: 1, output: 1 } };
         return {
           ...calls(...[0, 1, 2].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } }))),
           usage: { input: 1, output: 1 },
@@ -310,7 +325,7 @@ describe('runaway guard', () => {
     });
     await fx.runtime.startTurn('go');
     expect(fx.runtime.store.getState().controls.spawnPaused).toBe(true);
-    const results = toolMessages(fx.server.requests.at(-1)!.body).map((r) => r.content);
+    const results = toolResults(fx.server.requests.at(-1)!.body).map((r) => r.content);
     expect(results.filter((c) => c.startsWith('Delegation spawning is paused')).length).toBeGreaterThanOrEqual(1);
     fx.runtime.resolveRunaway('resume');
     expect(fx.runtime.store.getState().controls.spawnPaused).toBe(false);
@@ -387,11 +402,7 @@ describe('runaway guard without an operator (headless)', () => {
     fx = await makeFixture({
       toml: (u) =>
         baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n[delegation.runaway]\nmax_tree_size = 3\non_trip = "pause_tree"\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body).startsWith('job')) return text('ok', 3000);
-        if (toolMessages(body).length) return text('done');
-        return calls(...[0, 1, 2, 3].map((i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));
-      },
+      respond: spawnScript({ prompts: jobs(4), child: () => text('ok', 3000), done: 'done', id: (i) => `j${i}` }),
     });
     const started = Date.now();
     await fx.runtime.startTurn('go');

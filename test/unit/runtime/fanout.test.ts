@@ -10,33 +10,21 @@ import { spawnSubagentTool } from '../../../src/tools/spawnSubagent.js';
 import { createDelegateTool } from '../../../src/tools/delegate/tool.js';
 import type { PendingFanout } from '../../../src/model/controls.js';
 import type { ToolCallRequest } from '../../../src/model/messages.js';
-import type { LoopbackReply } from '../../support/loopbackModel.js';
-import { agent, delegateFixture, toml as delegateToml, type DelegateFixture } from '../delegate/helpers.js';
-import {
-  childRuns,
-  baseToml,
-  calls,
-  firstUserText,
-  makeFixture,
-  text,
-  toolMessages,
-  until,
-  useTestClock,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { toolResults } from '../../support/wireBody.js';
+import { mainAndWorker, type DelegateFixture } from '../delegate/helpers.js';
+import { childRuns, baseToml, makeFixture, text, until, useTestClock, type Fixture } from '../../helpers/runtimeFixture.js';
+import { spawnScript } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 let dfx: DelegateFixture | undefined;
 
 const TASKS = ['task one', 'task two', 'task three', 'task four'];
 
-/** The root asks for four children in one turn; each child answers "done: <task>". */
-function fourChildren({ body }: { body: any }): LoopbackReply {
-  const first = firstUserText(body);
-  if (TASKS.includes(first)) return text(`done: ${first}`);
-  if (toolMessages(body).length) return text('parent done');
-  return calls(...TASKS.map((prompt, i) => ({ id: `c${i + 1}`, name: 'spawn_subagent', args: { prompt } })));
-}
+/** The root asks for a child per task (calls c1, c2, …) in one turn; each child answers
+ * "done: <task>"; the root then says `done`. */
+const spawning = (tasks: string[], done = 'parent done', id = (i: number) => `c${i + 1}`) =>
+  spawnScript({ prompts: tasks, child: (task) => text(`done: ${task}`), done, id });
+const fourChildren = spawning(TASKS);
 
 const pricedToml = (u: string, extra = '') =>
   baseToml(u, `[delegation]\nconfirm_fanout_over = 2\nmax_children_per_agent = 10\n${extra}`).replace(
@@ -59,7 +47,7 @@ async function interactive(answer: (f: PendingFanout) => number): Promise<{ fx: 
 
 function results(f: Fixture): Record<string, string> {
   const last = f.server.requests.at(-1)!.body;
-  return Object.fromEntries(toolMessages(last).map((m) => [m.tool_call_id, m.content]));
+  return Object.fromEntries(toolResults(last).map((m) => [m.tool_call_id, m.content]));
 }
 
 const children = (f: Fixture) => childRuns(f, 'subagent');
@@ -115,16 +103,7 @@ describe('fan-out confirmation', () => {
   });
 
   it('at or under the threshold nothing is asked', async () => {
-    const two = ({ body }: { body: any }) => {
-      const first = firstUserText(body);
-      if (TASKS.includes(first)) return text(`done: ${first}`);
-      if (toolMessages(body).length) return text('parent done');
-      return calls(
-        { id: 'c1', name: 'spawn_subagent', args: { prompt: 'task one' } },
-        { id: 'c2', name: 'spawn_subagent', args: { prompt: 'task two' } },
-      );
-    };
-    fx = await makeFixture({ toml: (u) => pricedToml(u), respond: two, runtime: { interactive: true } });
+    fx = await makeFixture({ toml: (u) => pricedToml(u), respond: spawning(TASKS.slice(0, 2)), runtime: { interactive: true } });
     let asked = false;
     fx.runtime.store.subscribe((s) => (asked ||= (s.controls.fanouts ?? []).length > 0));
     await fx.runtime.startTurn('go');
@@ -163,25 +142,11 @@ describe('fan-out confirmation', () => {
 
 describe('fan-out confirmation inside a child', () => {
   it("a child's own fan-out asks too, and its active-time clock stops while the operator decides", async () => {
-    dfx = await delegateFixture({
+    dfx = await mainAndWorker({
       interactive: true,
-      config: (u) =>
-        delegateToml(
-          u,
-          agent('main', 'risk_profile = "trusted"\nruntime_profile = "agentic"\ndelegates = ["worker"]') +
-            agent('worker', 'runtime_profile = "agentic"\nmax_child_seconds = 0.8') +
-            '[delegation]\nconfirm_fanout_over = 2\nmax_children_per_agent = 10\n',
-        ),
-      agents: {
-        main: (req, nth) =>
-          nth === 0 ? calls({ id: 'd1', name: 'delegate', args: { agent: 'worker', prompt: 'work' } }) : text('main done'),
-        worker: (req) => {
-          const first = firstUserText(req.body);
-          if (TASKS.includes(first)) return text(`done: ${first}`);
-          if (toolMessages(req.body).length) return text('worker done');
-          return calls(...TASKS.slice(0, 3).map((prompt, i) => ({ id: `s${i + 1}`, name: 'spawn_subagent', args: { prompt } })));
-        },
-      },
+      workerFields: 'max_child_seconds = 0.8',
+      tables: '[delegation]\nconfirm_fanout_over = 2\nmax_children_per_agent = 10\n',
+      worker: spawning(TASKS.slice(0, 3), 'worker done', (i) => `s${i + 1}`),
     });
     const asked: PendingFanout[] = [];
     const clock = useTestClock();
@@ -240,18 +205,15 @@ system_prompt = ""
   const tools = new ToolRegistry([spawnSubagentTool, createDelegateTool()]);
   const caller = { alias: 'main' } as never;
   const call = (id: string, name: string, args: object): ToolCallRequest => ({ id, name, args, rawArgs: JSON.stringify(args) });
+  const plan = (...calls: ToolCallRequest[]) => plannedChildren(config, { caller, tools, calls });
 
   it('counts spawn calls and every delegate target; unpriced models are unknown', () => {
-    const planned = plannedChildren(config, {
-      caller,
-      tools,
-      calls: [
-        call('s1', 'spawn_subagent', { prompt: 'abcd' }),
-        call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'wxyz' }),
-        call('l1', 'delegate', { action: 'list_results' }),
-        call('r1', 'read_file', { path: 'x' }),
-      ],
-    });
+    const planned = plan(
+      call('s1', 'spawn_subagent', { prompt: 'abcd' }),
+      call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'wxyz' }),
+      call('l1', 'delegate', { action: 'list_results' }),
+      call('r1', 'read_file', { path: 'x' }),
+    );
     expect(planned).toEqual([
       { callId: 's1', tool: 'spawn_subagent', agent: 'main', model: 'openai-compatible/big', task: 'abcd', inputTokens: 3, costUsd: 3e-5 },
       { callId: 'd1', tool: 'delegate', agent: 'a', model: 'openai-compatible/big', task: 'wxyz', inputTokens: 2, costUsd: 2e-5 },
@@ -266,15 +228,11 @@ system_prompt = ""
   });
 
   it('a reduced count declines whole calls: a parallel delegate runs all its targets or none', () => {
-    const planned = plannedChildren(config, {
-      caller,
-      tools,
-      calls: [
-        call('s1', 'spawn_subagent', { prompt: 'x' }),
-        call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'y' }),
-        call('s2', 'spawn_subagent', { prompt: 'z' }),
-      ],
-    });
+    const planned = plan(
+      call('s1', 'spawn_subagent', { prompt: 'x' }),
+      call('d1', 'delegate', { parallel: ['a', 'b'], prompt: 'y' }),
+      call('s2', 'spawn_subagent', { prompt: 'z' }),
+    );
     expect([...declinedCalls(planned, 4)]).toEqual([]);
     expect([...declinedCalls(planned, 3)]).toEqual(['s2']);
     expect([...declinedCalls(planned, 2)]).toEqual(['d1', 's2']);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastUserText } from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { spawnOne, toolThenAnswer } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 
@@ -49,14 +50,12 @@ describe('kill cascades from parent to child', () => {
   it('aborts a child mid-shell: the whole process tree is gone', async () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nsubagent_auto_approve = true\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'run shell') {
-          if (toolMessages(body).length) return text('shell ended');
-          return calls({ id: 's1', name: 'shell', args: { command: 'sleep 30 & echo $! > sleeper.pid; wait' } });
-        }
-        if (toolMessages(body).length) return text('root continues');
-        return calls({ id: 'p1', name: 'spawn_subagent', args: { prompt: 'run shell' } });
-      },
+      respond: spawnOne(
+        'run shell',
+        toolThenAnswer(calls({ id: 's1', name: 'shell', args: { command: 'sleep 30 & echo $! > sleeper.pid; wait' } }), 'shell ended'),
+        'root continues',
+        'p1',
+      ),
     });
     const turn = fx.runtime.startTurn('go');
     const pidFile = join(fx.workdir, 'sleeper.pid');

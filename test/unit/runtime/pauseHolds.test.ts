@@ -2,28 +2,21 @@
 // only once the run has stopped at a step boundary. And the runaway guard, once answered,
 // re-arms at the next multiple of its limit instead of letting the tree grow unwatched.
 import { describe, expect, it } from 'vitest';
-import {
-  heldReply,
-  baseToml,
-  calls,
-  firstUserText,
-  makeFixture,
-  serverQuiet,
-  text,
-  toolMessages,
-  until,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { heldReply, baseToml, calls, makeFixture, serverQuiet, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
+import { spawnOne, spawnScript } from '../support/spawnScript.js';
 import { rearmedLimit } from '../../../src/runtime/runawayGuard.js';
-import type { RunStatus } from '../../../src/runtime/types.js';
+import type { Run, RunStatus } from '../../../src/runtime/types.js';
 
 let fx: Fixture | undefined;
 
-const childOf = (f: Fixture) =>
+const firstOfKind = (f: Fixture, kind: Run['kind']) =>
   f.runtime.store
     .getState()
     .runs.values()
-    .find((r) => r.kind === 'subagent');
+    .find((r) => r.kind === kind);
+const childOf = (f: Fixture) => firstOfKind(f, 'subagent');
+const rootOf = (f: Fixture) => firstOfKind(f, 'root')!;
 
 /** Every status the first child passes through, in order, without repeats. */
 function recordChildStatuses(f: Fixture): RunStatus[] {
@@ -40,16 +33,12 @@ describe('pausing… until the pause holds', () => {
     let workerCalls = 0;
     const worker = heldReply();
     fx = await makeFixture({
-      respond: async ({ body }) => {
-        if (firstUserText(body) === 'worker') {
-          workerCalls++;
-          // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
-          if (toolMessages(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
-          return text('worker finished');
-        }
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+      respond: spawnOne('worker', (_, { body }) => {
+        workerCalls++;
+        // The model asks for a tool only once the test has paused the tree: the pause lands mid call.
+        if (toolResults(body).length === 0) return worker.held.then(() => calls({ id: 'l', name: 'list_files', args: {} }));
+        return text('worker finished');
+      }),
       runtime: { interactive: true },
     });
     const statuses = recordChildStatuses(fx);
@@ -57,10 +46,7 @@ describe('pausing… until the pause holds', () => {
     // The worker's first model call is in flight (the server holds it until worker.release()).
     await until(() => workerCalls === 1 && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     // Pause the whole tree: neither run has stopped yet.
     fx.runtime.pause(root.id);
     expect(fx.runtime.store.getState().runs.get(child.id)!.status).toBe('pausing');
@@ -85,43 +71,29 @@ describe('pausing… until the pause holds', () => {
   it('a child that finishes its answer while pausing ends completed and is never shown paused', async () => {
     const worker = heldReply();
     fx = await makeFixture({
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'worker') return worker.held.then(() => text('worker answer'));
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+      respond: spawnOne('worker', () => worker.held.then(() => text('worker answer'))),
       runtime: { interactive: true },
     });
     const statuses = recordChildStatuses(fx);
     const turn = fx.runtime.startTurn('go');
-    await until(() => fx!.server.requests.some((r) => firstUserText(r.body) === 'worker') && childOf(fx!)?.status === 'running');
+    await until(() => fx!.server.requests.some((r) => firstUser(r.body) === 'worker') && childOf(fx!)?.status === 'running');
     const child = childOf(fx)!;
     fx.runtime.pause(child.id);
     worker.release();
     await until(() => fx!.runtime.store.getState().runs.get(child.id)!.status === 'completed', 5000, 'the child to finish');
     expect(statuses).toEqual(['queued', 'running', 'pausing', 'completed']);
     expect(statuses).not.toContain('paused');
-    fx.runtime.resume(
-      fx.runtime.store
-        .getState()
-        .runs.values()
-        .find((r) => r.kind === 'root')!.id,
-    );
+    fx.runtime.resume(rootOf(fx).id);
     await turn;
   });
 
   it('a child paused before it started holds at once', async () => {
+    // The running child answers only once the test is done with the queued one, so that one
+    // stays queued for as long as the test needs, whatever the machine's speed.
+    const running = heldReply();
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nmax_concurrent = 1\n[runtime_profiles.default]\nparallel_tools = true\n'),
-      respond: ({ body }) => {
-        const first = firstUserText(body);
-        if (first.startsWith('job')) return text(`did ${first}`, 300);
-        if (toolMessages(body).length) return text('root done');
-        return calls(
-          { id: 'a', name: 'spawn_subagent', args: { prompt: 'job a' } },
-          { id: 'b', name: 'spawn_subagent', args: { prompt: 'job b' } },
-        );
-      },
+      respond: spawnScript({ prompts: ['job a', 'job b'], child: (job) => running.held.then(() => text(`did ${job}`)) }),
       runtime: { interactive: true },
     });
     const turn = fx.runtime.startTurn('go');
@@ -135,6 +107,7 @@ describe('pausing… until the pause holds', () => {
     fx.runtime.pause(q.id);
     expect(fx.runtime.store.getState().runs.get(q.id)!.status).toBe('paused');
     fx.runtime.resume(q.id);
+    running.release();
     await turn;
     expect(fx.runtime.store.getState().runs.get(q.id)!.status).toBe('completed');
   });
@@ -156,9 +129,9 @@ describe('the runaway guard re-arms after an answer', () => {
           '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_children_per_agent = 10\n[delegation.runaway]\nmax_tree_size = 2\non_trip = "pause_tree"\n',
         ),
       respond: ({ body }) => {
-        const first = firstUserText(body);
+        const first = firstUser(body);
         if (first.startsWith('job')) return text(`did ${first}`, 20);
-        const done = toolMessages(body).length;
+        const done = toolResults(body).length;
         if (done >= 6) return text('root done');
         // Three rounds of two spawns each: the tree grows to 3, 5 and 7 runs.
         return calls(...[done + 1, done + 2].map((n) => ({ id: `j${n}`, name: 'spawn_subagent', args: { prompt: `job ${n}` } })));
@@ -205,10 +178,7 @@ describe('a pause asked of a run being killed', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => rootCalls === 1);
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(fx.runtime.kill(root.id).killed).toBe(true);
     // The kill is still unwinding: the row is not terminal yet, but there is nothing to pause.
     expect(fx.runtime.store.getState().runs.get(root.id)!.status).not.toBe('pausing');
@@ -222,19 +192,12 @@ describe('a pause asked of a run being killed', () => {
   it('counts every run it paused', async () => {
     const worker = heldReply();
     fx = await makeFixture({
-      respond: async ({ body }) => {
-        if (firstUserText(body) === 'worker') return worker.held.then(() => text('worker done'));
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'w', name: 'spawn_subagent', args: { prompt: 'worker' } });
-      },
+      respond: spawnOne('worker', () => worker.held.then(() => text('worker done'))),
       runtime: { interactive: true },
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => childOf(fx!)?.status === 'running');
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(fx.runtime.pause(root.id)).toBe(2);
     fx.runtime.resume(root.id);
     worker.release();

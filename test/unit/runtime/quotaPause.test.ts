@@ -19,17 +19,8 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
-import {
-  childRuns,
-  calls,
-  firstUserText,
-  makeFixture,
-  serverQuiet,
-  text,
-  toolMessages,
-  until,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { childRuns, calls, makeFixture, serverQuiet, text, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { firstUser, toolResults } from '../../support/wireBody.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -47,6 +38,11 @@ const WAITING = { interactive: false, waitOnQuota: true, env: ENV };
 const HEADLESS = { interactive: false, waitOnQuota: false, env: ENV };
 
 const children = (f: Fixture) => childRuns(f);
+const rootOf = (f: Fixture) =>
+  f.runtime.store
+    .getState()
+    .runs.values()
+    .find((r) => r.kind === 'root')!;
 const notices = (rt: Runtime) => rt.store.getState().transcript.flatMap((i) => (i.kind === 'notice' ? [`${i.level}: ${i.text}`] : []));
 const rateLimited = (headers: Record<string, string>): LoopbackReply => ({
   kind: 'status',
@@ -127,7 +123,7 @@ describe.each(variants)('children held on a rate limit ($name)', ({ dialect, hea
       dialect,
       '[runtime_profiles.default]\nparallel_tools = true\n[delegation]\nmax_concurrent = 2\nrun_timeout_secs = 1\n',
       ({ body, index }) => {
-        const job = firstUserText(body);
+        const job = firstUser(body);
         if (job.startsWith('job')) {
           attempts.set(job, (attempts.get(job) ?? 0) + 1);
           if (resetAt === 0 || Date.now() < resetAt) {
@@ -173,10 +169,7 @@ describe.each(variants)('children held on a rate limit ($name)', ({ dialect, hea
     expect(afterReset).toEqual(['job 1', 'job 2', 'job 3']);
     expect(maxInFlight).toBe(2);
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(root.status).toBe('completed');
     expect(root.result).toBe('all done: did job 1 | did job 2 | did job 3');
     const said = notices(fx.runtime);
@@ -266,8 +259,8 @@ describe('the operator acts earlier', () => {
   const spawnOne = (childReply: (attempt: number) => LoopbackReply) => {
     let attempt = 0;
     return ({ body }: { body: any }): LoopbackReply => {
-      if (firstUserText(body) === 'job') return childReply(++attempt);
-      if (toolMessages(body).length) return text(`root saw: ${toolMessages(body)[0].content}`);
+      if (firstUser(body) === 'job') return childReply(++attempt);
+      if (toolResults(body).length) return text(`root saw: ${toolResults(body)[0].content}`);
       return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'job' } });
     };
   };
@@ -294,10 +287,7 @@ describe('the operator acts earlier', () => {
     });
     const turn = fx.runtime.startTurn('go');
     await until(() => children(fx!)[0]?.status === 'paused', 5000, 'held child');
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     fx.runtime.pause(root.id);
     await until(() => (fx!.runtime.store.getState().quotaPauses ?? []).length === 0, 5000, 'the reset');
     await serverQuiet(fx.server);
@@ -320,10 +310,7 @@ describe('the operator acts earlier', () => {
     await turn;
     expect(children(fx)[0].status).toBe('killed');
     expect(fx.runtime.store.getState().quotaPauses).toEqual([]);
-    const root = fx.runtime.store
-      .getState()
-      .runs.values()
-      .find((r) => r.kind === 'root')!;
+    const root = rootOf(fx);
     expect(root.result).toBe('root saw: subagent run failed: killed by the operator');
   });
 });
@@ -333,8 +320,8 @@ describe('headless without --wait-on-quota', () => {
     fx = await makeFixture({
       runtime: HEADLESS,
       respond: ({ body }) => {
-        if (firstUserText(body) === 'job') return rateLimited({ 'retry-after': '60' });
-        if (toolMessages(body).length) return text('root continued');
+        if (firstUser(body) === 'job') return rateLimited({ 'retry-after': '60' });
+        if (toolResults(body).length) return text('root continued');
         return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'job' } });
       },
     });
@@ -344,12 +331,7 @@ describe('headless without --wait-on-quota', () => {
     expect(child.error).toMatch(
       /^provider "fake" \(openai-compatible\/fake-model\): rate limited \(429\): slow down — the limit resets at \d\d:\d\d:\d\d \(in (1m 0s|59s)\)$/,
     );
-    expect(
-      fx.runtime.store
-        .getState()
-        .runs.values()
-        .find((r) => r.kind === 'root')!.result,
-    ).toBe('root continued');
+    expect(rootOf(fx).result).toBe('root continued');
     expect(notices(fx.runtime)).toContain(
       "warn: A provider's rate or quota limit outlasts arbor's retries; a headless run fails on it. Run arbor -p with --wait-on-quota to wait for the reset instead.",
     );

@@ -11,15 +11,15 @@ beforeAll(() => setLanguage('en'));
 
 let fx: Fixture | undefined;
 
-const config = loadConfigFromTexts(
-  [
-    {
-      file: '/x/config.toml',
-      text: `
+/** The provider every config below starts with: an openai-compatible server never asked. */
+const FAKE_PROVIDER = `
 [providers.fake]
 type = "openai-compatible"
 base_url = "http://127.0.0.1:9/v1"
-model = "fake-model"
+model = "fake-model"`;
+const configOf = (text: string) => loadConfigFromTexts([{ file: '/x/config.toml', text }], {}).config;
+
+const config = configOf(`${FAKE_PROVIDER}
 pricing = { input_per_mtok = 1, output_per_mtok = 2 }
 [providers."open/router"]
 type = "openai"
@@ -28,11 +28,7 @@ model = "gpt-x"
 type = "offline"
 [agents.main]
 provider = "fake"
-`,
-    },
-  ],
-  {},
-).config;
+`);
 
 describe('parseModelSpec', () => {
   it('a provider, or a provider and another model on it', () => {
@@ -72,15 +68,7 @@ describe('modelChoices (the /model list)', () => {
     ]);
   });
   it('lists the models agent definitions name, with those agents, once each', () => {
-    const withAgents = loadConfigFromTexts(
-      [
-        {
-          file: '/x/config.toml',
-          text: `
-[providers.fake]
-type = "openai-compatible"
-base_url = "http://127.0.0.1:9/v1"
-model = "fake-model"
+    const withAgents = configOf(`${FAKE_PROVIDER}
 [agents.main]
 provider = "fake"
 [agents.coder]
@@ -92,11 +80,7 @@ model = "coder-model"
 [agents.plain]
 provider = "fake"
 model = "fake-model"
-`,
-        },
-      ],
-      {},
-    ).config;
+`);
     expect(modelChoices(withAgents, { provider: 'fake' }).map((c) => [c.id, c.label, c.current, c.agents])).toEqual([
       ['fake', 'openai-compatible/fake-model', true, ['plain']],
       ['fake/coder-model', 'openai-compatible/coder-model', false, ['coder', 'reviewer']],

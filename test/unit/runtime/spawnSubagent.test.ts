@@ -11,8 +11,12 @@ import {
 import { defaultRiskProfile, defaultRuntimeProfile } from '../../../src/config/defaults.js';
 import type { ToolCaller, ToolContext } from '../../../src/tools/types.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import { spawnOne, spawnScript, toolThenAnswer } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
+
+/** A child's call that would ask an operator. */
+const WRITE_X = calls({ id: 'w1', name: 'write_file', args: { path: 'x.txt', content: 'hi' } });
 
 function callerWith(overrides: Partial<ToolCaller> = {}): ToolCaller {
   return {
@@ -91,12 +95,7 @@ describe('spawn_subagent guards (order and exact strings)', () => {
 describe('spawn_subagent through the runtime (loopback model)', () => {
   it('runs a child with a fresh history and returns its final text to the parent', async () => {
     fx = await makeFixture({
-      respond: ({ body }) => {
-        const first = firstUserText(body);
-        if (first === 'child task') return text('child answer');
-        if (toolMessages(body).length) return text('parent done');
-        return calls({ id: 'call_1', name: 'spawn_subagent', args: { prompt: 'child task' } });
-      },
+      respond: spawnOne('child task', () => text('child answer'), 'parent done', 'call_1'),
     });
     await fx.runtime.startTurn('please delegate');
     const s = fx.runtime.store.getState();
@@ -116,11 +115,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
 
   it('an empty child answer becomes the literal placeholder', async () => {
     fx = await makeFixture({
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'quiet') return { kind: 'text', chunks: [] };
-        if (toolMessages(body).length) return text('ok');
-        return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'quiet' } });
-      },
+      respond: spawnOne('quiet', () => ({ kind: 'text', chunks: [] }), 'ok', 'c1'),
     });
     await fx.runtime.startTurn('go');
     expect(toolMessages(fx.server.requests.at(-1)!.body)[0].content).toBe('subagent completed without output');
@@ -128,15 +123,12 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
 
   it('a child may not spawn (depth-1 cap reaches the child model)', async () => {
     fx = await makeFixture({
-      respond: ({ body }) => {
-        const first = firstUserText(body);
-        if (first === 'nested') {
-          if (toolMessages(body).length) return text('child gave up');
-          return calls({ id: 'n1', name: 'spawn_subagent', args: { prompt: 'grandchild' } });
-        }
-        if (toolMessages(body).length) return text('root done');
-        return calls({ id: 'r1', name: 'spawn_subagent', args: { prompt: 'nested' } });
-      },
+      respond: spawnOne(
+        'nested',
+        toolThenAnswer(calls({ id: 'n1', name: 'spawn_subagent', args: { prompt: 'grandchild' } }), 'child gave up'),
+        'root done',
+        'r1',
+      ),
     });
     await fx.runtime.startTurn('go');
     const childSecond = fx.server.requests.find((r) => firstUserText(r.body) === 'nested' && toolMessages(r.body).length)!;
@@ -152,16 +144,12 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
   it('parallel spawns return each result to its own call; identical prompts both run', async () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[runtime_profiles.default]\nparallel_tools = true\n'),
-      respond: ({ body }) => {
-        const first = firstUserText(body);
-        if (first.startsWith('part')) return text(`answer for ${first}`, 30);
-        if (toolMessages(body).length) return text('summary');
-        return calls(
-          { id: 'a', name: 'spawn_subagent', args: { prompt: 'part A' } },
-          { id: 'b', name: 'spawn_subagent', args: { prompt: 'part B' } },
-          { id: 'c', name: 'spawn_subagent', args: { prompt: 'part B' } },
-        );
-      },
+      respond: spawnScript({
+        prompts: ['part A', 'part B', 'part B'],
+        child: (part) => text(`answer for ${part}`, 30),
+        done: 'summary',
+        id: (i) => 'abc'[i],
+      }),
     });
     await fx.runtime.startTurn('fan out');
     const results = toolMessages(fx.server.requests.at(-1)!.body);
@@ -199,14 +187,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
 
   it('a child has no operator: a call that would ask is denied and the child reads why', async () => {
     fx = await makeFixture({
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'write it') {
-          if (toolMessages(body).length) return text('could not write');
-          return calls({ id: 'w1', name: 'write_file', args: { path: 'x.txt', content: 'hi' } });
-        }
-        if (toolMessages(body).length) return text('done');
-        return calls({ id: 'p1', name: 'spawn_subagent', args: { prompt: 'write it' } });
-      },
+      respond: spawnOne('write it', toolThenAnswer(WRITE_X, 'could not write'), 'done', 'p1'),
       runtime: { interactive: true },
     });
     await fx.runtime.startTurn('go');
@@ -229,14 +210,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
   it('subagent_auto_approve = true lets the child run it', async () => {
     fx = await makeFixture({
       toml: (u) => baseToml(u, '[delegation]\nsubagent_auto_approve = true\n'),
-      respond: ({ body }) => {
-        if (firstUserText(body) === 'write it') {
-          if (toolMessages(body).length) return text('wrote');
-          return calls({ id: 'w1', name: 'write_file', args: { path: 'x.txt', content: 'hi' } });
-        }
-        if (toolMessages(body).length) return text('done');
-        return calls({ id: 'p1', name: 'spawn_subagent', args: { prompt: 'write it' } });
-      },
+      respond: spawnOne('write it', toolThenAnswer(WRITE_X, 'wrote'), 'done', 'p1'),
     });
     await fx.runtime.startTurn('go');
     expect(readFileSync(join(fx.workdir, 'x.txt'), 'utf8')).toBe('hi');

@@ -3,29 +3,19 @@
 // the children are still being started in groups reach every child, started or not.
 import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../src/model/run.js';
-import {
-  childRuns,
-  wideToml,
-  calls,
-  firstUserText,
-  makeFixture,
-  text,
-  toolMessages,
-  until,
-  type Fixture,
-} from '../../helpers/runtimeFixture.js';
+import { childRuns, wideToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { expectAllAnswered, spawnScript } from '../support/spawnScript.js';
 
 let fx: Fixture | undefined;
 
-function fanout(n: number, childDelayMs = 0) {
-  return ({ body }: { body: any }) => {
-    const first = firstUserText(body);
-    const m = /^child (\d+)$/.exec(first);
-    if (m) return text(`answer ${m[1]}`, childDelayMs);
-    if (toolMessages(body).length) return text('root done');
-    return calls(...Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: 'spawn_subagent', args: { prompt: `child ${i}` } })));
-  };
-}
+/** The root spawns `child 0` … `child <n-1>` (calls `call_<i>`); each answers `answer <i>`. */
+const fanout = (n: number, childDelayMs = 0) =>
+  spawnScript({
+    prompts: Array.from({ length: n }, (_, i) => `child ${i}`),
+    child: (prompt) => text(`answer ${prompt.slice('child '.length)}`, childDelayMs),
+    done: 'root done',
+    id: (i) => `call_${i}`,
+  });
 
 const children = (f: Fixture) => childRuns(f, 'subagent');
 
@@ -88,9 +78,6 @@ describe('kill and pause while a large fan-out is still starting', () => {
     expect(children(f).length).toBeLessThan(N);
     f.runtime.resume(rootId!);
     await turn;
-    expect(children(f)).toHaveLength(N);
-    expect(children(f).every((r) => r.status === 'completed')).toBe(true);
-    const results = toolMessages(f.server.requests.at(-1)!.body);
-    expect(results.map((r) => r.content)).toEqual(Array.from({ length: N }, (_, i) => `answer ${i}`));
+    expectAllAnswered(f, N);
   }, 60_000);
 });

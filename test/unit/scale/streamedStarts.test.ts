@@ -8,6 +8,7 @@ import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { isTerminal } from '../../../src/model/run.js';
 import { startsAsStreamed } from '../../../src/runtime/streamedCalls.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
+import { expectAllAnswered } from '../support/spawnScript.js';
 import { baseToml, wideToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 
 let fx: Fixture | undefined;
@@ -55,6 +56,18 @@ function streamedRoot(
   };
 }
 
+/** A turn whose root streams `n` calls and holds the rest of its reply until `rest` fires
+ * (at the latest when the test ends); resolves once the first child's request has come. */
+async function startStreaming(n: number, opts?: { hang?: boolean }) {
+  const firstChild = signal();
+  const rest = signal();
+  release = rest.fire;
+  const f = (fx = await makeFixture({ toml: wideToml(n), respond: streamedRoot(n, firstChild, rest.fired, opts) }));
+  const turn = f.runtime.startTurn('go');
+  await firstChild.fired;
+  return { f, turn, rest };
+}
+
 const childNumber = (body: any) => /^child (\d+)$/.exec(firstUserText(body))?.[1];
 
 const children = (f: Fixture) =>
@@ -79,12 +92,8 @@ describe('a parallel batch started while the reply streams it', () => {
       respond: streamedRoot(N, firstChild, firstChild.fired),
     });
     await fx.runtime.startTurn('go');
-    const kids = children(fx);
-    expect(kids).toHaveLength(N);
-    expect(kids.every((r) => r.status === 'completed')).toBe(true);
-    const results = toolMessages(fx.server.requests.at(-1)!.body);
+    const results = expectAllAnswered(fx, N);
     expect(results.map((r) => r.tool_call_id)).toEqual(Array.from({ length: N }, (_, i) => `call_${i}`));
-    expect(results.map((r) => r.content)).toEqual(Array.from({ length: N }, (_, i) => `answer ${i}`));
     // One request per child, two for the root: no call started twice.
     expect(fx.server.requests).toHaveLength(N + 2);
     const transcript = fx.runtime.store.getState().transcript.filter((i) => i.kind === 'tool');
@@ -153,16 +162,7 @@ describe('a parallel batch started while the reply streams it', () => {
 
   it('a kill of the root while the reply still streams ends every child and the turn; no call after it starts one', async () => {
     const N = 30;
-    const firstChild = signal();
-    const rest = signal();
-    release = rest.fire;
-    fx = await makeFixture({
-      toml: wideToml(N),
-      respond: streamedRoot(N, firstChild, rest.fired, { hang: true }),
-    });
-    const f = fx;
-    const turn = f.runtime.startTurn('go');
-    await firstChild.fired;
+    const { f, turn, rest } = await startStreaming(N, { hang: true });
     f.runtime.kill(root(f).id);
     await turn;
     expect(root(f).status).toBe('killed');
@@ -178,16 +178,7 @@ describe('a parallel batch started while the reply streams it', () => {
 
   it('a pause of the root while the reply still streams holds the calls that arrive; the resume runs them all, in order', async () => {
     const N = 20;
-    const firstChild = signal();
-    const rest = signal();
-    release = rest.fire;
-    fx = await makeFixture({
-      toml: wideToml(N),
-      respond: streamedRoot(N, firstChild, rest.fired),
-    });
-    const f = fx;
-    const turn = f.runtime.startTurn('go');
-    await firstChild.fired;
+    const { f, turn, rest } = await startStreaming(N);
     const rootId = root(f).id;
     f.runtime.pause(rootId);
     rest.fire();
@@ -198,10 +189,7 @@ describe('a parallel batch started while the reply streams it', () => {
     expect(children(f)).toHaveLength(1);
     f.runtime.resume(rootId);
     await turn;
-    expect(children(f)).toHaveLength(N);
-    expect(children(f).every((r) => r.status === 'completed')).toBe(true);
-    const results = toolMessages(f.server.requests.at(-1)!.body);
-    expect(results.map((r) => r.content)).toEqual(Array.from({ length: N }, (_, i) => `answer ${i}`));
+    expectAllAnswered(f, N);
   }, 60_000);
 });
 

@@ -160,32 +160,20 @@ describe('the ledger roll-ups over the shared child index', () => {
     commands: command ? [{ command, exitCode: 0, durationMs: 1, callId: 'x', observed: 'git' }] : [],
   });
   function tree(prefix: string): { runs: Map<string, R>; order: string[] } {
+    // A finished child of `parent`, started by call `callId`, that made `calls` tool calls and ran `command`.
+    const child = (id: string, parent: string, callId: string, calls: number, command: string): R => ({
+      id: `${prefix}${id}`,
+      alias: 'main',
+      status: 'completed',
+      parentRunId: `${prefix}${parent}`,
+      parentToolCallId: callId,
+      observed: ledger(calls, command),
+    });
     const list: R[] = [
       { id: `${prefix}root`, alias: 'main', status: 'running', observed: ledger(2) },
-      {
-        id: `${prefix}a`,
-        alias: 'main',
-        status: 'completed',
-        parentRunId: `${prefix}root`,
-        parentToolCallId: 'c1',
-        observed: ledger(1, 'make a'),
-      },
-      {
-        id: `${prefix}b`,
-        alias: 'main',
-        status: 'completed',
-        parentRunId: `${prefix}root`,
-        parentToolCallId: 'c2',
-        observed: ledger(3, 'make b'),
-      },
-      {
-        id: `${prefix}a1`,
-        alias: 'main',
-        status: 'completed',
-        parentRunId: `${prefix}a`,
-        parentToolCallId: 'd1',
-        observed: ledger(4, 'make a1'),
-      },
+      child('a', 'root', 'c1', 1, 'make a'),
+      child('b', 'root', 'c2', 3, 'make b'),
+      child('a1', 'a', 'd1', 4, 'make a1'),
     ];
     return { runs: new Map(list.map((r) => [r.id, r])), order: list.map((r) => r.id) };
   }

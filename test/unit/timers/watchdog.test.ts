@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { startWatchdog } from '../../../src/timers/watchdog.js';
 
 describe('startWatchdog', () => {
@@ -13,14 +13,18 @@ describe('startWatchdog', () => {
     vi.useFakeTimers();
   });
   afterEach(() => vi.useRealTimers());
+  /** `fired` has not run `ms - 1` ms from now, and has run once at `ms`. */
+  const expectFiresAfter = (fired: Mock, ms: number) => {
+    advance(ms - 1);
+    expect(fired).not.toHaveBeenCalled();
+    advance(1);
+    expect(fired).toHaveBeenCalledOnce();
+  };
 
   it('fires after a window of silence', () => {
     const fired = vi.fn();
     startWatchdog(1000, fired, now);
-    advance(999);
-    expect(fired).not.toHaveBeenCalled();
-    advance(1);
-    expect(fired).toHaveBeenCalledOnce();
+    expectFiresAfter(fired, 1000);
   });
 
   it('counts the window from the last touch, with one timer armed however many events', () => {
@@ -33,10 +37,7 @@ describe('startWatchdog', () => {
     // Fifty events in five seconds: still one pending timer, never fired.
     expect(vi.getTimerCount()).toBe(1);
     expect(fired).not.toHaveBeenCalled();
-    advance(999);
-    expect(fired).not.toHaveBeenCalled();
-    advance(1);
-    expect(fired).toHaveBeenCalledOnce();
+    expectFiresAfter(fired, 1000);
   });
 
   it('a new window starts from now, shorter or equal or longer', () => {
@@ -46,10 +47,7 @@ describe('startWatchdog', () => {
       const dog = startWatchdog(1000, fired, now);
       advance(900);
       dog.setWindow(next);
-      advance(next - 1);
-      expect(fired).not.toHaveBeenCalled();
-      advance(1);
-      expect(fired).toHaveBeenCalledOnce();
+      expectFiresAfter(fired, next);
     }
   });
 

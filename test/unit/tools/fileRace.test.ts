@@ -10,8 +10,6 @@ import { editFileTool } from '../../../src/tools/editFile.js';
 import { globTool } from '../../../src/tools/glob.js';
 import { grepTool } from '../../../src/tools/grep.js';
 import { listFilesTool } from '../../../src/tools/listFiles.js';
-import { readFileTool } from '../../../src/tools/readFile.js';
-import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { context } from './helpers.js';
 import {
   MAX_RACE_ROUNDS as MAX_ROUNDS,
@@ -21,6 +19,7 @@ import {
   startFlipper as startFlipperIn,
   type Flipper,
 } from '../../support/symlinkFlipper.js';
+import { listingsThrough, readsThrough, writesThrough } from '../support/raceRounds.js';
 
 const ROUNDS = 500;
 const SECRET = 'OUTSIDE-SECRET';
@@ -63,36 +62,20 @@ const flipDir = () => flipDirTo(outside);
 describe('file tools under a symlink-flipping race', { timeout: RACE_TIMEOUT_MS }, () => {
   it(`read_file never returns the outside file through a flipping link (${ROUNDS} reads)`, async () => {
     await startFlipper(flipLink());
-    const ctx = context({ cwd: inside });
-    let insideReads = 0;
-    for (let i = 0; i < ROUNDS || (insideReads === 0 && i < MAX_ROUNDS); i++) {
-      const r = await readFileTool.run({ path: 'flip' }, ctx);
-      expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === '     1\tINSIDE') insideReads++;
-    }
+    const insideReads = await readsThrough(context({ cwd: inside }), 'flip', SECRET, ROUNDS);
     // The race was real: some reads got the inside file through the link.
     expect(insideReads).toBeGreaterThan(0);
   });
 
   it(`read_file never returns the outside file through a directory swapped for a link (${ROUNDS} reads)`, async () => {
     await startFlipper(flipDir());
-    const ctx = context({ cwd: inside });
-    let insideReads = 0;
-    for (let i = 0; i < ROUNDS || (insideReads === 0 && i < MAX_ROUNDS); i++) {
-      const r = await readFileTool.run({ path: 'd/secret.txt' }, ctx);
-      expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === '     1\tINSIDE') insideReads++;
-    }
+    const insideReads = await readsThrough(context({ cwd: inside }), 'd/secret.txt', SECRET, ROUNDS);
     expect(insideReads).toBeGreaterThan(0);
   });
 
   it(`write_file never writes the outside file through a flipping link (${ROUNDS} writes)`, async () => {
     await startFlipper(flipLink());
-    const ctx = context({ cwd: inside });
-    const real = join(inside, 'real.txt');
-    for (let i = 0; i < ROUNDS || (readFileSync(real, 'utf8') === 'INSIDE' && i < MAX_ROUNDS); i++) {
-      await writeFileTool.run({ path: 'flip', content: `PWNED ${i}` }, ctx);
-    }
+    await writesThrough(context({ cwd: inside }), join(inside, 'real.txt'), ROUNDS);
     await stopFlipper();
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
     expect(readFileSync(join(inside, 'real.txt'), 'utf8')).toMatch(/^PWNED \d+$/);
@@ -101,14 +84,10 @@ describe('file tools under a symlink-flipping race', { timeout: RACE_TIMEOUT_MS 
   it(`list_files never lists the outside directory through a directory swapped for a link (${ROUNDS} listings)`, async () => {
     await startFlipper(flipDir());
     const ctx = context({ cwd: inside });
-    let listed = 0;
-    for (let i = 0; i < ROUNDS || (listed === 0 && i < MAX_ROUNDS); i++) {
-      const r = await listFilesTool.run({ path: 'd' }, ctx);
-      expect(r.output + (r.error ?? '')).not.toContain('outside-only');
-      if (r.success && r.output.includes('secret.txt')) listed++;
+    const listed = await listingsThrough(ctx, 'outside-only', ROUNDS, async () => {
       const deep = await listFilesTool.run({ pattern: '**/*' }, ctx);
       expect(deep.output).not.toContain('outside-only');
-    }
+    });
     expect(listed).toBeGreaterThan(0);
   });
 

@@ -7,7 +7,7 @@ import { READ_CAP_BYTES, readFileTool } from '../../../src/tools/readFile.js';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
 import type { ActionTracker } from '../../../src/tools/types.js';
 import { tempTree } from '../../helpers/tempTree.js';
-import { context, risk } from './helpers.js';
+import { context, NOTES_REWRITE, risk } from './helpers.js';
 
 let work: string;
 let outside: string;
@@ -123,16 +123,11 @@ describe('write_file', () => {
   });
 
   it('a rewrite records the diff of the old content against the new', async () => {
-    writeFileSync(join(work, 'notes.txt'), 'one\ntwo\nthree\n');
-    const r = await writeFileTool.run({ path: 'notes.txt', content: 'one\n2\nthree\nfour\n' }, ctx());
-    expect(r.display).toEqual({
-      kind: 'diff',
-      path: 'notes.txt',
-      added: 2,
-      removed: 1,
-      hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+2', ' three', '+four'] }],
-    });
-    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('one\n2\nthree\nfour\n');
+    const { path, before, after, display } = NOTES_REWRITE;
+    writeFileSync(join(work, path), before);
+    const r = await writeFileTool.run({ path, content: after }, ctx());
+    expect(r.display).toEqual(display);
+    expect(readFileSync(join(work, path), 'utf8')).toBe(after);
   });
 
   it('refuses to write through a symlink that leaves the root, creating nothing', async () => {

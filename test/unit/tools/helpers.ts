@@ -1,5 +1,6 @@
 // Builders for tool tests: a permissive risk profile, a runtime profile and a ToolContext.
 import type { ArborConfig, RiskProfile, RuntimeProfile } from '../../../src/config/types.js';
+import type { DiffDisplay } from '../../../src/model/toolDisplay.js';
 import type { ActionTracker, ToolCaller, ToolContext } from '../../../src/tools/types.js';
 import { createActionTracker } from '../../../src/tools/actionTracker.js';
 
@@ -68,3 +69,18 @@ export function context(opts: {
     services: undefined,
   };
 }
+
+/** The rewrite both write_file's run and its preview are checked on: `notes.txt` from
+ * `before` to `after`, and the diff display either must give for it, spelled out once. */
+export const NOTES_REWRITE: { path: string; before: string; after: string; display: DiffDisplay } = {
+  path: 'notes.txt',
+  before: 'one\ntwo\nthree\n',
+  after: 'one\n2\nthree\nfour\n',
+  display: {
+    kind: 'diff',
+    path: 'notes.txt',
+    added: 2,
+    removed: 1,
+    hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+2', ' three', '+four'] }],
+  },
+};

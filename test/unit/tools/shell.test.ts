@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHELL_OUTPUT_CAP_BYTES, checkAllowedCommands, shellTool } from '../../../src/tools/shell.js';
+import { until } from '../../support/until.js';
 import { context, risk, runtime } from './helpers.js';
 
 let work: string;
@@ -34,27 +35,13 @@ function exists(pid: number): boolean {
   }
 }
 
-/** A killed process stays a zombie until init reaps it, so give that a moment. */
-async function waitGone(pid: number, ms = 10_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!exists(pid)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return !exists(pid);
+/** Waits until `pid` is gone (a killed process stays a zombie until init reaps it). */
+async function waitGone(pid: number): Promise<void> {
+  await until(() => !exists(pid), 10_000, `process ${pid} to be gone`);
 }
 
-async function waitForFile(path: string, ms = 5000): Promise<string> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${path}`);
-}
+/** The trimmed text of a file the command writes, '' until it has some. */
+const written = (path: string): string => (existsSync(path) ? readFileSync(path, 'utf8').trim() : '');
 
 describe('shell', () => {
   it('returns stdout and stderr together with the exit code, run in the workspace', async () => {
@@ -101,7 +88,8 @@ describe('shell', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.success).toBe(false);
     expect(r.error).toContain('[timed out after 1s (shell_timeout_secs)');
-    expect(await waitGone(pid)).toBe(true);
+    await waitGone(pid);
+    expect(exists(pid)).toBe(false);
   });
 
   it('shell_timeout_secs = 5,000,000 does not fire at once (Node clamps an overflowing timer to 1 ms)', async () => {
@@ -122,14 +110,16 @@ describe('shell', () => {
     const pidfile = join(work, 'pid');
     const controller = new AbortController();
     const running = shellTool.run({ command: `sleep 30 & echo $! > ${pidfile}; wait` }, context({ cwd: work, signal: controller.signal }));
-    const pid = Number(await waitForFile(pidfile));
+    await until(() => written(pidfile) !== '', 5000, `${pidfile} to be written`);
+    const pid = Number(written(pidfile));
     pids.push(pid);
     expect(exists(pid)).toBe(true);
     controller.abort();
     const r = await running;
     expect(r.success).toBe(false);
     expect(r.error).toContain('[aborted');
-    expect(await waitGone(pid)).toBe(true);
+    await waitGone(pid);
+    expect(exists(pid)).toBe(false);
     expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
   });
 
@@ -139,7 +129,8 @@ describe('shell', () => {
     const pid = Number(readFileSync(pidfile, 'utf8'));
     pids.push(pid);
     expect(r.output).toContain('[exit code: 0]');
-    expect(await waitGone(pid)).toBe(true);
+    await waitGone(pid);
+    expect(exists(pid)).toBe(false);
   });
 
   it('refuses to start when already aborted', async () => {

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { tempTree } from '../../helpers/tempTree.js';
-import { context, risk } from './helpers.js';
+import { context, NOTES_REWRITE, risk } from './helpers.js';
 
 let work: string;
 let outside: string;
 
 beforeEach(() => {
-  const base = tempTree('wpreview', { 'work/src/': '', 'work/notes.txt': 'one\ntwo\nthree\n', 'outside/secret.txt': 'secret\n' });
+  const base = tempTree('wpreview', { 'work/src/': '', 'work/notes.txt': NOTES_REWRITE.before, 'outside/secret.txt': 'secret\n' });
   work = join(base, 'work');
   outside = join(base, 'outside');
 });
@@ -21,15 +21,9 @@ const preview = (args: unknown, c = ctx()) => writeFileTool.preview!(args, c);
 
 describe('write_file preview', () => {
   it('a rewrite: the diff of the current content against the proposed one, the file untouched', async () => {
-    const d = await preview({ path: 'notes.txt', content: 'one\n2\nthree\nfour\n' });
-    expect(d).toEqual({
-      kind: 'diff',
-      path: 'notes.txt',
-      added: 2,
-      removed: 1,
-      hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' one', '-two', '+2', ' three', '+four'] }],
-    });
-    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    const { path, before, after, display } = NOTES_REWRITE;
+    expect(await preview({ path, content: after })).toEqual(display);
+    expect(readFileSync(join(work, path), 'utf8')).toBe(before);
   });
 
   it('the same display the write then records', async () => {

@@ -12,19 +12,11 @@ import type { Run } from '../../../src/model/run.js';
 import { createRuntimeStore } from '../../../src/runtime/store.js';
 import { callerIn, type Place } from '../../../src/runtime/worktrees/place.js';
 import { WorktreeQueue } from '../../../src/runtime/worktrees/queue.js';
-import { listFilesTool } from '../../../src/tools/listFiles.js';
 import { readFileTool } from '../../../src/tools/readFile.js';
 import type { ToolContext } from '../../../src/tools/types.js';
-import { writeFileTool } from '../../../src/tools/writeFile.js';
 import { treeState } from '../../support/pathEscapes.js';
-import {
-  MAX_RACE_ROUNDS as MAX_ROUNDS,
-  RACE_TIMEOUT_MS,
-  flipDir,
-  flipLink,
-  startFlipper,
-  type Flipper,
-} from '../../support/symlinkFlipper.js';
+import { RACE_TIMEOUT_MS, flipDir, flipLink, startFlipper, type Flipper } from '../../support/symlinkFlipper.js';
+import { listingsThrough, readsThrough, writesThrough } from '../support/raceRounds.js';
 import { caller, context, risk } from '../tools/helpers.js';
 import { git, gitRepo } from './helpers.js';
 
@@ -74,24 +66,14 @@ describe('file tools in a worktree under a symlink-flipping race', { timeout: RA
 
   it(`read_file never returns the checkout's file through a flipping link (${ROUNDS} reads)`, async () => {
     flipper = await startFlipper(flipLink(join(checkout, 'secret.txt')), place.cwd);
-    const ctx = childContext();
-    let insideReads = 0;
-    for (let i = 0; i < ROUNDS || (insideReads === 0 && i < MAX_ROUNDS); i++) {
-      const r = await readFileTool.run({ path: 'flip' }, ctx);
-      expect(r.output + (r.error ?? '')).not.toContain(SECRET);
-      if (r.success && r.output === '     1\tINSIDE') insideReads++;
-    }
+    const insideReads = await readsThrough(childContext(), 'flip', SECRET, ROUNDS);
     // The race was real: some reads got the worktree's file through the link.
     expect(insideReads).toBeGreaterThan(0);
   });
 
   it(`write_file never writes the checkout's file through a flipping link (${ROUNDS} writes)`, async () => {
     flipper = await startFlipper(flipLink(join(checkout, 'secret.txt')), place.cwd);
-    const ctx = childContext();
-    const real = join(place.cwd, 'real.txt');
-    for (let i = 0; i < ROUNDS || (readFileSync(real, 'utf8') === 'INSIDE' && i < MAX_ROUNDS); i++) {
-      await writeFileTool.run({ path: 'flip', content: `PWNED ${i}` }, ctx);
-    }
+    await writesThrough(childContext(), join(place.cwd, 'real.txt'), ROUNDS);
     await flipper.stop();
     expect(treeState(checkout)).toEqual(before);
     expect(readFileSync(join(place.cwd, 'real.txt'), 'utf8')).toMatch(/^PWNED \d+$/);
@@ -99,13 +81,7 @@ describe('file tools in a worktree under a symlink-flipping race', { timeout: RA
 
   it(`list_files never lists the checkout through a directory swapped for a link (${ROUNDS} listings)`, async () => {
     flipper = await startFlipper(flipDir(checkout), place.cwd);
-    const ctx = childContext();
-    let listed = 0;
-    for (let i = 0; i < ROUNDS || (listed === 0 && i < MAX_ROUNDS); i++) {
-      const r = await listFilesTool.run({ path: 'd' }, ctx);
-      expect(r.output + (r.error ?? '')).not.toContain('checked-only');
-      if (r.success && r.output.includes('secret.txt')) listed++;
-    }
+    const listed = await listingsThrough(childContext(), 'checked-only', ROUNDS);
     expect(listed).toBeGreaterThan(0);
     expect(treeState(checkout)).toEqual(before);
   });

@@ -1,10 +1,12 @@
 // Fixtures for isolated children (issue #23): a runtime wired as the CLI wires it, with its
 // own ARBOR_HOME (worktrees go there), a real git repository as its workspace, and agents
 // scripted on one loopback model.
-import { readdirSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { onTestFinished } from 'vitest';
 import { git, gitRepo } from '../../helpers/git.js';
 import { join } from 'node:path';
-import { type RuntimeSinks } from '../../../src/runtime/runtime.js';
+import { type RuntimeSinks } from '../../../src/runtime/sinks.js';
 import type { Run } from '../../../src/model/run.js';
 import { agent, callsThenDone, delegateCall, scriptedRuntime, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
@@ -65,6 +67,14 @@ export function autoMergeFixture(args: object, agents: Record<string, Responder>
     config: isoConfig('merge = "auto"'),
     agents: { main: callsThenDone(delegateCall({ ...args, isolation: 'worktree' })), ...agents },
   });
+}
+
+/** A temp folder (its real path: git and the tools print real paths), removed when the test
+ * ends; made before a fixture that uses it, it outlives that fixture's clean-up. */
+export function tempDirForTest(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export const shell = (id: string, command: string) => ({ id, name: 'shell', args: { command } });

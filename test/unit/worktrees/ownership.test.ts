@@ -2,21 +2,13 @@
 // worktree, a branch of theirs under arbor/, a folder and a forged manifest in
 // $ARBOR_HOME/worktrees all survive an isolated child's merge and the next start's
 // leftover clean-up, while everything arbor made is gone.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sequence, text, type DelegateFixture } from '../delegate/helpers.js';
-import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tools, autoMergeFixture } from './helpers.js';
+import { git, isoConfig, isoFixture, leftovers, runsOf, shell, tempDirForTest, tools, autoMergeFixture } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-let userTree: string | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  if (userTree) rmSync(userTree, { recursive: true, force: true });
-  userTree = undefined;
-});
 
 describe('what arbor did not create', () => {
   it("the user's worktree and branches, a stray folder and a forged manifest survive a merge and the leftover clean-up", async () => {
@@ -26,8 +18,7 @@ describe('what arbor did not create', () => {
         w1: sequence(tools(shell('s1', "sed -i 's/^one$/ONE/' a.txt")), text('w1 done')),
       },
     );
-    const tree = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-user-wt-')));
-    userTree = tree;
+    const tree = tempDirForTest('arbor-user-wt-');
     rmSync(tree, { recursive: true });
     // The user's own: a worktree on their branch, a branch named like arbor's.
     git(fx.workdir, 'worktree', 'add', '--quiet', '-b', 'feature', tree);

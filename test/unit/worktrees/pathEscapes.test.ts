@@ -6,24 +6,16 @@
 // byte for byte as they were, while the same tools work inside the worktree. A child whose
 // roots hold $ARBOR_HOME is fenced off every other worktree there (a sibling's, another
 // session's, its caller's), at every depth of nesting.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolTranscriptItem } from '../../../src/model/transcript.js';
 import { ESCAPE_VARIANTS, TARGET_FILE, escapeLinks, targetText, treeState, type EscapeWorld } from '../../support/pathEscapes.js';
 import { agent, callsThenDone, delegateCall, sequence, text, toml, type DelegateFixture, type Responder } from '../delegate/helpers.js';
 import type { Run } from '../../../src/model/run.js';
-import { git, isoFixture, runsOf, shell, tools, worker } from './helpers.js';
+import { git, isoFixture, runsOf, shell, tempDirForTest, tools, worker } from './helpers.js';
 
 let fx: DelegateFixture | undefined;
-let outside: string | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-  if (outside) rmSync(outside, { recursive: true, force: true });
-  outside = undefined;
-});
 
 /** The tool results a run's own model read, by call id. */
 function resultsOf(run: Run): (id: string) => ToolTranscriptItem {
@@ -39,8 +31,7 @@ const A = 'one\ntwo\nthree\n';
 
 describe('the path-escape variants inside a worktree', () => {
   it('every variant aimed at the original checkout or a folder outside is refused; both stay byte for byte', async () => {
-    outside = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-wt-outside-')));
-    const out = outside;
+    const out = tempDirForTest('arbor-wt-outside-');
     mkdirSync(join(out, 'sub'));
     writeFileSync(join(out, TARGET_FILE), targetText(out));
     // Each child aims the table at one target: w1 at the checkout, w2 at the outside folder
@@ -144,8 +135,7 @@ const OTHER_SESSION = 'othersess-1';
 describe('an isolated child whose roots hold $ARBOR_HOME', () => {
   it("reaches neither a sibling's worktree nor another session's, through any tool, at any depth; its own works", async () => {
     // Real path: the worktrees' paths are compared with what the tools print.
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-wt-fence-home-')));
-    outside = home;
+    const home = tempDirForTest('arbor-wt-fence-home-');
     const worktrees = join(home, 'worktrees');
     const other = join(worktrees, OTHER_SESSION);
     let victimBefore: Record<string, string> | undefined;

@@ -3,7 +3,7 @@
 // refusal as the whole tool result, and no run, card row or task record is ever made for it.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasToolResults } from '../../support/loopbackModel.js';
 import { WORKTREE_NEEDS_GIT } from '../../../src/tools/worktreeNotes.js';
 import {
@@ -21,11 +21,8 @@ import {
 } from '../delegate/helpers.js';
 import { isoConfig, isoFixture, tools, worker } from './helpers.js';
 
+// isoFixture cleans itself up when the test ends.
 let fx: DelegateFixture | undefined;
-afterEach(async () => {
-  await fx?.cleanup();
-  fx = undefined;
-});
 
 /** Runs one turn of `main` in a folder that is not a git work tree. */
 async function outsideGit(main: Responder, config: (url: string) => string = isoConfig()) {

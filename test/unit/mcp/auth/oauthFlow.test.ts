@@ -3,42 +3,22 @@
 // code flow end to end (the browser step is a fetch following the redirects to arbor's
 // callback listener), the grant is stored 0600 under mcp-auth/ and reused by the next
 // start, refreshed before expiry, widened by a step-up, and forgotten by logout.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfigFromTexts } from '../../../../src/config/load.js';
 import type { McpManager } from '../../../../src/mcp/manager.js';
-import { createMcpManager, mcpToolsOf } from '../../../../src/tools/mcpTools.js';
+import { mcpToolsOf } from '../../../../src/tools/mcpTools.js';
 import type { ToolContext } from '../../../../src/tools/types.js';
 import { knownSecrets } from '../../../../src/persistence/redact.js';
+import { tempTree } from '../../../helpers/tempTree.js';
+import { managerFor, offlineWith } from '../helpers.js';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from './oauthMcpServer.js';
-
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 async function setup(extra = ''): Promise<{ srv: OAuthMcpServer; home: string; make(): McpManager }> {
   const srv = await startOAuthMcpServer();
-  cleanups.push(() => srv.close());
-  const home = mkdtempSync(join(tmpdir(), 'arbor-oauth-'));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-  const env = { ARBOR_HOME: home, HOME: home };
-  const make = () => {
-    const loaded = loadConfigFromTexts(
-      [
-        {
-          file: '/c.toml',
-          text: `[providers.o]\ntype = "offline"\n[agents.main]\nprovider = "o"\n[mcp_servers.docs]\nurl = "${srv.mcpUrl}"\n${extra}`,
-        },
-      ],
-      env,
-    );
-    const m = createMcpManager(loaded.config, home, env);
-    cleanups.push(() => m.close());
-    return m;
-  };
+  onTestFinished(() => srv.close());
+  const home = tempTree('oauth', {});
+  const make = () => managerFor(offlineWith(`[mcp_servers.docs]\nurl = "${srv.mcpUrl}"\n${extra}`), home, { ARBOR_HOME: home, HOME: home });
   return { srv, home, make };
 }
 
