@@ -262,9 +262,12 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
 
   async function waitFor(fn: (screen: string, all: string) => boolean, what: string, timeoutMs = 10000) {
     const deadline = Date.now() + timeoutMs;
+    // The whole buffer (up to 5,000 rows of scrollback) is turned into text only for a
+    // condition that takes it: a poll every 25 ms should not redo that for nothing.
+    const wantsAll = fn.length > 1;
     for (;;) {
       await flush();
-      if (fn(screen(), scrollback())) return;
+      if (fn(screen(), wantsAll ? scrollback() : '')) return;
       if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe()}`);
       await sleep(25);
     }
@@ -358,9 +361,13 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       }
     },
     waitForText: (text, timeoutMs = 10000, o = {}) =>
-      waitFor((s, all) => matches(o.where === 'screen' ? s : all, text), `text ${String(text)}`, timeoutMs),
+      o.where === 'screen'
+        ? waitFor((s) => matches(s, text), `text ${String(text)}`, timeoutMs)
+        : waitFor((_, all) => matches(all, text), `text ${String(text)}`, timeoutMs),
     waitForNoText: (text, timeoutMs = 10000, o = {}) =>
-      waitFor((s, all) => !matches(o.where === 'all' ? all : s, text), `text ${String(text)} to disappear`, timeoutMs),
+      o.where === 'all'
+        ? waitFor((_, all) => !matches(all, text), `text ${String(text)} to disappear`, timeoutMs)
+        : waitFor((s) => !matches(s, text), `text ${String(text)} to disappear`, timeoutMs),
     type(text: string) {
       if (!exitInfo) proc.write(text);
     },
