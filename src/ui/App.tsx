@@ -117,7 +117,10 @@ export function App(props: AppProps) {
   // it lands in scrollback, or one frame would show it twice (and too tall).
   // While a turn runs, at most one print to scrollback per FEED_BATCH_MS (each is a frame
   // outside the throttle); what settled meanwhile stays live and goes in the next batch.
-  const entries = feed.sync(transcript, turnRunning, Date.now(), FEED_BATCH_MS);
+  // Once the root run has ended nothing is held: the last reply lands in scrollback in the
+  // frame the turn ends in, not a batch later.
+  const batchMs = activeRoot !== undefined ? FEED_BATCH_MS : 0;
+  const entries = feed.sync(transcript, turnRunning, Date.now(), batchMs);
   const feedHeldUntil = feed.heldUntil;
   useEffect(() => {
     if (feedHeldUntil === undefined) return;
