@@ -6,7 +6,6 @@ export default defineConfig({
   // ink-testing-library share one Ink (one stdin context) instead of a transformed second copy.
   resolve: { preserveSymlinks: true },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Ink reads CI once, at import, and then draws no intermediate frame (only the last, at
     // exit): the UI tests that count frames and the pty tests would test another Ink than a
     // person gets. CI=true comes from the CI runner, not from what is tested.
@@ -16,5 +15,33 @@ export default defineConfig({
     // pty end-to-end tests spawn real processes; keep parallelism modest on 2-core machines
     maxWorkers: 2,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'ui',
+          include: ['test/ui/**/*.test.ts', 'test/ui/**/*.test.tsx'],
+          // The UI files share a worker process instead of a fresh one each: importing Ink,
+          // React and the runtime anew for every file was most of their time (77 s, 85 s of it
+          // import time summed over both workers; 19 s shared). They restore what they change
+          // (the language, real timers, environment variables) and unmount what they mount; a
+          // new UI test file must do the same.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // Unit and provider tests: a fresh process per file. Shared, two of them failed now
+        // and then (a retry waiting on a timer, a background worktree announce), depending on
+        // which files ran before them in the same process.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/providers/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        // Real processes in a pseudo-terminal, the installed package, the MCP conformance
+        // suite: each file in a process of its own, as before.
+        test: { name: 'processes', include: ['test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts'] },
+      },
+    ],
   },
 });
