@@ -14,11 +14,9 @@ import { arborHome, exportDir } from '../../src/config/paths.js';
 import { loadConfigFromTexts } from '../../src/config/load.js';
 import { writeExport } from '../../src/persistence/exportFile.js';
 import { restoreSession } from '../../src/persistence/sessionRestore.js';
-import { ApprovalBroker } from '../../src/runtime/approvals.js';
 import { RunawayGuard } from '../../src/runtime/runawayGuard.js';
-import { Supervisor } from '../../src/runtime/supervisor.js';
+import type { Supervisor } from '../../src/runtime/supervisor.js';
 import type { RunHandle } from '../../src/runtime/supervisorTypes.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
 import {
   isTerminal,
   type ApprovalAnswer,
@@ -28,6 +26,7 @@ import {
 } from '../../src/runtime/types.js';
 import { WithoutCapabilities } from './withoutCapabilities.js';
 import { makeRun } from '../helpers/runs.js';
+import { modelessSupervisor } from '../helpers/modelessSupervisor.js';
 
 /** The chat's actions, as the chat tests read them. */
 export interface Calls {
@@ -69,20 +68,7 @@ export class FakeRuntime extends WithoutCapabilities implements RuntimeApi {
     const { config } = loadConfigFromTexts([], {});
     const notice = (level: 'info' | 'warn' | 'error', text: string) =>
       appendItem(this.store, undefined, { id: randomUUID(), kind: 'notice', level, text, at: Date.now() });
-    this.supervisor = new Supervisor({
-      store: this.store,
-      config,
-      cwd: process.cwd(),
-      approvals: new ApprovalBroker(this.store, { interactive: true, autoYes: false, subagentApprovals: () => 'ask' }),
-      providerFor: () => {
-        throw new Error('the UI test runtime calls no model');
-      },
-      baseTools: new ToolRegistry([]),
-      filterTools: (registry) => registry,
-      hooks: {},
-      trace: () => {},
-      notice,
-    });
+    this.supervisor = modelessSupervisor(this.store, config, { interactive: true, notice });
     this.guard = new RunawayGuard(this.supervisor, config.delegation.runaway, notice);
   }
 

@@ -2,28 +2,14 @@
 // tree: it must go back down when a child ends, however the child was launched.
 import { describe, expect, it } from 'vitest';
 import { loadConfigFromTexts } from '../../../src/config/load.js';
-import { ApprovalBroker } from '../../../src/runtime/approvals.js';
 import { createRuntimeStore } from '../../../src/runtime/store.js';
-import { Supervisor } from '../../../src/runtime/supervisor.js';
-import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ChildSpec } from '../../../src/runtime/supervisorTypes.js';
+import { modelessSupervisor } from '../../helpers/modelessSupervisor.js';
 
 function supervisor() {
   const store = createRuntimeStore('s1', { agentAlias: 'main', providerName: 'local', providerLabel: 'local', configWarnings: [] });
   const { config } = loadConfigFromTexts([], {});
-  const sup = new Supervisor({
-    store,
-    config,
-    cwd: process.cwd(),
-    approvals: new ApprovalBroker(store, { interactive: false, autoYes: false, subagentApprovals: () => 'ask' }),
-    providerFor: () => {
-      throw new Error('no model in this test');
-    },
-    baseTools: new ToolRegistry([]),
-    filterTools: (registry) => registry,
-    hooks: {},
-    trace: () => {},
-  });
+  const sup = modelessSupervisor(store, config, { interactive: false });
   const root = sup.createRun({ kind: 'root', alias: 'main', task: 'go', model: 'm', status: 'running' });
   const handle = sup.registerHandle(root.id);
   return { sup, root, handle };
