@@ -18,11 +18,15 @@ export async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], see
   if (spec.signal.aborted) throw new RunAbortedError();
 }
 
+/** The calls a reply started as it streamed, and how each ended. */
+export interface StartedCalls {
+  calls: ToolCallRequest[];
+  results: ToolResult[];
+}
+
 /** Stops the calls a reply started as it streamed; what they were and how each ended, when
  * there were any. */
-export async function stopStarted(
-  streamed: StreamedCalls | undefined,
-): Promise<{ calls: ToolCallRequest[]; results: ToolResult[] } | undefined> {
+export async function stopStarted(streamed: StreamedCalls | undefined): Promise<StartedCalls | undefined> {
   if (!streamed) return undefined;
   const started = await streamed.cancel();
   return started.calls.length ? started : undefined;
