@@ -20,7 +20,8 @@ import type { OpenChat } from './openChat.js';
  * pay for Ink. */
 async function loadChatUi() {
   const [
-    { renderApp, CLEAR_SCREEN },
+    { renderApp },
+    { CLEAR_SCREEN },
     { registerTranscriptCards },
     { viewerCommands, viewerKeyBindings },
     { agentsCommands, agentsKeyBindings },
@@ -33,6 +34,7 @@ async function loadChatUi() {
     { worktreesCommand, leftoverNotices },
   ] = await Promise.all([
     import('../ui/renderApp.js'),
+    import('../ui/hooks/useChatScreen.js'),
     import('../ui/cards/register.js'),
     import('../ui/viewer/register.js'),
     import('../ui/agents/register.js'),

@@ -61,7 +61,9 @@ export class ChildRuns {
     const id = randomUUID();
     const detached = spec.kind === 'background';
     const handle = handles.register(id, () => this.deps.control.onHeld(id), spec.parentSignal);
-    handles.countChild(spec.parentRunId);
+    // A background child is the root of its own tree (no parentRunId): it is not one of the
+    // caller's live children, and its end (which drops by parentRunId) would never take it off.
+    if (!detached) handles.countChild(spec.parentRunId);
     if (handles.get(spec.parentRunId)?.gate.paused) handle.gate.pause();
     const limits = this.deps.budgets.open(id, spec.parentRunId, configuredLimits(config.delegation, config.agents[spec.alias]));
     const run = this.deps.createRun({

@@ -52,4 +52,3 @@ export function renderApp(props: AppProps, options: Omit<RenderOptions, 'exitOnC
     unmount: () => mounted.unmount(),
   };
 }
-export { CLEAR_SCREEN } from './hooks/useChatScreen.js';
