@@ -27,7 +27,7 @@ export default tseslint.config(
     files: ['src/**'],
     ignores: [
       'src/timers/**',
-      'src/runtime/loop.ts', // TEXT_FLUSH_MS
+      'src/runtime/replyItem.ts', // TEXT_FLUSH_MS
       'src/runtime/sessionEnd.ts', // a 20 ms poll while shutting down
       'src/runtime/delegation/tasks.ts', // heartbeat, AWAIT_POLL_MS, CANCEL_WAIT_MS
       'src/persistence/sessionLog.ts', // flush throttle

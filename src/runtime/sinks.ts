@@ -5,7 +5,7 @@ import type { ModelMessage } from '../model/messages.js';
 import type { Run } from '../model/run.js';
 import type { TranscriptItem } from '../model/transcript.js';
 import type { TraceEvent } from '../persistence/traceLog.js';
-import type { LoopHooks } from './loop.js';
+import type { LoopHooks } from './loopSpec.js';
 import type { ModelSelection } from './rootModel.js';
 import { setRetryNotice, type RuntimeStore } from './store.js';
 import { runTrace } from './traceEvents.js';

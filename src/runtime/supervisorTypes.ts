@@ -12,7 +12,7 @@ import type { ActionTracker, ToolCaller } from '../tools/types.js';
 import type { ConcurrencyLane } from './concurrencyLane.js';
 import type { ExecutionBudget } from './executionBudget.js';
 import type { FanoutBroker } from './fanout.js';
-import type { LoopHooks } from './loop.js';
+import type { LoopHooks } from './loopSpec.js';
 import type { PausableTimer } from './pausableTimer.js';
 import type { PauseGate } from './pauseGate.js';
 import type { QuotaWaiter } from './quotaPause.js';

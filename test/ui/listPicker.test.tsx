@@ -3,7 +3,8 @@
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { ListPicker, type PickerRow } from '../../src/ui/pickers/ListPicker.js';
+import { ListPicker } from '../../src/ui/pickers/ListPicker.js';
+import type { PickerRow } from '../../src/ui/pickers/pickerRows.js';
 import { sessionRows } from '../../src/ui/pickers/sessionRows.js';
 import { sessionSummary } from './harness.js';
 import { setLanguage } from '../../src/i18n/index.js';

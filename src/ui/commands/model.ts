@@ -1,7 +1,8 @@
 import { createElement } from 'react';
 import { t } from '../../i18n/index.js';
 import type { ModelChoice, RuntimeApi } from '../../runtime/runtimeApi.js';
-import { ListPicker, type PickerRow } from '../pickers/ListPicker.js';
+import { ListPicker } from '../pickers/ListPicker.js';
+import type { PickerRow } from '../pickers/pickerRows.js';
 import type { CommandContext, SlashCommand } from './registry.js';
 
 export const MODEL_PANE_ID = 'model';

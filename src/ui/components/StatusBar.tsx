@@ -40,12 +40,9 @@ export function providerText({ providerLabel, autoDetectedFrom }: RuntimeInfo): 
   return autoDetectedFrom ? t('ui:status.autoDetected', { label: providerLabel, env: autoDetectedFrom }) : providerLabel;
 }
 
-// Memoized: the App re-renders on every streamed frame of text (20 a second), and this line
-// (half a dozen translated strings) changes only with its own selectors, the spinner's
-// tick and the language. Drawn along with every frame it took ~5 % of arbor's CPU while a
-// reply streamed (bench/streaming's profile).
-export const StatusBar = memo(function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
-  const store = runtime.store;
+/** The store slices the line draws, each its own selector so the line redraws only when
+ * one of them changes. */
+function useStatusSlices(store: RuntimeApi['store']) {
   const info = useStore(store, (s) => s.info);
   const totals = useStore(store, (s) => s.totals);
   const retryNotice = useStore(store, (s) => s.retryNotice);
@@ -62,6 +59,46 @@ export const StatusBar = memo(function StatusBar({ runtime, width, turnRunning }
     const list = s.controls.approvals;
     return list.length > 1 || list.some((a) => a.isChild) ? list.length : 0;
   });
+  return { info, totals, retryNotice, saveFailing, mcpFailed, mcpSignIn, startedAt, waiting, asks };
+}
+
+/** A part that leads the line (an alert, the asks count), with the separator after it. */
+function lead(text: string, color: string, sep: React.ReactNode, bold?: boolean) {
+  return (
+    <Text>
+      <Text color={color} bold={bold}>
+        {text}
+      </Text>
+      {sep}
+    </Text>
+  );
+}
+
+/** The turn's spinner, what it is doing and for how long, and (unless an approval waits,
+ * when Esc answers it instead) the Esc hint. */
+function turnActivity(frame: number, waiting: boolean, elapsed: number, sep: React.ReactNode) {
+  return (
+    <Text>
+      <Text color="cyan">{spinnerFrame(frame)} </Text>
+      <Text color={waiting ? 'yellow' : 'cyan'}>{waiting ? t('ui:status.waitingApproval') : t('ui:status.working')}</Text>
+      <Text>{` ${formatElapsed(elapsed)}`}</Text>
+      {sep}
+      {!waiting && (
+        <>
+          <Text dimColor>{t('ui:status.escHint')}</Text>
+          {sep}
+        </>
+      )}
+    </Text>
+  );
+}
+
+// Memoized: the App re-renders on every streamed frame of text (20 a second), and this line
+// (half a dozen translated strings) changes only with its own selectors, the spinner's
+// tick and the language. Drawn along with every frame it took ~5 % of arbor's CPU while a
+// reply streamed (bench/streaming's profile).
+export const StatusBar = memo(function StatusBar({ runtime, width, turnRunning }: StatusBarProps) {
+  const { info, totals, retryNotice, saveFailing, mcpFailed, mcpSignIn, startedAt, waiting, asks } = useStatusSlices(runtime.store);
   const frame = useTicker(turnRunning, SPINNER_INTERVAL_MS);
   // The first frame of a turn may come before the runtime has stamped a start time.
   const elapsed = startedAt !== undefined ? Date.now() - startedAt : 0;
@@ -71,53 +108,12 @@ export const StatusBar = memo(function StatusBar({ runtime, width, turnRunning }
       {retryNotice && <Text color="yellow">{retryRows(retryNotice, width).join('\n')}</Text>}
       <Text wrap="truncate-end">
         {/* First, so a narrow terminal cuts the totals rather than this. */}
-        {saveFailing && (
-          <Text>
-            <Text color="red">{t('ui:status.saveFailed')}</Text>
-            {sep}
-          </Text>
-        )}
-        {mcpFailed > 0 && (
-          <Text>
-            <Text color="red">{t('ui:status.mcpFailed', { count: mcpFailed })}</Text>
-            {sep}
-          </Text>
-        )}
-        {info.projectTrust === 'untrusted' && (
-          <Text>
-            <Text color="yellow">{t('trust:status.untrusted')}</Text>
-            {sep}
-          </Text>
-        )}
-        {mcpSignIn > 0 && (
-          <Text>
-            <Text color="yellow">{t('ui:status.mcpSignIn', { count: mcpSignIn })}</Text>
-            {sep}
-          </Text>
-        )}
-        {turnRunning && (
-          <Text>
-            <Text color="cyan">{spinnerFrame(frame)} </Text>
-            <Text color={waiting ? 'yellow' : 'cyan'}>{waiting ? t('ui:status.waitingApproval') : t('ui:status.working')}</Text>
-            <Text>{` ${formatElapsed(elapsed)}`}</Text>
-            {sep}
-            {/* While an approval is pending, Esc answers it (deny) instead. */}
-            {!waiting && (
-              <>
-                <Text dimColor>{t('ui:status.escHint')}</Text>
-                {sep}
-              </>
-            )}
-          </Text>
-        )}
-        {asks > 0 && (
-          <Text>
-            <Text color="yellow" bold>
-              {t('ui:status.asks', { count: asks })}
-            </Text>
-            {sep}
-          </Text>
-        )}
+        {saveFailing && lead(t('ui:status.saveFailed'), 'red', sep)}
+        {mcpFailed > 0 && lead(t('ui:status.mcpFailed', { count: mcpFailed }), 'red', sep)}
+        {info.projectTrust === 'untrusted' && lead(t('trust:status.untrusted'), 'yellow', sep)}
+        {mcpSignIn > 0 && lead(t('ui:status.mcpSignIn', { count: mcpSignIn }), 'yellow', sep)}
+        {turnRunning && turnActivity(frame, waiting, elapsed, sep)}
+        {asks > 0 && lead(t('ui:status.asks', { count: asks }), 'yellow', sep, true)}
         <Text bold>{info.agentAlias}</Text>
         {sep}
         <Text>{providerText(info)}</Text>

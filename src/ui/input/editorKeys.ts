@@ -1,7 +1,8 @@
 // What a key does to the chat line once no binding took it: editing commands from the key
 // table, Enter (send, or a line break after a trailing "\"), printable keys typed.
 import type { KeyCommand } from '../../config/keySpec.js';
-import type { EditOp, InputController } from '../hooks/useInputController.js';
+import type { InputController } from '../hooks/useInputController.js';
+import type { EditOp } from '../hooks/useLineEdits.js';
 import type { KeyTable } from '../keys/keyTable.js';
 import { keyText, type KeyPress } from '../keys/tokenizer.js';
 

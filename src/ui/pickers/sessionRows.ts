@@ -4,7 +4,7 @@ import { t } from '../../i18n/index.js';
 import type { SessionSummary } from '../../model/session.js';
 import { formatCost, formatDate, formatTokens } from '../text/format.js';
 import { sanitizeLine, truncate } from '../text/width.js';
-import { replaceControls, type PickerRow } from './ListPicker.js';
+import { replaceControls, type PickerRow } from './pickerRows.js';
 
 const DIR_WIDTH = 28;
 const FIRST_WIDTH = 40;

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
+import { UNKNOWN_TOOL } from '../../../src/runtime/toolCall.js';
 import { CHILD_APPROVAL_DENIED } from '../../../src/tools/approvalPolicy.js';
 import { PATH_OUTSIDE_ROOTS } from '../../../src/tools/pathGuard.js';
 import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_DENIED } from '../../../src/runtime/approvals.js';
-import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
+import { UNKNOWN_TOOL } from '../../../src/runtime/toolCall.js';
 import type { PendingApproval } from '../../../src/model/controls.js';
 import { hasToolResults, type LoopbackIncoming, type LoopbackReply } from '../../support/loopbackModel.js';
 import { delegateFixture, lastToolResult, text, toolNames, until, type DelegateFixture, type Responder, chainConfig } from './helpers.js';

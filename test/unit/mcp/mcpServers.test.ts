@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADLESS_DENIED } from '../../../src/runtime/approvals.js';
-import { UNKNOWN_TOOL } from '../../../src/runtime/loop.js';
+import { UNKNOWN_TOOL } from '../../../src/runtime/toolCall.js';
 import { MCP_SERVERS_UNAVAILABLE } from '../../../src/tools/mcpTools.js';
 import { callsThenDone, lastToolResult, sequence, text, until } from '../delegate/helpers.js';
 import { hasToolResults, type LoopbackReply } from '../../support/loopbackModel.js';

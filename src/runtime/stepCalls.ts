@@ -1,0 +1,71 @@
+// A step's tool calls as a batch: run in order or in groups (or collected when the reply
+// started them as it streamed), stopped with the step, and their results entered in the
+// history in call order.
+import type { ModelMessage, ToolCallRequest } from '../providers/types.js';
+import type { ToolResult } from '../tools/types.js';
+import { startInGroups } from './batchedStart.js';
+import { RunAbortedError, type LoopSpec } from './loopSpec.js';
+import { stepBoundary } from './stepBoundary.js';
+import type { StreamedCalls } from './streamedCalls.js';
+import { appendItem } from './store.js';
+import { declineCall, runToolCall, toolCard } from './toolCall.js';
+
+/** Runs the step's calls (or collects the ones already started) and records their results
+ * in call order. */
+export async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>, streamed?: StreamedCalls): Promise<void> {
+  const results = streamed ? await streamed.collect() : await runUnstarted(spec, calls, seen);
+  recordResults(spec, calls, results);
+  if (spec.signal.aborted) throw new RunAbortedError();
+}
+
+/** The calls a reply started as it streamed, and how each ended. */
+export interface StartedCalls {
+  calls: ToolCallRequest[];
+  results: ToolResult[];
+}
+
+/** Stops the calls a reply started as it streamed; what they were and how each ended, when
+ * there were any. */
+export async function stopStarted(streamed: StreamedCalls | undefined): Promise<StartedCalls | undefined> {
+  if (!streamed) return undefined;
+  const started = await streamed.cancel();
+  return started.calls.length ? started : undefined;
+}
+
+/** Each call's result joins the history after the reply that asked for it, in call order. */
+export function recordResults(spec: LoopSpec, calls: ToolCallRequest[], results: ToolResult[]): void {
+  for (let i = 0; i < calls.length; i++) {
+    const r = results[i];
+    const msg: ModelMessage = {
+      role: 'tool',
+      toolCallId: calls[i].id,
+      toolName: calls[i].name,
+      content: r.success ? r.output : (r.error ?? 'error'),
+      isError: !r.success || undefined,
+      ...(r.display ? { display: r.display } : {}),
+    };
+    spec.history.push(msg);
+    spec.hooks.onMessage?.(spec.runId, msg);
+  }
+}
+
+async function runUnstarted(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<ToolResult[]> {
+  const items = calls.map((call) => toolCard(spec, call));
+  // Cards of every call appear at once, in order, before any of them runs.
+  for (const item of items) appendItem(spec.store, spec.runId, item);
+  const declined = spec.reviewFanout ? await spec.reviewFanout(calls) : undefined;
+
+  const results: ToolResult[] = new Array(calls.length);
+  const runOne = async (i: number) => {
+    results[i] = declined?.has(calls[i].id) ? declineCall(spec, items[i]) : await runToolCall(spec, calls[i], items[i], seen);
+  };
+  if (spec.caller.runtime.parallel_tools && calls.length > 1) {
+    await startInGroups(calls.length, runOne);
+  } else {
+    for (let i = 0; i < calls.length; i++) {
+      if (i > 0) await stepBoundary(spec, false);
+      await runOne(i);
+    }
+  }
+  return results;
+}
