@@ -9,6 +9,7 @@ import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { runArbor } from '../support/runArbor.js';
 import { until } from '../support/until.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, quit, RESUME_HINT, ptyTest } from './sandbox.js';
+import { requestOf } from '../support/wireRequest.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -80,7 +81,7 @@ describe('sessions', () => {
       expect(resumed.scrollback()).not.toContain('alpha');
       await send(resumed, 'delta');
       await resumed.waitForText('reply to delta', 8000);
-      const body = JSON.stringify(m.requests[m.requests.length - 1].body.messages);
+      const body = JSON.stringify(requestOf(m.requests[m.requests.length - 1].body).messages);
       expect(body).toContain('gamma');
       expect(body).toContain('delta');
       expect(body).not.toContain('alpha');

@@ -10,6 +10,7 @@ import { arborBin } from '../support/paths.js';
 import { trustFolderForTest } from '../support/trustFolder.js';
 import { baseEnv, disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -127,7 +128,7 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
     const pidFile = join(sb.h.dir, 'shell.pid');
     // A command that ignores SIGTERM: the graceful path waits for the shell tool's SIGKILL.
     await sb.withModel(({ body }) => {
-      const msgs = body.messages ?? [];
+      const msgs = messagesOf(body);
       if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['slept'] };
       return {
         kind: 'tools',
