@@ -35,15 +35,17 @@
 // profile to the pane window (bench/lib/profileWindow.js).
 // ARBOR_BENCH_AGENTS_RUNS=1 runs once (with ARBOR_BENCH_PROFILE_DIR, for a profile).
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { benchDir, distUrl } from './lib/paths.js';
 import { installedArbor } from './lib/installed.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, percentile, round } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
+import { header, isReady, keyToFrame, readyMarker, typeLine } from './lib/paneKeys.js';
+import { FANOUT_CHILD_MS, FANOUT_CHILDREN, fanoutPaneRun } from './lib/fanoutPane.js';
 import { AGENTS_BENCH, treeConfig } from './workers/agents-tree.js';
 // The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
 const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
@@ -72,34 +74,12 @@ const TARGET_P95_FLOOR_RATIO = 1.2;
 const TARGET_DRAW_MS_PER_FRAME = 5;
 const TARGET_KILL_MS = 100;
 const TARGET_KB_PER_CHILD = 300;
+/** Issue 24: /agents usable while a 1,000-child fan-out runs. */
+const TARGET_FANOUT_P95_MS = 50;
 
 const abs = () => performance.timeOrigin + performance.now();
 /** CLOCK_MONOTONIC in µs: the clock of V8's CPU profiles, so a profile can be cut to a window. */
 const mono = () => Number(process.hrtime.bigint() / 1000n);
-
-async function readyMarker() {
-  const theme = await import(distUrl('ui/theme.js'));
-  const catalog = JSON.parse(readFileSync(join(repoRoot, 'locales', 'en', 'ui.json'), 'utf8'));
-  return `${theme.INPUT_PROMPT}${catalog.input.placeholder}`.trim();
-}
-
-/** The pane header's counts and selection ("… · 3/201"), or undefined when it is not on screen. */
-function header(screen) {
-  const line = screen.split('\n').find((l) => l.startsWith('Agents ·'));
-  if (!line) return undefined;
-  const num = (re) => Number(re.exec(line)?.[1] ?? NaN);
-  const sel = /· (\d+)\/(\d+)\s*$/.exec(line);
-  return {
-    line,
-    running: num(/(\d+) running/),
-    queued: num(/(\d+) queued/),
-    paused: num(/(\d+) paused/),
-    finished: num(/(\d+) finished/),
-    awaiting: /awaiting approval/.test(line),
-    selected: sel ? Number(sel[1]) : undefined,
-    rows: sel ? Number(sel[2]) : undefined,
-  };
-}
 
 /** A loopback port nobody listens on right now, for arbor's inspector. */
 function freePort() {
@@ -111,41 +91,6 @@ function freePort() {
       srv.close(() => resolve(port));
     });
   });
-}
-
-const isReady = (marker) => (t) =>
-  t
-    .screen()
-    .split('\n')
-    .some((l) => l.trim().startsWith(marker));
-
-async function typeLine(term, text) {
-  term.type(text);
-  await term.timeUntilText(text, { timeoutMs: 10000 });
-  term.press('enter');
-}
-
-/** Presses j `count` times; each time, the ms until the selection counter moved on screen. */
-async function keyToFrame(term, count) {
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    await term.flush();
-    const before = header(term.screen());
-    if (!before || before.selected === undefined) throw new Error(`the pane header is not on screen\n${term.describe()}`);
-    if (before.selected >= before.rows) throw new Error(`the selection reached the last row (${before.line})`);
-    const want = before.selected + 1;
-    const t0 = performance.now();
-    term.type('j');
-    const at = await term.timeUntil((t) => header(t.screen())?.selected === want, {
-      what: `the selection to reach ${want}`,
-      timeoutMs: 10000,
-    });
-    out.push(at - t0);
-    // A person's key repeat, not faster: keys never share a read, and the pause varies so
-    // the presses do not line up with the pane's refresh timer.
-    await sleep(40 + Math.random() * 60);
-  }
-  return out;
 }
 
 /** What a frame that changed nothing wrote: its size, and where its bytes first differ from
@@ -167,11 +112,11 @@ async function cpuShare(term, ms) {
   let unchanged = 0;
   let last = -Infinity;
   await term.flush();
-  // The screen as the last whole frame left it, and as the last chunk read left it: when a
+  // The screen as the last whole frame left it, and as the last chunk parsed left it: when a
   // new frame starts, the one before it is complete and is compared with the frame before.
   let frameEnd = term.styledScreen();
   let latest = frameEnd;
-  let seen = term.rawChunkCount();
+  let seen = term.parsedChunkCount();
   // Inside a synchronized update (Ink brackets a frame with BSU … ESU, in separate writes):
   // a piece read later than FRAME_GAP_MS still belongs to the frame it closes.
   let open = false;
@@ -183,9 +128,17 @@ async function cpuShare(term, ms) {
     .timeUntil(
       (t) => {
         const at = performance.now();
-        const text = t.rawChunks(seen).join('');
-        seen = t.rawChunkCount();
-        // Checked once more at the start and at the end, with nothing new read.
+        // Only the chunks the emulator has parsed: the screen read below is theirs. Taking
+        // every chunk read so far (some not parsed yet) paired a frame's bytes with the
+        // screen from before them, and the next check, with nothing new to take, never read
+        // the screen they drew: a frame that changed the screen then counted as unchanged.
+        const upTo = t.parsedChunkCount();
+        const text = t
+          .rawChunks(seen)
+          .slice(0, upTo - seen)
+          .join('');
+        seen = upTo;
+        // Checked once more at the start, with nothing new parsed.
         if (text === '') return false;
         if (at - last > FRAME_GAP_MS && !open) {
           if (frames > 0 && latest === frameEnd) {
@@ -215,7 +168,8 @@ async function cpuShare(term, ms) {
   const cpuMs = processCpuMs(term.pid).totalMs - c0;
   const wall = performance.now() - t0;
   await counting;
-  if (frames > 0 && latest === frameEnd) {
+  // The last frame is judged only if the window did not end inside it.
+  if (frames > 0 && !open && latest === frameEnd) {
     unchanged++;
     sample ??= { frame: frameText, before: lastFrameText };
   }
@@ -446,6 +400,7 @@ export async function run({ log } = { log: () => {} }) {
   const server = await startWorker(join(benchDir, 'workers', 'model-server.js'));
   const heapProbe = await startWorker(join(benchDir, 'workers', 'agents-heap.js'), { execArgv: ['--experimental-websocket'] });
   const runs = [];
+  const fanouts = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       const r = await oneRun(server, heapProbe, marker, log, i);
@@ -458,6 +413,14 @@ export async function run({ log } = { log: () => {} }) {
           (r.paneUnchangedSample ? ` (the first wrote ${r.paneUnchangedSample})` : ''),
       );
       runs.push(r);
+      // The pane while a 1,000-child fan-out runs (issue 24), interleaved with the runs above.
+      const f = await fanoutPaneRun(server, marker, { cols: COLS, rows: ROWS });
+      log(
+        `run ${i + 1}/${RUNS}: /agents during a ${FANOUT_CHILDREN}-child fan-out: ${f.live.length} presses while children were live ` +
+          `(${f.duringStarts} before every child's request was in), key→frame p50 ${median(f.live).toFixed(1)} / p95 ${percentile(f.live, 95).toFixed(1)} ms ` +
+          `(after, nothing live: ${median(f.floor).toFixed(1)} / ${percentile(f.floor, 95).toFixed(1)}); results ${JSON.stringify(f.resultCheck)}`,
+      );
+      fanouts.push(f);
     }
   } finally {
     await heapProbe.stop();
@@ -473,6 +436,10 @@ export async function run({ log } = { log: () => {} }) {
   const kill = m('killMs');
   const kb = m('kbPerChild');
   const killedAll = runs.every((r) => r.killedAll);
+  const fanLive = fanouts.flatMap((f) => f.live);
+  const fanFloor = fanouts.flatMap((f) => f.floor);
+  const fanP95 = percentile(fanLive, 95);
+  const fanResultsOk = fanouts.every((f) => f.resultCheck.results === FANOUT_CHILDREN && f.resultCheck.wrong === 0);
   return [
     {
       metric: `${CHILDREN} children live at once (10 mid × 19 leaf + 10 mid), time from Enter (median)`,
@@ -551,6 +518,31 @@ export async function run({ log } = { log: () => {} }) {
       value: round(m('chatCpu') * 100, 1),
       unit: '% of a core',
       samples: runs.map((r) => round(r.chatCpu * 100, 1)),
+    },
+    {
+      metric: `/agents during a ${FANOUT_CHILDREN}-child spawn_subagent fan-out (each child ${FANOUT_CHILD_MS / 1000} s on its model): pty key→frame p95, every press while children were live (all runs)`,
+      value: round(fanP95, 1),
+      unit: 'ms',
+      target: `< ${TARGET_FANOUT_P95_MS}`,
+      pass: fanP95 < TARGET_FANOUT_P95_MS && fanResultsOk,
+      samples: fanouts.map((f) => round(percentile(f.live, 95), 1)),
+    },
+    {
+      metric: `/agents during the ${FANOUT_CHILDREN}-child fan-out: presses while live (of them before every child's request was in) / key→frame median`,
+      value: `${fanLive.length} (${fanouts.reduce((n, f) => n + f.duringStarts, 0)}) / ${round(median(fanLive), 1)}`,
+      unit: 'presses / ms',
+    },
+    {
+      metric: `floor: the same pane after the fan-out, ${FANOUT_CHILDREN} finished rows, nothing live: key→frame median / p95`,
+      value: `${round(median(fanFloor), 1)} / ${round(percentile(fanFloor, 95), 1)}`,
+      unit: 'ms',
+    },
+    {
+      metric: `/agents during the fan-out: every result returned to its own call (all runs)`,
+      value: fanouts.map((f) => `${f.resultCheck.results - f.resultCheck.wrong}/${FANOUT_CHILDREN}`).join(', '),
+      unit: 'results',
+      target: 'all',
+      pass: fanResultsOk,
     },
     {
       metric: 'kill all: y → every model stream of the tree aborted (server side, median)',

@@ -8,6 +8,7 @@ import { CHILD_PROMPT_RE, ROOT_PROMPT, childAnswer, childPrompt } from '../lib/f
 import { firstUserText, lastUserText } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 import { openAgentsTree } from './agentsTreeScenario.js';
+import { openFanoutPane } from './fanoutPaneScenario.js';
 import { openHugeReply } from './hugeReplyScenario.js';
 import { listenOnLoopback } from '../lib/loopbackServer.js';
 import { now } from '../lib/clock.js';
@@ -230,6 +231,7 @@ const scenarios = {
   fanout: openFanout,
   'fanout-shell': openFanoutShell,
   'agents-tree': openAgentsTree,
+  'fanout-pane': openFanoutPane,
   'huge-reply': openHugeReply,
 };
 

@@ -5,7 +5,7 @@
 //
 // Enter while a turn runs sends nothing: the text stays in the input and a hint says to
 // press Enter again once the turn ends (or Esc to interrupt it). Slash commands still run.
-import React, { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Box, Static, Text } from 'ink';
 import { useStore } from 'zustand';
 import type { RuntimeApi } from '../runtime/runtimeApi.js';
@@ -38,7 +38,7 @@ import { RuntimeStoreContext } from './runtimeStoreContext.js';
 import { approvalKeyBinding } from './approval/keys.js';
 import { useQuit } from './quit/useQuit.js';
 import { PaneKeysContext } from './panes/paneKeys.js';
-import { StaticFeed, type FeedEntry } from './state/feed.js';
+import { FEED_BATCH_MS, StaticFeed, type FeedEntry } from './state/feed.js';
 import type { NoticeLevel } from './theme.js';
 
 export interface AppProps {
@@ -115,7 +115,16 @@ export function App(props: AppProps) {
   turnRunningRef.current = turnRunning;
   // Synchronous on purpose: a finished reply must leave the live region in the same frame
   // it lands in scrollback, or one frame would show it twice (and too tall).
-  const entries = feed.sync(transcript, turnRunning);
+  // While a turn runs, at most one print to scrollback per FEED_BATCH_MS (each is a frame
+  // outside the throttle); what settled meanwhile stays live and goes in the next batch.
+  const entries = feed.sync(transcript, turnRunning, Date.now(), FEED_BATCH_MS);
+  const feedHeldUntil = feed.heldUntil;
+  useEffect(() => {
+    if (feedHeldUntil === undefined) return;
+    // A few ms past it: a timer may fire a little before Date.now() reads the time it was set for.
+    const timer = setTimeout(bumpFeed, Math.max(0, feedHeldUntil - Date.now()) + 5);
+    return () => clearTimeout(timer);
+  }, [feedHeldUntil]);
   // The same array while the turn's items do not change, so the memoized LiveTurn (and
   // its cards) skips the re-render a key press causes.
   const liveFrom = feed.cursor;

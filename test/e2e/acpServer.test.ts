@@ -27,14 +27,26 @@ function fanOut({ body }: LoopbackIncoming): LoopbackReply {
   if (task === 'child hangs') return { kind: 'hang' };
   if (task === 'child answers') return { kind: 'text', chunks: ['answer C'] };
   if (toolResults(body).length) return { kind: 'text', chunks: ['parent done'] };
-  return {
-    kind: 'tools',
-    calls: [
-      { id: 'sa', name: 'spawn_subagent', args: { prompt: 'child writes' } },
-      { id: 'sb', name: 'spawn_subagent', args: { prompt: 'child hangs' } },
-      { id: 'sc', name: 'spawn_subagent', args: { prompt: 'child answers' } },
-    ],
-  };
+  return spawns({ sa: 'child writes', sb: 'child hangs', sc: 'child answers' });
+}
+
+/** One spawn_subagent call per entry: call id → the child's prompt. */
+function spawns(prompts: Record<string, string>): LoopbackReply {
+  return { kind: 'tools', calls: Object.entries(prompts).map(([id, prompt]) => ({ id, name: 'spawn_subagent', args: { prompt } })) };
+}
+
+/** main under a lead profile that may delegate to `delegate`; `lines` follow [risk_profiles.lead]. */
+function leadConfig(url: string, delegate: string, lines: string[]): string {
+  const main = fakeProviderConfig(url, 'fake-model', `risk_profile = "lead"\ndelegates = ["${delegate}"]`);
+  return main + ['[risk_profiles.lead]', 'delegation_policy = { mode = "allow" }', ...lines, ''].join('\n');
+}
+
+/** A client (denying every permission) with a session that asked for subagent sessions,
+ * whose first prompt, "go", is under way. */
+async function goWithSubagents(h: ArborHome) {
+  const peer = startAcp(h, () => 'deny');
+  const sessionId = await peer.open({ subagents: {} });
+  return { peer, sessionId, turn: peer.prompt(sessionId, 'go') };
 }
 
 function startAcp(h: ArborHome, answer: (req: acp.RequestPermissionRequest) => string): Peer {
@@ -168,21 +180,11 @@ describe('arbor acp with an SDK client', () => {
         toolResults(body).length
           ? { kind: 'text', chunks: [`root saw: ${toolResults(body)[0].content}`] }
           : { kind: 'tools', calls: [{ id: 'd1', name: 'delegate', args: { agent: 'ext', prompt: 'hang' } }] },
-      (url) =>
-        fakeProviderConfig(url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["ext"]') +
-        [
-          '[risk_profiles.lead]',
-          'delegation_policy = { mode = "allow" }',
-          ...acpAgentLines(),
-          // It ignores session/cancel: only the process end stops it.
-          'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }',
-          '',
-        ].join('\n'),
+      // It ignores session/cancel: only the process end stops it.
+      (url) => leadConfig(url, 'ext', [...acpAgentLines(), 'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }']),
       cleanups,
     );
-    const peer = startAcp(h, () => 'deny');
-    const sessionId = await peer.open({ subagents: {} });
-    const turn = peer.prompt(sessionId, 'go');
+    const { peer, sessionId, turn } = await goWithSubagents(h);
     const child = await peer.waitFor((n) => n.update.sessionUpdate === 'subagent_update' && (n.update as any).title === 'ext#1');
     const pidFile = join(h.dir, 'acp-agent.pid');
     await expect.poll(() => existsSync(pidFile), { timeout: 20000 }).toBe(true);
@@ -211,13 +213,7 @@ describe('arbor acp with an SDK client', () => {
           const task = firstUser(body);
           if (task.startsWith('part ')) return { kind: 'text', chunks: [`did ${task}`] };
           if (toolResults(body).length) return { kind: 'text', chunks: ['parent done'] };
-          return {
-            kind: 'tools',
-            calls: [
-              { id: 's1', name: 'spawn_subagent', args: { prompt: 'part one' } },
-              { id: 's2', name: 'spawn_subagent', args: { prompt: 'part two' } },
-            ],
-          };
+          return spawns({ s1: 'part one', s2: 'part two' });
         },
         (url) => fakeProviderConfig(url),
         cleanups,
@@ -315,23 +311,17 @@ describe('arbor acp with an SDK client', () => {
         };
       },
       (url) =>
-        fakeProviderConfig(url, 'fake-model', 'risk_profile = "lead"\ndelegates = ["helper"]') +
-        [
-          '[risk_profiles.lead]',
-          'delegation_policy = { mode = "allow" }',
+        leadConfig(url, 'helper', [
           '[runtime_profiles.deep]',
           'agentic = true',
           '[agents.helper]',
           'provider = "fake"',
           'risk_profile = "lead"',
           'runtime_profile = "deep"',
-          '',
-        ].join('\n'),
+        ]),
       cleanups,
     );
-    const peer = startAcp(h, () => 'deny');
-    const sessionId = await peer.open({ subagents: {} });
-    const turn = peer.prompt(sessionId, 'go');
+    const { peer, sessionId, turn } = await goWithSubagents(h);
     const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
     const middle = await peer.waitFor((n) => sub(n)?.title?.startsWith('helper#') && sub(n)?.description?.includes('middle'));
     const middleSession = sub(middle).sessionId as string;

@@ -20,6 +20,12 @@ afterEach(async () => {
 
 const kindOf = (n: acp.SessionNotification) => n.update.sessionUpdate;
 const textOf = (n: acp.SessionNotification) => (n.update as any).content?.text as string;
+/** The agent's answer text among `updates`, its message chunks joined. */
+const answerIn = (updates: acp.SessionNotification[]) =>
+  updates
+    .filter((n) => kindOf(n) === 'agent_message_chunk')
+    .map(textOf)
+    .join('');
 const sub = (n: acp.SessionNotification) => (n.update.sessionUpdate === 'subagent_update' ? (n.update as any) : undefined);
 
 async function home(respond: (req: LoopbackIncoming) => LoopbackReply, extraToml = '', agentExtra = ''): Promise<ArborHome> {
@@ -36,12 +42,7 @@ describe('arbor acp: reasoning and the session lifecycle', () => {
     const mine = peer.updates.filter((n) => n.sessionId === sessionId);
     const thoughts = mine.filter((n) => kindOf(n) === 'agent_thought_chunk');
     expect(thoughts.map(textOf).join('')).toBe('Hmm, let me see.');
-    expect(
-      mine
-        .filter((n) => kindOf(n) === 'agent_message_chunk')
-        .map(textOf)
-        .join(''),
-    ).toBe('Alpha beta.');
+    expect(answerIn(mine)).toBe('Alpha beta.');
     // The reasoning came first and stayed out of the answer.
     const firstThought = mine.indexOf(thoughts[0]);
     const firstText = mine.findIndex((n) => kindOf(n) === 'agent_message_chunk');
@@ -75,10 +76,7 @@ describe('arbor acp: reasoning and the session lifecycle', () => {
       const since = () => peer.updates.slice(before).filter((n) => n.sessionId === sessionId);
       expect(since().filter((n) => kindOf(n) === 'user_message_chunk' || kindOf(n) === 'agent_message_chunk')).toEqual([]);
       await say('second');
-      const answer = since()
-        .filter((n) => kindOf(n) === 'agent_message_chunk')
-        .map(textOf)
-        .join('');
+      const answer = answerIn(since());
       expect(answer).toBe('heard ["first","second"]');
       // A resume of a session that exists nowhere is refused by name.
       await expect(
@@ -105,10 +103,7 @@ describe('arbor acp: a shared external agent process', () => {
       const peer = startAcp(h, () => 'deny', cleanups);
       const sessionId = await peer.open();
       await peer.prompt(sessionId, 'go');
-      const answer = peer.updates
-        .filter((n) => kindOf(n) === 'agent_message_chunk')
-        .map(textOf)
-        .join('');
+      const answer = answerIn(peer.updates);
       expect(answer).toBe("root saw: [Agent 'ext' (acp/arbor-test-agent)]\nhello from the fixture");
       const pid = Number(readFileSync(join(h.dir, 'acp-agent.pid'), 'utf8'));
       expect(alive(pid)).toBe(true);
@@ -151,10 +146,7 @@ describe('arbor acp: limits reported to the client', () => {
       });
       expect(notices.some((n) => n.severity === 'info' && /the limit has lifted; resuming 1 run/.test(n.title))).toBe(true);
       // Notices are not mixed into the answer for a client that shows them.
-      const answer = peer.updates
-        .filter((n) => n.sessionId === sessionId && kindOf(n) === 'agent_message_chunk')
-        .map(textOf)
-        .join('');
+      const answer = answerIn(peer.updates.filter((n) => n.sessionId === sessionId));
       expect(answer).toBe('The child said: forty-two leaves');
 
       const held = peer.updates.map(sub).find((u) => u?.state?.state === 'requires_action');
@@ -218,10 +210,7 @@ describe('arbor acp: limits reported to the client', () => {
       const ask = peer.asks.find((a) => a.toolCall.toolCallId.startsWith('runaway-'))!;
       expect(ask).toMatchObject({ sessionId, toolCall: { title: 'The runaway guard stopped the tree (max_tree_size)' } });
       expect(ask.options.map((o) => o.optionId)).toEqual(['resume', 'kill']);
-      const answer = peer.updates
-        .filter((n) => n.sessionId === sessionId && kindOf(n) === 'agent_message_chunk')
-        .map(textOf)
-        .join('');
+      const answer = answerIn(peer.updates.filter((n) => n.sessionId === sessionId));
       expect(answer).toMatch(/Runaway guard: max_tree_size is 2, the tree measured \d+\. Action taken: the whole tree paused\./);
       expect(answer).toContain('root collected 3');
       // A child's session takes no prompts: refused saying why, not "not found".

@@ -5,12 +5,12 @@ import { acpAgentLines } from '../helpers/acpPeer.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
-import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
-import { runArbor } from '../support/runArbor.js';
+import type { LoopbackIncoming, LoopbackModel, LoopbackReply } from '../support/loopbackModel.js';
 import { alive } from '../support/procs.js';
-import { disposeAllTerminals } from '../support/terminal.js';
+import { jsonLines, runArbor } from '../support/runArbor.js';
+import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { gitRepo } from '../helpers/git.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest, type Sandbox } from './sandbox.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -47,21 +47,37 @@ function delegates(...tasks: string[]) {
   };
 }
 
+/** main (under lead) delegates each of `tasks` to ext; the rest is acpConfig's. */
+async function leadDelegates(sb: Sandbox, tasks: string[], ...config: Parameters<typeof acpConfig>): Promise<LoopbackModel> {
+  const model = await sb.withModel(delegates(...tasks), acpConfig(...config));
+  writeConfigAgentExtra(sb.h.dir, LEAD);
+  return model;
+}
+
+/** With subagent_approvals = "ask", the chat after main delegated `task` to ext (its
+ * [agents.ext] extended by `extExtra`), once the operator is asked about `tool`. */
+async function operatorAsked(sb: Sandbox, task: string, extExtra: string, tool: string): Promise<Term> {
+  await leadDelegates(sb, [task], extExtra, '\n[delegation]\nsubagent_approvals = "ask"\n');
+  const term = await sb.startArbor([], { cols: 120, rows: 36 });
+  await send(term, 'go');
+  await term.waitForText(`ext#1 wants to use ${tool}`, 20000);
+  return term;
+}
+
+/** What the root read back in the last request: one result per delegated task. */
+const lastResults = (model: LoopbackModel): string[] => toolResults(model.requests.at(-1)!.body);
+
 function pidOf(dir: string): number {
   return Number(readFileSync(join(dir, 'acp-agent.pid'), 'utf8'));
 }
 
 describe('an external ACP agent as a delegate target', () => {
   ptyTest("returns the agent's final message in the documented shape and ends its process", PROCESS_TEST_TIMEOUT, async (sb) => {
-    const model = await sb.withModel(delegates('say hello'), acpConfig());
-    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const model = await leadDelegates(sb, ['say hello']);
     const r = await sb.arbor(['-p', 'go', '--output', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(r.stdout);
     const result = events.find((e) => e.type === 'tool_result' && e.name === 'delegate');
     expect(result.status).toBe('ok');
     expect(toolResults(model.requests.at(-1)!.body)[0]).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nhello from the fixture");
@@ -76,11 +92,10 @@ describe('an external ACP agent as a delegate target', () => {
     PROCESS_TEST_TIMEOUT,
     async (sb) => {
       writeFileSync(join(sb.h.dir, 'notes.txt'), 'inside the roots');
-      const model = await sb.withModel(delegates(`read ${join(sb.h.dir, 'notes.txt')}`, 'read /etc/hostname'), acpConfig());
-      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const model = await leadDelegates(sb, [`read ${join(sb.h.dir, 'notes.txt')}`, 'read /etc/hostname']);
       const r = await sb.arbor(['-p', 'go']);
       expect(r.code).toBe(0);
-      const [inside, outside] = toolResults(model.requests.at(-1)!.body);
+      const [inside, outside] = lastResults(model);
       expect(inside).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nread: inside the roots");
       expect(outside).toContain('read refused: ');
       expect(outside).toContain("arbor refused read_file '/etc/hostname'");
@@ -95,15 +110,11 @@ describe('an external ACP agent as a delegate target', () => {
     PROCESS_TEST_TIMEOUT,
     async (sb) => {
       const inside = join(sb.h.dir, 'out.txt');
-      const model = await sb.withModel(
-        delegates(`write ${inside} written by the agent`, 'write /etc/arbor-acp-test.txt nope'),
-        acpConfig(EXT_LEAD),
-      );
-      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const model = await leadDelegates(sb, [`write ${inside} written by the agent`, 'write /etc/arbor-acp-test.txt nope'], EXT_LEAD);
       addToProfile(sb.h.dir, 'auto_approve = ["write_file"]');
       const r = await sb.arbor(['-p', 'go']);
       expect(r.code).toBe(0);
-      const [wrote, outside] = toolResults(model.requests.at(-1)!.body);
+      const [wrote, outside] = lastResults(model);
       expect(wrote).toBe(`[Agent 'ext' (acp/arbor-test-agent)]\nwrote ${inside}`);
       expect(readFileSync(inside, 'utf8')).toBe('written by the agent');
       expect(outside).toContain("write refused: Invalid params: arbor refused write_file '/etc/arbor-acp-test.txt'");
@@ -117,17 +128,18 @@ describe('an external ACP agent as a delegate target', () => {
     PROCESS_TEST_TIMEOUT,
     async (sb) => {
       const checkout = join(sb.h.dir, 'escaped.txt');
-      const model = await sb.withModel(
-        delegates(`write ${checkout} out of the worktree`, 'write inside.txt in the worktree'),
-        acpConfig(`${EXT_LEAD}\nisolation = "worktree"`, '\n[delegation]\nmerge = "ask"\n'),
+      const model = await leadDelegates(
+        sb,
+        [`write ${checkout} out of the worktree`, 'write inside.txt in the worktree'],
+        `${EXT_LEAD}\nisolation = "worktree"`,
+        '\n[delegation]\nmerge = "ask"\n',
       );
-      writeConfigAgentExtra(sb.h.dir, LEAD);
       addToProfile(sb.h.dir, 'auto_approve = ["write_file"]');
       // Isolated children need a git work tree; .arbor/ (ARBOR_HOME, the worktrees) stays out of it.
       gitRepo(sb.h.dir, { 'a.txt': 'a\n', '.gitignore': '.arbor/\n' });
       const r = await sb.arbor(['-p', 'go']);
       expect(r.code).toBe(0);
-      const [escaped, inside] = toolResults(model.requests.at(-1)!.body);
+      const [escaped, inside] = lastResults(model);
       expect(escaped).toContain(`write refused: Invalid params: arbor refused write_file '${checkout}'`);
       expect(existsSync(checkout)).toBe(false);
       // Written in the child's own worktree (kept for the merge), not in the checkout.
@@ -138,11 +150,7 @@ describe('an external ACP agent as a delegate target', () => {
 
   ptyTest('asks the operator before an fs/write_text_file its profile does not auto-approve', PTY_TEST_TIMEOUT, async (sb) => {
     const target = join(sb.h.dir, 'asked.txt');
-    await sb.withModel(delegates(`write ${target} after asking`), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
-    writeConfigAgentExtra(sb.h.dir, LEAD);
-    const term = await sb.startArbor([], { cols: 120, rows: 36 });
-    await send(term, 'go');
-    await term.waitForText('ext#1 wants to use write_file', 20000);
+    const term = await operatorAsked(sb, `write ${target} after asking`, EXT_LEAD, 'write_file');
     // The ask shows the diff the write would make, as arbor's own write_file does.
     await term.waitForText('asked.txt +1 −0', 5000, { where: 'screen' });
     await term.waitForText('+after asking', 5000, { where: 'screen' });
@@ -155,8 +163,7 @@ describe('an external ACP agent as a delegate target', () => {
 
   ptyTest('the operator kills an external child in the terminal: cancel, then its process ends', PTY_TEST_TIMEOUT, async (sb) => {
     // It ignores session/cancel: only the process end stops it.
-    await sb.withModel(delegates('hang'), acpConfig('env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'));
-    writeConfigAgentExtra(sb.h.dir, LEAD);
+    await leadDelegates(sb, ['hang'], 'env = { ACP_FIXTURE_IGNORE_CANCEL = "1" }');
     const term = await sb.startArbor([], { cols: 120, rows: 36 });
     await send(term, 'go');
     const prompts = join(sb.h.dir, 'acp-agent.prompts');
@@ -175,8 +182,7 @@ describe('an external ACP agent as a delegate target', () => {
     PTY_TEST_TIMEOUT,
     async (sb) => {
       const go = join(sb.h.dir, 'GO');
-      await sb.withModel(delegates(`await ${go} then hello`), acpConfig());
-      writeConfigAgentExtra(sb.h.dir, LEAD);
+      await leadDelegates(sb, [`await ${go} then hello`]);
       const term = await sb.startArbor([], { cols: 160, rows: 36 });
       await send(term, 'go');
       await expect.poll(() => existsSync(`${go}.waiting`), { timeout: 20000 }).toBe(true);
@@ -184,10 +190,7 @@ describe('an external ACP agent as a delegate target', () => {
       await term.waitForText('Steering for ext#1 queued: an external agent gets it as its next prompt once its current turn ends.');
       writeFileSync(go, '');
       await term.waitForText("root saw: [Agent 'ext' (acp/arbor-test-agent)]", 20000);
-      const prompts = readFileSync(join(sb.h.dir, 'acp-agent.prompts'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
+      const prompts = jsonLines(readFileSync(join(sb.h.dir, 'acp-agent.prompts'), 'utf8'));
       // Both prompts went to the same session of the agent.
       expect(prompts.map((p) => p.prompt)).toEqual([`await ${go} then hello`, 'say more']);
       expect(prompts[1].sessionId).toBe(prompts[0].sessionId);
@@ -200,8 +203,7 @@ describe('an external ACP agent as a delegate target', () => {
     'a steer queued for an external child that is then killed: the chat says it was not sent, and why',
     PTY_TEST_TIMEOUT,
     async (sb) => {
-      await sb.withModel(delegates('hang'), acpConfig());
-      writeConfigAgentExtra(sb.h.dir, LEAD);
+      await leadDelegates(sb, ['hang']);
       const term = await sb.startArbor([], { cols: 160, rows: 36 });
       await send(term, 'go');
       const prompts = join(sb.h.dir, 'acp-agent.prompts');
@@ -216,14 +218,14 @@ describe('an external ACP agent as a delegate target', () => {
 
   ptyTest('cuts a hanging agent at its timeout: cancel, then the process ends (per_child)', PROCESS_TEST_TIMEOUT, async (sb) => {
     // The env table reaches the agent: this one ignores session/cancel, so only the process end stops it.
-    const model = await sb.withModel(
-      delegates('hang'),
-      acpConfig('runtime_profile = "short"\nper_child = true\nenv = { ACP_FIXTURE_IGNORE_CANCEL = "1" }'),
+    const model = await leadDelegates(
+      sb,
+      ['hang'],
+      'runtime_profile = "short"\nper_child = true\nenv = { ACP_FIXTURE_IGNORE_CANCEL = "1" }',
     );
-    writeConfigAgentExtra(sb.h.dir, LEAD);
     const r = await sb.arbor(['-p', 'go']);
     expect(r.code).toBe(0);
-    expect(toolResults(model.requests.at(-1)!.body)[0]).toContain("Agent 'ext' timed out after 1s");
+    expect(lastResults(model)[0]).toContain("Agent 'ext' timed out after 1s");
     expect(existsSync(join(sb.h.dir, 'acp-agent.pid'))).toBe(true);
     await expect.poll(() => alive(pidOf(sb.h.dir)), { timeout: 5000 }).toBe(false);
   });
@@ -232,54 +234,42 @@ describe('an external ACP agent as a delegate target', () => {
     "serves terminal/* under the caller's shell policy: approved by its profile, in the scrubbed tool environment",
     PROCESS_TEST_TIMEOUT,
     async (sb) => {
-      const model = await sb.withModel(delegates('run echo "token=${ARBOR_TEST_TOKEN:-none}"; echo oops >&2; exit 3'), acpConfig(EXT_LEAD));
-      writeConfigAgentExtra(sb.h.dir, LEAD);
+      const model = await leadDelegates(sb, ['run echo "token=${ARBOR_TEST_TOKEN:-none}"; echo oops >&2; exit 3'], EXT_LEAD);
       addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
       const r = await runArbor(['-p', 'go'], { env: { ...sb.h.env, ARBOR_TEST_TOKEN: 's3cret' }, cwd: sb.h.dir });
       expect(r.code).toBe(0);
       // The secret-looking variable was scrubbed; stderr came with stdout; the exit code came back.
-      expect(toolResults(model.requests.at(-1)!.body)[0]).toBe(
-        "[Agent 'ext' (acp/arbor-test-agent)]\nran (exit 3, truncated false): token=none\noops",
-      );
+      expect(lastResults(model)[0]).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nran (exit 3, truncated false): token=none\noops");
     },
   );
 
   ptyTest('refuses terminal/create when the profile denies shell, and a cwd outside the roots', PROCESS_TEST_TIMEOUT, async (sb) => {
-    const model = await sb.withModel(delegates('run echo never', 'run in /etc echo never'), acpConfig(EXT_LEAD));
-    writeConfigAgentExtra(sb.h.dir, LEAD);
+    const model = await leadDelegates(sb, ['run echo never', 'run in /etc echo never'], EXT_LEAD);
     // Allowed by the profile but outside the roots: refused before any ask.
     addToProfile(sb.h.dir, 'auto_approve = ["shell"]');
     const second = await sb.arbor(['-p', 'go']);
     expect(second.code).toBe(0);
-    const [, outside] = toolResults(model.requests.at(-1)!.body);
+    const [, outside] = lastResults(model);
     expect(outside).toContain("run refused: Invalid params: arbor refused shell 'echo never': Path '/etc' refused");
     expect(outside).toContain('outside the allowed roots');
     addToProfile(sb.h.dir, 'excluded_tools = ["shell"]');
     const third = await sb.arbor(['-p', 'go']);
     expect(third.code).toBe(0);
-    const [denied] = toolResults(model.requests.at(-1)!.body);
+    const [denied] = lastResults(model);
     expect(denied).toBe(
       "[Agent 'ext' (acp/arbor-test-agent)]\nrun refused: Invalid params: arbor refused shell 'echo never': the profile does not allow shell",
     );
   });
 
   ptyTest('asks the operator before a terminal command the profile does not auto-approve', PTY_TEST_TIMEOUT, async (sb) => {
-    await sb.withModel(delegates('run echo asked-and-ran'), acpConfig(EXT_LEAD, '\n[delegation]\nsubagent_approvals = "ask"\n'));
-    writeConfigAgentExtra(sb.h.dir, LEAD);
-    const term = await sb.startArbor([], { cols: 120, rows: 36 });
-    await send(term, 'go');
-    await term.waitForText('ext#1 wants to use shell', 20000);
+    const term = await operatorAsked(sb, 'run echo asked-and-ran', EXT_LEAD, 'shell');
     await term.waitForText('echo asked-and-ran');
     term.type('y');
     await term.waitForText('ran (exit 0, truncated false): asked-and-ran', 20000);
   });
 
   ptyTest("routes the agent's session/request_permission to the operator in the terminal", PTY_TEST_TIMEOUT, async (sb) => {
-    await sb.withModel(delegates('ask'), acpConfig('', '\n[delegation]\nsubagent_approvals = "ask"\n'));
-    writeConfigAgentExtra(sb.h.dir, LEAD);
-    const term = await sb.startArbor([], { cols: 120, rows: 36 });
-    await send(term, 'go');
-    await term.waitForText('ext#1 wants to use acp:edit', 20000);
+    const term = await operatorAsked(sb, 'ask', '', 'acp:edit');
     await term.waitForText('edit notes.txt');
     term.type('y');
     await term.waitForText('permission: yes', 20000);

@@ -5,6 +5,7 @@ import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.j
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { firstUser, lastUser, messagesOf, textOf } from '../support/wireBody.js';
+import { until } from '../support/until.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -32,8 +33,6 @@ const spawnCalls = (prompts: string[]): LoopbackReply => ({
 });
 const jobs = (n: number) => Array.from({ length: n }, (_, i) => `job ${i + 1}`);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** How long the tests let a freshly opened pane settle before typing into it. */
-const PANE_SETTLE_MS = 500;
 
 /** The pane row that shows `label`, e.g. "main#2 subagent". */
 function rowOf(screen: string, label: string): string | undefined {
@@ -58,7 +57,7 @@ describe('runaway guard in the terminal', () => {
     'a runaway tree trips max_tree_size and pauses; the pane shows it; space on the root resumes and the turn ends',
     PTY_TEST_TIMEOUT * 2,
     async (sb) => {
-      await sb.withModel(({ body }) => {
+      const m = await sb.withModel(({ body }) => {
         const first = firstUser(body);
         if (first.startsWith('job ')) return { kind: 'text', chunks: [`finished ${first}`], delayMs: 1000 };
         if (toolResults(body).length) return { kind: 'text', chunks: [`root collected: ${toolResults(body).join(' | ')}`] };
@@ -79,7 +78,11 @@ describe('runaway guard in the terminal', () => {
       );
       // Every child that exists is paused, and nothing has finished.
       await term.waitFor((s) => rowOf(s, 'main#1') !== undefined && /main turn/.test(s), 'the tree rows');
-      await sleep(1500); // longer than a child's model time: paused children do not move
+      // A row reads "‖ paused" (not "pausing…") only once its run holds at its gate, with no
+      // model call in flight. Paused children do not move: none has asked the model, and
+      // every request the model got (the root's) has been answered, so nothing is still landing.
+      await Promise.all(m.requests.map((r) => r.ended));
+      expect(m.requests.filter((r) => firstUser(r.body).startsWith('job '))).toEqual([]);
       await term.flush();
       const paused = term.screen();
       const childRows = paused.split('\n').filter((l) => / main#\d subagent/.test(l));
@@ -131,10 +134,8 @@ describe('the /agents pane', () => {
     await waitForHeader(term, /3 running/);
     for (const n of [1, 2, 3]) await waitForRow(term, `main#${n}`, /● running/);
 
-    // Keys pressed in the first moments after the pane appears can be dropped: that has its
-    // own test below. Here the pane gets a moment to start listening.
-    await sleep(PANE_SETTLE_MS);
-    // Root is row 1; main#2 is row 3.
+    // Root is row 1; main#2 is row 3. (Keys typed the moment the pane appears reach it: the
+    // test below checks that on its own.)
     term.type('j');
     await waitForHeader(term, /· 2\/4$/);
     term.press('down');
@@ -143,11 +144,17 @@ describe('the /agents pane', () => {
     // Mid step the flash says pausing… (as the row does); the row then holds at paused.
     await term.waitForText(/(paused|pausing) main#2/, 5000, { where: 'screen' });
     await waitForRow(term, 'main#2', /‖ paused/);
-    // Let the step that was in flight land; after it the child asks nothing more.
-    await sleep(800);
+    // "‖ paused" means the step that was in flight has landed and the run holds at its gate.
+    // Barrier: each of the others asks the model twice more (two whole steps); a child whose
+    // pause did not hold would have asked in that time too.
     const frozenAt = stepsOf.get('job 2');
     const othersAt = (stepsOf.get('job 1') ?? 0) + (stepsOf.get('job 3') ?? 0);
-    await sleep(1200);
+    const [oneAt, threeAt] = [stepsOf.get('job 1') ?? 0, stepsOf.get('job 3') ?? 0];
+    await until(
+      () => (stepsOf.get('job 1') ?? 0) >= oneAt + 2 && (stepsOf.get('job 3') ?? 0) >= threeAt + 2,
+      15000,
+      'main#1 and main#3 to take two more steps each',
+    );
     expect(stepsOf.get('job 2')).toBe(frozenAt);
     expect((stepsOf.get('job 1') ?? 0) + (stepsOf.get('job 3') ?? 0)).toBeGreaterThan(othersAt);
     // One whole frame holds all three rows: under CI load a redraw can arrive in pieces, and
@@ -229,13 +236,14 @@ describe('the /agents pane', () => {
     // Where lost keys go: into the input line under the pane, typed into the next message.
     term.press('esc');
     await term.waitForNoText(/^Agents ·/m, 5000);
-    await sleep(300);
-    await term.flush();
-    const inputLine = term
-      .screen()
-      .split('\n')
-      .filter((l) => l.startsWith('› '))
-      .at(-1);
+    // The input line comes back with whatever reached it while the pane was open.
+    const inputLineOf = (s: string) =>
+      s
+        .split('\n')
+        .filter((l) => l.startsWith('› '))
+        .at(-1);
+    await term.waitFor((s) => inputLineOf(s) !== undefined, 'the input line again', 5000);
+    const inputLine = inputLineOf(term.screen());
     expect({ reached, inputLine }).toEqual({ reached: 'the last row', inputLine: '› Type a message, / for commands' });
   });
 
@@ -253,7 +261,6 @@ describe('the /agents pane', () => {
     await send(term, '/agents');
     await waitForHeader(term, /spawning on/);
     await term.waitForText('No child agents yet.', 5000, { where: 'screen' });
-    await sleep(PANE_SETTLE_MS);
     term.type('p');
     await waitForHeader(term, /SPAWNING PAUSED/);
     await term.waitForText('Spawning paused: new spawn_subagent and delegate calls are refused; running children go on.', 5000, {

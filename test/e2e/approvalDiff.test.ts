@@ -7,8 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, send, ptyTest, type Sandbox } from './sandbox.js';
 import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
@@ -51,14 +52,21 @@ function rowOf(term: Term, text: string): number {
     .findIndex((l) => l.includes(text));
 }
 
+/** notes.txt holds three lines; `prompt` makes the model rewrite it; resolves once the
+ * approval prompt shows the change (+2 −1). */
+async function askedToRewriteNotes(sb: Sandbox, prompt: string): Promise<Term> {
+  writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
+  await sb.withModel(model);
+  const term = await sb.startArbor();
+  await send(term, prompt);
+  await term.waitForText('Approval needed', 10000, { where: 'screen' });
+  await term.waitForText('notes.txt +2 −1', 5000, { where: 'screen' });
+  return term;
+}
+
 describe('approving a file change', () => {
   ptyTest('shows the diff of a write_file that replaces an unread file; the card says +N −M after it', PTY_TEST_TIMEOUT, async (sb) => {
-    writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
-    await sb.withModel(model);
-    const term = await sb.startArbor();
-    await send(term, 'rewrite');
-    await term.waitForText('Approval needed', 10000, { where: 'screen' });
-    await term.waitForText('notes.txt +2 −1', 5000, { where: 'screen' });
+    const term = await askedToRewriteNotes(sb, 'rewrite');
     const screen = term.screen();
     expect(screen).toContain('@@ -1,3 +1,4 @@');
     expect(screen).toMatch(/2\s+-two/);
@@ -75,12 +83,7 @@ describe('approving a file change', () => {
   });
 
   ptyTest('no warning once the model has read the file in this run', PTY_TEST_TIMEOUT, async (sb) => {
-    writeFileSync(join(sb.h.dir, 'notes.txt'), 'one\ntwo\nthree\n');
-    await sb.withModel(model);
-    const term = await sb.startArbor();
-    await send(term, 'read then rewrite');
-    await term.waitForText('Approval needed', 10000, { where: 'screen' });
-    await term.waitForText('notes.txt +2 −1', 5000, { where: 'screen' });
+    const term = await askedToRewriteNotes(sb, 'read then rewrite');
     expect(term.screen()).not.toContain(NEVER_READ);
     term.type('n');
     await term.waitForText('all done');
@@ -144,10 +147,7 @@ describe('headless, the same change as data and as a stderr line', () => {
     await sb.withModel(model);
     const json = await sb.arbor(['-p', 'rewrite', '--yes', '--output', 'json']);
     expect(json.code).toBe(0);
-    const events = json.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, any>);
+    const events = jsonLines(json.stdout);
     const result = events.find((e) => e.type === 'tool_result' && e.name === 'write_file')!;
     expect(result.display).toEqual({
       kind: 'diff',

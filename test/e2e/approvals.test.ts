@@ -5,18 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { messagesOf, textOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
 });
-
-const toolResults = (body: any) => (body.messages ?? []).filter((m: any) => m.role === 'tool');
-const firstUser = (body: any) => {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p: any) => p.text ?? '').join('');
-};
 
 /** Each user message makes the model write one file named after the message. */
 function writesFileNamedAfterMessage({ body }: LoopbackIncoming): LoopbackReply {

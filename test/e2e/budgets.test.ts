@@ -3,7 +3,9 @@
 // headless runs follow --yes; the JSON final event carries each run's usage.
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
@@ -12,13 +14,6 @@ afterEach(async () => {
 
 const TASKS = ['survey docs', 'survey tests', 'survey code', 'survey build'];
 const DECLINED = 'The operator declined to start this child';
-
-const toolResults = (body: any): Array<{ tool_call_id: string; content: string }> =>
-  (body.messages ?? []).filter((m: any) => m.role === 'tool');
-const firstUser = (body: any) => {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p: any) => p.text ?? '').join('');
-};
 
 /** The root asks for four children at once; each child answers; the root reports what it read. */
 function fourChildren({ body }: LoopbackIncoming): LoopbackReply {
@@ -42,10 +37,11 @@ describe('fan-out confirmation in the terminal', () => {
     await term.waitForText('main wants to start 4 children (more than confirm_fanout_over = 2)');
     await term.waitForText('survey build');
     await term.waitForText('Start 4 of 4');
-    term.type('-');
-    await term.waitForText('Start 3 of 4');
-    term.type('-');
-    await term.waitForText('Start 2 of 4');
+    // Each - lowers the count by one.
+    for (const n of [3, 2]) {
+      term.type('-');
+      await term.waitForText(`Start ${n} of 4`);
+    }
     term.press('enter');
     await term.waitForText('parent read 2 answers and 2 declined');
     await term.waitForText('2 of 4 children started');
@@ -69,10 +65,7 @@ describe('headless', () => {
   ptyTest('the JSON final event lists each run with its tokens, cost, model and subtree sums', PROCESS_TEST_TIMEOUT, async (sb) => {
     await sb.withModel(fourChildren, '\n[delegation]\nmax_children_per_agent = 10\n');
     const r = await sb.arbor(['-p', 'go wide', '--output', 'json']);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(r.stdout);
     const final = events.at(-1);
     expect(final).toMatchObject({ type: 'final', status: 'completed' });
     const root = final.runs.find((x: any) => x.kind === 'root');

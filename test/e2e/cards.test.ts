@@ -24,15 +24,15 @@ const TASK_A = 'Count the files in src';
 const TASK_B = 'Summarize the README';
 const ANSWER_A = 'There are 3 files in src.';
 const ANSWER_B = 'The README explains the setup.';
-/** Each child answers this long after its tool call returns, so the cards are seen live. */
-const CHILD_DELAY_MS = 1500;
-
-function script(req: LoopbackIncoming): LoopbackReply {
+/** Each child answers only once `answersMayCome` resolves (after its tool call returned), so
+ * the test sees the cards live for as long as it needs. */
+async function script(req: LoopbackIncoming, answersMayCome: Promise<void>): Promise<LoopbackReply> {
   const user = lastUserText(req.body);
   if (user === TASK_A || user === TASK_B) {
     if (!hasToolResults(req.body))
       return { kind: 'tools', calls: [{ name: 'list_files', args: { path: '.' } }], usage: { input: 40, output: 8 } };
-    return { kind: 'text', chunks: [user === TASK_A ? ANSWER_A : ANSWER_B], delayMs: CHILD_DELAY_MS, usage: { input: 60, output: 12 } };
+    await answersMayCome;
+    return { kind: 'text', chunks: [user === TASK_A ? ANSWER_A : ANSWER_B], usage: { input: 60, output: 12 } };
   }
   if (!hasToolResults(req.body)) {
     return {
@@ -50,11 +50,15 @@ interface World {
   h: ArborHome;
   model: LoopbackModel;
   start(args?: string[]): Promise<Term>;
+  /** Lets the children give their answers. */
+  releaseChildren(): void;
 }
 
 async function world(ctx: TestContext): Promise<World> {
   const h = tempArborHome();
-  const model = await startLoopbackModel({ dialect: 'openai', respond: script });
+  let releaseChildren!: () => void;
+  const answersMayCome = new Promise<void>((r) => (releaseChildren = r));
+  const model = await startLoopbackModel({ dialect: 'openai', respond: (req) => script(req, answersMayCome) });
   const terms: Term[] = [];
   ctx.onTestFinished(async () => {
     await Promise.all(terms.map((t) => t.dispose()));
@@ -66,6 +70,7 @@ async function world(ctx: TestContext): Promise<World> {
   return {
     h,
     model,
+    releaseChildren,
     async start(args = []) {
       const term = await startTerminal({ args, env: h.env, cwd: h.dir, cols: 100, rows: 30 });
       terms.push(term);
@@ -76,18 +81,9 @@ async function world(ctx: TestContext): Promise<World> {
   };
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 /** The row the viewer marks as selected. */
 function selected(screen: string): string {
   return screen.split('\n').find((l) => l.startsWith('▸ ')) ?? '';
-}
-
-/** A key, then a moment for the frame (and for a freshly opened pane to listen). */
-async function key(term: Term, k: Parameters<Term['press']>[0] | string): Promise<void> {
-  if (k.length === 1) term.type(k);
-  else term.press(k as Parameters<Term['press']>[0]);
-  await sleep(120);
 }
 
 /** True when the pieces appear in this order. */
@@ -117,7 +113,7 @@ async function upTo(term: Term, wanted: string): Promise<void> {
 
 describe('transcript cards and viewer', () => {
   it('live child cards, the viewer, and the same cards after --resume', { timeout: TEST_TIMEOUT }, async (ctx) => {
-    const { h, start } = await world(ctx);
+    const { h, start, releaseChildren } = await world(ctx);
     const term = await start();
     term.type('split this in two');
     await term.waitForText('split this in two', 5000, { where: 'screen' });
@@ -143,6 +139,7 @@ describe('transcript cards and viewer', () => {
       'the elapsed time to move',
       8000,
     );
+    releaseChildren();
 
     // They settle when the children end: outcome and answer, then the turn's reply.
     await term.waitFor(
@@ -154,7 +151,7 @@ describe('transcript cards and viewer', () => {
     await term.waitForText(READY, 10000, { where: 'screen' });
 
     // The viewer: opens at the newest entry.
-    await key(term, 'ctrl-o');
+    term.press('ctrl-o');
     await term.waitFor(
       (s) => /Transcript\s+\d+\/\d+/.test(s) && selected(s).includes('Both children are done.'),
       'the viewer at the newest entry',
@@ -162,12 +159,12 @@ describe('transcript cards and viewer', () => {
     );
     // Up to the first child's card, expand it.
     await upTo(term, `spawn_subagent · ${TASK_A}`);
-    await key(term, 'enter');
+    term.press('enter');
     await term.waitFor((s) => ordered(s, ['Task', TASK_A, 'Response', ANSWER_A, 'Details']), 'the expanded card', 5000);
     await term.waitFor((s) => /child main#\d · run \w{8} · completed/.test(s) && s.includes('list_files'), 'the child details', 5000);
 
     // Its child transcript: the child's own messages and tool calls.
-    await key(term, 'o');
+    term.type('o');
     await term.waitFor(
       (s) => s.includes('Transcript › main') && s.includes(ANSWER_A) && s.includes('list_files'),
       'the child transcript',
@@ -176,7 +173,7 @@ describe('transcript cards and viewer', () => {
     expect(term.screen()).toMatch(/── main#\d · \w{8} · completed/);
 
     // Copy it: the clipboard sequence and a file, whose path the viewer shows.
-    await key(term, 'c');
+    term.type('c');
     await term.waitForText('Copied to the clipboard', 5000, { where: 'screen' });
     const flash = term.screen().replace(/\n/g, '');
     const path = /saved to\s*(\S+?\.txt)/.exec(flash)?.[1];
@@ -188,9 +185,9 @@ describe('transcript cards and viewer', () => {
     expect(copied).toContain(ANSWER_A);
 
     // Back to the session list, then back to the chat.
-    await key(term, 'esc');
+    term.press('esc');
     await term.waitFor((s) => !s.includes('Transcript ›') && selected(s).includes(TASK_A), 'the session list again', 5000);
-    await key(term, 'ctrl-o');
+    term.press('ctrl-o');
     await term.waitForText(READY, 5000, { where: 'screen' });
 
     // Quit, then resume: the same cards, from disk, claiming nothing live.
@@ -206,10 +203,10 @@ describe('transcript cards and viewer', () => {
     );
     expect(resumed.scrollback()).not.toMatch(/└ (running|completed)/);
     // The restored card still opens the child transcript the session file recorded.
-    await key(resumed, 'ctrl-o');
+    resumed.press('ctrl-o');
     await resumed.waitFor((s) => /Transcript\s+\d+\/\d+/.test(s), 'the viewer after resume', 8000);
     await upTo(resumed, `spawn_subagent · ${TASK_B}`);
-    await key(resumed, 'o');
+    resumed.type('o');
     await resumed.waitFor((s) => s.includes(ANSWER_B) && s.includes('recorded: completed'), 'the recorded child transcript', 5000);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { arborBin } from '../support/paths.js';
-import { runArbor } from '../support/runArbor.js';
+import { jsonLines, runArbor } from '../support/runArbor.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, ptyTest } from './sandbox.js';
@@ -61,13 +61,23 @@ describe('interactive chat', () => {
     PTY_TEST_TIMEOUT,
     async ({ withModel, startArbor }) => {
       const chunks = ['Streaming ', 'reply ', 'arrives ', 'piece ', 'by ', 'piece ', 'until ', 'DONE.'];
-      const m = await withModel(() => ({ kind: 'text', chunks, delayMs: 250, usage: { input: 321, output: 47 } }));
+      let release!: () => void;
+      const lastChunk = new Promise<void>((r) => (release = r));
+      const m = await withModel(() => ({
+        kind: 'text',
+        chunks,
+        delayMs: 20,
+        usage: { input: 321, output: 47 },
+        hold: { afterChunks: chunks.length - 1, until: lastChunk },
+      }));
       const term = await startArbor();
       await send(term, 'hello model');
 
-      // The first words are visible while the last chunk has not been sent yet.
+      // The first words are visible while the last chunk has not been sent yet (the model
+      // holds it until the test has looked).
       await term.waitForText('Streaming reply', 8000);
       expect(term.screen()).not.toContain('DONE.');
+      release();
       await term.waitForText('Streaming reply arrives piece by piece until DONE.', 10000);
 
       await term.waitForText('321 in / 47 out', 5000, { where: 'screen' });
@@ -102,13 +112,12 @@ describe('interactive chat', () => {
       expect(after).toContain('w1 w2 w3 w4 w5');
       expect(after).not.toContain('w50');
       const shown = after.match(/w\d+ /g)?.length ?? 0;
-      // The partial reply does not keep growing once interrupted.
-      await new Promise((r) => setTimeout(r, 600));
-      await term.flush();
-      expect(term.scrollback().match(/w\d+ /g)?.length ?? 0).toBe(shown);
 
       await send(term, 'are you there');
       await term.waitForText('second answer here', 8000);
+      // The partial reply does not keep growing once interrupted. Barrier: the next turn's
+      // request has been answered and drawn, after everything the first one could still deliver.
+      expect(term.scrollback().match(/w\d+ /g)?.length ?? 0).toBe(shown);
       expect(m.requests).toHaveLength(2);
       expect(lastUserText(m.requests[1].body)).toBe('are you there');
       // The partial reply is kept in the conversation.
@@ -217,10 +226,7 @@ describe.concurrent('headless', { timeout: PROCESS_TEST_TIMEOUT }, () => {
     await withModel(() => ({ kind: 'text', chunks: ['Alpha ', 'beta ', 'gamma.'], delayMs: 10, usage: { input: 11, output: 3 } }));
     const r = await arbor(['-p', 'hello', '--output', 'json']);
     expect(r.code).toBe(0);
-    const events = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, any>);
+    const events = jsonLines(r.stdout);
     expect(events[events.length - 1]).toMatchObject({ type: 'final', status: 'completed', text: 'Alpha beta gamma.' });
     const text = events
       .filter((e) => e.type === 'text')

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
+import { firstUser, toolResults } from '../support/wireBody.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
 afterEach(async () => {
@@ -13,12 +14,6 @@ afterEach(async () => {
 });
 
 const ASK = '\n[delegation]\nsubagent_approvals = "ask"\n';
-
-const toolResults = (body: any) => (body.messages ?? []).filter((m: any) => m.role === 'tool');
-const firstUser = (body: any) => {
-  const m = (body.messages ?? []).find((x: any) => x.role === 'user');
-  return typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p: any) => p.text ?? '').join('');
-};
 
 /** The root spawns one child; the child makes `call`, then reports what it read. */
 function childMakes(call: { name: string; args: object }) {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
@@ -48,10 +49,7 @@ describe('trace log', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Fan-out finished: 2 of 2 succeeded');
     const log = readFileSync(join(sb.h.home, 'logs', 'arbor.log'), 'utf8');
-    const lines = log
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const lines = jsonLines(log);
     const started = lines.filter((l) => l.event === 'run_started');
     const root = started.find((l) => !l.parent_run_id)!;
     const children = started.filter((l) => l.parent_run_id === root.run_id);

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import type { Term } from '../support/terminal.js';
 import { messagesOf } from '../support/wireBody.js';
+import { send, type Sandbox } from './sandbox.js';
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 
@@ -61,4 +62,25 @@ export function callsUntilResult(tool: string, done: string, prefix: string) {
     if (messagesOf(body).at(-1)?.role === 'tool') return { kind: 'text', chunks: [done] };
     return { kind: 'tools', calls: [{ id: `${prefix}${messagesOf(body).length}`, name: tool, args: {} }] };
   };
+}
+
+export type ElicitingSpec = Parameters<typeof elicitingServer>[1];
+
+/** The chat against `server`, whose tools are auto-approved: `chat.prompt` is sent and the
+ * server's first request is waited for (`chat.shown`: its prompt's title). The model calls
+ * the server's tool until it gets a result, then says `chat.done`. */
+export async function chatUntilAsked(
+  sb: Sandbox,
+  server: ElicitingSpec,
+  chat: { prompt: string; shown: string; done: string },
+): Promise<{ term: Term; out: string }> {
+  const { out, toml } = elicitingServer(sb.h.dir, server);
+  await sb.withModel(
+    callsUntilResult(`mcp__${server.name}__${server.tool}`, chat.done, server.tool[0]),
+    `${toml}\n[risk_profiles.default]\nauto_approve = ["mcp__${server.name}__*"]\n`,
+  );
+  const term = await sb.startArbor([], { cols: 120, rows: 40 });
+  await send(term, chat.prompt);
+  await term.waitForText(chat.shown, 30000);
+  return { term, out };
 }

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasToolResults } from '../support/loopbackModel.js';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, sandbox, send, ptyTest } from './sandbox.js';
 
@@ -160,10 +161,7 @@ describe.concurrent('headless output', { timeout: PROCESS_TEST_TIMEOUT }, () => 
     const r = await arbor(['-p', 'go', '--output', 'json']);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(r.stdout);
     const final = events.find((e) => e.type === 'final');
     expect(final.text).toContain('␛]52;c;cHduZWQ=␇');
     expect(JSON.stringify(events)).not.toMatch(/\\u001b|\\u0007/);

@@ -4,8 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { arborBin } from '../support/paths.js';
+import { until } from '../support/until.js';
 import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
-import { PTY_TEST_TIMEOUT, READY, sandbox, send, START_TIMEOUT, ptyTest } from './sandbox.js';
+import { PTY_TEST_TIMEOUT, READY, sandbox, send, slowFirstReply, START_TIMEOUT, ptyTest } from './sandbox.js';
 // The bench's 200-children tree (a model script and its config), reused as is.
 import { openAgentsTree } from '../../bench/workers/agentsTreeScenario.js';
 import { AGENTS_BENCH, treeConfig } from '../../bench/workers/agents-tree.js';
@@ -17,7 +18,6 @@ afterEach(async () => {
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The input line's text (after the prompt), trailing spaces dropped. */
 function inputLine(screen: string): string | undefined {
@@ -38,12 +38,16 @@ async function offlineArbor(ctx: Parameters<typeof sandbox>[0]): Promise<Term> {
 }
 
 describe('bursts in one write, with the offline model', () => {
-  it('three Backspaces erase three characters', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
+  // A burst, the line it leaves, what is typed next and what the offline model then echoes.
+  it.for([
+    { name: 'three Backspaces erase three characters', burst: 'abcdef\x7f\x7f\x7f', line: 'abc', next: '\r', said: 'abc' },
+    { name: 'Ctrl+A then typing edits at the start of the line', burst: 'abc\x01zy', line: 'zyabc', next: '\x04\r', said: 'zybc' },
+  ])('$name', { timeout: PTY_TEST_TIMEOUT }, async ({ burst, line, next, said }, ctx) => {
     const term = await offlineArbor(ctx);
-    term.type('abcdef\x7f\x7f\x7f');
-    await term.waitFor((s) => inputLine(s) === 'abc', 'the line to read abc');
-    term.press('enter');
-    await term.waitForText('[offline model] You said: "abc"');
+    term.type(burst);
+    await term.waitFor((s) => inputLine(s) === line, `the line to read ${line}`);
+    term.type(next);
+    await term.waitForText(`[offline model] You said: "${said}"`);
   });
 
   it('/keys lists the key table by config group', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
@@ -52,14 +56,6 @@ describe('bursts in one write, with the offline model', () => {
     await term.waitForText('Keys (change one under [keys.<group>] in config.toml):');
     await term.waitForText('[keys.viewer]');
     await term.waitForText('expand_all = ["e"]');
-  });
-
-  it('Ctrl+A then typing edits at the start of the line', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const term = await offlineArbor(ctx);
-    term.type('abc\x01zy');
-    await term.waitFor((s) => inputLine(s) === 'zyabc', 'the line to read zyabc');
-    term.type('\x04\r');
-    await term.waitForText('[offline model] You said: "zybc"');
   });
 
   it('two Ctrl+C quit, and the last frame does not ask for another', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
@@ -75,8 +71,10 @@ describe('bursts in one write, with the offline model', () => {
     const term = await sb.startArbor();
     const lines = Array.from({ length: 2000 }, (_, i) => `pasted ${i}\x03`);
     term.type(`${PASTE_START}${lines.join('\r')}${PASTE_END}`);
+    // The notice is drawn once the whole paste has been read, Enters and Ctrl+Cs inside it
+    // included. Had one of them acted, the one request below would hold a part of the paste
+    // (or a second request would come), and 2,000 Ctrl+Cs would have quit.
     await term.waitForText('2000 lines, Enter sends them as one message', 10000);
-    await sleep(500);
     expect(m.requests).toHaveLength(0);
     expect(term.hasExited).toBe(false);
     term.press('enter');
@@ -104,11 +102,7 @@ describe('bracketed paste mode', () => {
 
 describe('bursts against a model', () => {
   ptyTest('Esc Esc while a reply streams interrupts it and leaves no ESC in the line', PTY_TEST_TIMEOUT, async (sb) => {
-    const m = await sb.withModel((req) =>
-      req.index === 0
-        ? { kind: 'text', chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 100 }
-        : { kind: 'text', chunks: ['second answer'] },
-    );
+    const m = await sb.withModel(slowFirstReply(60, 'second answer'));
     const term = await sb.startArbor();
     await send(term, 'a long story');
     await term.waitForText('w1 w2', 8000);
@@ -162,11 +156,7 @@ describe('bursts while 200 children stream (the bench tree)', () => {
     writeConfig(sb.h.dir, treeConfig(tree.url, { children: 200 }));
     const term = await sb.startArbor([], { cols: 140, rows: 40 });
     await send(term, AGENTS_BENCH.rootPrompt);
-    const deadline = Date.now() + 60000;
-    while (tree.stats().open.leaf < 190) {
-      if (Date.now() > deadline) throw new Error(`the tree did not start: ${JSON.stringify(tree.stats())}`);
-      await sleep(200);
-    }
+    await until(() => tree.stats().open.leaf >= 190, 60000, 'the tree to start (190 leaves streaming)');
     // Typing into the chat line while the tree streams.
     const bursts: [string, string][] = [
       ['hello world\x7f\x7f\x7f\x7f\x7f', 'hello'],

@@ -6,7 +6,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
-import { disposeAllTerminals } from '../support/terminal.js';
+import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { messagesOf } from '../support/wireBody.js';
 
@@ -32,6 +32,14 @@ function writes({ body }: LoopbackIncoming): LoopbackReply {
   const file = lastUser(body).replace(/^edit /, '');
   const content = file === 'notes.md' ? 'one\nTWO\nthree\n' : 'buy milk\n';
   return { kind: 'tools', calls: [{ id: `w${msgs.length}`, name: 'write_file', args: { path: file, content } }] };
+}
+
+/** Esc from a file's diff shows the list of changed files; Esc again closes it. */
+async function closeDiffThenList(term: Term): Promise<void> {
+  term.press('esc');
+  await term.waitForText('2 files changed in this session');
+  term.press('esc');
+  await term.waitForNoText('2 files changed in this session');
 }
 
 describe('/diff', () => {
@@ -63,18 +71,12 @@ describe('/diff', () => {
     const screen = term.screen();
     expect(screen).toContain('notes.md');
     expect(screen).toMatch(/ one\n| {2}one/);
-    term.press('esc');
-    await term.waitForText('2 files changed in this session');
-    term.press('esc');
-    await term.waitForNoText('2 files changed in this session');
+    await closeDiffThenList(term);
 
     // /diff <path> opens it directly; the created file's diff adds its line.
     await send(term, '/diff todo.txt');
     await term.waitForText('+buy milk');
-    term.press('esc');
-    await term.waitForText('2 files changed in this session');
-    term.press('esc');
-    await term.waitForNoText('2 files changed in this session');
+    await closeDiffThenList(term);
     await send(term, '/diff nope.txt');
     await term.waitForText('No file changed in this session matches "nope.txt"');
     await send(term, '/help');

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { sandbox, send } from './sandbox.js';
-import { answered, callsUntilResult, elicitingServer } from './elicitingServer.js';
+import { answered, chatUntilAsked } from './elicitingServer.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -32,17 +32,11 @@ const times = (term: Term, key: Parameters<Term['press']>[0], n: number) => {
 describe.runIf(process.platform === 'linux')('MCP forms in the chat', () => {
   it('the form is filled by typing, validated, and accepted; Ctrl+X declines; Esc cancels', { timeout: 150000 }, async (ctx) => {
     const sb = sandbox(ctx);
-    const { out, toml } = elicitingServer(sb.h.dir, { name: 'forms', tool: 'ask', description: 'asks the user', request: FORM });
-    await sb.withModel(
-      callsUntilResult('mcp__forms__ask', 'form done', 'a'),
-      `${toml}
-[risk_profiles.default]
-auto_approve = ["mcp__forms__*"]
-`,
+    const { term, out } = await chatUntilAsked(
+      sb,
+      { name: 'forms', tool: 'ask', description: 'asks the user', request: FORM },
+      { prompt: 'fill it', shown: 'MCP form: server forms asks for main', done: 'form done' },
     );
-    const term = await sb.startArbor([], { cols: 120, rows: 40 });
-    await send(term, 'fill it');
-    await term.waitForText('MCP form: server forms asks for main', 30000);
     // The message is shown with its escape neutralised; defaults are pre-filled.
     await term.waitForText('Who are you?', 5000);
     expect(term.screen()).not.toContain('\u001b[2J');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { sandbox, send, ptyTest } from './sandbox.js';
-import { answered, callsUntilResult, elicitingServer } from './elicitingServer.js';
+import { answered, chatUntilAsked, elicitingServer } from './elicitingServer.js';
 import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
@@ -19,11 +19,11 @@ const LINK = `{
     url: 'https://acme.example/connect?state=42',
     elicitationId: 'e-42',
   }`;
-const links = (dir: string) => elicitingServer(dir, { name: 'links', tool: 'connect', description: 'asks to visit a page', request: LINK });
+const LINKS = { name: 'links', tool: 'connect', description: 'asks to visit a page', request: LINK };
 
 describe.runIf(process.platform === 'linux')('MCP URL requests in the chat', () => {
   ptyTest('headless declines a URL request even with --yes, and says why', 60000, async (sb) => {
-    const { out, toml } = links(sb.h.dir);
+    const { out, toml } = elicitingServer(sb.h.dir, LINKS);
     await sb.withModel(({ body }) => {
       if (messagesOf(body).at(-1)?.role === 'tool') return { kind: 'text', chunks: ['link done'] };
       return { kind: 'tools', calls: [{ id: 'c1', name: 'mcp__links__connect', args: {} }] };
@@ -38,17 +38,11 @@ describe.runIf(process.platform === 'linux')('MCP URL requests in the chat', () 
 
   it('shows the message and the URL; "I\'ve done it" accepts; Ctrl+X declines', { timeout: 150000 }, async (ctx) => {
     const sb = sandbox(ctx);
-    const { out, toml } = links(sb.h.dir);
-    await sb.withModel(
-      callsUntilResult('mcp__links__connect', 'link done', 'c'),
-      `${toml}
-[risk_profiles.default]
-auto_approve = ["mcp__links__*"]
-`,
-    );
-    const term = await sb.startArbor([], { cols: 120, rows: 40 });
-    await send(term, 'connect it');
-    await term.waitForText('MCP link: server links asks main to visit a page', 30000);
+    const { term, out } = await chatUntilAsked(sb, LINKS, {
+      prompt: 'connect it',
+      shown: 'MCP link: server links asks main to visit a page',
+      done: 'link done',
+    });
     await term.waitForText('Connect your Acme account', 5000);
     await term.waitForText('URL:', 5000);
     await term.waitForText('https://acme.example/connect?state=42', 5000);

@@ -2,6 +2,7 @@
 // streaming `reasoning_content` before its answer. The dim thinking line counts up under
 // the live reply, the reasoning text stays off the chat, and the viewer expands it.
 import { afterEach, describe, expect } from 'vitest';
+import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 
@@ -21,19 +22,28 @@ describe('reasoning in the chat', () => {
     'shows a thinking line with a running token count, keeps the reasoning out of the answer, and the viewer expands it',
     PTY_TEST_TIMEOUT,
     async ({ withModel, startArbor }) => {
+      // The model holds after the first thought until the test has read the count, and
+      // before the answer until it has seen the count grow.
+      let readFirst!: () => void;
+      let sawGrowth!: () => void;
+      const firstRead = new Promise<void>((r) => (readFirst = r));
+      const growthSeen = new Promise<void>((r) => (sawGrowth = r));
       await withModel(() => ({
         kind: 'text',
         chunks: ['The answer ', 'is FORTY-TWO.'],
-        reasoning: { chunks: THOUGHTS, delayMs: 250 },
+        reasoning: { chunks: THOUGHTS, delayMs: 20, hold: { afterChunks: 1, until: firstRead } },
+        hold: { afterChunks: 0, until: growthSeen },
       }));
       const term = await startArbor();
       await send(term, 'what is the answer');
 
       await term.waitForText(/✻ thinking… \d+ tokens?/, 10000);
       const first = tokensOn(term.screen())!;
+      readFirst();
       // The count runs while reasoning streams.
       await term.waitFor((s) => (tokensOn(s) ?? 0) > first, 'the token count to grow', 10000);
       expect(term.screen()).not.toContain('Considering');
+      sawGrowth();
 
       await term.waitForText('The answer is FORTY-TWO.', 10000);
       await term.waitForText(/✻ thought · \d+ tokens? \(Ctrl\+O: the transcript viewer shows it\)/, 5000);
@@ -42,7 +52,6 @@ describe('reasoning in the chat', () => {
 
       term.press('ctrl-o');
       await term.waitForText('(Enter shows it)', 5000);
-      await new Promise((r) => setTimeout(r, 150));
       term.press('enter');
       await term.waitForText('Considering the question carefully, weighing each option in turn, QUIETLY.', 5000);
       expect(term.screen()).toContain('The answer is FORTY-TWO.');
@@ -58,10 +67,7 @@ describe('reasoning headless', () => {
       await withModel(() => ({ kind: 'text', chunks: ['Alpha ', 'beta.'], reasoning: { chunks: ['Hmm, ', 'let me see.'], delayMs: 5 } }));
       const r = await arbor(['-p', 'hello', '--output', 'json']);
       expect(r.code).toBe(0);
-      const events = r.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, any>);
+      const events = jsonLines(r.stdout);
       const joined = (type: string) =>
         events
           .filter((e) => e.type === type)

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
-import { disposeAllTerminals } from '../support/terminal.js';
+import { jsonLines } from '../support/runArbor.js';
+import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { firstUser, lastUser } from '../support/wireBody.js';
 
@@ -28,13 +29,22 @@ interface FinalRun {
 }
 
 function finalRuns(stdout: string): FinalRun[] {
-  const final = stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l))
-    .find((e) => e.type === 'final');
+  const final = jsonLines(stdout).find((e) => e.type === 'final');
   expect(final).toBeDefined();
   return final.runs as FinalRun[];
+}
+
+/** Waits until the newest `/subagents info` of `label` (printed after `after`, if given)
+ * shows every line of `shows`. */
+async function waitForInfo(term: Term, label: string, shows: string[], what: string, after?: string): Promise<void> {
+  await term.waitFor(
+    (_, all) => {
+      const at = all.lastIndexOf(`label: ${label}`);
+      return at >= 0 && (after === undefined || at > all.indexOf(after)) && shows.every((line) => all.slice(at).includes(line));
+    },
+    what,
+    15000,
+  );
 }
 
 /** The `run` records of every session file under the home, by run id. */
@@ -73,46 +83,18 @@ describe('stable run numbers', () => {
       await send(term, '/subagents send 2 more please');
       await term.waitForText('main#2 had finished: the message started a new turn');
       await send(term, '/subagents info 4');
-      await term.waitFor(
-        (_, all) => {
-          const tail = all.slice(all.lastIndexOf('label: main#4'));
-          return all.lastIndexOf('label: main#4') >= 0 && tail.includes('task: more please') && tail.includes('status: running');
-        },
-        'the continuation as main#4',
-        15000,
-      );
+      await waitForInfo(term, 'main#4', ['task: more please', 'status: running'], 'the continuation as main#4');
       // main#2 still names the run that finished.
       await send(term, '/subagents info 2');
-      await term.waitFor(
-        (_, all) => {
-          const tail = all.slice(all.lastIndexOf('label: main#2'));
-          return all.lastIndexOf('label: main#2') >= 0 && tail.includes('task: job 2') && tail.includes('status: completed');
-        },
-        'main#2 still the finished job 2',
-        15000,
-      );
+      await waitForInfo(term, 'main#2', ['task: job 2', 'status: completed'], 'main#2 still the finished job 2');
 
       await send(term, '/subagents kill 1');
       await term.waitForText('killed main#1');
       await send(term, '/subagents info main#1');
-      await term.waitFor(
-        (_, all) => {
-          const tail = all.slice(all.lastIndexOf('label: main#1'));
-          return tail.includes('task: job 1') && tail.includes('status: killed');
-        },
-        'main#1 (job 1) killed',
-        15000,
-      );
+      await waitForInfo(term, 'main#1', ['task: job 1', 'status: killed'], 'main#1 (job 1) killed');
       // The continuation, which a newest-first #1 would have meant, still runs.
       await send(term, '/subagents info #4');
-      await term.waitFor(
-        (_, all) => {
-          const at = all.lastIndexOf('label: main#4');
-          return at > all.indexOf('killed main#1') && all.slice(at).includes('status: running');
-        },
-        'main#4 still running',
-        15000,
-      );
+      await waitForInfo(term, 'main#4', ['status: running'], 'main#4 still running', 'killed main#1');
       await send(term, '/subagents kill all');
       await term.waitForText('Killed 2 live subagents (descendants included).', 15000);
     },
@@ -133,11 +115,9 @@ describe('stable run numbers', () => {
 
       const saved = savedRuns(sb.h.home);
       for (const c of children) expect(`${c.alias}#${saved.get(c.id)?.number}`).toBe(c.label);
-      const trace = readFileSync(join(sb.h.home, 'logs', 'arbor.log'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((l) => l.event === 'run_started' && l.parent_run_id);
+      const trace = jsonLines(readFileSync(join(sb.h.home, 'logs', 'arbor.log'), 'utf8')).filter(
+        (l) => l.event === 'run_started' && l.parent_run_id,
+      );
       for (const c of children) expect(trace.find((l) => l.run_id === c.id)?.run_number).toBe(Number(c.label.split('#')[1]));
 
       // Resumed, the session numbers its new children after the saved ones.

@@ -60,6 +60,15 @@ export function ptyTest(name: string, timeout: number, body: (sb: Sandbox, ctx: 
   it(name, { timeout }, (ctx) => body(sandbox(ctx), ctx));
 }
 
+/** A model whose first reply streams `words` words ("w0 w1 …") 100 ms apart, long enough to
+ * interrupt or kill mid-reply; every later request is answered `then` at once. */
+export function slowFirstReply(words: number, then: string): (req: LoopbackIncoming) => LoopbackReply {
+  return (req) =>
+    req.index === 0
+      ? { kind: 'text', chunks: Array.from({ length: words }, (_, i) => `w${i} `), delayMs: 100 }
+      : { kind: 'text', chunks: [then] };
+}
+
 /** Types a message, waits until it is visible, then presses Enter. */
 export async function send(term: Term, text: string): Promise<void> {
   term.type(text);

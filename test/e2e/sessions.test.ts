@@ -6,9 +6,20 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
-import { runArbor } from '../support/runArbor.js';
+import { runArbor, spawnArbor } from '../support/runArbor.js';
 import { until } from '../support/until.js';
-import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, quit, RESUME_HINT, ptyTest } from './sandbox.js';
+import {
+  PROCESS_TEST_TIMEOUT,
+  PTY_TEST_TIMEOUT,
+  READY,
+  START_TIMEOUT,
+  sandbox,
+  send,
+  quit,
+  RESUME_HINT,
+  ptyTest,
+  slowFirstReply,
+} from './sandbox.js';
 import { requestOf } from '../support/wireRequest.js';
 
 afterEach(async () => {
@@ -124,11 +135,7 @@ function sessionsText(home: string): string {
 
 describe('resume notices', () => {
   ptyTest('resuming a session whose last turn was cut off (arbor killed mid-reply) says so', PTY_TEST_TIMEOUT * 1.5, async (sb) => {
-    await sb.withModel((req) =>
-      req.index === 0
-        ? { kind: 'text', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), delayMs: 100 }
-        : { kind: 'text', chunks: ['fresh answer'] },
-    );
+    await sb.withModel(slowFirstReply(80, 'fresh answer'));
     const term = await sb.startArbor();
     await send(term, 'a long question');
     await term.waitForText('w3', 8000);
@@ -320,25 +327,12 @@ describe.concurrent('session files', { timeout: PROCESS_TEST_TIMEOUT }, () => {
   it('headless Ctrl+C prints one line', async (ctx) => {
     const sb = sandbox(ctx);
     const m = await sb.withModel(() => ({ kind: 'text', chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 100 }));
-    const { spawn } = await import('node:child_process');
-    const [{ arborBin }, { baseEnv }] = await Promise.all([import('../support/paths.js'), import('../support/terminal.js')]);
-    const { trustFolderForTest } = await import('../support/trustFolder.js');
-    // Spawned directly: the harness's trust of the test's own .arbor is done here.
-    trustFolderForTest(sb.h.dir, baseEnv(sb.h.env));
-    const child = spawn(process.execPath, [arborBin, '-p', 'talk'], {
-      cwd: sb.h.dir,
-      env: baseEnv(sb.h.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    const run = spawnArbor(['-p', 'talk'], { env: sb.h.env, cwd: sb.h.dir, ctx });
     // Interrupt once the turn is under way (the model has the request), as a person would.
-    for (let i = 0; i < 400 && m.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => m.requests.length > 0, 20000, 'the model to get the request');
     expect(m.requests.length).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
-    child.kill('SIGINT');
-    expect(await closed).toBe(130);
-    expect(stderr.trim().split('\n')).toEqual(['arbor: SIGINT received: stopped every run and saved the session.']);
+    run.child.kill('SIGINT');
+    expect(await run.closed).toBe(130);
+    expect(run.stderr().trim().split('\n')).toEqual(['arbor: SIGINT received: stopped every run and saved the session.']);
   });
 });

@@ -2,13 +2,13 @@
 // the tool started survives, the exit code is 128+n, the prompt typed just before is in
 // the session file (the 2 s auto-flush would have lost it), and the terminal is restored.
 // In the chat (a real pty) and headless (-p).
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
-import { arborBin } from '../support/paths.js';
-import { trustFolderForTest } from '../support/trustFolder.js';
-import { baseEnv, disposeAllTerminals } from '../support/terminal.js';
+import { groupMembers, sleepersOf } from '../support/procs.js';
+import { spawnArbor } from '../support/runArbor.js';
+import { disposeAllTerminals } from '../support/terminal.js';
+import { fileWritten, until } from '../support/until.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
 import { messagesOf } from '../support/wireBody.js';
 
@@ -21,8 +21,6 @@ const SIGNALS = [
   ['SIGHUP', 129],
   ['SIGINT', 130],
 ] as const;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A model that runs one long shell command, which writes its shell's pid (its process
  * group) to `pidFile` first; a unique sleep length marks its processes. */
@@ -37,53 +35,7 @@ function sleeperModel(pidFile: string, seconds: number) {
   };
 }
 
-async function waitForFile(path: string, ms = 15000): Promise<string> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await sleep(25);
-  }
-  throw new Error(`${path} did not appear within ${ms} ms`);
-}
-
-/** Live (not zombie) members of process group `pgid`: a killed process stays a zombie
- * until whoever inherited it reaps it, which is not ours to wait for. */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid pgrp ...; comm may hold spaces, so split after the last ')'.
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
 const groupAlive = (pgid: number) => groupMembers(pgid).length > 0;
-
-/** Pids whose command line is exactly `sleep <seconds>` (the tool's marker). */
-function sleepersOf(seconds: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (/\) [ZX] /.test(readFileSync(`/proc/${name}/stat`, 'utf8'))) continue;
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      if (cmd[0]?.endsWith('sleep') && cmd[1] === String(seconds)) out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 function sessionText(home: string): string {
   const dir = join(home, 'sessions');
@@ -106,7 +58,7 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
         const term = await sb.startArbor();
         const prompt = `please run the long sleeper ${signal.toLowerCase()}`;
         await send(term, prompt);
-        const pgid = Number(await waitForFile(pidFile));
+        const pgid = Number(await fileWritten(pidFile));
         expect(groupAlive(pgid)).toBe(true);
         await term.waitFor(() => sleepersOf(seconds).length > 0, 'the sleep to start');
 
@@ -126,22 +78,23 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
   ptyTest('a second signal during the shutdown forces the exit at once', PTY_TEST_TIMEOUT, async (sb) => {
     const seconds = 4310;
     const pidFile = join(sb.h.dir, 'shell.pid');
+    const termFile = join(sb.h.dir, 'shell.term');
     // A command that ignores SIGTERM: the graceful path waits for the shell tool's SIGKILL.
+    // The sleep ignores it; its shell notes it in termFile (and goes on waiting), which shows
+    // when arbor's first SIGTERM has reached the tool: the shutdown is under way.
+    const command = `trap 'echo term >> ${termFile}' TERM; echo $$ > ${pidFile}; (trap '' TERM; exec sleep ${seconds}) & while :; do wait; done`;
     await sb.withModel(({ body }) => {
       const msgs = messagesOf(body);
       if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['slept'] };
-      return {
-        kind: 'tools',
-        calls: [{ id: 'sh1', name: 'shell', args: { command: `trap '' TERM; echo $$ > ${pidFile}; sleep ${seconds}` } }],
-      };
+      return { kind: 'tools', calls: [{ id: 'sh1', name: 'shell', args: { command } }] };
     }, AUTO_SHELL);
     const term = await sb.startArbor();
     await send(term, 'ignore the polite signal');
-    await waitForFile(pidFile);
+    await fileWritten(pidFile);
     await term.waitFor(() => sleepersOf(seconds).length > 0, 'the sleep to start');
     const started = Date.now();
     process.kill(term.pid, 'SIGTERM');
-    await sleep(200);
+    await fileWritten(termFile, 5000);
     process.kill(term.pid, 'SIGTERM');
     const exit = await term.waitForExit(10000);
     expect(exit.exitCode).toBe(143);
@@ -150,8 +103,7 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
     expect(term.scrollback()).toContain('arbor: SIGTERM received again: exiting at once.');
     expect(sessionText(sb.h.home)).toContain('ignore the polite signal');
     // The command that ignored SIGTERM did not outlive the forced exit either.
-    const deadline = Date.now() + 1000;
-    while (sleepersOf(seconds).length > 0 && Date.now() < deadline) await sleep(25);
+    await until(() => sleepersOf(seconds).length === 0, 1000).catch(() => undefined);
     const left = sleepersOf(seconds);
     for (const pid of left) process.kill(pid, 'SIGKILL');
     expect(left).toEqual([]);
@@ -168,29 +120,16 @@ describe.runIf(process.platform === 'linux')('signals headless', () => {
         const pidFile = join(sb.h.dir, 'shell.pid');
         await sb.withModel(sleeperModel(pidFile, seconds));
         const prompt = `headless sleeper ${signal.toLowerCase()}`;
-        // Spawned directly: the harness's trust of the test's own .arbor is done here.
-        trustFolderForTest(sb.h.dir, baseEnv(sb.h.env));
-        const child = spawn(process.execPath, [arborBin, '-p', prompt, '--yes'], {
-          cwd: sb.h.dir,
-          env: baseEnv(sb.h.env),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-        ctx.onTestFinished(() => {
-          if (child.exitCode === null) child.kill('SIGKILL');
-        });
-        const pgid = Number(await waitForFile(pidFile));
-        const deadline = Date.now() + 10000;
-        while (sleepersOf(seconds).length === 0 && Date.now() < deadline) await sleep(25);
+        const run = spawnArbor(['-p', prompt, '--yes'], { env: sb.h.env, cwd: sb.h.dir, ctx });
+        const pgid = Number(await fileWritten(pidFile));
+        await until(() => sleepersOf(seconds).length > 0, 10000, 'the sleep to start');
 
-        child.kill(signal);
-        expect(await exited).toBe(code);
+        run.child.kill(signal);
+        expect(await run.closed).toBe(code);
         expect(groupAlive(pgid)).toBe(false);
         expect(sleepersOf(seconds)).toEqual([]);
         expect(sessionText(sb.h.home)).toContain(prompt);
-        expect(stderr).toContain(`arbor: ${signal} received: stopped every run and saved the session.`);
+        expect(run.stderr()).toContain(`arbor: ${signal} received: stopped every run and saved the session.`);
       },
     );
   });

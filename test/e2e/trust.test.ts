@@ -10,6 +10,7 @@ import { startLoopbackModel, type LoopbackModel } from '../support/loopbackModel
 import { runArbor } from '../support/runArbor.js';
 import { tempArborHome, writeConfig, type ArborHome } from '../support/tempHome.js';
 import { disposeAllTerminals, startTerminal, type Term } from '../support/terminal.js';
+import { until } from '../support/until.js';
 import { PTY_TEST_TIMEOUT, READY, send, START_TIMEOUT } from './sandbox.js';
 
 afterEach(async () => {
@@ -68,18 +69,17 @@ function trustPrompt(repo: Repo): Promise<Term> {
   return startTerminal({ env: repo.env, cwd: repo.h.dir, cols: 120, rows: 30, trustProject: false });
 }
 
-async function waitForPrompt(term: Term): Promise<void> {
+/** Starts arbor in the untrusted folder and waits for its trust prompt. */
+async function atTrustPrompt(repo: Repo): Promise<Term> {
+  const term = await trustPrompt(repo);
   await term.waitForText('Trust this folder', START_TIMEOUT);
   await term.waitForRawMode(START_TIMEOUT);
+  return term;
 }
 
-/** Polls a condition outside the terminal (a file appearing). */
-async function until(fn: () => boolean, what: string, ms = 20000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** A test in a fresh hostile repo of its own, torn down when it finishes. */
+function repoTest(name: string, timeout: number, body: (repo: Repo) => Promise<void>): void {
+  it(name, { timeout }, async (ctx) => body(await hostileRepo(ctx)));
 }
 
 /** The turn's answer came back: the model was asked (by whichever server). */
@@ -89,11 +89,10 @@ async function ask(term: Term): Promise<void> {
 }
 
 describe('folder trust', () => {
-  it(
+  repoTest(
     'headless: untrusted settings are ignored with a warning naming the command and the redirect',
-    { timeout: PTY_TEST_TIMEOUT },
-    async (ctx) => {
-      const repo = await hostileRepo(ctx);
+    PTY_TEST_TIMEOUT,
+    async (repo) => {
       const res = await runArbor(['-p', 'hi'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout).toContain('answer from a model');
@@ -108,8 +107,7 @@ describe('folder trust', () => {
     },
   );
 
-  it('headless: --trust-project applies them for this run only', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const repo = await hostileRepo(ctx);
+  repoTest('headless: --trust-project applies them for this run only', PTY_TEST_TIMEOUT, async (repo) => {
     const res = await runArbor(['-p', 'hi', '--trust-project'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).not.toContain('not trusted');
@@ -123,16 +121,14 @@ describe('folder trust', () => {
     expect(existsSync(join(repo.h.home, 'trust.json'))).toBe(false);
   });
 
-  it('arbor doctor in an untrusted folder checks only the user providers and says why', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const repo = await hostileRepo(ctx);
+  repoTest('arbor doctor in an untrusted folder checks only the user providers and says why', PTY_TEST_TIMEOUT, async (repo) => {
     const res = await runArbor(['doctor'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
     expect(res.stdout).toContain('not trusted');
     expect(repo.redirect.requests).toHaveLength(0);
     expect(existsSync(repo.marker)).toBe(false);
   });
 
-  it('arbor trust records the folder (0600) and --revoke forgets it', { timeout: PTY_TEST_TIMEOUT }, async (ctx) => {
-    const repo = await hostileRepo(ctx);
+  repoTest('arbor trust records the folder (0600) and --revoke forgets it', PTY_TEST_TIMEOUT, async (repo) => {
     const trusted = await runArbor(['trust'], { env: repo.env, cwd: repo.h.dir, trustProject: false });
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(trusted.stdout).toContain(`runs MCP server build: sh -c "touch ${repo.marker}"`);
@@ -154,13 +150,11 @@ describe('folder trust', () => {
     expect(repo.redirect.requests.length).toBe(before);
   });
 
-  it(
+  repoTest(
     'chat: the prompt lists the command and the redirect before anything runs; declining starts without them',
-    { timeout: PTY_TEST_TIMEOUT * 2 },
-    async (ctx) => {
-      const repo = await hostileRepo(ctx);
-      const term = await trustPrompt(repo);
-      await waitForPrompt(term);
+    PTY_TEST_TIMEOUT * 2,
+    async (repo) => {
+      const term = await atTrustPrompt(repo);
       const screen = term.screen();
       expect(screen).toContain(`runs MCP server build: sh -c "touch ${repo.marker}"`);
       expect(screen).toContain('CHANGES your provider fake (base_url)');
@@ -199,36 +193,29 @@ describe('folder trust', () => {
     },
   );
 
-  it(
-    'chat: trusting applies what was listed, is remembered, and a changed file asks again',
-    { timeout: PTY_TEST_TIMEOUT * 3 },
-    async (ctx) => {
-      const repo = await hostileRepo(ctx);
-      const first = await trustPrompt(repo);
-      await waitForPrompt(first);
-      first.press('up');
-      first.press('enter');
-      await first.waitForText(READY, START_TIMEOUT);
-      await ask(first);
-      expect(repo.redirect.requests.length).toBeGreaterThan(0);
-      expect(repo.user.requests).toHaveLength(0);
-      await until(() => existsSync(repo.marker), 'the trusted MCP server ran');
-      await send(first, '/context');
-      await first.waitForText('trusted (applied)', 10000);
-      await send(first, '/quit');
-      await first.waitForExit(15000);
+  repoTest('chat: trusting applies what was listed, is remembered, and a changed file asks again', PTY_TEST_TIMEOUT * 3, async (repo) => {
+    const first = await atTrustPrompt(repo);
+    first.press('up');
+    first.press('enter');
+    await first.waitForText(READY, START_TIMEOUT);
+    await ask(first);
+    expect(repo.redirect.requests.length).toBeGreaterThan(0);
+    expect(repo.user.requests).toHaveLength(0);
+    await until(() => existsSync(repo.marker), 20000, 'the trusted MCP server ran');
+    await send(first, '/context');
+    await first.waitForText('trusted (applied)', 10000);
+    await send(first, '/quit');
+    await first.waitForExit(15000);
 
-      // Remembered: the next start goes straight to the chat.
-      const second = await trustPrompt(repo);
-      await second.waitForText(READY, START_TIMEOUT);
-      expect(second.scrollback()).not.toContain('Trust this folder');
-      await second.dispose();
+    // Remembered: the next start goes straight to the chat.
+    const second = await trustPrompt(repo);
+    await second.waitForText(READY, START_TIMEOUT);
+    expect(second.scrollback()).not.toContain('Trust this folder');
+    await second.dispose();
 
-      // A changed file is a new question.
-      appendFileSync(join(repo.h.dir, '.arbor', 'config.toml'), '\n[mcp_servers.other]\ncommand = "sh"\nargs = ["-c", "exit 0"]\n');
-      const third = await trustPrompt(repo);
-      await waitForPrompt(third);
-      expect(third.screen()).toContain('runs MCP server other: sh -c "exit 0"');
-    },
-  );
+    // A changed file is a new question.
+    appendFileSync(join(repo.h.dir, '.arbor', 'config.toml'), '\n[mcp_servers.other]\ncommand = "sh"\nargs = ["-c", "exit 0"]\n');
+    const third = await atTrustPrompt(repo);
+    expect(third.screen()).toContain('runs MCP server other: sh -c "exit 0"');
+  });
 });

@@ -18,12 +18,23 @@ export interface LoopbackReasoning {
   reasoningTokens?: number;
   /** Waited before each reasoning chunk. */
   delayMs?: number;
+  /** Sends the first `afterChunks` chunks, then waits for `until` before the rest. */
+  hold?: { afterChunks: number; until: Promise<unknown> };
 }
 
 export type LoopbackReply =
   /** Streams `chunks` as text deltas; `delayMs` is waited before EACH chunk (so a single
    * chunk with delayMs 50 answers after 50 ms). */
-  | { kind: 'text'; chunks: string[]; delayMs?: number; usage?: { input: number; output: number }; reasoning?: LoopbackReasoning }
+  | {
+      kind: 'text';
+      chunks: string[];
+      delayMs?: number;
+      usage?: { input: number; output: number };
+      reasoning?: LoopbackReasoning;
+      /** Sends the first `afterChunks` chunks, then waits for `until` before the rest: a
+       * test sees the reply part-way for as long as it needs, with no clock involved. */
+      hold?: { afterChunks: number; until: Promise<unknown> };
+    }
   /** Streams tool calls (arguments split into fragments); `args` as a string is sent verbatim,
    * which is how a test sends arguments that do not parse. */
   | {
@@ -148,14 +159,20 @@ function openaiUsage(ex: Exchange, id: string, usage: { input: number; output: n
   };
 }
 
+/** What comes before chunk `i`: the pace (`delayMs`), and the `hold`, if it holds there. */
+async function paced(pace: { delayMs?: number; hold?: { afterChunks: number; until: Promise<unknown> } }, i: number): Promise<void> {
+  if (pace.hold?.afterChunks === i) await pace.hold.until;
+  if (pace.delayMs) await sleep(pace.delayMs);
+}
+
 /** Streams the reasoning that comes before the reply; returns the next Anthropic block index. */
 async function sendReasoning(ex: Exchange, id: string, reasoning: LoopbackReasoning | undefined): Promise<number> {
   if (!reasoning) return 0;
   let index = 0;
   if (ex.dialect === 'anthropic' && reasoning.chunks.length > 0) {
     writeEvent(ex, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } });
-    for (const chunk of reasoning.chunks) {
-      if (reasoning.delayMs) await sleep(reasoning.delayMs);
+    for (const [i, chunk] of reasoning.chunks.entries()) {
+      await paced(reasoning, i);
       writeEvent(ex, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: chunk } });
     }
     writeEvent(ex, 'content_block_delta', {
@@ -176,8 +193,8 @@ async function sendReasoning(ex: Exchange, id: string, reasoning: LoopbackReason
     index++;
   }
   if (ex.dialect === 'openai') {
-    for (const chunk of reasoning.chunks) {
-      if (reasoning.delayMs) await sleep(reasoning.delayMs);
+    for (const [i, chunk] of reasoning.chunks.entries()) {
+      await paced(reasoning, i);
       writeEvent(ex, 'chunk', openaiChunk(ex, id, { [reasoning.field ?? 'reasoning_content']: chunk }));
     }
   }
@@ -227,8 +244,8 @@ export async function sendText(ex: Exchange, reply: Extract<LoopbackReply, { kin
   if (ex.dialect === 'anthropic') {
     writeEvent(ex, 'content_block_start', { type: 'content_block_start', index: textIndex, content_block: { type: 'text', text: '' } });
   }
-  for (const chunk of reply.chunks) {
-    if (reply.delayMs) await sleep(reply.delayMs);
+  for (const [i, chunk] of reply.chunks.entries()) {
+    await paced(reply, i);
     if (ex.isClosed()) return;
     if (ex.dialect === 'anthropic') {
       writeEvent(ex, 'content_block_delta', {

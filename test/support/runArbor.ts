@@ -1,5 +1,6 @@
 // arbor run without a terminal (pipes), for commands like `arbor doctor` and `--print`.
-import { spawn as spawnChild } from 'node:child_process';
+import { spawn as spawnChild, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { arborBin } from './paths.js';
 import { baseEnv } from './terminal.js';
 import { trustFolderForTest } from './trustFolder.js';
@@ -47,4 +48,44 @@ export function runArbor(
     });
     child.stdin.end(opts.input ?? '');
   });
+}
+
+export interface SpawnedArbor {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Resolves with the exit code once the process and its pipes are closed. */
+  closed: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts bin/arbor.js without a terminal and hands back the process, for a test that acts
+ * on it while it runs (a signal, a pipe closed early); killed when the test ends. */
+export function spawnArbor(
+  args: string[],
+  opts: { env: Record<string, string>; cwd: string; ctx: { onTestFinished(fn: () => void): unknown } },
+): SpawnedArbor {
+  // The folder's .arbor settings are the test's own: trusted as runArbor does.
+  trustFolderForTest(opts.cwd, baseEnv(opts.env));
+  const child = spawnChild(process.execPath, [arborBin, ...args], {
+    cwd: opts.cwd,
+    env: baseEnv(opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  opts.ctx.onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, closed, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Text holding one JSON object a line (`--output json` stdout, a JSONL log), parsed. */
+export function jsonLines(text: string): any[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 }

@@ -91,6 +91,9 @@ export interface Term {
    * first); with `rawChunkCount()` a benchmark follows the output without joining it all. */
   rawChunks(from: number): string[];
   rawChunkCount(): number;
+  /** How many of those pieces the emulator has parsed: in a timeUntil predicate, the screen
+   * is the one the first `parsedChunkCount()` pieces drew (later ones may be read already). */
+  parsedChunkCount(): number;
   /** Resolves once every byte received so far has been parsed by the terminal. */
   flush(): Promise<void>;
   waitForText(text: string | RegExp, timeoutMs?: number, opts?: WaitOptions): Promise<void>;
@@ -226,10 +229,15 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     });
   });
   const raw: string[] = [];
+  let parsed = 0;
   proc.onData((data) => {
     raw.push(data);
     // Watchers are checked once the chunk is parsed: that is when it is on the emulated screen.
-    if (!disposed) xterm.write(data, checkWatchers);
+    if (!disposed)
+      xterm.write(data, () => {
+        parsed++;
+        checkWatchers();
+      });
   });
   // Answers to terminal queries (cursor position, device attributes) go back to the program,
   // as a real terminal would send them.
@@ -254,9 +262,12 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
 
   async function waitFor(fn: (screen: string, all: string) => boolean, what: string, timeoutMs = 10000) {
     const deadline = Date.now() + timeoutMs;
+    // The whole buffer (up to 5,000 rows of scrollback) is turned into text only for a
+    // condition that takes it: a poll every 25 ms should not redo that for nothing.
+    const wantsAll = fn.length > 1;
     for (;;) {
       await flush();
-      if (fn(screen(), scrollback())) return;
+      if (fn(screen(), wantsAll ? scrollback() : '')) return;
       if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe()}`);
       await sleep(25);
     }
@@ -332,6 +343,7 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
     rawOutput: () => raw.join(''),
     rawChunks: (from) => raw.slice(from),
     rawChunkCount: () => raw.length,
+    parsedChunkCount: () => parsed,
     flush,
     waitFor,
     timeUntil,
@@ -349,9 +361,13 @@ export async function startTerminal(opts: StartOptions = {}): Promise<Term> {
       }
     },
     waitForText: (text, timeoutMs = 10000, o = {}) =>
-      waitFor((s, all) => matches(o.where === 'screen' ? s : all, text), `text ${String(text)}`, timeoutMs),
+      o.where === 'screen'
+        ? waitFor((s) => matches(s, text), `text ${String(text)}`, timeoutMs)
+        : waitFor((_, all) => matches(all, text), `text ${String(text)}`, timeoutMs),
     waitForNoText: (text, timeoutMs = 10000, o = {}) =>
-      waitFor((s, all) => !matches(o.where === 'all' ? all : s, text), `text ${String(text)} to disappear`, timeoutMs),
+      o.where === 'all'
+        ? waitFor((_, all) => !matches(all, text), `text ${String(text)} to disappear`, timeoutMs)
+        : waitFor((s) => !matches(s, text), `text ${String(text)} to disappear`, timeoutMs),
     type(text: string) {
       if (!exitInfo) proc.write(text);
     },

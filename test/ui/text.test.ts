@@ -97,6 +97,32 @@ describe('StaticFeed', () => {
     expect(feed.entries).toEqual([]);
   });
 
+  it('while a turn runs, commits at most once per batch window: the rest waits, in order, none lost or repeated', () => {
+    const feed = new StaticFeed();
+    const ids = (list: readonly { kind: string; item?: TranscriptItem }[]) => list.map((e) => e.item?.id);
+    const items: TranscriptItem[] = [user('u0')];
+    // The first settled item goes at once.
+    expect(ids(feed.sync(items, true, 1000, 100))).toEqual(['u0']);
+    expect(feed.heldUntil).toBeUndefined();
+    // More settle within the window: held, and the feed says until when.
+    for (let i = 1; i <= 5; i++) {
+      items.push(user(`u${i}`));
+      expect(ids(feed.sync(items, true, 1000 + i * 10, 100))).toEqual(['u0']);
+      expect(feed.heldUntil).toBe(1100);
+      expect(feed.cursor).toBe(1);
+    }
+    // At the window's end they go in one batch, in transcript order.
+    expect(ids(feed.sync(items, true, 1100, 100))).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5']);
+    expect(feed.heldUntil).toBeUndefined();
+    // Nothing settled to wait for: nothing held.
+    items.push(reply('a1', true));
+    feed.sync(items, true, 1110, 100);
+    expect(feed.heldUntil).toBeUndefined();
+    // Once the turn ends everything goes at once, whatever the window.
+    items[items.length - 1] = reply('a1', false);
+    expect(ids(feed.sync(items, false, 1120, 100))).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'a1']);
+  });
+
   it('treats running and pending tools as unsettled', () => {
     const tool = (status: 'running' | 'ok' | 'pending_approval'): TranscriptItem => ({
       id: 't',

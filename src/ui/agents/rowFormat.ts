@@ -112,19 +112,18 @@ const widthOf = (line: Line) => line.reduce((w, s) => w + displayWidth(s.text), 
  * widest flagged one, its flags included, FLAGGED_MIN_TASK. Flags count in words while that
  * costs only FLAG_WORDS_OUTRANK metrics, else in a shorter form (flagForms). */
 export function chooseMetrics(rows: TreeRow[], width: number, posWidth: number, reserved = 0): MetricId[] {
-  return fitColumns(rows, width, posWidth, reserved).metrics;
+  return fitColumns(leftWidths(rows, posWidth), width, reserved).metrics;
 }
 
-/** chooseMetrics with the room `reserved` cells more take (the subtree-sum column); `fits`
- * says whether that room is there even once every metric has dropped; `level`, the flag form
- * it was counted with. */
-function fitColumns(
-  rows: TreeRow[],
-  width: number,
-  posWidth: number,
-  reserved: number,
-): { metrics: MetricId[]; fits: boolean; level: FlagLevel } {
-  // Arithmetic on cached word widths: this runs over every row once per refresh.
+/** The widest left part without flags (`bare`), and with flags at each flag level. */
+interface LeftWidths {
+  bare: number;
+  withFlags: [number, number, number];
+}
+
+/** LeftWidths over the rows: once per refresh over every row (1,000 in a big fan-out), so
+ * it is arithmetic on widths measured once per distinct word, label length or flag text. */
+function leftWidths(rows: readonly TreeRow[], posWidth: number): LeftWidths {
   const words = new Map<string, number>();
   const wordWidth = (key: string, make: () => string) => {
     let w = words.get(key);
@@ -134,17 +133,30 @@ function fitColumns(
     }
     return w;
   };
-  // The widest left part without flags, and each flag level's widest left part.
   let bare = 0;
-  const withFlags = [0, 0, 0];
+  const withFlags: [number, number, number] = [0, 0, 0];
   for (const row of rows) {
     const run = row.run;
     const status = wordWidth(`s${run.status}${run.queuePosition ?? ''}${isExternalAcpRun(run) ? 'x' : ''}`, () => statusText(run));
     const kind = wordWidth(`k${run.kind}`, () => kindWord(run));
-    const w = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + displayWidth(row.label) + 1 + kind + 2;
+    const label = wordWidth(`l${row.label}`, () => row.label);
+    const w = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + label + 1 + kind + 2;
     if (w > bare) bare = w;
-    if (row.flags) flagForms(row.flags).forEach((form, i) => (withFlags[i] = Math.max(withFlags[i], w + 1 + displayWidth(form))));
+    // Finished children mostly carry the same flags ("no tools used"): measured once.
+    if (row.flags)
+      flagForms(row.flags).forEach((form, i) => (withFlags[i] = Math.max(withFlags[i], w + 1 + wordWidth(`f${form}`, () => form))));
   }
+  return { bare, withFlags };
+}
+
+/** chooseMetrics with the room `reserved` cells more take (the subtree-sum column); `fits`
+ * says whether that room is there even once every metric has dropped; `level`, the flag form
+ * it was counted with. */
+function fitColumns(
+  { bare, withFlags }: LeftWidths,
+  width: number,
+  reserved: number,
+): { metrics: MetricId[]; fits: boolean; level: FlagLevel } {
   const metricsWidth = (shown: Set<MetricId>) => METRICS.filter((m) => shown.has(m)).reduce((w, m) => w + 1 + METRIC_WIDTHS[m], 0);
   const fit = (level: FlagLevel) => {
     const shown = new Set(METRICS);
@@ -172,10 +184,11 @@ function fitColumns(
  * width if it fits beside all of them (0: no row shows a sum, as a narrow terminal drops
  * them first). One decision for every row, so the columns line up. */
 export function chooseColumns(rows: TreeRow[], width: number, posWidth: number): { metrics: MetricId[]; sumWidth: number } {
-  const chosen = fitColumns(rows, width, posWidth, 0);
+  const left = leftWidths(rows, posWidth);
+  const chosen = fitColumns(left, width, 0);
   const metrics = chosen.metrics;
   const sumWidth = subtreeColumn(rows);
-  const withSums = fitColumns(rows, width, posWidth, sumWidth);
+  const withSums = fitColumns(left, width, sumWidth);
   // The sums never cost a metric, nor a flag's words.
   const keeps = withSums.fits && withSums.metrics.length === metrics.length && withSums.level === chosen.level;
   return { metrics, sumWidth: sumWidth > 0 && keeps ? sumWidth : 0 };

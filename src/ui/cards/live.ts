@@ -5,29 +5,62 @@ import { t } from '../../i18n/index.js';
 import type { RuntimeState } from '../../model/state.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import type { ToolTranscriptItem } from '../../model/transcript.js';
-import { subtreeUsage, type Usage } from '../../model/usage.js';
+import type { Usage } from '../../model/usage.js';
 
 function key(runId: string, callId: string): string {
   return `${runId}\u0000${callId}`;
 }
 
-const indexCache = new WeakMap<RuntimeState['runs'], Map<string, Run[]>>();
+interface IdIndex {
+  /** Child ids by (parent run, parent tool call), in creation order. */
+  byCall: Map<string, string[]>;
+  /** Child ids by parent run, in creation order. */
+  byParent: Map<string, string[]>;
+}
 
-/** Child runs by (parent run, parent tool call), built once per store snapshot. */
-export function runIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): Map<string, Run[]> {
-  const hit = indexCache.get(s.runs);
+// Ids only, keyed by the creation order: a run's parent and parent call never change, and
+// the store replaces runOrder only when it adds a run, while `runs` is replaced on every
+// update of any run. Indexing run objects per `runs` made every card rebuild the index over
+// all runs after each update: a 1,000-child fan-out paid that once per child event.
+const indexCache = new WeakMap<readonly string[], IdIndex>();
+
+function idIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): IdIndex {
+  const hit = indexCache.get(s.runOrder);
   if (hit) return hit;
-  const index = new Map<string, Run[]>();
+  const index: IdIndex = { byCall: new Map(), byParent: new Map() };
   for (const id of s.runOrder) {
     const run = s.runs.get(id);
-    if (!run || run.parentToolCallId === undefined || run.parentRunId === undefined) continue;
-    const k = key(run.parentRunId, run.parentToolCallId);
-    const list = index.get(k);
-    if (list) list.push(run);
-    else index.set(k, [run]);
+    if (!run || run.parentRunId === undefined) continue;
+    push(index.byParent, run.parentRunId, id);
+    if (run.parentToolCallId !== undefined) push(index.byCall, key(run.parentRunId, run.parentToolCallId), id);
   }
-  indexCache.set(s.runs, index);
+  indexCache.set(s.runOrder, index);
   return index;
+}
+
+function push(map: Map<string, string[]>, k: string, id: string): void {
+  const list = map.get(k);
+  if (list) list.push(id);
+  else map.set(k, [id]);
+}
+
+/** Child runs by (parent run, parent tool call), as they are in this snapshot. */
+export function runIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): Map<string, Run[]> {
+  const out = new Map<string, Run[]>();
+  for (const [k, ids] of idIndex(s).byCall) {
+    const runs = present(s, ids);
+    if (runs.length > 0) out.set(k, runs);
+  }
+  return out;
+}
+
+function present(s: Pick<RuntimeState, 'runs'>, ids: readonly string[]): Run[] {
+  const runs: Run[] = [];
+  for (const id of ids) {
+    const run = s.runs.get(id);
+    if (run) runs.push(run);
+  }
+  return runs;
 }
 
 const NONE: readonly Run[] = Object.freeze([]);
@@ -35,7 +68,10 @@ const NONE: readonly Run[] = Object.freeze([]);
 /** The runs this card's call started, in creation order. */
 export function boundRuns(s: Pick<RuntimeState, 'runs' | 'runOrder'>, item: ToolTranscriptItem): readonly Run[] {
   if (item.restored) return NONE;
-  return runIndex(s).get(key(item.runId, item.callId)) ?? NONE;
+  const ids = idIndex(s).byCall.get(key(item.runId, item.callId));
+  if (!ids) return NONE;
+  const runs = present(s, ids);
+  return runs.length > 0 ? runs : NONE;
 }
 
 /** Same runs, same versions: the store replaces a run object whenever it changes. */
@@ -58,25 +94,28 @@ export function currentTool(run: Run): string | undefined {
   return run.lastTool && run.lastTool.finishedAt === undefined ? run.lastTool.name : undefined;
 }
 
-const sumsCache = new WeakMap<RuntimeState['runs'], ReturnType<typeof subtreeUsage>>();
-
-/** What a call's children spent, each with everything under it. */
+/** What a call's children spent, each with everything under it: their subtrees only,
+ * walked through the id index (a sum over every run for each card cost each refresh O(runs)). */
 export function callUsage(s: Pick<RuntimeState, 'runs' | 'runOrder'>, runs: readonly Run[]): CallUsage {
   const out: CallUsage = { tokensIn: 0, tokensOut: 0, costUsd: 0, descendants: 0 };
   if (runs.length === 0) return out;
-  // Every live card reads the same snapshot: one pass over the runs serves them all.
-  let sums = sumsCache.get(s.runs);
-  if (!sums) {
-    sums = subtreeUsage(s.runs, s.runOrder);
-    sumsCache.set(s.runs, sums);
-  }
+  const { byParent } = idIndex(s);
+  const add = (run: Run) => {
+    out.tokensIn += run.tokensIn;
+    out.tokensOut += run.tokensOut;
+    out.costUsd += run.costUsd;
+  };
   for (const r of runs) {
-    const u = sums.get(r.id);
-    if (!u) continue;
-    out.tokensIn += u.tokensIn;
-    out.tokensOut += u.tokensOut;
-    out.costUsd += u.costUsd;
-    out.descendants += u.descendants;
+    add(r);
+    // Iterative, so a deep chain of children cannot overflow the stack.
+    const stack = [...(byParent.get(r.id) ?? [])];
+    while (stack.length > 0) {
+      const child = s.runs.get(stack.pop()!);
+      if (!child) continue;
+      add(child);
+      out.descendants++;
+      for (const id of byParent.get(child.id) ?? []) stack.push(id);
+    }
   }
   return out;
 }

@@ -19,12 +19,20 @@ export function isSettled(item: TranscriptItem): boolean {
   }
 }
 
+/** While a turn runs, settled items go to scrollback at most this often. Each print to
+ * <Static> is a frame of its own, drawn at once outside the frame throttle: a 1,000-child
+ * fan-out settling its cards one by one drew a thousand frames in a second or two. */
+export const FEED_BATCH_MS = 100;
+
 export class StaticFeed {
   private list: FeedEntry[] = [];
   private seq = 0;
   /** How many transcript items have been committed, and the last one's identity. */
   private committed = 0;
   private lastCommitted: TranscriptItem | undefined;
+  /** When items were last committed during a turn (ms, the caller's clock). */
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private held: number | undefined;
 
   get entries(): readonly FeedEntry[] {
     return this.list;
@@ -35,16 +43,30 @@ export class StaticFeed {
     return this.committed;
   }
 
+  /** When settled items that were held back (`batchMs`) may be committed: the caller
+   * renders again then. Undefined when nothing waits. */
+  get heldUntil(): number | undefined {
+    return this.held;
+  }
+
   /**
    * Commits the settled prefix of the transcript. Items after an unsettled one wait, so
    * order on screen matches the transcript. With no turn running everything is final,
    * whatever flags a cut-off turn left behind. Idempotent, so it is safe to call in render.
+   * With `batchMs`, while a turn runs, a commit comes at most once per `batchMs` (`now` is
+   * the caller's clock): what settles meanwhile waits (`heldUntil`) and goes in one batch.
    */
-  sync(transcript: readonly TranscriptItem[], turnRunning: boolean): readonly FeedEntry[] {
+  sync(transcript: readonly TranscriptItem[], turnRunning: boolean, now = 0, batchMs = 0): readonly FeedEntry[] {
     if (this.committed > 0 && !this.stillPrefix(transcript)) this.rebase(transcript);
     let i = this.committed;
+    const ready = (at: number) => at < transcript.length && (!turnRunning || isSettled(transcript[at]));
+    this.held = undefined;
+    if (turnRunning && batchMs > 0 && now - this.lastAt < batchMs) {
+      if (ready(i)) this.held = this.lastAt + batchMs;
+      return this.list;
+    }
     const added: FeedEntry[] = [];
-    while (i < transcript.length && (!turnRunning || isSettled(transcript[i]))) {
+    while (ready(i)) {
       added.push({ key: `e${this.seq++}`, kind: 'item', item: transcript[i] });
       i++;
     }
@@ -52,6 +74,7 @@ export class StaticFeed {
       this.committed = i;
       this.lastCommitted = transcript[i - 1];
       this.list = this.list.concat(added);
+      if (turnRunning) this.lastAt = now;
     }
     return this.list;
   }
@@ -65,6 +88,8 @@ export class StaticFeed {
     this.list = [];
     this.committed = 0;
     this.lastCommitted = undefined;
+    this.lastAt = Number.NEGATIVE_INFINITY;
+    this.held = undefined;
   }
 
   private stillPrefix(transcript: readonly TranscriptItem[]): boolean {

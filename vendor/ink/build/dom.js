@@ -1,7 +1,7 @@
 import Yoga from 'yoga-layout';
 import measureText from './measure-text.js';
 import wrapText from './wrap-text.js';
-import squashTextNodes from './squash-text-nodes.js';
+import squashTextNodes, { forgetSquashed } from './squash-text-nodes.js';
 export const createNode = (nodeName) => {
     const node = {
         nodeName,
@@ -27,6 +27,8 @@ export const appendChildNode = (node, childNode) => {
     if (childNode.yogaNode) {
         node.yogaNode?.insertChild(childNode.yogaNode, node.yogaNode.getChildCount());
     }
+    // Changed by arbor (vendor/ink/README.md): the kept squashed text of `node` is stale.
+    forgetSquashed(node);
     if (node.nodeName === 'ink-text' || node.nodeName === 'ink-virtual-text') {
         markNodeAsDirty(node);
     }
@@ -49,6 +51,8 @@ export const insertBeforeNode = (node, newChildNode, beforeChildNode) => {
             node.yogaNode?.insertChild(newChildNode.yogaNode, node.yogaNode.getChildCount());
         }
     }
+    // Changed by arbor (vendor/ink/README.md): the kept squashed text of `node` is stale.
+    forgetSquashed(node);
     if (node.nodeName === 'ink-text' || node.nodeName === 'ink-virtual-text') {
         markNodeAsDirty(node);
     }
@@ -62,6 +66,8 @@ export const removeChildNode = (node, removeNode) => {
     if (index >= 0) {
         node.childNodes.splice(index, 1);
     }
+    // Changed by arbor (vendor/ink/README.md): the kept squashed text of `node` is stale.
+    forgetSquashed(node);
     if (node.nodeName === 'ink-text' || node.nodeName === 'ink-virtual-text') {
         markNodeAsDirty(node);
     }
@@ -119,6 +125,8 @@ export const setTextNodeValue = (node, text) => {
         text = String(text);
     }
     node.nodeValue = text;
+    // Changed by arbor (vendor/ink/README.md): the text nodes that contain this one are stale.
+    forgetSquashed(node);
     markNodeAsDirty(node);
 };
 //# sourceMappingURL=dom.js.map

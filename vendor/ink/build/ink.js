@@ -109,6 +109,7 @@ export default class Ink {
     unsubscribeResize;
     throttledOnRender;
     hasPendingThrottledRender = false;
+    layoutStale = false;
     immediateRenderUntil = undefined;
     kittyProtocolEnabled = false;
     cancelKittyDetection;
@@ -116,7 +117,13 @@ export default class Ink {
         autoBind(this);
         this.options = options;
         this.rootNode = dom.createNode('ink-root');
-        this.rootNode.onComputeLayout = this.calculateLayout;
+        // Changed by arbor (vendor/ink/README.md): a commit only marks the layout stale; it
+        // is computed when a frame is drawn (onRender, throttled to maxFps). Every commit
+        // that changed a host node paid a full Yoga layout, and a 1,000-child fan-out makes
+        // hundreds of commits a second between two frames.
+        this.rootNode.onComputeLayout = () => {
+            this.layoutStale = true;
+        };
         this.isScreenReaderEnabled =
             options.isScreenReaderEnabled ??
                 process.env['INK_SCREEN_READER'] === 'true';
@@ -247,6 +254,7 @@ export default class Ink {
         this.log(this.lastOutputToRender || this.lastOutput + '\n');
     };
     calculateLayout = () => {
+        this.layoutStale = false;
         const terminalWidth = this.getTerminalWidth();
         this.rootNode.yogaNode.setWidth(terminalWidth);
         this.rootNode.yogaNode.calculateLayout(undefined, undefined, Yoga.DIRECTION_LTR);
@@ -262,6 +270,11 @@ export default class Ink {
         this.hasPendingThrottledRender = false;
         if (this.isUnmounted) {
             return;
+        }
+        // Changed by arbor (vendor/ink/README.md): the layout the commits since the last
+        // frame left stale, once for all of them.
+        if (this.layoutStale) {
+            this.calculateLayout();
         }
         const startTime = performance.now();
         const { output, outputHeight, staticOutput } = render(this.rootNode, this.isScreenReaderEnabled);

@@ -5,6 +5,7 @@ import Yoga from 'yoga-layout';
 import { createContext } from 'react';
 import { createTextNode, appendChildNode, insertBeforeNode, removeChildNode, setStyle, setTextNodeValue, createNode, setAttribute, } from './dom.js';
 import applyStyles from './styles.js';
+import { forgetSquashed } from './squash-text-nodes.js';
 import { isDev } from './utils.js';
 // We need to conditionally perform devtools connection to avoid
 // accidentally breaking other third-party code.
@@ -251,6 +252,9 @@ export default createReconciler({
                 }
                 if (key === 'internal_transform') {
                     node.internal_transform = value;
+                    // Changed by arbor (vendor/ink/README.md): the text that contains this
+                    // node is squashed through its transform: the kept one is stale.
+                    forgetSquashed(node);
                     continue;
                 }
                 if (key === 'internal_static') {
