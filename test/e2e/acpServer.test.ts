@@ -11,6 +11,7 @@ import { fakeProviderConfig, type ArborHome } from '../support/tempHome.js';
 import { startAcp as startPeer, type Peer, acpAgentLines, acpHome } from '../helpers/acpPeer.js';
 import { alive } from '../support/procs.js';
 import { firstUser, toolResults } from '../support/wireBody.js';
+import { messagesWithRole } from '../support/wireRequest.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -255,7 +256,7 @@ describe('arbor acp with an SDK client', () => {
       const { h } = await acpHome(
         ({ body }) => ({
           kind: 'text',
-          chunks: [`answer to ${JSON.stringify(body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content))}`],
+          chunks: [`answer to ${JSON.stringify(messagesWithRole(body, 'user').map((m) => m.content))}`],
         }),
         (url) => fakeProviderConfig(url),
         cleanups,

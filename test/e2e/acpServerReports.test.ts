@@ -11,6 +11,7 @@ import { fakeProviderConfig, type ArborHome } from '../support/tempHome.js';
 import { alive } from '../support/procs.js';
 import { firstUser, toolResults } from '../support/wireBody.js';
 import { startAcp, acpAgentLines, acpHome } from '../helpers/acpPeer.js';
+import { messagesWithRole } from '../support/wireRequest.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -54,7 +55,7 @@ describe('arbor acp: reasoning and the session lifecycle', () => {
     async () => {
       const h = await home(({ body }) => ({
         kind: 'text',
-        chunks: [`heard ${JSON.stringify(body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content))}`],
+        chunks: [`heard ${JSON.stringify(messagesWithRole(body, 'user').map((m) => m.content))}`],
       }));
       const peer = startAcp(h, () => 'deny', cleanups);
       const init = await peer.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });

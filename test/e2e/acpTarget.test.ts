@@ -80,9 +80,7 @@ describe('an external ACP agent as a delegate target', () => {
     const events = jsonLines(r.stdout);
     const result = events.find((e) => e.type === 'tool_result' && e.name === 'delegate');
     expect(result.status).toBe('ok');
-    expect(model.requests.at(-1)!.body.messages.find((m: any) => m.role === 'tool').content).toBe(
-      "[Agent 'ext' (acp/arbor-test-agent)]\nhello from the fixture",
-    );
+    expect(toolResults(model.requests.at(-1)!.body)[0]).toBe("[Agent 'ext' (acp/arbor-test-agent)]\nhello from the fixture");
     const final = events.find((e) => e.type === 'final');
     const child = final.runs.find((run: any) => run.alias === 'ext');
     expect(child).toMatchObject({ kind: 'delegate', status: 'completed', model: 'acp/node', tokens_in: 7, tokens_out: 5 });

@@ -8,6 +8,8 @@ import { startLoopbackModel, type LoopbackModel } from '../support/loopbackModel
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, type Sandbox, ptyTest } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
+import { requestOf } from '../support/wireRequest.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -25,7 +27,7 @@ async function setup(sb: Sandbox, ctx: { onTestFinished(fn: () => unknown): void
     dialect: 'openai',
     answerModel: (m) => `${m}-0601`,
     respond: ({ body }) => {
-      const msgs: any[] = body.messages ?? [];
+      const msgs = messagesOf(body);
       // "spawn one" makes the agent start a spawn_subagent child (it shows in the pane).
       if (msgs.at(-1)?.role === 'user' && msgs.at(-1)?.content === 'spawn one') {
         return { kind: 'tools', calls: [{ id: 's1', name: 'spawn_subagent', args: { prompt: 'sub task' } }] };
@@ -118,15 +120,15 @@ describe('--agent and /agents list', () => {
       await send(term, 'look at this');
       await term.waitForText('answer from reviewer');
       expect(model.requests).toHaveLength(1);
-      expect(model.requests[0].body.model).toBe('big-model');
-      expect(model.requests[0].body.temperature).toBe(0.2);
+      expect(requestOf(model.requests[0].body).model).toBe('big-model');
+      expect(requestOf(model.requests[0].body).temperature).toBe(0.2);
       // The status bar names the agent's own model.
       expect(term.screen()).toContain('reviewer · openai-compatible/big-model');
 
       // Its spawn_subagent child runs on the same definition, so the same model.
       await send(term, 'spawn one');
       await term.waitFor(() => model.requests.length >= 4, 'the child and the root to finish', 10000);
-      expect(new Set(model.requests.map((r) => r.body.model))).toEqual(new Set(['big-model']));
+      expect(new Set(model.requests.map((r) => requestOf(r.body).model))).toEqual(new Set(['big-model']));
       term.press('ctrl-t');
       await term.waitFor(
         (s) => s.split('\n').some((l) => l.includes('reviewer#1 subagent') && l.includes('big-model-0601')),
@@ -140,7 +142,7 @@ describe('--agent and /agents list', () => {
     const model = await setup(sb, ctx);
     const ok = await sb.arbor(['--agent', 'reviewer', '-p', 'hi']);
     expect(ok.stdout.trim()).toBe('answer from reviewer');
-    expect(model.requests.map((r) => r.body.model)).toEqual(['big-model']);
+    expect(model.requests.map((r) => requestOf(r.body).model)).toEqual(['big-model']);
 
     const bad = await sb.arbor(['--agent', 'nobody', '-p', 'hi']);
     expect(bad.code).toBe(2);

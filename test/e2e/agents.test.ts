@@ -4,7 +4,7 @@ import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
-import { firstUser, lastUser, textOf } from '../support/wireBody.js';
+import { firstUser, lastUser, messagesOf, textOf } from '../support/wireBody.js';
 import { until } from '../support/until.js';
 
 afterEach(async () => {
@@ -120,7 +120,7 @@ describe('the /agents pane', () => {
         stepsOf.set(first, (stepsOf.get(first) ?? 0) + 1);
         if (release) return { kind: 'text', chunks: [`finished ${first}`], delayMs: 100 };
         // A new path each step: identical repeated calls would be skipped as duplicates.
-        const n = body.messages.length;
+        const n = messagesOf(body).length;
         return { kind: 'tools', calls: [{ id: `l${n}`, name: 'list_files', args: { path: `.${'/.'.repeat(n)}` } }] };
       }
       if (toolResults(body).length) return { kind: 'text', chunks: [`root collected: ${trailingResults(body).join(' | ')}`] };
@@ -202,7 +202,7 @@ describe('the /agents pane', () => {
     await sb.withModel(async ({ body }) => {
       if (firstUser(body).startsWith('job ')) {
         await sleep(100);
-        const n = body.messages.length;
+        const n = messagesOf(body).length;
         return { kind: 'tools', calls: [{ id: `l${n}`, name: 'list_files', args: { path: `.${'/.'.repeat(n)}` } }] };
       }
       return spawnCalls(jobs(6));

@@ -10,6 +10,7 @@ import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.j
 import { jsonLines } from '../support/runArbor.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest, type Sandbox } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -27,7 +28,7 @@ const lastUser = (body: any): string => {
 /** `rewrite`: one write of notes.txt; `read then rewrite`: a read_file of it first;
  * `rewrite big`: a 300-line file replaced line for line. Then a short answer. */
 function model({ body }: LoopbackIncoming): LoopbackReply {
-  const msgs = body.messages ?? [];
+  const msgs = messagesOf(body);
   const user = lastUser(body);
   const done = msgs[msgs.length - 1]?.role === 'tool';
   const write = (path: string, content: string): LoopbackReply => ({

@@ -7,6 +7,7 @@ import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.j
 import { disposeAllTerminals } from '../support/terminal.js';
 import { firstUser, toolResults } from '../support/wireBody.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { messagesOf, textOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -14,10 +15,10 @@ afterEach(async () => {
 
 /** Each user message makes the model write one file named after the message. */
 function writesFileNamedAfterMessage({ body }: LoopbackIncoming): LoopbackReply {
-  const msgs = body.messages ?? [];
+  const msgs = messagesOf(body);
   const last = msgs[msgs.length - 1];
   if (last?.role === 'tool') return { kind: 'text', chunks: [`result: ${String(last.content).slice(0, 40)}`] };
-  const text = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((p: any) => p.text ?? '').join('');
+  const text = textOf(last?.content);
   return { kind: 'tools', calls: [{ id: `w${msgs.length}`, name: 'write_file', args: { path: `${text}.txt`, content: text } }] };
 }
 

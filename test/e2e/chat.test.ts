@@ -7,6 +7,7 @@ import { jsonLines, runArbor } from '../support/runArbor.js';
 import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { fakeProviderConfig, writeConfig } from '../support/tempHome.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, START_TIMEOUT, sandbox, send, ptyTest } from './sandbox.js';
+import { requestOf } from '../support/wireRequest.js';
 
 // Safety net: nothing a failed test started may outlive it.
 afterEach(async () => {
@@ -120,7 +121,7 @@ describe('interactive chat', () => {
       expect(m.requests).toHaveLength(2);
       expect(lastUserText(m.requests[1].body)).toBe('are you there');
       // The partial reply is kept in the conversation.
-      expect(JSON.stringify(m.requests[1].body.messages)).toContain('w1 w2 w3');
+      expect(JSON.stringify(requestOf(m.requests[1].body).messages)).toContain('w1 w2 w3');
     },
   );
 
@@ -165,7 +166,7 @@ describe('interactive chat', () => {
       // Restored into the model's context too, not only onto the screen.
       await send(resumed, 'and now?');
       await resumed.waitForText('Resumed and ready.', 8000);
-      const context = JSON.stringify(m.requests[1].body.messages);
+      const context = JSON.stringify(requestOf(m.requests[1].body).messages);
       expect(context).toContain('what is the capital of France');
       expect(context).toContain('The capital of France is Paris.');
     },

@@ -7,6 +7,8 @@ import { afterEach, describe, expect } from 'vitest';
 import { lastUserText } from '../support/loopbackModel.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, quit, send, ptyTest } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
+import { requestOf } from '../support/wireRequest.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -66,14 +68,14 @@ describe('switching models', () => {
       await term.waitForText('openai-compatible/bigger-model', 5000, { where: 'screen' });
       await send(term, 'first question');
       await term.waitForText('reply to first question', 8000);
-      expect(m.requests.at(-1)!.body.model).toBe('bigger-model');
+      expect(requestOf(m.requests.at(-1)!.body).model).toBe('bigger-model');
       const id = await quit(term);
 
       const resumed = await sb.startArbor(['--resume', id], { cols: 120, rows: 30 });
       await resumed.waitForText('main uses openai-compatible/bigger-model, as when this session was saved', 5000);
       await send(resumed, 'second question');
       await resumed.waitForText('reply to second question', 8000);
-      expect(m.requests.at(-1)!.body.model).toBe('bigger-model');
+      expect(requestOf(m.requests.at(-1)!.body).model).toBe('bigger-model');
       // The picker lists the configured provider and the model in use, marked current.
       await send(resumed, '/model');
       await resumed.waitFor(
@@ -87,7 +89,7 @@ describe('switching models', () => {
       await resumed.waitForText('main now uses fake (openai-compatible/fake-model)', 5000);
       await send(resumed, 'third question');
       await resumed.waitForText('reply to third question', 8000);
-      expect(m.requests.at(-1)!.body.model).toBe('fake-model');
+      expect(requestOf(m.requests.at(-1)!.body).model).toBe('fake-model');
     },
   );
 
@@ -103,11 +105,11 @@ describe('switching models', () => {
 
       const r = await sb.arbor(['-p', 'hi', '--model', 'fake/launch-model']);
       expect(r.code).toBe(0);
-      expect(m.requests.at(-1)!.body.model).toBe('launch-model');
+      expect(requestOf(m.requests.at(-1)!.body).model).toBe('launch-model');
       const again = await sb.arbor(['-c', '-p', 'more']);
       expect(again.code).toBe(0);
-      expect(m.requests.at(-1)!.body.model).toBe('launch-model');
-      expect(m.requests.at(-1)!.body.messages.some((x: any) => x.role === 'user' && x.content === 'hi')).toBe(true);
+      expect(requestOf(m.requests.at(-1)!.body).model).toBe('launch-model');
+      expect(messagesOf(m.requests.at(-1)!.body).some((x) => x.role === 'user' && x.content === 'hi')).toBe(true);
 
       // The chat too: -m picks the offline provider, so the loopback model hears nothing.
       const before = m.requests.length;

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import type { Term } from '../support/terminal.js';
+import { messagesOf } from '../support/wireBody.js';
 import { send, type Sandbox } from './sandbox.js';
 
 const sdk = (p: string) => pathToFileURL(resolve('node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
@@ -58,8 +59,8 @@ export async function answered(term: Term, out: string): Promise<unknown> {
 /** A model that calls `tool` (call id `<prefix><message count>`) until a tool result comes back, then says `done`. */
 export function callsUntilResult(tool: string, done: string, prefix: string) {
   return ({ body }: LoopbackIncoming): LoopbackReply => {
-    if (body.messages?.at(-1)?.role === 'tool') return { kind: 'text', chunks: [done] };
-    return { kind: 'tools', calls: [{ id: `${prefix}${body.messages?.length ?? 0}`, name: tool, args: {} }] };
+    if (messagesOf(body).at(-1)?.role === 'tool') return { kind: 'text', chunks: [done] };
+    return { kind: 'tools', calls: [{ id: `${prefix}${messagesOf(body).length}`, name: tool, args: {} }] };
   };
 }
 

@@ -12,6 +12,7 @@ import { disposeAllTerminals, startTerminal } from '../support/terminal.js';
 import { repoRoot } from '../support/paths.js';
 import { runArbor } from '../support/runArbor.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, READY, send, START_TIMEOUT, ptyTest } from './sandbox.js';
+import { messagesOf, textOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -49,8 +50,8 @@ describe('full disk (injected ENOSPC on session writes)', () => {
     PTY_TEST_TIMEOUT,
     async (sb) => {
       await sb.withModel(({ body }) => {
-        const last = body.messages.at(-1);
-        return { kind: 'text', chunks: [`answer to ${last.content}`] };
+        const last = messagesOf(body).at(-1);
+        return { kind: 'text', chunks: [`answer to ${textOf(last?.content)}`] };
       });
       const flag = join(sb.h.dir, '..', 'disk-full');
       writeFileSync(flag, '');

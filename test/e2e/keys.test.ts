@@ -10,6 +10,7 @@ import { PTY_TEST_TIMEOUT, READY, sandbox, send, slowFirstReply, START_TIMEOUT, 
 // The bench's 200-children tree (a model script and its config), reused as is.
 import { openAgentsTree } from '../../bench/workers/agentsTreeScenario.js';
 import { AGENTS_BENCH, treeConfig } from '../../bench/workers/agents-tree.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -131,7 +132,7 @@ describe('bursts against a model', () => {
 
   ptyTest('Ctrl+T X y opens the pane and kills the tree', PTY_TEST_TIMEOUT * 2, async (sb) => {
     await sb.withModel(async ({ body }) => {
-      const first = (body.messages ?? []).find((msg: { role: string }) => msg.role === 'user')?.content;
+      const first = messagesOf(body).find((msg) => msg.role === 'user')?.content;
       if (typeof first === 'string' && first.startsWith('job '))
         return { kind: 'text', chunks: Array.from({ length: 600 }, (_, i) => `t${i} `), delayMs: 200 };
       return { kind: 'tools', calls: [1, 2, 3].map((i) => ({ id: `s${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })) };

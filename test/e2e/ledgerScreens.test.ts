@@ -8,6 +8,7 @@ import { afterEach, describe, expect } from 'vitest';
 import type { LoopbackIncoming, LoopbackReply } from '../support/loopbackModel.js';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -26,7 +27,7 @@ const firstUser = (body: any): string => {
 
 /** "edit <file>" writes that file: notes.md gets three lines, todo.txt one. */
 function writes({ body }: LoopbackIncoming): LoopbackReply {
-  const msgs = body.messages ?? [];
+  const msgs = messagesOf(body);
   if (msgs[msgs.length - 1]?.role === 'tool') return { kind: 'text', chunks: ['written'] };
   const file = lastUser(body).replace(/^edit /, '');
   const content = file === 'notes.md' ? 'one\nTWO\nthree\n' : 'buy milk\n';

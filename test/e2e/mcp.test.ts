@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import { disposeAllTerminals, type Term } from '../support/terminal.js';
 import { PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -108,7 +109,7 @@ describe.runIf(process.platform === 'linux')('MCP servers in the chat', () => {
     PTY_TEST_TIMEOUT + 30000,
     async (sb) => {
       await sb.withModel(({ body }) => {
-        const msgs = body.messages ?? [];
+        const msgs = messagesOf(body);
         if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['done'] };
         return { kind: 'tools', calls: [{ id: 'm1', name: 'mcp__ev__trigger-long-running-operation', args: { duration: 60, steps: 6 } }] };
       }, servers);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { sandbox, send, ptyTest } from './sandbox.js';
 import { answered, chatUntilAsked, elicitingServer } from './elicitingServer.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -24,7 +25,7 @@ describe.runIf(process.platform === 'linux')('MCP URL requests in the chat', () 
   ptyTest('headless declines a URL request even with --yes, and says why', 60000, async (sb) => {
     const { out, toml } = elicitingServer(sb.h.dir, LINKS);
     await sb.withModel(({ body }) => {
-      if (body.messages?.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['link done'] };
+      if (messagesOf(body).at(-1)?.role === 'tool') return { kind: 'text', chunks: ['link done'] };
       return { kind: 'tools', calls: [{ id: 'c1', name: 'mcp__links__connect', args: {} }] };
     }, toml);
     const r = await sb.arbor(['-p', 'connect it', '--yes']);

@@ -20,6 +20,7 @@ import {
   ptyTest,
   slowFirstReply,
 } from './sandbox.js';
+import { requestOf } from '../support/wireRequest.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -91,7 +92,7 @@ describe('sessions', () => {
       expect(resumed.scrollback()).not.toContain('alpha');
       await send(resumed, 'delta');
       await resumed.waitForText('reply to delta', 8000);
-      const body = JSON.stringify(m.requests[m.requests.length - 1].body.messages);
+      const body = JSON.stringify(requestOf(m.requests[m.requests.length - 1].body).messages);
       expect(body).toContain('gamma');
       expect(body).toContain('delta');
       expect(body).not.toContain('alpha');

@@ -10,6 +10,7 @@ import { spawnArbor } from '../support/runArbor.js';
 import { disposeAllTerminals } from '../support/terminal.js';
 import { fileWritten, until } from '../support/until.js';
 import { PROCESS_TEST_TIMEOUT, PTY_TEST_TIMEOUT, send, ptyTest } from './sandbox.js';
+import { messagesOf } from '../support/wireBody.js';
 
 afterEach(async () => {
   await disposeAllTerminals();
@@ -83,7 +84,7 @@ describe.runIf(process.platform === 'linux')('signals in the chat', () => {
     // when arbor's first SIGTERM has reached the tool: the shutdown is under way.
     const command = `trap 'echo term >> ${termFile}' TERM; echo $$ > ${pidFile}; (trap '' TERM; exec sleep ${seconds}) & while :; do wait; done`;
     await sb.withModel(({ body }) => {
-      const msgs = body.messages ?? [];
+      const msgs = messagesOf(body);
       if (msgs.at(-1)?.role === 'tool') return { kind: 'text', chunks: ['slept'] };
       return { kind: 'tools', calls: [{ id: 'sh1', name: 'shell', args: { command } }] };
     }, AUTO_SHELL);

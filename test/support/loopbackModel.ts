@@ -19,6 +19,8 @@ import {
   type LoopbackRecord,
   type RequestOutcome,
 } from './loopbackWire.js';
+import { messagesOf, textOf, type WireMessage } from './wireBody.js';
+import { requestOf } from './wireRequest.js';
 
 export type {
   LoopbackDialect,
@@ -44,7 +46,7 @@ export async function startLoopbackModel(opts: LoopbackOptions): Promise<Loopbac
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = raw;
+      let body: unknown = raw;
       try {
         body = raw ? JSON.parse(raw) : {};
       } catch {
@@ -72,11 +74,12 @@ export async function startLoopbackModel(opts: LoopbackOptions): Promise<Loopbac
         closed = true;
         settle(res.writableFinished ? 'completed' : 'client_closed');
       });
+      const sentModel: unknown = requestOf(body).model;
       const ex: Exchange = {
         res,
         dialect: opts.dialect,
-        model: (opts.answerModel ?? ((m: string) => m))(typeof body?.model === 'string' ? body.model : 'loopback-model'),
-        stream: body?.stream === true,
+        model: (opts.answerModel ?? ((m: string) => m))(typeof sentModel === 'string' ? sentModel : 'loopback-model'),
+        stream: requestOf(body).stream === true,
         isClosed: () => closed || res.destroyed,
       };
       void handle(ex, record, req.socket, settle).catch((err: unknown) => {
@@ -96,7 +99,7 @@ export async function startLoopbackModel(opts: LoopbackOptions): Promise<Loopbac
       return;
     }
     const reply = await opts.respond({ body: record.body, index: record.index, path: record.path, headers: record.headers });
-    const promptTokens = estimateTokens(JSON.stringify(record.body?.messages ?? ''));
+    const promptTokens = estimateTokens(JSON.stringify(requestOf(record.body).messages ?? ''));
     switch (reply.kind) {
       case 'text':
         return sendText(ex, reply, promptTokens);
@@ -144,27 +147,33 @@ export async function startLoopbackModel(opts: LoopbackOptions): Promise<Loopbac
 
 // ---- helpers for scripting replies, valid for both dialects ----
 
-function textOfContent(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((p: any) => p && p.type === 'text' && typeof p.text === 'string')
-    .map((p: any) => p.text as string)
-    .join('');
+/** An Anthropic tool_result part inside a user message. */
+interface ToolResultPart {
+  type: 'tool_result';
+  tool_use_id?: unknown;
+  content?: unknown;
+  is_error?: unknown;
 }
 
-function isToolResultMessage(m: any): boolean {
+function toolResultParts(m: WireMessage): ToolResultPart[] {
+  if (!Array.isArray(m.content)) return [];
+  return (m.content as unknown[]).filter(
+    (p): p is ToolResultPart => typeof p === 'object' && p !== null && (p as { type?: unknown }).type === 'tool_result',
+  );
+}
+
+function isToolResultMessage(m: WireMessage | undefined): boolean {
   if (m?.role === 'tool') return true;
-  return m?.role === 'user' && Array.isArray(m.content) && m.content.some((p: any) => p?.type === 'tool_result');
+  return m?.role === 'user' && toolResultParts(m).length > 0;
 }
 
 /** The text of the last user message that was written by a person, not tool results. */
-export function lastUserText(body: any): string {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+export function lastUserText(body: unknown): string {
+  const messages = messagesOf(body);
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== 'user') continue;
-    const text = textOfContent(m.content);
+    const text = textOf(m.content);
     if (text !== '' || !isToolResultMessage(m)) return text;
   }
   return '';
@@ -172,25 +181,24 @@ export function lastUserText(body: any): string {
 
 /** True when the conversation ends with tool results: the model is being asked to continue
  * after its tool calls ran. */
-export function hasToolResults(body: any): boolean {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+export function hasToolResults(body: unknown): boolean {
+  const messages = messagesOf(body);
   return messages.length > 0 && isToolResultMessage(messages[messages.length - 1]);
 }
 
 /** The tool results at the end of the conversation, in order, for either dialect. */
-export function trailingToolResults(body: any): Array<{ toolCallId: string; content: string; isError: boolean }> {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+export function trailingToolResults(body: unknown): Array<{ toolCallId: string; content: string; isError: boolean }> {
+  const messages = messagesOf(body);
   const out: Array<{ toolCallId: string; content: string; isError: boolean }> = [];
   for (let i = messages.length - 1; i >= 0 && isToolResultMessage(messages[i]); i--) {
     const m = messages[i];
     if (m.role === 'tool') {
-      out.unshift({ toolCallId: String(m.tool_call_id), content: textOfContent(m.content), isError: false });
+      out.unshift({ toolCallId: String(m.tool_call_id), content: textOf(m.content), isError: false });
     } else {
-      const parts = (m.content as any[]).filter((p) => p?.type === 'tool_result');
       out.unshift(
-        ...parts.map((p) => ({
+        ...toolResultParts(m).map((p) => ({
           toolCallId: String(p.tool_use_id),
-          content: typeof p.content === 'string' ? p.content : textOfContent(p.content),
+          content: typeof p.content === 'string' ? p.content : textOf(p.content),
           isError: p.is_error === true,
         })),
       );

@@ -59,7 +59,7 @@ export type LoopbackReply =
   | { kind: 'stall'; afterChunks: string[] };
 
 export interface LoopbackIncoming {
-  body: any;
+  body: unknown;
   index: number;
   path: string;
   headers: Record<string, string | string[] | undefined>;
@@ -68,7 +68,7 @@ export interface LoopbackIncoming {
 export type RequestOutcome = 'pending' | 'completed' | 'client_closed' | 'reset';
 
 export interface LoopbackRecord {
-  body: any;
+  body: unknown;
   index: number;
   path: string;
   headers: Record<string, string | string[] | undefined>;

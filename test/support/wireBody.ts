@@ -18,11 +18,21 @@ export function messagesOf(body: unknown): WireMessage[] {
   return Array.isArray(messages) ? messages : [];
 }
 
-/** A message content as text: a string as is, an array of parts joined by their text. */
+/** A message content as text: a string as is, an array of parts joined by the text of its
+ * text parts (a part of another type, such as a tool_result, adds nothing). */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p: { text?: unknown } | null | undefined) => (typeof p?.text === 'string' ? p.text : '')).join('');
+  return content
+    .map((p: { type?: unknown; text?: unknown } | null | undefined) =>
+      typeof p?.text === 'string' && (p.type === undefined || p.type === 'text') ? p.text : '',
+    )
+    .join('');
+}
+
+/** The system message's text ('' when there is none): how a server tells agents apart. */
+export function systemOf(body: unknown): string {
+  return textOf(messagesOf(body).find((m) => m.role === 'system')?.content);
 }
 
 /** The first user message: a child's task, or what was typed at the root. */

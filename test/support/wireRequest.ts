@@ -81,6 +81,8 @@ export interface WirePart {
  * that may be a list of parts. */
 export interface SentMessage extends WireMessage {
   reasoning_content?: string;
+  /** OpenAI: the calls an assistant message made. */
+  tool_calls?: Array<{ id: string; type?: string; function: { name: string; arguments: string } }>;
 }
 
 /** The messages of `role` in the order sent. */

@@ -8,12 +8,13 @@ import { loadProjectContext } from '../../../src/config/projectContext.js';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { hasToolResults, type LoopbackIncoming } from '../../support/loopbackModel.js';
 import { agent, agentOf, firstUser, scriptedRuntime, text, toml, type Responder } from '../delegate/helpers.js';
+import { systemOf as systemText } from '../../support/wireBody.js';
 
 beforeAll(() => setLanguage('en'));
 
 const RULE = 'PROJECT RULE: answer in haiku';
 
-const systemOf = (req: LoopbackIncoming): string => (req.body.messages ?? []).find((m: any) => m.role === 'system')?.content ?? '';
+const systemOf = (req: LoopbackIncoming): string => systemText(req.body);
 const who = (req: LoopbackIncoming) => agentOf(req.body);
 
 /** A repository with an AGENTS.md and a runtime of `agents` (told apart by "You are <x>."),

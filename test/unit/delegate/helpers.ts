@@ -4,6 +4,8 @@
 import { cleanedUpAfterTest } from '../../helpers/runtimeFixture.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { onTestFinished } from 'vitest';
+import { messagesOf } from '../../support/wireBody.js';
+import { offeredTool, offeredTools, type WireTool } from '../../support/wireRequest.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extraServicesFor, extraToolsFor } from '../../../src/cli/extraTools.js';
@@ -61,8 +63,8 @@ system_prompt = "You are ${alias}."
 ${fields}
 `;
 
-export function agentOf(body: any): string {
-  const system = (body?.messages ?? []).find((m: any) => m.role === 'system');
+export function agentOf(body: unknown): string {
+  const system = messagesOf(body).find((m) => m.role === 'system');
   const text = typeof system?.content === 'string' ? system.content : '';
   return /^You are ([A-Za-z0-9_-]+)\./.exec(text)?.[1] ?? '?';
 }
@@ -291,15 +293,17 @@ export function delegateResults(runtime: Runtime): ToolTranscriptItem[] {
 }
 
 export function toolNames(req: LoopbackIncoming): string[] {
-  return ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string);
+  return offeredTools(req.body).map((t) => t.name);
 }
 
-export function delegateSpecOf(req: LoopbackIncoming): any {
-  return ((req.body?.tools ?? []) as any[]).find((t) => t.function?.name === 'delegate')?.function;
+/** The delegate tool this request offered; fails naming what was offered when it was not. */
+export function delegateSpecOf(req: LoopbackIncoming): WireTool {
+  return offeredTool(req.body, 'delegate');
 }
 
+/** The first user message when it is plain text ('' for content parts). */
 export function firstUser(req: LoopbackIncoming): string {
-  const m = (req.body?.messages ?? []).find((x: any) => x.role === 'user');
+  const m = messagesOf(req.body).find((x) => x.role === 'user');
   return typeof m?.content === 'string' ? m.content : '';
 }
 

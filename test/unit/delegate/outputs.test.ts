@@ -17,6 +17,7 @@ import {
   type Responder,
   delegatesToEach,
 } from './helpers.js';
+import { offeredTools } from '../../support/wireRequest.js';
 
 let fx: DelegateFixture | undefined;
 afterEach(async () => {
@@ -48,7 +49,7 @@ describe('synchronous delegation', () => {
     // A single-call target: one model request, no tools offered.
     const [req] = fx!.requestsOf('reviewer');
     expect(fx!.requestsOf('reviewer')).toHaveLength(1);
-    expect(req.body.tools ?? []).toHaveLength(0);
+    expect(offeredTools(req.body)).toHaveLength(0);
     expect(firstUser(req)).toBe('check this');
   });
 

@@ -19,6 +19,8 @@ import {
   delegatesToEach,
   afterOneTurn,
 } from './helpers.js';
+import { toolResults } from '../../support/wireBody.js';
+import { offeredTools } from '../../support/wireRequest.js';
 
 let fx: DelegateFixture | undefined;
 
@@ -65,14 +67,11 @@ ${agent('bystander', 'risk_profile = "trusted"')}
     const leadFirst = fx.requestsOf('lead')[0];
     expect(toolNames(leadFirst)).toContain('delegate');
     // The roster is resolved from lead's own config, not main's.
-    expect(delegateSpecOf(leadFirst).parameters.properties.agent.description).toBe(
+    expect(delegateSpecOf(leadFirst).parameters.properties?.agent?.description).toBe(
       'Alias of the target agent. Reachable agents:\n- helper (bounded): Helps the lead',
     );
     expect(delegateSpecOf(leadFirst).description).toContain('Only action=delegate');
-    const results = fx
-      .requestsOf('lead')[1]
-      .body.messages.filter((m: any) => m.role === 'tool')
-      .map((m: any) => m.content);
+    const results = toolResults(fx.requestsOf('lead')[1].body).map((r) => r.content);
     expect(results[0]).toBe(delegateOnlyRefusal('list_results'));
     // helper is a cross-profile explicit entry of lead: reachable from lead though not from main.
     expect(results[1]).toBe("[Agent 'helper' (openai-compatible/fake-model)]\nhelped");
@@ -144,7 +143,7 @@ ${agent('bare', 'risk_profile = "bare"\nruntime_profile = "agentic"')}
       main: callsThenDone(delegateCall({ agent: 'bare', prompt: 'think' })),
       bare: () => text('thought about it'),
     });
-    expect(fx.requestsOf('bare')[0].body.tools ?? []).toHaveLength(0);
+    expect(offeredTools(fx.requestsOf('bare')[0].body)).toHaveLength(0);
     expect(delegateResults(fx.runtime)[0].result).toBe("[Agent 'bare' (openai-compatible/fake-model, agentic)]\nthought about it");
   });
 });

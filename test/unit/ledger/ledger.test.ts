@@ -17,6 +17,7 @@ import {
 } from '../delegate/helpers.js';
 import { gitInit, ledgerConfig, shellCall, tools } from './helpers.js';
 import type { Run } from '../../../src/model/run.js';
+import { offeredTool } from '../../support/wireRequest.js';
 
 let fx: DelegateFixture | undefined;
 
@@ -79,14 +80,14 @@ describe('a child that edits two files and runs a failing command', () => {
     const mainReqs = fx!.requestsOf('main');
     expect(lastToolResult(mainReqs[mainReqs.length - 1])).toBe(expected);
     // The tool description tells the model what the receipt is.
-    const spec = (mainReqs[0].body.tools as any[]).find((t) => t.function.name === 'delegate').function;
+    const spec = offeredTool(mainReqs[0].body, 'delegate');
     expect(spec.description).toContain('[runtime receipt: ...]');
   });
 
   it('with child_receipts = false the output is the reference envelope, unchanged', async () => {
     const item = await editAndFail(false);
     expect(item.result).toBe(`[Agent 'worker' (openai-compatible/fake-model, agentic)]\n${ANSWER}`);
-    const spec = (fx!.requestsOf('main')[0].body.tools as any[]).find((t) => t.function.name === 'delegate').function;
+    const spec = offeredTool(fx!.requestsOf('main')[0].body, 'delegate');
     expect(spec.description).not.toContain('runtime receipt');
     // The ledger is recorded all the same.
     expect(runOf('worker').observed?.toolCalls).toBe(2);

@@ -19,6 +19,8 @@ import {
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
 import { ENV, scriptedRuntime } from '../delegate/helpers.js';
+import { firstUser } from '../../support/wireBody.js';
+import { offeredTools, requestOf } from '../../support/wireRequest.js';
 
 interface Fx {
   server: LoopbackModel;
@@ -99,7 +101,10 @@ async function delegatedOnce(
   return fx;
 }
 
-const toolNames = (req: LoopbackIncoming): string[] => ((req.body?.tools ?? []) as any[]).map((t) => t.function?.name as string).sort();
+const toolNames = (req: LoopbackIncoming): string[] =>
+  offeredTools(req.body)
+    .map((t) => t.name)
+    .sort();
 const runOf = (runtime: Runtime, alias: string) =>
   runtime.store
     .getState()
@@ -113,11 +118,11 @@ describe("a child's model is the one its definition names", () => {
       answer: 'LGTM',
     });
     const [child] = fx.requestsOf('reviewer');
-    expect(child.body.model).toBe('big-model');
-    expect(child.body.temperature).toBe(0.3);
+    expect(requestOf(child.body).model).toBe('big-model');
+    expect(requestOf(child.body).temperature).toBe(0.3);
     for (const req of fx.requestsOf('main')) {
-      expect(req.body.model).toBe('fake-model');
-      expect(req.body.temperature).toBe(0.9);
+      expect(requestOf(req.body).model).toBe('fake-model');
+      expect(requestOf(req.body).temperature).toBe(0.9);
     }
     const item = fx.runtime.store.getState().transcript.find((i) => i.kind === 'tool' && i.name === 'delegate');
     expect(item?.kind === 'tool' && item.result).toBe("[Agent 'reviewer' (openai-compatible/big-model)]\nLGTM");
@@ -126,7 +131,7 @@ describe("a child's model is the one its definition names", () => {
 
   it('an agentic delegate target (it runs a loop of its own) uses its model too', async () => {
     fx = await delegatedOnce('worker', 'model: worker-model\nrisk_profile: trusted\nruntime_profile: agentic');
-    expect(fx.requestsOf('worker').map((r) => r.body.model)).toEqual(['worker-model']);
+    expect(fx.requestsOf('worker').map((r) => requestOf(r.body).model)).toEqual(['worker-model']);
   });
 
   it('the root agent from a file (picked as --agent does) uses its model, and so does its spawn_subagent child', async () => {
@@ -135,8 +140,7 @@ describe("a child's model is the one its definition names", () => {
     const server = await startLoopbackModel({
       dialect: 'openai',
       respond: (req) => {
-        const firstUser = (req.body.messages as any[]).find((m) => m.role === 'user')?.content;
-        if (firstUser === 'sub task') return text('sub done');
+        if (firstUser(req.body) === 'sub task') return text('sub done');
         if (hasToolResults(req.body)) return text('all done');
         spawned++;
         return call('spawn_subagent', { prompt: 'sub task' });
@@ -162,7 +166,7 @@ describe("a child's model is the one its definition names", () => {
     expect(runtime.store.getState().info.providerLabel).toBe('openai-compatible/lead-model');
     await runtime.startTurn('go');
     expect(spawned).toBe(1);
-    const models = server.requests.map((r) => r.body.model);
+    const models = server.requests.map((r) => requestOf(r.body).model);
     expect(models.length).toBeGreaterThanOrEqual(3);
     expect(new Set(models)).toEqual(new Set(['lead-model']));
     expect(
@@ -177,7 +181,7 @@ describe("a child's model is the one its definition names", () => {
 describe('the model that answered is shown, from the provider’s reply', () => {
   it('a server that answers as a dated version: run.model (card, /agents row) and the trace say so', async () => {
     fx = await delegatedOnce('reviewer', 'model: big-model\nrisk_profile: trusted', { answerModel: (m) => `${m}-2025-06-01` });
-    expect(fx.requestsOf('reviewer')[0].body.model).toBe('big-model');
+    expect(requestOf(fx.requestsOf('reviewer')[0].body).model).toBe('big-model');
     const child = runOf(fx.runtime, 'reviewer');
     expect(child.model).toBe('openai-compatible/big-model-2025-06-01');
     expect(runOf(fx.runtime, 'main').model).toBe('openai-compatible/fake-model-2025-06-01');
@@ -215,6 +219,6 @@ describe('tools: the agent’s allow-list narrows within its risk profile', () =
   it('an empty list leaves no tools', async () => {
     fx = await fixture({ toml: 'tools = []', files: [], agents: { main: () => text('no tools') } });
     await fx.runtime.startTurn('go');
-    expect(fx.server.requests[0].body.tools ?? []).toEqual([]);
+    expect(offeredTools(fx.server.requests[0].body)).toEqual([]);
   });
 });

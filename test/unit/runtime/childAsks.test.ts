@@ -32,7 +32,7 @@ const PARALLEL = '[runtime_profiles.default]\nparallel_tools = true\n';
 /** A child's prompt is `child:<file>,<file>...`: it writes each file (content = its name),
  * one call per step, then answers with every tool result it read. A `later` child asks
  * for its first step only once another child's ask is queued, so the order is known. */
-async function child(body: any, later = false): Promise<LoopbackReply> {
+async function child(body: unknown, later = false): Promise<LoopbackReply> {
   const files = firstUser(body).slice('child:'.length).split(',');
   const done = toolResults(body);
   if (done.length >= files.length) return text(`child read: ${done.map((m) => m.content).join(' | ')}`);

@@ -17,7 +17,8 @@ import { SPAWN_PAUSED_REFUSAL } from '../../../src/runtime/spawnGate.js';
 import { createRuntimeStore, addRun, continueRunNumbers, setRunStatus } from '../../../src/runtime/store.js';
 import type { Run } from '../../../src/runtime/types.js';
 import { makeRun } from '../../helpers/runs.js';
-import { firstUser, toolResults, textOf as contentText } from '../../support/wireBody.js';
+import { firstUser, messagesOf, toolResults, textOf as contentText } from '../../support/wireBody.js';
+import { messagesWithRole } from '../../support/wireRequest.js';
 
 let fx: Fixture | undefined;
 
@@ -171,12 +172,13 @@ describe('steer', () => {
       respond: spawnOne(
         'worker',
         (_, { body }) => {
-          const users = body.messages.filter((m: any) => m.role === 'user').map((m: any) => contentText(m.content));
+          const users = messagesWithRole(body, 'user').map((m) => contentText(m.content));
+          const sent = messagesOf(body).length;
           if (users.includes('focus on tests')) {
             steered = true;
             return text('focused');
           }
-          return calls({ id: `l${body.messages.length}`, name: 'list_files', args: { path: `.${'/.'.repeat(body.messages.length)}` } });
+          return calls({ id: `l${sent}`, name: 'list_files', args: { path: `.${'/.'.repeat(sent)}` } });
         },
         'root done',
         'w',
@@ -201,7 +203,7 @@ describe('steer', () => {
       respond: spawnOne(
         'worker',
         (_, { body }) => {
-          const users = body.messages.filter((m: any) => m.role === 'user');
+          const users = messagesWithRole(body, 'user');
           return text(users.length > 1 ? `follow-up saw ${users.length} user messages` : 'first answer');
         },
         'root done',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { lastUserText } from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
 import { spawnOne, toolThenAnswer } from '../support/spawnScript.js';
+import { messagesWithRole } from '../../support/wireRequest.js';
 
 let fx: Fixture | undefined;
 
@@ -96,8 +97,8 @@ describe('kill cascades from parent to child', () => {
     // the next turn's request is well-formed: the interrupted call got a result
     await fx.runtime.startTurn('again');
     const body = fx.server.requests.at(-1)!.body;
-    const assistantCall = body.messages.find((m: any) => m.role === 'assistant' && m.tool_calls);
-    expect(assistantCall.tool_calls[0].id).toBe('x');
+    const assistantCall = messagesWithRole(body, 'assistant').find((m) => m.tool_calls);
+    expect(assistantCall?.tool_calls?.[0].id).toBe('x');
     expect(toolMessages(body)).toEqual([{ tool_call_id: 'x', content: expect.stringMatching(/.+/) }]);
     expect(
       fx.runtime.store
@@ -110,7 +111,7 @@ describe('kill cascades from parent to child', () => {
 });
 
 describe('approvals at the root (interactive operator)', () => {
-  const writeTwice = ({ body }: { body: any }) => {
+  const writeTwice = ({ body }: { body: unknown }) => {
     const results = toolMessages(body).length;
     if (results === 0) return calls({ id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'A' } });
     if (results === 1) return calls({ id: 'w2', name: 'write_file', args: { path: 'b.txt', content: 'B' } });

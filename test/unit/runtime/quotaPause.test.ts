@@ -258,7 +258,7 @@ describe('one run held on a rate limit', () => {
 describe('the operator acts earlier', () => {
   const spawnOne = (childReply: (attempt: number) => LoopbackReply) => {
     let attempt = 0;
-    return ({ body }: { body: any }): LoopbackReply => {
+    return ({ body }: { body: unknown }): LoopbackReply => {
       if (firstUser(body) === 'job') return childReply(++attempt);
       if (toolResults(body).length) return text(`root saw: ${toolResults(body)[0].content}`);
       return calls({ id: 'c1', name: 'spawn_subagent', args: { prompt: 'job' } });

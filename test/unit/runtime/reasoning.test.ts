@@ -10,7 +10,7 @@ import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { setLanguage } from '../../../src/i18n/index.js';
 import { SessionLog } from '../../../src/persistence/sessionLog.js';
 import { restoreSession } from '../../../src/persistence/sessionRestore.js';
-import { sessionsDir } from '../../../src/persistence/sessionFormat.js';
+import { sessionsDir, type SessionEvent } from '../../../src/persistence/sessionFormat.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/runtime.js';
 import type { TranscriptItem } from '../../../src/runtime/types.js';
 import {
@@ -21,6 +21,7 @@ import {
   type LoopbackModel,
   type LoopbackReply,
 } from '../../support/loopbackModel.js';
+import { messagesWithRole, partsOf, requestOf } from '../../support/wireRequest.js';
 
 const ENV = { ARBOR_TEST_KEY: 'sk-test', ARBOR_RETRY_BASE_MS: '5' };
 
@@ -84,15 +85,21 @@ function runtimeFor(dialect: LoopbackDialect, url: string, log: SessionLog, rest
   return rt;
 }
 
+/** The assistant items and assistant history messages a session file saved, in order. */
+const savedAssistantItems = (events: SessionEvent[]) =>
+  events.flatMap((e) => (e.type === 'item' && e.item.kind === 'assistant' ? [e.item] : []));
+const savedAssistantMessages = (events: SessionEvent[]) =>
+  events.flatMap((e) => (e.type === 'message' && e.message.role === 'assistant' ? [e.message] : []));
+
 const assistants = (items: readonly TranscriptItem[]) =>
   items.filter((i): i is Extract<TranscriptItem, { kind: 'assistant' }> => i.kind === 'assistant');
 
-function sessionEvents(log: SessionLog): any[] {
+function sessionEvents(log: SessionLog): SessionEvent[] {
   log.flush();
   return readFileSync(log.path, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l));
+    .map((l) => JSON.parse(l) as SessionEvent);
 }
 
 describe('OpenAI-compatible reasoning_content through the runtime', () => {
@@ -115,13 +122,13 @@ describe('OpenAI-compatible reasoning_content through the runtime', () => {
     expect(reply.streaming).toBe(false);
 
     const events = sessionEvents(log);
-    const item = events.find((e) => e.type === 'item' && e.item.kind === 'assistant');
-    expect(item.item.reasoning).toBe('Six times seven, ␛[31mred␛[0m.');
-    expect(item.item.text).toBe('The answer is 42.');
-    const message = events.find((e) => e.type === 'message' && e.message.role === 'assistant');
-    expect(message.message.content).toBe('The answer is 42.');
+    const [item] = savedAssistantItems(events);
+    expect(item.reasoning).toBe('Six times seven, ␛[31mred␛[0m.');
+    expect(item.text).toBe('The answer is 42.');
+    const [message] = savedAssistantMessages(events);
+    expect(message.content).toBe('The answer is 42.');
     // The history keeps what was actually said.
-    expect(message.message.reasoning).toEqual([{ text: 'Six times seven, \u001b[31mred\u001b[0m.' }]);
+    expect(message.reasoning).toEqual([{ text: 'Six times seven, \u001b[31mred\u001b[0m.' }]);
     log.close();
   });
 });
@@ -146,10 +153,10 @@ describe('Anthropic thinking through the runtime', () => {
 
     // The continuation after the tool ran starts its assistant message with the thinking block.
     expect(srv.requests).toHaveLength(2);
-    expect(srv.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
-    const continuation = (srv.requests[1].body.messages as any[]).find((m) => m.role === 'assistant');
-    expect(continuation.content[0]).toEqual({ type: 'thinking', thinking: 'I should look at the files.', signature: 'sig-one' });
-    expect(continuation.content.map((p: any) => p.type)).toEqual(['thinking', 'tool_use']);
+    expect(requestOf(srv.requests[0].body).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    const continuation = partsOf(messagesWithRole(srv.requests[1].body, 'assistant')[0]);
+    expect(continuation[0]).toEqual({ type: 'thinking', thinking: 'I should look at the files.', signature: 'sig-one' });
+    expect(continuation.map((p) => p.type)).toEqual(['thinking', 'tool_use']);
 
     const replies = assistants(rt.store.getState().transcript);
     expect(replies.map((r) => [r.text, r.reasoning])).toEqual([
@@ -159,13 +166,13 @@ describe('Anthropic thinking through the runtime', () => {
 
     // The next turn of the same conversation sends both blocks back.
     await rt.startTurn('And now?');
-    const next = JSON.stringify(srv.requests[2].body.messages);
+    const next = JSON.stringify(requestOf(srv.requests[2].body).messages);
     expect(next).toContain('"signature":"sig-one"');
     expect(next).toContain('"signature":"sig-two"');
 
     // The session file keeps the signatures in the model history.
     const events = sessionEvents(log);
-    const stored = events.filter((e) => e.type === 'message' && e.message.role === 'assistant').map((e) => e.message.reasoning);
+    const stored = savedAssistantMessages(events).map((m) => m.reasoning);
     expect(stored).toEqual([
       [{ text: 'I should look at the files.', signature: 'sig-one' }],
       [{ text: 'One file.', signature: 'sig-two' }],
@@ -182,10 +189,9 @@ describe('Anthropic thinking through the runtime', () => {
     const resumed = runtimeFor('anthropic', srv.url, log2, restored);
     await resumed.startTurn('One more time?');
     const body = srv.requests[3].body;
-    const thinking = (body.messages as any[])
-      .filter((m) => m.role === 'assistant')
-      .flatMap((m) => m.content)
-      .filter((p: any) => p.type === 'thinking');
+    const thinking = messagesWithRole(body, 'assistant')
+      .flatMap((m) => partsOf(m))
+      .filter((p) => p.type === 'thinking');
     expect(thinking).toEqual([
       { type: 'thinking', thinking: 'I should look at the files.', signature: 'sig-one' },
       { type: 'thinking', thinking: 'One file.', signature: 'sig-two' },
@@ -225,7 +231,7 @@ describe('session files and reasoning', () => {
     const rt = runtimeFor('anthropic', srv.url, log, restored);
     await rt.startTurn('next');
     expect(srv.requests).toHaveLength(1);
-    expect(JSON.stringify(srv.requests[0].body.messages)).not.toContain('thinking');
+    expect(JSON.stringify(requestOf(srv.requests[0].body).messages)).not.toContain('thinking');
     expect(assistants(rt.store.getState().transcript).pop()?.text).toBe('ok');
     log.close();
   });

@@ -6,6 +6,7 @@ import { loadConfigFromTexts } from '../../../src/config/load.js';
 import { modelChoices, parseModelSpec } from '../../../src/runtime/rootModel.js';
 import { lastUserText } from '../../support/loopbackModel.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
+import { requestOf } from '../../support/wireRequest.js';
 
 beforeAll(() => setLanguage('en'));
 
@@ -106,7 +107,7 @@ describe('setModel through the runtime (loopback model)', () => {
       runtime: { sinks: { recordModel: (sel) => recorded.push(sel) } },
     });
     await fx.runtime.startTurn('before');
-    expect(fx.server.requests.at(-1)!.body.model).toBe('fake-model');
+    expect(requestOf(fx.server.requests.at(-1)!.body).model).toBe('fake-model');
 
     fx.runtime.setModel!('fake/other-model');
     expect(fx.runtime.store.getState().info).toMatchObject({ providerName: 'fake', providerLabel: 'openai-compatible/other-model' });
@@ -114,11 +115,11 @@ describe('setModel through the runtime (loopback model)', () => {
     expect(fx.runtime.models!().find((c) => c.current)).toMatchObject({ id: 'fake/other-model', label: 'openai-compatible/other-model' });
 
     await fx.runtime.startTurn('after');
-    expect(fx.server.requests.at(-1)!.body.model).toBe('other-model');
+    expect(requestOf(fx.server.requests.at(-1)!.body).model).toBe('other-model');
 
     fx.server.requests.length = 0;
     await fx.runtime.startTurn('spawn one');
-    const models = fx.server.requests.map((r) => [firstUserText(r.body), r.body.model]);
+    const models = fx.server.requests.map((r) => [firstUserText(r.body), requestOf(r.body).model]);
     expect(models).toContainEqual(['child task', 'fake-model']);
     expect(models.filter(([who]) => who !== 'child task').every(([, m]) => m === 'other-model')).toBe(true);
     const root = fx.runtime.store
@@ -130,7 +131,7 @@ describe('setModel through the runtime (loopback model)', () => {
     // Back to the provider's own model.
     fx.runtime.setModel!('fake');
     await fx.runtime.startTurn('again');
-    expect(fx.server.requests.at(-1)!.body.model).toBe('fake-model');
+    expect(requestOf(fx.server.requests.at(-1)!.body).model).toBe('fake-model');
     expect(recorded.at(-1)).toEqual({ provider: 'fake' });
   });
 
@@ -139,7 +140,7 @@ describe('setModel through the runtime (loopback model)', () => {
     expect(() => fx!.runtime.setModel!('ghost/x')).toThrow('No provider "ghost" in the config (configured: fake).');
     expect(fx.runtime.store.getState().info.providerLabel).toBe('openai-compatible/fake-model');
     await fx.runtime.startTurn('hi');
-    expect(fx.server.requests[0].body.model).toBe('fake-model');
+    expect(requestOf(fx.server.requests[0].body).model).toBe('fake-model');
   });
 
   it('a restored selection (rootModel) applies from the first turn', async () => {
@@ -150,7 +151,7 @@ describe('setModel through the runtime (loopback model)', () => {
     });
     expect(fx.runtime.store.getState().info.providerLabel).toBe('openai-compatible/kept-model');
     await fx.runtime.startTurn('hi');
-    expect(fx.server.requests[0].body.model).toBe('kept-model');
+    expect(requestOf(fx.server.requests[0].body).model).toBe('kept-model');
   });
 });
 

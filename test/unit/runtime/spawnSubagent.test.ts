@@ -12,6 +12,7 @@ import { defaultRiskProfile, defaultRuntimeProfile } from '../../../src/config/d
 import type { ToolCaller, ToolContext } from '../../../src/tools/types.js';
 import { baseToml, calls, firstUserText, makeFixture, text, toolMessages, type Fixture } from '../../helpers/runtimeFixture.js';
 import { spawnOne, spawnScript, toolThenAnswer } from '../support/spawnScript.js';
+import { messagesWithRole } from '../../support/wireRequest.js';
 
 let fx: Fixture | undefined;
 
@@ -83,11 +84,11 @@ describe('spawn_subagent guards (order and exact strings)', () => {
 
   it('wraps build and run failures', async () => {
     const ctx = ctxFor(callerWith());
-    (ctx.services as any).runSubagent = async () => {
+    ctx.services!.runSubagent = async () => {
       throw new Error("unknown agent alias 'ghost'");
     };
     expect((await spawnSubagentTool.run({ prompt: 'go' }, ctx)).error).toBe("subagent spawn failed: unknown agent alias 'ghost'");
-    (ctx.services as any).runSubagent = async () => ({ status: 'failed', text: '', error: 'model exploded' });
+    ctx.services!.runSubagent = async () => ({ status: 'failed', text: '', error: 'model exploded' });
     expect((await spawnSubagentTool.run({ prompt: 'go' }, ctx)).error).toBe('subagent run failed: model exploded');
   });
 });
@@ -104,7 +105,7 @@ describe('spawn_subagent through the runtime (loopback model)', () => {
     expect(child.sessionKey).toMatch(/^subagent-[0-9a-f-]{36}$/);
     // the child's request held only its own prompt: no parent history
     const childReq = fx.server.requests.find((r) => firstUserText(r.body) === 'child task')!;
-    expect(childReq.body.messages.filter((m: any) => m.role === 'user')).toHaveLength(1);
+    expect(messagesWithRole(childReq.body, 'user')).toHaveLength(1);
     // the parent got the child's text as the tool result, keyed to its call
     const last = fx.server.requests.at(-1)!.body;
     expect(toolMessages(last)).toEqual([{ tool_call_id: 'call_1', content: 'child answer' }]);

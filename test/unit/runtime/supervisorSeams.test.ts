@@ -17,7 +17,7 @@ const children = (f: Fixture) => childRuns(f);
 /** A root turn that spawns `n` subagents, each answering at once. */
 const spawner =
   (n: number) =>
-  ({ body }: { body: any }) => {
+  ({ body }: { body: unknown }) => {
     if (firstUserText(body).startsWith('job')) return text(`did ${firstUserText(body)}`);
     if (toolMessages(body).length) return text('root done');
     return calls(...Array.from({ length: n }, (_, i) => ({ id: `j${i}`, name: 'spawn_subagent', args: { prompt: `job ${i}` } })));

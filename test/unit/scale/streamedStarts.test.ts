@@ -10,6 +10,7 @@ import { startsAsStreamed } from '../../../src/runtime/streamedCalls.js';
 import type { LoopbackReply } from '../../support/loopbackModel.js';
 import { expectAllAnswered } from '../support/spawnScript.js';
 import { baseToml, wideToml, firstUserText, makeFixture, text, toolMessages, until, type Fixture } from '../../helpers/runtimeFixture.js';
+import { messagesWithRole } from '../../support/wireRequest.js';
 
 let fx: Fixture | undefined;
 let release: (() => void) | undefined;
@@ -45,7 +46,7 @@ function streamedRoot(
   rest: Promise<unknown>,
   { afterCalls = 2, hang = false }: { afterCalls?: number; hang?: boolean } = {},
 ) {
-  return ({ body }: { body: any }): LoopbackReply => {
+  return ({ body }: { body: unknown }): LoopbackReply => {
     const child = childNumber(body);
     if (child !== undefined) {
       firstChild.fire();
@@ -68,7 +69,7 @@ async function startStreaming(n: number, opts?: { hang?: boolean }) {
   return { f, turn, rest };
 }
 
-const childNumber = (body: any) => /^child (\d+)$/.exec(firstUserText(body))?.[1];
+const childNumber = (body: unknown) => /^child (\d+)$/.exec(firstUserText(body))?.[1];
 
 const children = (f: Fixture) =>
   f.runtime.store
@@ -152,7 +153,7 @@ describe('a parallel batch started while the reply streams it', () => {
     expect(answered.length).toBeGreaterThan(0);
     await fx.runtime.startTurn('again');
     const body = fx.server.requests.at(-1)!.body;
-    const asked = body.messages.filter((m: any) => m.role === 'assistant').flatMap((m: any) => (m.tool_calls ?? []).map((c: any) => c.id));
+    const asked = messagesWithRole(body, 'assistant').flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
     const results = toolMessages(body);
     // Every call the cut reply started is there, each with its result after it.
     expect(asked.length).toBe(children(fx).length);
