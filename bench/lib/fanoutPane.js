@@ -5,6 +5,7 @@
 // every child's stream has closed at the server: the children's starts, their wait on the
 // model (FANOUT_CHILD_MS) and their 1,000 answers all happen under the presses. The same
 // presses once nothing is live (1,000 finished rows) are the floor beside it.
+import { fakeTrustedProvider } from './benchConfig.js';
 import { ROOT_PROMPT } from './fanoutScript.js';
 import { FANOUT_PANE_WARMUP, FANOUT_PANE_WARMUP_ANSWER } from '../workers/fanoutPaneScenario.js';
 import { installedArbor } from './installed.js';
@@ -23,13 +24,7 @@ const FLOOR_PRESSES = 30;
 function fanoutConfig(url, children) {
   return `default_agent = "main"
 
-[providers.fake]
-type = "openai-compatible"
-base_url = "${url}"
-model = "fake-model"
-
-[risk_profiles.trusted]
-delegation_policy = { mode = "allow" }
+${fakeTrustedProvider(url)}
 
 [runtime_profiles.fanout]
 parallel_tools = true
