@@ -28,8 +28,7 @@ export async function openFanoutPane({ children, childDelayMs }) {
       if (!child && lastUserText(req.body) === ROOT_PROMPT) {
         rootCalls++;
         const results = toolResults(req.body);
-        if (results.length === 0)
-          return spawnChildren(children);
+        if (results.length === 0) return spawnChildren(children);
         resultCheck = checkResults(results, children);
         return { kind: 'text', chunks: ['All ', 'children ', 'answered.'] };
       }

@@ -184,8 +184,7 @@ async function openFanoutShell({ children, childDelayMs }) {
       const results = toolResults(req.body);
       if (first === ROOT_PROMPT) {
         rootCalls.push({ arriveAt: at, withResults: results.length > 0 });
-        if (results.length === 0)
-          return spawnChildren(children);
+        if (results.length === 0) return spawnChildren(children);
         return { kind: 'text', chunks: ['All children answered.'] };
       }
       const m = CHILD_PROMPT_RE.exec(first);
