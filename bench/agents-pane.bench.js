@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchDir, distUrl } from './lib/paths.js';
 import { installedArbor } from './lib/installed.js';
+import { closeRun, startArbor, withScreen } from './lib/arborTerm.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, percentile, round } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
@@ -48,7 +49,7 @@ import { header, isReady, keyToFrame, readyMarker, typeLine } from './lib/paneKe
 import { FANOUT_CHILD_MS, FANOUT_CHILDREN, fanoutPaneRun } from './lib/fanoutPane.js';
 import { AGENTS_BENCH, treeConfig } from './workers/agents-tree.js';
 // The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
-const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { sleep } = await import(distUrl('support/terminal.js'));
 const { tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'agents-pane';
@@ -246,16 +247,8 @@ async function oneRun(server, heapProbe, marker, log, i) {
   });
   const h = tempArborHome({ prefix: 'arbor-bench-agents-', fastTimings: false });
   writeConfig(h.dir, treeConfig(url, { children: CHILDREN }));
-  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
   const inspectPort = await freePort();
-  const term = await startTerminal({
-    command: process.execPath,
-    args: [...profile, `--inspect=127.0.0.1:${inspectPort}`, installedArbor().bin],
-    cwd: h.dir,
-    env: h.env,
-    cols: COLS,
-    rows: ROWS,
-  });
+  const term = await startArbor(h, { nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`], cols: COLS, rows: ROWS });
   const heapUsed = async () => (await heapProbe.request({ cmd: 'heap', port: inspectPort })).usedBytes;
   try {
     await term.timeUntil(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
@@ -385,12 +378,9 @@ async function oneRun(server, heapProbe, marker, log, i) {
     );
     return r;
   } catch (err) {
-    await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
+    throw await withScreen(term, err);
   } finally {
-    await term.dispose();
-    h.cleanup();
-    await server.request({ cmd: 'close' });
+    await closeRun(term, h, server);
   }
 }
 

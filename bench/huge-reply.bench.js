@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchDir, distUrl, repoRoot } from './lib/paths.js';
-import { installedArbor } from './lib/installed.js';
+import { startArbor } from './lib/arborTerm.js';
 import { median, round } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
 // The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
-const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { sleep } = await import(distUrl('support/terminal.js'));
 const { fakeProviderConfig, tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 // The note names the size through arbor's one formatter ("50 MB" since it changed from "50.0 MB").
 const { formatBytes } = await import(distUrl('text/sizes.js'));
@@ -128,16 +128,7 @@ async function measure(server, marker, log, i) {
   });
   const h = tempArborHome({ prefix: 'arbor-bench-huge-', fastTimings: false });
   writeConfig(h.dir, fakeProviderConfig(url));
-  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({
-    command: process.execPath,
-    args: [...profile, installedArbor().bin],
-    cwd: h.dir,
-    env: h.env,
-    cols: 100,
-    rows: 30,
-    scrollback: 2000,
-  });
+  const term = await startArbor(h, { cols: 100, rows: 30, scrollback: 2000 });
   try {
     await term.timeUntil(inputReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(SETTLE_MS);

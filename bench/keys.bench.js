@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { arborBin, benchDir, distUrl, repoRoot } from './lib/paths.js';
+import { closeRun, startArbor, withScreen } from './lib/arborTerm.js';
 import { median, percentile, round } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
 import { AGENTS_BENCH, treeConfig } from './workers/agents-tree.js';
@@ -95,15 +96,7 @@ async function burstRun(server, marker, log) {
   });
   const h = tempArborHome({ prefix: 'arbor-bench-keys-', fastTimings: false });
   writeConfig(h.dir, treeConfig(url, { children: CHILDREN }));
-  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({
-    command: process.execPath,
-    args: [...profile, arborBin],
-    cwd: h.dir,
-    env: h.env,
-    cols: COLS,
-    rows: ROWS,
-  });
+  const term = await startArbor(h, { bin: arborBin, cols: COLS, rows: ROWS });
   try {
     await term.timeUntil(isReady(marker), { what: 'the input prompt', timeoutMs: 30000 });
     await sleep(300);
@@ -125,12 +118,9 @@ async function burstRun(server, marker, log) {
     await waitStats(server, (s) => s.treeEnded, 'the tree to end', 20000);
     return { live, idle };
   } catch (err) {
-    await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
+    throw await withScreen(term, err);
   } finally {
-    await term.dispose();
-    h.cleanup();
-    await server.request({ cmd: 'close' });
+    await closeRun(term, h, server);
   }
 }
 
@@ -154,11 +144,9 @@ async function pasteRun(marker, lines) {
     const at = await term.timeUntil((t) => t.screen().includes(want), { what: `"${want}"`, timeoutMs: 60000, pollMs: 10 });
     return { ms: at - t0, bytes: data.length };
   } catch (err) {
-    await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
+    throw await withScreen(term, err);
   } finally {
-    await term.dispose();
-    h.cleanup();
+    await closeRun(term, h);
   }
 }
 

@@ -18,12 +18,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { benchDir, distUrl, repoRoot } from './lib/paths.js';
-import { installedArbor } from './lib/installed.js';
+import { startArbor } from './lib/arborTerm.js';
 import { processCpuMs, processRssBytes } from './lib/procStat.js';
 import { median, round } from './lib/stats.js';
 import { startWorker } from './lib/worker.js';
 // The pty harness and temp home the tests use, compiled by `npm run build` (Node 20 runs no TypeScript).
-const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { sleep } = await import(distUrl('support/terminal.js'));
 const { fakeProviderConfig, tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const name = 'streaming';
@@ -130,16 +130,7 @@ async function sdkRun(server, url, mode) {
 async function arborRun(server, url, marker) {
   const h = tempArborHome({ prefix: 'arbor-bench-stream-', fastTimings: false });
   writeConfig(h.dir, fakeProviderConfig(url));
-  // ARBOR_BENCH_PROFILE_DIR=<dir> writes arbor's V8 CPU profile there when it quits.
-  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({
-    command: process.execPath,
-    args: [...profile, installedArbor().bin],
-    cwd: h.dir,
-    env: h.env,
-    cols: 100,
-    rows: 30,
-  });
+  const term = await startArbor(h, { cols: 100, rows: 30 });
   try {
     const prompted = (what) =>
       term.timeUntil(

@@ -5,13 +5,14 @@
 // every child's stream has closed at the server: the children's starts, their wait on the
 // model (FANOUT_CHILD_MS) and their 1,000 answers all happen under the presses. The same
 // presses once nothing is live (1,000 finished rows) are the floor beside it.
+import { fakeTrustedProvider } from './benchConfig.js';
 import { ROOT_PROMPT } from './fanoutScript.js';
 import { FANOUT_PANE_WARMUP, FANOUT_PANE_WARMUP_ANSWER } from '../workers/fanoutPaneScenario.js';
-import { installedArbor } from './installed.js';
+import { closeRun, startArbor, withScreen } from './arborTerm.js';
 import { distUrl } from './paths.js';
 import { header, isReady, keyToFrame, typeLine } from './paneKeys.js';
 
-const { sleep, startTerminal } = await import(distUrl('support/terminal.js'));
+const { sleep } = await import(distUrl('support/terminal.js'));
 const { tempArborHome, writeConfig } = await import(distUrl('support/tempHome.js'));
 
 export const FANOUT_CHILDREN = 1000;
@@ -23,13 +24,7 @@ const FLOOR_PRESSES = 30;
 function fanoutConfig(url, children) {
   return `default_agent = "main"
 
-[providers.fake]
-type = "openai-compatible"
-base_url = "${url}"
-model = "fake-model"
-
-[risk_profiles.trusted]
-delegation_policy = { mode = "allow" }
+${fakeTrustedProvider(url)}
 
 [runtime_profiles.fanout]
 parallel_tools = true
@@ -61,15 +56,7 @@ export async function fanoutPaneRun(server, marker, { cols, rows }) {
   });
   const h = tempArborHome({ prefix: 'arbor-bench-fanout-pane-', fastTimings: false });
   writeConfig(h.dir, fanoutConfig(url, FANOUT_CHILDREN));
-  const profile = process.env.ARBOR_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.ARBOR_BENCH_PROFILE_DIR}`] : [];
-  const term = await startTerminal({
-    command: process.execPath,
-    args: [...profile, installedArbor().bin],
-    cwd: h.dir,
-    env: h.env,
-    cols,
-    rows,
-  });
+  const term = await startArbor(h, { cols, rows });
   let inFlight = false;
   let ended = false;
   // Settled either way, so a run that fails early leaves no rejection behind.
@@ -128,11 +115,8 @@ export async function fanoutPaneRun(server, marker, { cols, rows }) {
     await term.exitsWithin(10000);
     return { live, duringStarts, floor, resultCheck: check };
   } catch (err) {
-    await term.flush();
-    throw new Error(`${err.message}\n${term.describe()}`, { cause: err });
+    throw await withScreen(term, err);
   } finally {
-    await term.dispose();
-    h.cleanup();
-    await server.request({ cmd: 'close' });
+    await closeRun(term, h, server);
   }
 }

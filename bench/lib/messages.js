@@ -18,3 +18,10 @@ export function lastUserText(body) {
   }
   return '';
 }
+
+/** The tool results in the request, as { id: the call's id, content: its text }. */
+export function toolResults(body) {
+  return (body?.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => ({ id: String(m.tool_call_id), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
+}

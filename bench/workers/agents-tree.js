@@ -1,5 +1,7 @@
 // What the agents-pane benchmark's model says and expects, shared by the model server
 // (agentsTreeScenario.js, run by model-server.js) and the benchmark so both sides agree on the script and the config.
+import { fakeTrustedProvider } from '../lib/benchConfig.js';
+
 export const AGENTS_BENCH = {
   warmupPrompt: 'Warm up before the tree.',
   warmupAnswer: 'warm and ready',
@@ -18,13 +20,7 @@ export const AGENTS_BENCH = {
 export function treeConfig(url, { children }) {
   return `default_agent = "main"
 
-[providers.fake]
-type = "openai-compatible"
-base_url = "${url}"
-model = "fake-model"
-
-[risk_profiles.trusted]
-delegation_policy = { mode = "allow" }
+${fakeTrustedProvider(url)}
 
 [runtime_profiles.fanout]
 parallel_tools = true

@@ -6,8 +6,8 @@
 // its own call. Events: fanoutInFlight once every child's request is in, fanoutEnded once
 // every child's answer has ended.
 import { performance } from 'node:perf_hooks';
-import { CHILD_PROMPT_RE, ROOT_PROMPT, childAnswer, childPrompt } from '../lib/fanoutScript.js';
-import { firstUserText, lastUserText } from '../lib/messages.js';
+import { CHILD_PROMPT_RE, ROOT_PROMPT, checkResults, childAnswer, spawnChildren } from '../lib/fanoutScript.js';
+import { firstUserText, lastUserText, toolResults } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 
 export const FANOUT_PANE_WARMUP = 'Warm up before the fan-out.';
@@ -15,11 +15,6 @@ export const FANOUT_PANE_WARMUP_ANSWER = 'warm and ready';
 
 const now = () => performance.timeOrigin + performance.now();
 const { startLoopbackModel } = await import(distUrl('support/loopbackModel.js'));
-
-const toolResults = (body) =>
-  (body?.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => ({ id: String(m.tool_call_id), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
 
 export async function openFanoutPane({ children, childDelayMs }) {
   let childReqs = 0;
@@ -33,21 +28,8 @@ export async function openFanoutPane({ children, childDelayMs }) {
       if (!child && lastUserText(req.body) === ROOT_PROMPT) {
         rootCalls++;
         const results = toolResults(req.body);
-        if (results.length === 0)
-          return {
-            kind: 'tools',
-            calls: Array.from({ length: children }, (_, i) => ({
-              id: `call_${i}`,
-              name: 'spawn_subagent',
-              args: { prompt: childPrompt(i) },
-            })),
-          };
-        const wrong = [];
-        for (let i = 0; i < children; i++) {
-          const r = results.find((x) => x.id === `call_${i}`);
-          if (!r || r.content !== childAnswer(i)) wrong.push(`call_${i}: ${r ? JSON.stringify(r.content).slice(0, 120) : 'missing'}`);
-        }
-        resultCheck = { results: results.length, wrong: wrong.length, examples: wrong.slice(0, 3) };
+        if (results.length === 0) return spawnChildren(children);
+        resultCheck = checkResults(results, children);
         return { kind: 'text', chunks: ['All ', 'children ', 'answered.'] };
       }
       // The warm-up turn before the fan-out (its last user message is FANOUT_PANE_WARMUP).

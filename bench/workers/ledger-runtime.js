@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT_PROMPT } from '../lib/fanoutScript.js';
+import { fakeTrustedProvider } from '../lib/benchConfig.js';
 import { distUrl } from '../lib/paths.js';
 
 const { loadConfigFromTexts } = await import(distUrl('config/load.js'));
@@ -44,13 +45,7 @@ function configText(url, children) {
   return `
 default_agent = "main"
 
-[providers.fake]
-type = "openai-compatible"
-base_url = "${url}"
-model = "fake-model"
-
-[risk_profiles.trusted]
-delegation_policy = { mode = "allow" }
+${fakeTrustedProvider(url)}
 
 [agents.main]
 provider = "fake"

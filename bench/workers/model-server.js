@@ -4,8 +4,8 @@
 // so they compare with the other processes' clocks.
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { CHILD_PROMPT_RE, ROOT_PROMPT, childAnswer, childPrompt } from '../lib/fanoutScript.js';
-import { firstUserText, lastUserText } from '../lib/messages.js';
+import { CHILD_PROMPT_RE, ROOT_PROMPT, checkResults, childAnswer, spawnChildren } from '../lib/fanoutScript.js';
+import { firstUserText, lastUserText, toolResults } from '../lib/messages.js';
 import { distUrl } from '../lib/paths.js';
 import { openAgentsTree } from './agentsTreeScenario.js';
 import { openFanoutPane } from './fanoutPaneScenario.js';
@@ -114,12 +114,6 @@ async function openPacedText({ replies, ratePerSec }) {
 // after `childDelayMs`; the root's second request (with every tool result) gets a final
 // text. Times are taken per request on this side: when it arrived, when its answer ended.
 
-function toolResults(body) {
-  return (body?.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => ({ id: String(m.tool_call_id), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
-}
-
 async function openFanout({ children, childDelayMs }) {
   const rootCalls = [];
   const childReqs = [];
@@ -149,22 +143,10 @@ async function openFanout({ children, childDelayMs }) {
         rootCalls.push(rec);
         track(req, rec, false);
         if (!rec.withResults) {
-          return {
-            kind: 'tools',
-            calls: Array.from({ length: children }, (_, i) => ({
-              id: `call_${i}`,
-              name: 'spawn_subagent',
-              args: { prompt: childPrompt(i) },
-            })),
-          };
+          return spawnChildren(children);
         }
         const results = toolResults(req.body);
-        const wrong = [];
-        for (let i = 0; i < children; i++) {
-          const r = results.find((x) => x.id === `call_${i}`);
-          if (!r || r.content !== childAnswer(i)) wrong.push(`call_${i}: ${r ? JSON.stringify(r.content).slice(0, 120) : 'missing'}`);
-        }
-        resultCheck = { results: results.length, wrong: wrong.length, examples: wrong.slice(0, 3) };
+        resultCheck = checkResults(results, children);
         return { kind: 'text', chunks: ['All ', 'children ', 'answered.'] };
       }
       const m = CHILD_PROMPT_RE.exec(first);
@@ -202,15 +184,7 @@ async function openFanoutShell({ children, childDelayMs }) {
       const results = toolResults(req.body);
       if (first === ROOT_PROMPT) {
         rootCalls.push({ arriveAt: at, withResults: results.length > 0 });
-        if (results.length === 0)
-          return {
-            kind: 'tools',
-            calls: Array.from({ length: children }, (_, i) => ({
-              id: `call_${i}`,
-              name: 'spawn_subagent',
-              args: { prompt: childPrompt(i) },
-            })),
-          };
+        if (results.length === 0) return spawnChildren(children);
         return { kind: 'text', chunks: ['All children answered.'] };
       }
       const m = CHILD_PROMPT_RE.exec(first);

@@ -4,9 +4,9 @@
 import React, { useState } from 'react';
 import Yoga from 'yoga-layout';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Box, render, Text } from 'ink';
-import { SizedStdout, sleep, waitFor } from '../harness.js';
-import { QuietStdin } from '../../support/quietStdin.js';
+import { Box, Text } from 'ink';
+import { sleep, waitFor } from '../harness.js';
+import { renderCounted } from './countedRender.js';
 
 let setText: (t: string) => void = () => {};
 function Probe() {
@@ -32,25 +32,15 @@ describe('the layout', () => {
   });
 
   it('is computed once per frame drawn, however many commits came between, from the last one', async () => {
-    const stdout = new SizedStdout(40, 10);
-    let frames = 0;
-    const instance = render(<Probe />, {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stderr: new SizedStdout(40, 10) as unknown as NodeJS.WriteStream,
-      stdin: new QuietStdin() as unknown as NodeJS.ReadStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 10,
-      onRender: () => frames++,
-    });
+    const { instance, stdout, frames } = renderCounted(<Probe />, { cols: 40, rows: 10, maxFps: 10 });
     unmount = () => instance.unmount();
-    await waitFor(() => expect(frames).toBeGreaterThan(0));
+    await waitFor(() => expect(frames()).toBeGreaterThan(0));
     await sleep(150);
     proto.calculateLayout = function (this: unknown, ...args: unknown[]) {
       layouts++;
       return original.apply(this, args);
     };
-    const framesBefore = frames;
+    const framesBefore = frames();
     // 30 commits, each a changed text, far faster than 10 frames a second.
     for (let i = 1; i <= 30; i++) {
       setText(`text number ${i} is long enough to wrap`);
@@ -58,7 +48,7 @@ describe('the layout', () => {
     }
     await waitFor(() => expect(stdout.writes.join('')).toContain('wrap'), 3000);
     await sleep(250);
-    const drawn = frames - framesBefore;
+    const drawn = frames() - framesBefore;
     expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(30);
     expect(layouts).toBe(drawn);

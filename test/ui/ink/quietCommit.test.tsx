@@ -5,9 +5,9 @@
 // performance), so "no frame" means none by any throttle slot, however busy the machine is.
 import React, { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Box, render, Text } from 'ink';
+import { Box, Text } from 'ink';
 import { advanceClock, SizedStdout, waitOnClock } from '../harness.js';
-import { QuietStdin } from '../../support/quietStdin.js';
+import { renderCounted } from './countedRender.js';
 
 interface View {
   text: string;
@@ -37,18 +37,7 @@ function Probe() {
 const out = (m: { stdout: SizedStdout }) => m.stdout.writes.join('');
 
 function mount() {
-  const stdout = new SizedStdout(40, 6);
-  let frames = 0;
-  const instance = render(<Probe />, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: new SizedStdout(40, 6) as unknown as NodeJS.WriteStream,
-    stdin: new QuietStdin() as unknown as NodeJS.ReadStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 1000,
-    onRender: () => frames++,
-  });
-  return { instance, stdout, frames: () => frames };
+  return renderCounted(<Probe />, { cols: 40, rows: 6, maxFps: 1000 });
 }
 
 describe('a commit that changed no host node', () => {
