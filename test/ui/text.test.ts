@@ -123,6 +123,20 @@ describe('StaticFeed', () => {
     expect(ids(feed.sync(items, false, 1120, 100))).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'a1']);
   });
 
+  it('a finished reply is not held: it goes at once, with what settled before it', () => {
+    const feed = new StaticFeed();
+    const ids = (list: readonly { kind: string; item?: TranscriptItem }[]) => list.map((e) => e.item?.id);
+    const items: TranscriptItem[] = [user('u0')];
+    expect(ids(feed.sync(items, true, 1000, 100))).toEqual(['u0']);
+    items.push(user('u1'), reply('a1', true));
+    expect(ids(feed.sync(items, true, 1010, 100))).toEqual(['u0']);
+    expect(feed.heldUntil).toBe(1100);
+    // The reply finishes inside the window: it and the item before it go now.
+    items[2] = reply('a1', false);
+    expect(ids(feed.sync(items, true, 1020, 100))).toEqual(['u0', 'u1', 'a1']);
+    expect(feed.heldUntil).toBeUndefined();
+  });
+
   it('treats running and pending tools as unsettled', () => {
     const tool = (status: 'running' | 'ok' | 'pending_approval'): TranscriptItem => ({
       id: 't',

@@ -61,7 +61,7 @@ export class StaticFeed {
     let i = this.committed;
     const ready = (at: number) => at < transcript.length && (!turnRunning || isSettled(transcript[at]));
     this.held = undefined;
-    if (turnRunning && batchMs > 0 && now - this.lastAt < batchMs) {
+    if (turnRunning && batchMs > 0 && now - this.lastAt < batchMs && !this.replyReady(transcript, i, ready)) {
       if (ready(i)) this.held = this.lastAt + batchMs;
       return this.list;
     }
@@ -77,6 +77,15 @@ export class StaticFeed {
       if (turnRunning) this.lastAt = now;
     }
     return this.list;
+  }
+
+  /** A finished reply among the items ready from `from`: it goes at once, with what
+   * settled before it. Replies come one per step, the batches are for the cards a fan-out
+   * settles one by one; and a held reply would be drawn in the live region, where it is
+   * plain text, for up to a batch before scrollback shows it as markdown. */
+  private replyReady(transcript: readonly TranscriptItem[], from: number, ready: (at: number) => boolean): boolean {
+    for (let j = from; ready(j); j++) if (transcript[j].kind === 'assistant') return true;
+    return false;
   }
 
   addLocal(level: NoticeLevel, text: string): void {
