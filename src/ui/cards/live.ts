@@ -44,16 +44,6 @@ function push(map: Map<string, string[]>, k: string, id: string): void {
   else map.set(k, [id]);
 }
 
-/** Child runs by (parent run, parent tool call), as they are in this snapshot. */
-export function runIndex(s: Pick<RuntimeState, 'runs' | 'runOrder'>): Map<string, Run[]> {
-  const out = new Map<string, Run[]>();
-  for (const [k, ids] of idIndex(s).byCall) {
-    const runs = present(s, ids);
-    if (runs.length > 0) out.set(k, runs);
-  }
-  return out;
-}
-
 function present(s: Pick<RuntimeState, 'runs'>, ids: readonly string[]): Run[] {
   const runs: Run[] = [];
   for (const id of ids) {
