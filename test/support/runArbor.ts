@@ -26,14 +26,11 @@ export function runArbor(
       env: baseEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const { stdout, stderr } = collected(child);
     const timeoutMs = opts.timeoutMs ?? 30000;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`arbor ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(new Error(`arbor ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout()}\nstderr: ${stderr()}`));
     }, timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -41,7 +38,7 @@ export function runArbor(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolveRun({ code, signal, stdout, stderr });
+      resolveRun({ code, signal, stdout: stdout(), stderr: stderr() });
     });
     child.stdin.on('error', () => {
       /* the child may exit before reading stdin */
@@ -71,15 +68,21 @@ export function spawnArbor(
     env: baseEnv(opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const { stdout, stderr } = collected(child);
   const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   opts.ctx.onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  return { child, closed, stdout: () => stdout, stderr: () => stderr };
+  return { child, closed, stdout, stderr };
+}
+
+/** What a child writes to its piped stdout and stderr, kept as it comes. */
+function collected(child: { stdout: Readable; stderr: Readable }): { stdout: () => string; stderr: () => string } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return { stdout: () => stdout, stderr: () => stderr };
 }
 
 /** Text holding one JSON object a line (`--output json` stdout, a JSONL log), parsed. */
