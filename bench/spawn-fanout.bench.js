@@ -83,10 +83,32 @@ function analyse(turn, stats, children = CHILDREN) {
     // The resume's window on the server's clock, for the runtime's profile (mark below).
     resumeWindow: [Math.max(...stats.childReqs.map((c) => c.endAt)), second.arriveAt],
     peakInFlight: stats.peakInFlight,
+    ...resumeDiagnosis(turn, stats, second.arriveAt),
     complete,
     detail: complete
       ? undefined
       : `root ${turn.rootStatus}, children ${JSON.stringify(turn.statusCounts)}, requests ${stats.childReqs.length}, results ${JSON.stringify(stats.resultCheck)}`,
+  };
+}
+
+/** What the resume window held beyond arbor's own steps: the runtime's garbage collection
+ * inside it (ms of GC pause between the last answer's end and the resume's arrival), how
+ * many children the runtime had not yet ended when the last answer ended (their answers
+ * still to read: the backlog it works through first), and how many answers ended in the
+ * last CHILD_DELAY_MS before it (the last groups of starts, answering together). */
+function resumeDiagnosis(turn, stats, resumeArriveAt) {
+  const lastAnswerEnd = Math.max(...stats.childReqs.map((c) => c.endAt));
+  const gcWithin = (from, to) =>
+    (turn.gcs ?? []).reduce((sum, g) => sum + Math.max(0, Math.min(g.at + g.ms, to) - Math.max(g.at, from)), 0);
+  const ended = Object.values(turn.childEndedAt ?? {});
+  return {
+    resumeGcMs: gcWithin(lastAnswerEnd, resumeArriveAt),
+    // The part of it after the root's next step began (the request built and sent).
+    sendGcMs: gcWithin(turn.rootStep2At, resumeArriveAt),
+    // endedAt is Date.now(): whole milliseconds, at or below the moment.
+    behindAtResume: ended.filter((at) => at > Math.floor(lastAnswerEnd)).length,
+    lastAnswersBurst: stats.childReqs.filter((c) => c.endAt >= lastAnswerEnd - CHILD_DELAY_MS).length,
+    gcCount: (turn.gcs ?? []).length,
   };
 }
 
@@ -206,7 +228,9 @@ export async function run({ log } = { log: () => {} }) {
     `fan-out ${a.wallMs.toFixed(1)} ms vs ideal ${a.idealMs.toFixed(1)} ms (×${a.ratio.toFixed(2)}), CPU ${a.cpuPerChildMs.toFixed(2)} ms/child, ` +
     `first child ${signed(a.firstChildLatencyMs)} ms after the reply's last byte (first card ${signed(a.firstCardMs)} ms), ` +
     `spread ${a.spreadPerChildMs.toFixed(2)} ms/child, root resumes +${a.collectMs.toFixed(1)} ms ` +
-    `(results in +${a.resumeCollectMs.toFixed(1)}, request built and sent +${a.resumeSendMs.toFixed(1)}), peak ${a.peakInFlight} in flight` +
+    `(results in +${a.resumeCollectMs.toFixed(1)}, request built and sent +${a.resumeSendMs.toFixed(1)}; ${a.behindAtResume} children still to end, ` +
+    `${a.lastAnswersBurst} answers in its last ${CHILD_DELAY_MS} ms, GC ${a.resumeGcMs.toFixed(1)} ms in it (${a.sendGcMs.toFixed(1)} while sending), ` +
+    `${a.gcCount} GCs in the turn), peak ${a.peakInFlight} in flight` +
     (a.complete ? '' : `, INCOMPLETE: ${a.detail}`);
   try {
     // The first turn pays for compiling the code paths; it is reported on its own.
@@ -463,6 +487,16 @@ export async function run({ log } = { log: () => {} }) {
         metric: `${n} children: the resume in two — last answer's end → root's next step begun / → its request arrived (medians)`,
         value: `${part('resumeCollectMs')} / ${part('resumeSendMs')}`,
         unit: 'ms',
+      };
+    }),
+    ...[CHILDREN, LARGE].map((n) => {
+      const list = n === CHILDREN ? samples : large;
+      const med = (key) => round(median(list.map((s) => s[key])), 1);
+      return {
+        metric: `${n} children, at the last answer's end: children the runtime had still to end / answers in the last ${CHILD_DELAY_MS} ms / GC pause in the resume window / of it while sending (medians)`,
+        value: `${med('behindAtResume')} / ${med('lastAnswersBurst')} / ${med('resumeGcMs')} / ${med('sendGcMs')}`,
+        unit: '# / # / ms / ms',
+        samples: list.map((s) => `${s.behindAtResume}/${s.lastAnswersBurst}/${round(s.resumeGcMs, 1)}/${round(s.sendGcMs, 1)}`),
       };
     }),
     latencyRow(

@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT_PROMPT } from '../lib/fanoutScript.js';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { CHILD_PROMPT_RE, ROOT_PROMPT } from '../lib/fanoutScript.js';
 import { distUrl } from '../lib/paths.js';
 import { now } from '../lib/clock.js';
 
@@ -65,6 +66,14 @@ async function turn({ url, children }) {
       rootId ??= s.activeRootRunId;
       if (rootStep2At === undefined && rootId !== undefined && (s.runs.get(rootId)?.iterations ?? 0) >= 2) rootStep2At = now();
     });
+    // The turn's garbage collections (when, how long), for the resume
+    // window's diagnosis: at 1,000 children a scavenge often falls inside it.
+    const gcs = [];
+    const toNow = now() - performance.now();
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcs.push({ at: e.startTime + toNow, ms: e.duration });
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     const startAt = now();
     const cpu0 = process.cpuUsage();
     const heap0 = process.memoryUsage().heapUsed;
@@ -75,6 +84,9 @@ async function turn({ url, children }) {
     const cpu = process.cpuUsage(cpu0);
     const endAt = now();
     unsubscribe();
+    // GC entries are delivered after the collection, on a later turn of the event loop.
+    await new Promise((r) => setImmediate(r));
+    gcObserver.disconnect();
     globalThis.gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
     const state = runtime.store.getState();
@@ -83,6 +95,13 @@ async function turn({ url, children }) {
     const kids = runs.filter((r) => r.kind === 'subagent');
     const statusCounts = {};
     for (const r of kids) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
+    // When the runtime ended each child (its store's endedAt, wall-clock ms), by child number:
+    // beside the server's end of each answer, how far the runtime was behind at the resume.
+    const childEndedAt = {};
+    for (const r of kids) {
+      const m = CHILD_PROMPT_RE.exec(r.task);
+      if (m && r.endedAt !== undefined) childEndedAt[m[1]] = r.endedAt;
+    }
     await runtime.dispose();
     return {
       startAt,
@@ -98,6 +117,8 @@ async function turn({ url, children }) {
       heapGrowthBytes: heapAfter - heap0,
       toolCallsAt,
       rootStep2At,
+      gcs: gcs.filter((g) => g.at >= startAt),
+      childEndedAt,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -9,12 +9,13 @@ import { stepBoundary } from './stepBoundary.js';
 import type { StreamedCalls } from './streamedCalls.js';
 import { appendItem } from './store.js';
 import { declineCall, runToolCall, toolCard } from './toolCall.js';
+import { toolResultMessage } from './toolResultMessage.js';
 
 /** Runs the step's calls (or collects the ones already started) and records their results
  * in call order. */
 export async function runToolCalls(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>, streamed?: StreamedCalls): Promise<void> {
-  const results = streamed ? await streamed.collect() : await runUnstarted(spec, calls, seen);
-  recordResults(spec, calls, results);
+  // The reply's calls are the ones it started as it streamed, in the same order.
+  enterMessages(spec, streamed ? await streamed.collectMessages() : await runUnstarted(spec, calls, seen));
   if (spec.signal.aborted) throw new RunAbortedError();
 }
 
@@ -34,30 +35,32 @@ export async function stopStarted(streamed: StreamedCalls | undefined): Promise<
 
 /** Each call's result joins the history after the reply that asked for it, in call order. */
 export function recordResults(spec: LoopSpec, calls: ToolCallRequest[], results: ToolResult[]): void {
-  for (let i = 0; i < calls.length; i++) {
-    const r = results[i];
-    const msg: ModelMessage = {
-      role: 'tool',
-      toolCallId: calls[i].id,
-      toolName: calls[i].name,
-      content: r.success ? r.output : (r.error ?? 'error'),
-      isError: !r.success || undefined,
-      ...(r.display ? { display: r.display } : {}),
-    };
+  enterMessages(
+    spec,
+    calls.map((call, i) => toolResultMessage(call, results[i])),
+  );
+}
+
+/** Results already made into messages (as each call settled), entered in call order. */
+function enterMessages(spec: LoopSpec, messages: readonly ModelMessage[]): void {
+  for (const msg of messages) {
     spec.history.push(msg);
     spec.hooks.onMessage?.(spec.runId, msg);
   }
 }
 
-async function runUnstarted(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<ToolResult[]> {
+/** Runs calls that did not start as the reply streamed; each one's message is made as it
+ * settles, and they come back in call order. */
+async function runUnstarted(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<string>): Promise<ModelMessage[]> {
   const items = calls.map((call) => toolCard(spec, call));
   // Cards of every call appear at once, in order, before any of them runs.
   for (const item of items) appendItem(spec.store, spec.runId, item);
   const declined = spec.reviewFanout ? await spec.reviewFanout(calls) : undefined;
 
-  const results: ToolResult[] = new Array(calls.length);
+  const messages: ModelMessage[] = new Array(calls.length);
   const runOne = async (i: number) => {
-    results[i] = declined?.has(calls[i].id) ? declineCall(spec, items[i]) : await runToolCall(spec, calls[i], items[i], seen);
+    const result = declined?.has(calls[i].id) ? declineCall(spec, items[i]) : await runToolCall(spec, calls[i], items[i], seen);
+    messages[i] = toolResultMessage(calls[i], result);
   };
   if (spec.caller.runtime.parallel_tools && calls.length > 1) {
     await startInGroups(calls.length, runOne);
@@ -67,5 +70,5 @@ async function runUnstarted(spec: LoopSpec, calls: ToolCallRequest[], seen: Set<
       await runOne(i);
     }
   }
-  return results;
+  return messages;
 }

@@ -11,9 +11,10 @@
 // they never started) and waited for before the error goes on.
 import { setMaxListeners } from 'node:events';
 import type { ArborConfig } from '../config/types.js';
-import type { ToolCallRequest } from '../model/messages.js';
+import type { ModelMessage, ToolCallRequest } from '../model/messages.js';
 import type { ToolResult } from '../tools/types.js';
 import { GroupedStarter, START_GROUP } from './batchedStart.js';
+import { toolResultMessage } from './toolResultMessage.js';
 
 /** Whether a step's parallel batch may start as the reply streams it. Not when the fan-out
  * confirmation must see the batch whole, nor while the runaway guard counts the tree's runs
@@ -31,6 +32,8 @@ const NOT_STARTED: ToolResult = { success: false, output: '', error: 'aborted' }
 export class StreamedCalls {
   private readonly calls: ToolCallRequest[] = [];
   private readonly results: ToolResult[] = [];
+  /** Each settled call's history message, made as it settles (toolResultMessage.ts). */
+  private readonly messages: ModelMessage[] = [];
   private readonly starter: GroupedStarter;
   private readonly controller = new AbortController();
   private unlink: (() => void) | undefined;
@@ -47,11 +50,9 @@ export class StreamedCalls {
         // Stopped before this call's group came (the reply failed, or the run was stopped):
         // it never starts and shows no card, as when calls waited for the whole reply; the
         // model reads the text a call stopped before it ran gets.
-        if (this.controller.signal.aborted) {
-          this.results[i] = NOT_STARTED;
-          return;
-        }
-        this.results[i] = await run(this.calls[i], this.controller.signal);
+        const result = this.controller.signal.aborted ? NOT_STARTED : await run(this.calls[i], this.controller.signal);
+        this.results[i] = result;
+        this.messages[i] = toolResultMessage(this.calls[i], result);
       },
       START_GROUP,
       true,
@@ -76,6 +77,12 @@ export class StreamedCalls {
     } finally {
       this.unlink?.();
     }
+  }
+
+  /** Every call's history message, in call order, once all have settled. */
+  async collectMessages(): Promise<ModelMessage[]> {
+    await this.collect();
+    return this.messages;
   }
 
   /** The reply failed or the run stopped before the calls were collected: stop them and
