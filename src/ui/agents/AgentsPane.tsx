@@ -10,13 +10,13 @@ import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
 import { useKeyTable } from '../keys/keyTable.js';
-import { t } from '../../i18n/index.js';
+import { currentLanguage, t } from '../../i18n/index.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
 import { useTicker } from '../hooks/useTicker.js';
 import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
-import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
+import { headerPieces, hintLines, packHeader, runawayLines, type HintMode } from './header.js';
 import { LineView } from '../components/LineView.js';
 import { chooseColumns, formatRow } from './rowFormat.js';
 import { wrapSeg } from './segments.js';
@@ -183,11 +183,29 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
                 : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs.get(tripped.rootRunId) ? runLabel(state, tripped.rootRunId) : undefined;
+  // What the header, banner and hints say changes with the tree or the mode; a key that
+  // moves the selection changes only the position, so the rest (translated texts) is kept.
+  const { totals } = view;
+  const spawnPaused = state.controls.spawnPaused;
+  // The texts are the language's: kept per language too.
+  const language = currentLanguage();
+  const pieces = useMemo(() => {
+    void language;
+    return headerPieces({ totals, spawnPaused, filter });
+  }, [totals, spawnPaused, filter, language]);
+  const banner = useMemo(() => {
+    void language;
+    return runawayLines(state.controls, bannerRoot, width);
+  }, [state.controls, bannerRoot, width, language]);
+  const hints = useMemo(() => {
+    void language;
+    return hintLines(hintMode, width, keys);
+  }, [hintMode, width, keys, language]);
   const parts = budget(
     maxRows,
-    headerLines({ totals: view.totals, spawnPaused: state.controls.spawnPaused, filter, selected: index, count: rows.length, width }),
-    runawayLines(state.controls, bannerRoot, width),
-    hintLines(hintMode, width, keys),
+    packHeader(pieces, { selected: index, count: rows.length, width }),
+    banner,
+    hints,
     mode.kind === 'steer' || mode.kind === 'confirm',
   );
   const visible = Math.max(1, parts.body);
