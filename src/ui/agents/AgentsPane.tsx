@@ -105,6 +105,16 @@ function rowIndexById(view: TreeView): Map<string, number> {
  * finished runs leave it archive_after_minutes after they end. */
 const ARCHIVE_TICK_MS = 60_000;
 
+/** Whether any run has not ended. Newest first, as a live run is most likely among the
+ * newest: during a fan-out this reads one run per refresh, not all 1,000. */
+export function anyRunLive(s: Pick<RuntimeState, 'runs' | 'runOrder'>): boolean {
+  for (let i = s.runOrder.length - 1; i >= 0; i--) {
+    const run = s.runs.get(s.runOrder[i]);
+    if (run && run.endedAt === undefined) return true;
+  }
+  return false;
+}
+
 /** Whether a row's elapsed time is moving: started, not ended, not held (a pause or an ask
  * stops the clock, runDisplay.activeMs). */
 export function clockMoves(run: Run): boolean {
@@ -143,7 +153,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   // on screen shows a running clock (set after each render, from the rows drawn); the rows
   // on screen read the clock when they are formatted. The tree reads it only for the
   // archive window, so it is rebuilt once a minute while anything is live.
-  const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
+  const liveNow = useMemo(() => anyRunLive(state), [state]);
   const [clockShown, setClockShown] = useState(false);
   useTicker(clockShown, 1000);
   const archiveTick = useTicker(liveNow, ARCHIVE_TICK_MS);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { addRun, addUsage, createRuntimeStore, patchRun, setRunStatus, type RuntimeStore } from '../../../src/runtime/store.js';
 import { buildTree, type AgentsFilter } from '../../../src/ui/agents/tree.js';
 import { chooseColumns } from '../../../src/ui/agents/rowFormat.js';
+import { anyRunLive } from '../../../src/ui/agents/AgentsPane.js';
 import { BucketedMap } from '../../../src/model/bucketedMap.js';
 import type { Run, RunStatus } from '../../../src/model/run.js';
 import type { RunLedger } from '../../../src/model/ledger.js';
@@ -134,5 +135,25 @@ describe('the /agents tree kept per run object', () => {
     const spent = buildTree(store.getState(), 60, 'all', 5_000).rows;
     expect(spent[0]).not.toBe(after[0]);
     expect(spent[0].subtree).toMatchObject({ tokensIn: 100, tokensOut: 5 });
+  });
+});
+
+describe('whether anything is live (the pane ticks its archive window while it is)', () => {
+  it('finds a live run wherever it is in the order, and none once every run has ended', () => {
+    const store = createRuntimeStore('s1');
+    addRun(store, makeRun('root', { task: 'plan', createdAt: 1 }));
+    setRunStatus(store, 'root', 'running');
+    for (const id of ['c1', 'c2', 'c3']) {
+      addRun(store, makeRun(id, { parentRunId: 'root', depth: 1, kind: 'subagent', rootRunId: 'root', createdAt: 2 }));
+      setRunStatus(store, id, 'running');
+    }
+    expect(anyRunLive(store.getState())).toBe(true);
+    for (const id of ['c3', 'c2', 'c1']) setRunStatus(store, id, 'completed');
+    // Only the oldest run, the turn, is still live.
+    expect(anyRunLive(store.getState())).toBe(true);
+    setRunStatus(store, 'root', 'completed');
+    expect(anyRunLive(store.getState())).toBe(false);
+    // An id in the order without a run (the pane's /subagents view can hand such a state) is not live.
+    expect(anyRunLive({ runs: store.getState().runs, runOrder: [...store.getState().runOrder, 'gone'] })).toBe(false);
   });
 });
