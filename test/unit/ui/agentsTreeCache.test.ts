@@ -33,7 +33,7 @@ const ledger = (files: string[], toolCalls: number): RunLedger => ({
   toolCalls,
   failedCalls: 0,
   byTool: {},
-  files: files.map((path) => ({ path, change: 'modified', added: 1, removed: 0 })),
+  files: files.map((path) => ({ path, change: 'modified', added: 1, removed: 0, tool: 'edit_file', callId: `call-${path}`, via: 'tool' })),
   commands: [],
   mcp: [],
   approvals: [],
