@@ -317,6 +317,9 @@ async function oneRun(server, heapProbe, marker, log, i) {
     const killShownMs = shownAt - yPerf;
     await term.timeUntilText(`killed ${CHILDREN + 1} runs`, { timeoutMs: 5000 });
     await term.flush();
+    // As keyToFrame: a frame can be read in pieces (a card printed to scrollback clears and
+    // redraws the live region), so the header is read once it is whole on screen.
+    await term.timeUntil((t) => header(t.screen()) !== undefined, { what: 'the pane header after kill all', timeoutMs: 5000 });
     const after = header(term.screen());
     const killedAll = after.finished === CHILDREN;
 

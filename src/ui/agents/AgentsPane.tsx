@@ -10,13 +10,13 @@ import { Box } from 'ink';
 import { usePaneInput } from '../panes/paneKeys.js';
 import type { PaneInput } from '../hooks/useChatKeys.js';
 import { useKeyTable } from '../keys/keyTable.js';
-import { t } from '../../i18n/index.js';
+import { currentLanguage, t } from '../../i18n/index.js';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import { runLabel } from '../../runtime/runSelection.js';
 import { useTicker } from '../hooks/useTicker.js';
 import type { PaneProps } from '../panes/types.js';
 import { killAll, killRun, setSpawning, steerRun, togglePause, type ActionResult } from './actions.js';
-import { headerLines, hintLines, runawayLines, type HintMode } from './header.js';
+import { headerPieces, hintLines, packHeader, runawayLines, type HintMode } from './header.js';
 import { LineView } from '../components/LineView.js';
 import { chooseColumns, formatRow } from './rowFormat.js';
 import { wrapSeg } from './segments.js';
@@ -25,10 +25,11 @@ import { RunTranscriptView, scrollTop, transcriptWindow, type TranscriptTop } fr
 import { runItems, transcriptLines } from './transcriptLines.js';
 import { runObservedLines } from './observedLines.js';
 import { SteerPrompt } from './SteerPrompt.js';
-import { buildTree, FILTERS, topLiveRuns, type AgentsFilter } from './tree.js';
+import { buildTree, FILTERS, topLiveRuns, type AgentsFilter, type TreeView } from './tree.js';
 import { FLASH_COLORS, useFlash } from '../hooks/useFlash.js';
 import type { KeyPress } from '../keys/tokenizer.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
+import { useRefStore } from '../hooks/useRefStore.js';
 import { asksByRun } from '../approval/asks.js';
 import type { RuntimeState } from '../../model/state.js';
 
@@ -74,9 +75,45 @@ export function samePaneState(a: RuntimeState, b: RuntimeState, readsTranscripts
 
 const identity = (s: RuntimeState) => s;
 
+/** The selected run, and the row it was on when chosen: a key press finds it there in
+ * O(1) while the rows keep their order (rowIndex). */
+interface Selection {
+  id?: string;
+  index: number;
+}
+const NO_SELECTION: Selection = { index: -1 };
+
+/** The selected run's row in `view`, or -1: where it was chosen if it is still there, else
+ * looked up once per view (a refresh that moved rows). */
+export function rowIndex(view: TreeView, sel: Selection): number {
+  if (sel.id === undefined) return -1;
+  if (view.rows[sel.index]?.run.id === sel.id) return sel.index;
+  return rowIndexById(view).get(sel.id) ?? -1;
+}
+
+const rowIndexes = new WeakMap<TreeView, Map<string, number>>();
+function rowIndexById(view: TreeView): Map<string, number> {
+  let map = rowIndexes.get(view);
+  if (!map) {
+    map = new Map(view.rows.map((r, i) => [r.run.id, i]));
+    rowIndexes.set(view, map);
+  }
+  return map;
+}
+
 /** The tree is rebuilt this often while anything is live, when the store is quiet:
  * finished runs leave it archive_after_minutes after they end. */
 const ARCHIVE_TICK_MS = 60_000;
+
+/** Whether any run has not ended. Newest first, as a live run is most likely among the
+ * newest: during a fan-out this reads one run per refresh, not all 1,000. */
+export function anyRunLive(s: Pick<RuntimeState, 'runs' | 'runOrder'>): boolean {
+  for (let i = s.runOrder.length - 1; i >= 0; i--) {
+    const run = s.runs.get(s.runOrder[i]);
+    if (run && run.endedAt === undefined) return true;
+  }
+  return false;
+}
 
 /** Whether a row's elapsed time is moving: started, not ended, not held (a pause or an ask
  * stops the clock, runDisplay.activeMs). */
@@ -93,7 +130,12 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });
-  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  // The selection is a ref store, not a state hook: React renders a useSyncExternalStore
+  // change in the microtask after the key handler (as the chat line's keys), where a state
+  // update waits for the scheduler's next slot behind every store update and stream chunk
+  // that turn of the event loop still holds (1,000 children starting or answering). The
+  // render it makes is the pane's alone: the App's pending updates are not in it.
+  const selection = useRefStore<Selection>(NO_SELECTION);
   const { flash, show: flashOnly } = useFlash();
   // Every action ends in a flash; the same frame shows the action's effect on the rows.
   const showFlash = useCallback<typeof flashOnly>(
@@ -111,7 +153,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   // on screen shows a running clock (set after each render, from the rows drawn); the rows
   // on screen read the clock when they are formatted. The tree reads it only for the
   // archive window, so it is rebuilt once a minute while anything is live.
-  const liveNow = useMemo(() => state.runs.values().some((r) => r.endedAt === undefined), [state.runs]);
+  const liveNow = useMemo(() => anyRunLive(state), [state]);
   const [clockShown, setClockShown] = useState(false);
   useTicker(clockShown, 1000);
   const archiveTick = useTicker(liveNow, ARCHIVE_TICK_MS);
@@ -128,7 +170,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
     return { posWidth: pw, ...chooseColumns(rows, width, pw) };
   }, [rows, width]);
 
-  let index = selectedId === undefined ? -1 : rows.findIndex((r) => r.run.id === selectedId);
+  let index = rowIndex(view, selection.value);
   if (index < 0) index = Math.min(lastIndex.current, Math.max(0, rows.length - 1));
   lastIndex.current = index;
 
@@ -151,11 +193,29 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
                 : 'list';
   const tripped = state.controls.runaway;
   const bannerRoot = tripped.rootRunId && state.runs.get(tripped.rootRunId) ? runLabel(state, tripped.rootRunId) : undefined;
+  // What the header, banner and hints say changes with the tree or the mode; a key that
+  // moves the selection changes only the position, so the rest (translated texts) is kept.
+  const { totals } = view;
+  const spawnPaused = state.controls.spawnPaused;
+  // The texts are the language's: kept per language too.
+  const language = currentLanguage();
+  const pieces = useMemo(() => {
+    void language;
+    return headerPieces({ totals, spawnPaused, filter });
+  }, [totals, spawnPaused, filter, language]);
+  const banner = useMemo(() => {
+    void language;
+    return runawayLines(state.controls, bannerRoot, width);
+  }, [state.controls, bannerRoot, width, language]);
+  const hints = useMemo(() => {
+    void language;
+    return hintLines(hintMode, width, keys);
+  }, [hintMode, width, keys, language]);
   const parts = budget(
     maxRows,
-    headerLines({ totals: view.totals, spawnPaused: state.controls.spawnPaused, filter, selected: index, count: rows.length, width }),
-    runawayLines(state.controls, bannerRoot, width),
-    hintLines(hintMode, width, keys),
+    packHeader(pieces, { selected: index, count: rows.length, width }),
+    banner,
+    hints,
     mode.kind === 'steer' || mode.kind === 'confirm',
   );
   const visible = Math.max(1, parts.body);
@@ -203,8 +263,8 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
 
   // Key handlers are stable (Ink resubscribes on change and could drop a key meanwhile);
   // they read the latest render through this.
-  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval });
-  latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval };
+  const latest = useRef({ rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval, selection });
+  latest.current = { rows, index, mode, filter, visible, runtime, close, win, keys, focusApproval, selection };
 
   const setMode = useCallback(
     (next: Mode) => {
@@ -275,7 +335,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
         if (!row) return;
         // Keys can arrive faster than renders: the next one moves from here.
         cur.index = i;
-        setSelectedId(row.run.id);
+        cur.selection.set({ id: row.run.id, index: i });
       };
       if (is('agents.up')) move(cur.index - 1);
       else if (is('agents.down')) move(cur.index + 1);

@@ -12,14 +12,22 @@ import type { AgentsFilter, TreeTotals } from './tree.js';
 
 const SEP: Seg = { text: ' · ', dim: true };
 
-export function headerLines(opts: {
+export interface HeaderOptions {
   totals: TreeTotals;
   spawnPaused: boolean;
   filter: AgentsFilter;
   selected: number;
   count: number;
   width: number;
-}): Line[] {
+}
+
+export function headerLines(opts: HeaderOptions): Line[] {
+  return packHeader(headerPieces(opts), opts);
+}
+
+/** The header's pieces but the selection's position: they change with the tree, not with a
+ * key that moves the selection (the pane keeps them per view). */
+export function headerPieces(opts: Omit<HeaderOptions, 'selected' | 'count' | 'width'>): Line[] {
   const { totals } = opts;
   const pieces: Line[] = [
     [{ text: t('agents:pane.title'), bold: true }],
@@ -48,8 +56,13 @@ export function headerLines(opts: {
   );
   if (opts.filter !== 'all')
     pieces.push([{ text: t('agents:pane.filter', { filter: t(`agents:filter.${opts.filter}`) }), color: 'magenta' }]);
-  if (opts.count > 0) pieces.push([{ text: `${opts.selected + 1}/${opts.count}`, dim: true }]);
-  return packLines(pieces, opts.width, SEP);
+  return pieces;
+}
+
+/** headerPieces with the selection's position, packed to the width. */
+export function packHeader(pieces: readonly Line[], opts: Pick<HeaderOptions, 'selected' | 'count' | 'width'>): Line[] {
+  const position: Line[] = opts.count > 0 ? [[{ text: `${opts.selected + 1}/${opts.count}`, dim: true }]] : [];
+  return packLines([...pieces, ...position], opts.width, SEP);
 }
 
 /** The banner while the guard is tripped: which threshold, its limit, the measured value,

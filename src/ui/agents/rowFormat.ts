@@ -121,9 +121,22 @@ interface LeftWidths {
   withFlags: [number, number, number];
 }
 
+/** One row's left part, without flags and with them at each flag level. */
+interface RowWidths {
+  posWidth: number;
+  language: string;
+  bare: number;
+  withFlags?: [number, number, number];
+}
+/** Kept per row object: the tree hands back the same row while its run is unchanged
+ * (tree.ts), so a refresh measures only the rows that changed. */
+const rowWidths = new WeakMap<TreeRow, RowWidths>();
+
 /** LeftWidths over the rows: once per refresh over every row (1,000 in a big fan-out), so
- * it is arithmetic on widths measured once per distinct word, label length or flag text. */
+ * it is a maximum over widths kept per row, measured (once per distinct word, label length
+ * or flag text) only for rows new since the last refresh. */
 function leftWidths(rows: readonly TreeRow[], posWidth: number): LeftWidths {
+  const language = currentLanguage();
   const words = new Map<string, number>();
   const wordWidth = (key: string, make: () => string) => {
     let w = words.get(key);
@@ -133,18 +146,28 @@ function leftWidths(rows: readonly TreeRow[], posWidth: number): LeftWidths {
     }
     return w;
   };
-  let bare = 0;
-  const withFlags: [number, number, number] = [0, 0, 0];
-  for (const row of rows) {
+  const measure = (row: TreeRow): RowWidths => {
     const run = row.run;
     const status = wordWidth(`s${run.status}${run.queuePosition ?? ''}${isExternalAcpRun(run) ? 'x' : ''}`, () => statusText(run));
     const kind = wordWidth(`k${run.kind}`, () => kindWord(run));
     const label = wordWidth(`l${row.label}`, () => row.label);
-    const w = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + label + 1 + kind + 2;
-    if (w > bare) bare = w;
+    const bare = posWidth + 1 + 2 * row.level + 2 + Math.max(STATUS_PAD, status) + 1 + label + 1 + kind + 2;
     // Finished children mostly carry the same flags ("no tools used"): measured once.
-    if (row.flags)
-      flagForms(row.flags).forEach((form, i) => (withFlags[i] = Math.max(withFlags[i], w + 1 + wordWidth(`f${form}`, () => form))));
+    const withFlags = row.flags
+      ? (flagForms(row.flags).map((form) => bare + 1 + wordWidth(`f${form}`, () => form)) as [number, number, number])
+      : undefined;
+    return { posWidth, language, bare, withFlags };
+  };
+  let bare = 0;
+  const withFlags: [number, number, number] = [0, 0, 0];
+  for (const row of rows) {
+    let w = rowWidths.get(row);
+    if (!w || w.posWidth !== posWidth || w.language !== language) {
+      w = measure(row);
+      rowWidths.set(row, w);
+    }
+    if (w.bare > bare) bare = w.bare;
+    if (w.withFlags) for (let i = 0; i < 3; i++) withFlags[i] = Math.max(withFlags[i], w.withFlags[i]);
   }
   return { bare, withFlags };
 }

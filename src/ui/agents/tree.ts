@@ -1,6 +1,11 @@
 // The /agents pane's model: which runs are shown, in what tree order, and the header's
 // totals. Pure and computed once per refresh; the pane memoizes it on the store snapshot.
-import { runCounts, runLabels } from '../../runtime/runSelection.js';
+// A refresh during a 1,000-child fan-out changes a few runs and leaves the rest as they
+// were (the store replaces a run's object only when it changes), so what a row derives
+// from its run alone (label, flags, the row itself) is kept per run object: the walk over
+// every run stays, its per-run work is a lookup for the runs that did not change.
+import { runName } from '../../model/run.js';
+import { runCounts } from '../../runtime/runSelection.js';
 import type { RuntimeState } from '../../model/state.js';
 import { isTerminal, type Run } from '../../model/run.js';
 import { subtreeUsage, type Usage } from '../../model/usage.js';
@@ -105,7 +110,6 @@ function keptRuns(roots: Run[], byParent: Map<string, Run[]>, archiveMs: number,
 
 export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: AgentsFilter, now = Date.now()): TreeView {
   const archiveMs = archiveAfterMinutes * 60_000;
-  const labels = runLabels(s);
 
   const { byParent, roots } = groupByParent(s);
   const { kept, hit } = keptRuns(roots, byParent, archiveMs, filter, now);
@@ -134,14 +138,9 @@ export function buildTree(s: RuntimeState, archiveAfterMinutes: number, filter: 
     if (run.kind !== 'root') children.push(run);
     else if (!isTerminal(run.status)) totals.turn = run.status;
     if (hit.get(run.id)) {
-      rows.push({
-        run,
-        level,
-        label: run.kind === 'root' ? run.alias : (labels.get(run.id) ?? run.shortId),
-        context: !matches(run, filter),
-        subtree: (sums.get(run.id)?.descendants ?? 0) > 0 ? sums.get(run.id) : undefined,
-        flags: rowFlags(s, run, (sums.get(run.id)?.descendants ?? 0) > 0),
-      });
+      const sum = sums.get(run.id);
+      const subtree = sum && sum.descendants > 0 ? sum : undefined;
+      rows.push(treeRow(s, run, level, !matches(run, filter), subtree));
     }
     for (const child of byParent.get(run.id) ?? []) walk(child, level + 1);
   };
@@ -172,6 +171,47 @@ export function topLiveRuns(s: RuntimeState, childrenOnly: boolean): Run[] {
     if (!parentCounts) out.push(run);
   }
   return out;
+}
+
+/** A run's label as its row shows it: a root turn by its alias, a child by its name and
+ * session number (runSelection.runLabels), one without a number by its short id. */
+function rowLabel(run: Run): string {
+  if (run.kind === 'root') return run.alias;
+  return run.number !== undefined ? runName(run) : run.shortId;
+}
+
+/** The last row made for each run object. A row is the same while its run object is (the
+ * store replaces it on any change) and so are its place, its filter context and its
+ * subtree's sums: the same object is handed back, so the row's width and its formatted line
+ * (rowFormat, both kept per row or run) are not made again either. */
+const rowCache = new WeakMap<Run, TreeRow>();
+
+type SubtreeSums = Usage & { descendants: number };
+
+/** The row's sums read the same (and count the same descendants). */
+function sameSums(shown: TreeRow['subtree'], next: SubtreeSums | undefined): boolean {
+  if (shown === undefined || next === undefined) return shown === next;
+  const count = (shown as Partial<SubtreeSums>).descendants;
+  return (
+    shown.tokensIn === next.tokensIn && shown.tokensOut === next.tokensOut && shown.costUsd === next.costUsd && count === next.descendants
+  );
+}
+
+function treeRow(
+  s: Pick<RuntimeState, 'runs' | 'runOrder'>,
+  run: Run,
+  level: number,
+  context: boolean,
+  subtree: SubtreeSums | undefined,
+): TreeRow {
+  const last = rowCache.get(run);
+  // A finished parent's flags read its descendants' ledgers, which change without its own
+  // object: its row is made anew (a leaf's and a live run's flags are its run's alone).
+  const flagsKept = !subtree || run.kind === 'root' || !isTerminal(run.status);
+  if (last && flagsKept && last.level === level && last.context === context && sameSums(last.subtree, subtree)) return last;
+  const row: TreeRow = { run, level, label: rowLabel(run), context, subtree, flags: rowFlags(s, run, subtree !== undefined) };
+  rowCache.set(run, row);
+  return row;
 }
 
 /** A finished child's flags; its subtree is summed only when it has descendants. */
