@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { addRun, addUsage, createRuntimeStore, patchRun, setRunStatus, type RuntimeStore } from '../../../src/runtime/store.js';
 import { buildTree, type AgentsFilter } from '../../../src/ui/agents/tree.js';
 import { chooseColumns } from '../../../src/ui/agents/rowFormat.js';
-import { anyRunLive } from '../../../src/ui/agents/AgentsPane.js';
+import { anyRunLive } from '../../../src/ui/agents/paneModel.js';
 import { BucketedMap } from '../../../src/model/bucketedMap.js';
 import type { Run, RunStatus } from '../../../src/model/run.js';
 import type { RunLedger } from '../../../src/model/ledger.js';
