@@ -82,19 +82,22 @@ export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunn
   const budget = Math.max(1, maxRows);
   const textReserve = streamIdx >= 0 ? Math.min(MIN_TEXT_ROWS, budget) : 0;
 
-  // Keep the newest compact items that fit; say how many older ones are hidden.
+  // Keep the newest compact items that fit; say how many older ones are hidden. The walk
+  // stops at the first that does not fit (everything older is hidden with it): a fan-out's
+  // turn holds a thousand cards, and measuring each of them per render cost more than
+  // drawing the few on screen.
   const shown = new Set<number>();
   let used = 0;
   let hidden = 0;
   for (let i = items.length - 1; i >= 0; i--) {
     if (i === streamIdx) continue;
     const h = compactHeight(items[i], ctx);
-    if (hidden === 0 && used + h <= budget - textReserve - 1) {
-      shown.add(i);
-      used += h;
-    } else {
-      hidden++;
+    if (used + h > budget - textReserve - 1) {
+      hidden = i + 1 - (streamIdx >= 0 && streamIdx < i ? 1 : 0);
+      break;
     }
+    shown.add(i);
+    used += h;
   }
   const moreRow = hidden > 0 ? 1 : 0;
   const textRows = Math.max(1, budget - used - moreRow);
