@@ -121,8 +121,14 @@ export function App(props: AppProps) {
   // Once the root run has ended nothing is held: the last reply lands in scrollback in the
   // frame the turn ends in, not a batch later.
   const batchMs = activeRoot !== undefined ? FEED_BATCH_MS : 0;
-  const entries = feed.sync(transcript, turnRunning, Date.now(), batchMs);
-  const feedHeldUntil = feed.heldUntil;
+  // While a pane covers the chat during a turn, nothing goes to scrollback: each print is a
+  // whole frame drawn at once (a 1,000-child fan-out's cards were most of the /agents
+  // pane's drawing), its lines land above a pane that opened on a clean screen, and closing
+  // the pane reprints the scrollback with everything settled meanwhile. The items stay in
+  // the live region, which shows the newest that fit. A turn that ends commits as before.
+  const feedHeld = pane !== null && activeRoot !== undefined;
+  const entries = feedHeld ? feed.entries : feed.sync(transcript, turnRunning, Date.now(), batchMs);
+  const feedHeldUntil = feedHeld ? undefined : feed.heldUntil;
   useEffect(() => {
     if (feedHeldUntil === undefined) return;
     // A few ms past it: a timer may fire a little before Date.now() reads the time it was set for.
