@@ -241,13 +241,23 @@ export function App(props: AppProps) {
   asks.approvalScrollMax.current = layout.approvalScrollMax;
   asks.approvalDiffPage.current = layout.approvalDiffPage;
   const { width } = layout;
+  // The same element until something is printed (or reprinted): Ink draws any commit that
+  // touches the Static box at once, outside its frame throttle, so a Static re-rendered with
+  // the App made every App render (one per store update in a fan-out) a full frame.
+  const showReasoning = info.showReasoning;
+  const scrollback = useMemo(
+    () => (
+      <Static key={staticEpoch} items={entries as FeedEntry[]}>
+        {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={showReasoning} />}
+      </Static>
+    ),
+    [staticEpoch, entries, width, showReasoning],
+  );
 
   return (
     <RuntimeStoreContext.Provider value={props.runtime.store}>
       <KeyTableContext.Provider value={keys}>
-        <Static key={staticEpoch} items={entries as FeedEntry[]}>
-          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={info.showReasoning} />}
-        </Static>
+        {scrollback}
         <Box flexDirection="column" width={width}>
           <LiveTurn items={live} width={width} maxRows={layout.liveRows} turnRunning={turnRunning} showReasoning={info.showReasoning} />
           <AskPrompts runtime={runtime} asks={asks} layout={layout} keys={keys} agentAlias={info.agentAlias} />
