@@ -86,6 +86,17 @@ export async function fanoutPaneRun(server, marker, { cols, rows }) {
     let duringStarts = 0;
     // One press at a time, each timed; which phase it fell in is read before it.
     while (!ended && live.length < MAX_PRESSES) {
+      // While the root's reply still streams its calls, the presses can outrun the rows
+      // (each child's row appears as its call is parsed): wait, untimed, for a row below
+      // the selection, so a press always has somewhere to move.
+      await term.timeUntil(
+        (t) => {
+          const hd = header(t.screen());
+          return ended || (hd?.selected !== undefined && hd.selected < hd.rows);
+        },
+        { what: 'a row below the selection', timeoutMs: 60000, pollMs: 100 },
+      );
+      if (ended) break;
       const starting = !inFlight;
       const one = await keyToFrame(term, 1, () => ended, 60000);
       if (one.length === 0) break;

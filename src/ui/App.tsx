@@ -7,7 +7,6 @@
 // press Enter again once the turn ends (or Esc to interrupt it). Slash commands still run.
 import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Box, Static, Text } from 'ink';
-import { useStore } from 'zustand';
 import type { RuntimeApi } from '../runtime/runtimeApi.js';
 import { currentLanguage, setLanguage as setI18nLanguage, type Language } from '../i18n/index.js';
 import { builtinCommands } from './commands/index.js';
@@ -19,7 +18,7 @@ import { InputLine, inputLineHeight } from './components/InputLine.js';
 import { LiveTurn } from './components/LiveTurn.js';
 import { QueuedLine } from './components/QueuedLine.js';
 import { StatusBar } from './components/StatusBar.js';
-import { QuotaBanner, quotaBannerHeight } from './components/QuotaBanner.js';
+import { QuotaBanner } from './components/QuotaBanner.js';
 import { AskPrompts } from './asks/AskPrompts.js';
 import { usePendingAsks } from './asks/usePendingAsks.js';
 import { chatLayout } from './chatLayout.js';
@@ -31,6 +30,7 @@ import { useInputController } from './hooks/useInputController.js';
 import { useChatSubmit } from './hooks/useChatSubmit.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { useTypeAhead } from './hooks/useTypeAhead.js';
+import { FRAME_MS, useBatchedStore } from './hooks/useBatchedStore.js';
 import { editorKey } from './input/editorKeys.js';
 import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
@@ -39,6 +39,7 @@ import { approvalKeyBinding } from './approval/keys.js';
 import { useQuit } from './quit/useQuit.js';
 import { PaneKeysContext } from './panes/paneKeys.js';
 import { FEED_BATCH_MS, StaticFeed, type FeedEntry } from './state/feed.js';
+import { sameChatSlice, selectChatSlice, urgentChatChange } from './state/chatSlice.js';
 import type { NoticeLevel } from './theme.js';
 
 export interface AppProps {
@@ -69,6 +70,8 @@ function initialFeed(runtime: RuntimeApi, notices: string[] | undefined): Static
   }
   return feed;
 }
+
+const CHAT_SLICE_OPTIONS = { equal: sameChatSlice, urgent: urgentChatChange, intervalMs: FRAME_MS };
 
 export function App(props: AppProps) {
   const { runtime, sessions, onExit } = props;
@@ -101,14 +104,12 @@ export function App(props: AppProps) {
   const { pane, paneRef, paneKeys, setPane, staticEpoch, reprintScrollback, clearScreen } = useChatScreen(feed, columns);
   const [, bumpFeed] = useReducer((n: number) => n + 1, 0);
 
-  const info = useStore(store, (s) => s.info);
-  const transcript = useStore(store, (s) => s.transcript);
-  const activeRoot = useStore(store, (s) => s.activeRootRunId);
+  // The transcript, the active root and the rest of what the screen reads, in one slice:
+  // a running turn's transcript changes are taken once a frame (ui/state/chatSlice.ts).
+  const [{ info, transcript, activeRoot, retryNotice, quotaRows }] = useBatchedStore(store, selectChatSlice, CHAT_SLICE_OPTIONS);
   // The approval, fan-out and MCP form waiting on the operator (ui/asks/).
   const asks = usePendingAsks(store, paneRef, pane);
   const { approval, approvalUi, fanout, elicitation } = asks;
-  const retryNotice = useStore(store, (s) => s.retryNotice);
-  const quotaRows = useStore(store, (s) => quotaBannerHeight(s.quotaPauses));
 
   const turnRunning = activeRoot !== undefined || pendingTurn;
   const turnRunningRef = useRef(turnRunning);
@@ -120,8 +121,14 @@ export function App(props: AppProps) {
   // Once the root run has ended nothing is held: the last reply lands in scrollback in the
   // frame the turn ends in, not a batch later.
   const batchMs = activeRoot !== undefined ? FEED_BATCH_MS : 0;
-  const entries = feed.sync(transcript, turnRunning, Date.now(), batchMs);
-  const feedHeldUntil = feed.heldUntil;
+  // While a pane covers the chat during a turn, nothing goes to scrollback: each print is a
+  // whole frame drawn at once (a 1,000-child fan-out's cards were most of the /agents
+  // pane's drawing), its lines land above a pane that opened on a clean screen, and closing
+  // the pane reprints the scrollback with everything settled meanwhile. The items stay in
+  // the live region, which shows the newest that fit. A turn that ends commits as before.
+  const feedHeld = pane !== null && activeRoot !== undefined;
+  const entries = feedHeld ? feed.entries : feed.sync(transcript, turnRunning, Date.now(), batchMs);
+  const feedHeldUntil = feedHeld ? undefined : feed.heldUntil;
   useEffect(() => {
     if (feedHeldUntil === undefined) return;
     // A few ms past it: a timer may fire a little before Date.now() reads the time it was set for.
@@ -234,13 +241,23 @@ export function App(props: AppProps) {
   asks.approvalScrollMax.current = layout.approvalScrollMax;
   asks.approvalDiffPage.current = layout.approvalDiffPage;
   const { width } = layout;
+  // The same element until something is printed (or reprinted): Ink draws any commit that
+  // touches the Static box at once, outside its frame throttle, so a Static re-rendered with
+  // the App made every App render (one per store update in a fan-out) a full frame.
+  const showReasoning = info.showReasoning;
+  const scrollback = useMemo(
+    () => (
+      <Static key={staticEpoch} items={entries as FeedEntry[]}>
+        {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={showReasoning} />}
+      </Static>
+    ),
+    [staticEpoch, entries, width, showReasoning],
+  );
 
   return (
     <RuntimeStoreContext.Provider value={props.runtime.store}>
       <KeyTableContext.Provider value={keys}>
-        <Static key={staticEpoch} items={entries as FeedEntry[]}>
-          {(entry) => <FeedEntryView key={entry.key} entry={entry} width={width} showReasoning={info.showReasoning} />}
-        </Static>
+        {scrollback}
         <Box flexDirection="column" width={width}>
           <LiveTurn items={live} width={width} maxRows={layout.liveRows} turnRunning={turnRunning} showReasoning={info.showReasoning} />
           <AskPrompts runtime={runtime} asks={asks} layout={layout} keys={keys} agentAlias={info.agentAlias} />

@@ -5,10 +5,11 @@ import { render, type RenderOptions } from 'ink';
 import { t } from '../i18n/index.js';
 import { App, type AppProps } from './App.js';
 import { setKeyFrameDrawer } from './keyFrame.js';
+import { FRAME_MS } from './hooks/useBatchedStore.js';
 
-/** Streaming text reaches the store a frame at a time; 30 frames a second reads as smooth
- * and leaves the CPU to the model stream. */
-export const MAX_FPS = 20;
+/** Streaming text reaches the store a frame at a time; 20 frames a second reads as smooth
+ * and leaves the CPU to the model stream. The chat takes its store slices once a frame. */
+export const MAX_FPS = 1000 / FRAME_MS;
 
 export interface RenderedApp {
   waitUntilExit(): Promise<void>;

@@ -70,34 +70,50 @@ function CompactItem({ item, ctx }: { item: TranscriptItem; ctx: ToolRenderConte
   }
 }
 
-// Memoized: a key press re-renders the App, and the live cards (a tree's delegate cards
-// among them) need not be laid out again for it.
-export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunning, showReasoning }: LiveTurnProps) {
-  const frame = useTicker(turnRunning && items.some((i) => i.kind === 'tool' && i.status === 'running'), SPINNER_INTERVAL_MS);
-  const reasoningMode = showReasoning ?? DEFAULT_SHOW_REASONING;
-  if (items.length === 0) return null;
-  const inner = Math.max(8, width - ASSISTANT_INDENT);
-  const ctx: ToolRenderContext = { width: inner, frame, live: true };
+/** Which items the region draws: the streaming reply (the last assistant item) and the
+ * newest compact items that fit, in transcript order, and how many older ones are hidden.
+ * The walk stops at the first that does not fit (everything older is hidden with it): a
+ * fan-out's turn holds a thousand cards, and measuring or even visiting each of them per
+ * render cost more than drawing the few on screen. */
+function liveLayout(items: readonly TranscriptItem[], ctx: ToolRenderContext, maxRows: number) {
   const streamIdx = lastAssistant(items);
   const budget = Math.max(1, maxRows);
   const textReserve = streamIdx >= 0 ? Math.min(MIN_TEXT_ROWS, budget) : 0;
-
-  // Keep the newest compact items that fit; say how many older ones are hidden.
-  const shown = new Set<number>();
+  const newestFirst: number[] = [];
   let used = 0;
   let hidden = 0;
   for (let i = items.length - 1; i >= 0; i--) {
     if (i === streamIdx) continue;
     const h = compactHeight(items[i], ctx);
-    if (hidden === 0 && used + h <= budget - textReserve - 1) {
-      shown.add(i);
-      used += h;
-    } else {
-      hidden++;
+    if (used + h > budget - textReserve - 1) {
+      hidden = i + 1 - (streamIdx >= 0 && streamIdx < i ? 1 : 0);
+      break;
     }
+    newestFirst.push(i);
+    used += h;
   }
-  const moreRow = hidden > 0 ? 1 : 0;
-  const textRows = Math.max(1, budget - used - moreRow);
+  // In transcript order, the reply among them where it stands.
+  const drawn = newestFirst.reverse();
+  if (streamIdx >= 0) {
+    const at = drawn.findIndex((i) => i > streamIdx);
+    drawn.splice(at < 0 ? drawn.length : at, 0, streamIdx);
+  }
+  return { streamIdx, drawn, hidden, textRows: Math.max(1, budget - used - (hidden > 0 ? 1 : 0)) };
+}
+
+const isRunningTool = (item: TranscriptItem) => item.kind === 'tool' && item.status === 'running';
+
+// Memoized: a key press re-renders the App, and the live cards (a tree's delegate cards
+// among them) need not be laid out again for it.
+export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunning, showReasoning }: LiveTurnProps) {
+  const reasoningMode = showReasoning ?? DEFAULT_SHOW_REASONING;
+  const inner = Math.max(8, width - ASSISTANT_INDENT);
+  // Card heights do not depend on the spinner's frame.
+  const { streamIdx, drawn, hidden, textRows } = liveLayout(items, { width: inner, frame: 0, live: true }, maxRows);
+  // Spinners tick while a card on screen runs (a hidden one draws nothing).
+  const frame = useTicker(turnRunning && drawn.some((i) => isRunningTool(items[i])), SPINNER_INTERVAL_MS);
+  if (items.length === 0) return null;
+  const ctx: ToolRenderContext = { width: inner, frame, live: true };
   let tail: string[] = [];
   let cut = false;
   // The thinking line sits under the reply and takes its rows from the reply's.
@@ -117,7 +133,8 @@ export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunn
     // Cards of the reply already in scrollback sit right under it, as they will once settled.
     <Box flexDirection="column" width={width} marginTop={items[0].kind === 'tool' ? 0 : 1}>
       {hidden > 0 && <Text dimColor>{t('ui:live.moreItems', { count: hidden })}</Text>}
-      {items.map((item, i) => {
+      {drawn.map((i) => {
+        const item = items[i];
         if (i === streamIdx) {
           if (tail.length === 0 && thinkRows === 0) return null;
           return (
@@ -130,7 +147,6 @@ export const LiveTurn = memo(function LiveTurn({ items, width, maxRows, turnRunn
             </Box>
           );
         }
-        if (!shown.has(i)) return null;
         return (
           <Box key={item.id} paddingLeft={ASSISTANT_INDENT}>
             <CompactItem item={item} ctx={ctx} />

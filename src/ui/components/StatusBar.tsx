@@ -5,9 +5,10 @@ import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
 import type { RuntimeApi } from '../../runtime/runtimeApi.js';
-import type { RuntimeInfo } from '../../model/state.js';
+import type { RuntimeInfo, RuntimeState } from '../../model/state.js';
 import { t } from '../../i18n/index.js';
 import { useTicker } from '../hooks/useTicker.js';
+import { FRAME_MS, useBatchedStore } from '../hooks/useBatchedStore.js';
 import { formatCost, formatElapsed, formatTokens } from '../text/format.js';
 import { truncate, wrapText } from '../text/width.js';
 import { SPINNER_INTERVAL_MS, spinnerFrame } from '../theme.js';
@@ -40,11 +41,15 @@ export function providerText({ providerLabel, autoDetectedFrom }: RuntimeInfo): 
   return autoDetectedFrom ? t('ui:status.autoDetected', { label: providerLabel, env: autoDetectedFrom }) : providerLabel;
 }
 
+const selectTotals = (s: RuntimeState) => s.totals;
+const TOTALS_OPTIONS = { equal: Object.is, intervalMs: FRAME_MS };
+
 /** The store slices the line draws, each its own selector so the line redraws only when
  * one of them changes. */
 function useStatusSlices(store: RuntimeApi['store']) {
   const info = useStore(store, (s) => s.info);
-  const totals = useStore(store, (s) => s.totals);
+  // Every child's every step adds to the totals: taken once a frame, not per step.
+  const [totals] = useBatchedStore(store, selectTotals, TOTALS_OPTIONS);
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const saveFailing = useStore(store, (s) => s.saveError !== undefined);
   const mcpFailed = useStore(store, (s) => s.mcpServers?.filter((m) => m.status === 'failed').length ?? 0);
