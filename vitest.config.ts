@@ -38,9 +38,9 @@ export default defineConfig({
           // process per file took about 2.5 times as long. A file restores what it changes
           // (real timers, spies, environment variables, the language). One that did not (a
           // spy on the fake setTimeout, put back by vitest after useRealTimers) left every
-          // later timer in its worker dead, and files two or more later timed out: the setup
-          // file checks the clock, the working folder and the environment at the start of each
-          // file and names the file that ran before it when they changed.
+          // later timer in its worker dead, and the files after it there timed out: the setup
+          // file checks the clock, the working folder, the environment and the language at the
+          // start of each file and names the file that ran before it when they changed.
           isolate: false,
           setupFiles: ['test/helpers/sharedWorker.ts'],
         },

@@ -1,12 +1,13 @@
 // Setup file of the `unit` project, whose files share worker processes (isolate: false).
 // A file that leaves a global replaced breaks the files after it, far from the cause: a fake
 // setTimeout of an uninstalled clock (a spy on it restored after useRealTimers) made every
-// later timer in the worker never fire, and a retry test two files on timed out. At the start
-// of each file this checks that the clock, the working folder and the environment are as the
-// worker began; if not, it puts them back (so one file fails, not every one after it) and
-// fails that file, naming the file that ran before it in the worker.
+// later timer in the worker never fire, and a retry test run after it timed out. At the start
+// of each file this checks that the clock, the working folder, the environment and the
+// language are as the worker began; if not, it puts them back (so one file fails, not every
+// one after it) and fails that file, naming the file that ran before it in the worker.
 import { relative } from 'node:path';
 import { beforeAll } from 'vitest';
+import { currentLanguage, setLanguage, type Language } from '../../src/i18n/index.js';
 
 const CLOCK = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'] as const;
 type Clock = Record<(typeof CLOCK)[number], unknown>;
@@ -15,6 +16,7 @@ interface WorkerStart {
   clock: Clock;
   cwd: string;
   env: Record<string, string | undefined>;
+  language: Language;
   previous?: string;
 }
 
@@ -30,6 +32,7 @@ const start = (holder[KEY] ??= {
   clock: Object.fromEntries(CLOCK.map((k) => [k, globals[k]])) as Clock,
   cwd: process.cwd(),
   env: { ...process.env },
+  language: currentLanguage(),
 });
 
 /** What differs from the worker's start, put back as it was. */
@@ -51,6 +54,11 @@ function restoreStart(): string[] {
     if (start.env[name] === undefined) delete process.env[name];
     else process.env[name] = start.env[name];
   }
+  // src modules are shared by the files of a worker: t() would answer in the other language.
+  if (currentLanguage() !== start.language) {
+    changed.push(`the language (${currentLanguage()})`);
+    setLanguage(start.language);
+  }
   return changed;
 }
 
@@ -65,6 +73,6 @@ beforeAll(({}, suite) => {
   throw new Error(
     `${changed.join(', ')} changed at the start of ${file}: ${previous ?? 'a file'} ran before it in this ` +
       'worker and left it so (fake timers not uninstalled, a spy restored after them, an environment ' +
-      'variable or folder change not undone). Put back; fix the file that changed it.',
+      'variable, folder or language change not undone). Put back; fix the file that changed it.',
   );
 });
