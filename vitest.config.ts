@@ -31,10 +31,19 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Unit and provider tests: a fresh process per file. Shared, two of them failed now
-        // and then (a retry waiting on a timer, a background worktree announce), depending on
-        // which files ran before them in the same process.
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/providers/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/providers/**/*.test.ts'],
+          // Unit and provider files share worker processes too, like the UI files: a fresh
+          // process per file took about 2.5 times as long. A file restores what it changes
+          // (real timers, spies, environment variables, the language). One that did not (a
+          // spy on the fake setTimeout, put back by vitest after useRealTimers) left every
+          // later timer in its worker dead, and the files after it there timed out: the setup
+          // file checks the clock, the working folder, the environment and the language at the
+          // start of each file and names the file that ran before it when they changed.
+          isolate: false,
+          setupFiles: ['test/helpers/sharedWorker.ts'],
+        },
       },
       {
         extends: true,

@@ -118,6 +118,10 @@ async function steeredBeforeItsClock(ext: string[]): Promise<{ f: Fixture; child
   await whenStore(f, () => child !== undefined);
   off();
   expect(steerRun(f.runtime, child!.id, 'say more').level).toBe('info');
+  // A pause holds the agent's prompts, not its start: resumed once its process is up, the 1 s
+  // covers its prompt and hang, not a Node start on a busy machine (which took over 1 s under
+  // load, and the limit ended the child before the agent ever had its prompt).
+  await whenFiles(f.workdir, () => existsSync(join(f.workdir, 'acp-agent.pid')));
   f.runtime.resume(child!.id);
   await turn;
   return { f, child: child! };

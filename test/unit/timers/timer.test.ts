@@ -71,8 +71,18 @@ describe('startTimer', () => {
 
   it('unref holds for every later step', () => {
     const timer = startTimer(FIVE_MILLION_S, () => {}, { unref: true });
-    const unref = vi.spyOn(globalThis, 'setTimeout');
-    vi.advanceTimersByTime(MAX_TIMER_MS);
+    // A vi.fn put in by hand, not vi.spyOn: a spy's restore stays registered after
+    // mockRestore and vitest runs it again once the file ends, after useRealTimers, putting
+    // back the fake setTimeout of an uninstalled clock. In a shared worker no later file's
+    // timer then ever fired.
+    const fakeSetTimeout = globalThis.setTimeout;
+    const unref = vi.fn(fakeSetTimeout);
+    globalThis.setTimeout = unref as unknown as typeof setTimeout;
+    try {
+      vi.advanceTimersByTime(MAX_TIMER_MS);
+    } finally {
+      globalThis.setTimeout = fakeSetTimeout;
+    }
     const armed = unref.mock.results.at(-1)?.value as NodeJS.Timeout;
     expect(armed.hasRef()).toBe(false);
     timer.clear();

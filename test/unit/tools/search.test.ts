@@ -11,12 +11,13 @@ import { GLOB_CAP_FILES, globTool } from '../../../src/tools/glob.js';
 import { GREP_MAX_FILE_BYTES, grepTool } from '../../../src/tools/grep.js';
 import { context, risk } from './helpers.js';
 
-let base: string;
+let base: string | undefined;
 let work: string;
 
 function tree(git: boolean): void {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-search-')));
-  work = join(base, 'work');
+  const made = realpathSync(mkdtempSync(join(tmpdir(), 'arbor-search-')));
+  base = made;
+  work = join(made, 'work');
   const put = (rel: string, text: string | Buffer) => {
     mkdirSync(join(work, rel, '..'), { recursive: true });
     writeFileSync(join(work, rel), text);
@@ -33,8 +34,8 @@ function tree(git: boolean): void {
   put('bin.dat', Buffer.concat([Buffer.from('TODO '), Buffer.from([0, 1, 2])]));
   put('huge.txt', `TODO ${'x'.repeat(GREP_MAX_FILE_BYTES)}\n`);
   put('secret/keys.ts', 'TODO secret\n');
-  mkdirSync(join(base, 'outside'));
-  writeFileSync(join(base, 'outside', 'o.ts'), 'TODO outside\n');
+  mkdirSync(join(made, 'outside'));
+  writeFileSync(join(made, 'outside', 'o.ts'), 'TODO outside\n');
   if (git) {
     execFileSync('git', ['init', '-q'], { cwd: work });
     // Only in .git: never searched.
@@ -42,7 +43,11 @@ function tree(git: boolean): void {
   }
 }
 
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+// Only a test that made a tree has one to remove: one without (which may run first when
+// tests are shuffled) would hand rmSync an unset path.
+afterEach(() => {
+  if (base !== undefined) rmSync(base, { recursive: true, force: true });
+});
 
 const ctx = () => context({ cwd: work, risk: risk({ forbidden_paths: ['secret'] }) });
 const grep = async (args: Record<string, unknown>) => grepTool.run(args, ctx());
@@ -116,7 +121,7 @@ for (const mode of ['git', 'walk'] as const) {
     });
 
     it('every search tool refuses a path outside the roots and a forbidden path', async () => {
-      for (const path of ['../outside', join(base, 'outside')]) {
+      for (const path of ['../outside', join(base!, 'outside')]) {
         expect((await grep({ pattern: 'TODO', path })).error).toContain('outside the allowed roots');
         expect((await globTool.run({ pattern: '**/*', path }, ctx())).error).toContain('outside the allowed roots');
       }

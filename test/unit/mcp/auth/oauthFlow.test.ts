@@ -5,6 +5,8 @@
 // start, refreshed before expiry, widened by a step-up, and forgotten by logout.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { McpManager } from '../../../../src/mcp/manager.js';
 import { mcpToolsOf } from '../../../../src/tools/mcpTools.js';
@@ -125,13 +127,23 @@ describe('OAuth sign-in', () => {
   }, 30_000);
 
   it('a fixed callback port is used; a cancelled sign-in stores nothing', async () => {
-    const { home, make } = await setup('oauth_callback_port = 0\n'.replace('0', String(40000 + (process.pid % 20000))));
+    // A port the system just had free, not one made from the pid: a fixed number in the
+    // ephemeral range can be held by any client socket on the machine, and in a worker
+    // shared by many files the pid no longer changes from file to file.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const free = (s.address() as AddressInfo).port;
+        s.close(() => resolve(free));
+      });
+    });
+    const { home, make } = await setup(`oauth_callback_port = ${port}\n`);
     const m = make();
     const ac = new AbortController();
     const urls: string[] = [];
     const pending = m.login('docs', { authorizationUrl: (u) => (urls.push(u), ac.abort()) }, { browser: false, signal: ac.signal });
     await expect(pending).rejects.toThrow('sign-in cancelled');
-    expect(new URL(urls[0]).searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${40000 + (process.pid % 20000)}/callback`);
+    expect(new URL(urls[0]).searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/callback`);
     const dir = join(home, 'mcp-auth');
     const stored = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { tokens?: unknown });
     expect(stored.every((s) => s.tokens === undefined)).toBe(true);
