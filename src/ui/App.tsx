@@ -30,7 +30,7 @@ import { useInputController } from './hooks/useInputController.js';
 import { useChatSubmit } from './hooks/useChatSubmit.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { useTypeAhead } from './hooks/useTypeAhead.js';
-import { FRAME_MS, useBatchedStore } from './hooks/useBatchedStore.js';
+import { FRAME_MS, useThrottledStore } from './hooks/useThrottledStore.js';
 import { editorKey } from './input/editorKeys.js';
 import { defaultKeyBindings, helpLines, type KeyBinding } from './keys/bindings.js';
 import { defaultKeyTable, KeyTableContext, type KeyTable } from './keys/keyTable.js';
@@ -106,7 +106,7 @@ export function App(props: AppProps) {
 
   // The transcript, the active root and the rest of what the screen reads, in one slice:
   // a running turn's transcript changes are taken once a frame (ui/state/chatSlice.ts).
-  const [{ info, transcript, activeRoot, retryNotice, quotaRows }] = useBatchedStore(store, selectChatSlice, CHAT_SLICE_OPTIONS);
+  const [{ info, transcript, activeRoot, retryNotice, quotaRows }] = useThrottledStore(store, selectChatSlice, CHAT_SLICE_OPTIONS);
   // The approval, fan-out and MCP form waiting on the operator (ui/asks/).
   const asks = usePendingAsks(store, paneRef, pane);
   const { approval, approvalUi, fanout, elicitation } = asks;

@@ -5,7 +5,7 @@ import { render, type RenderOptions } from 'ink';
 import { t } from '../i18n/index.js';
 import { App, type AppProps } from './App.js';
 import { setKeyFrameDrawer } from './keyFrame.js';
-import { FRAME_MS } from './hooks/useBatchedStore.js';
+import { FRAME_MS } from './hooks/useThrottledStore.js';
 
 /** Streaming text reaches the store a frame at a time; 20 frames a second reads as smooth
  * and leaves the CPU to the model stream. The chat takes its store slices once a frame. */

@@ -1,4 +1,4 @@
-// useBatchedStore: the chat's store slices taken at most once a frame, urgent changes at
+// useThrottledStore with `urgent` (the chat's slices): store slices taken at most once a frame, urgent changes at
 // once, and never an update lost — the last change is always drawn, however many came
 // before it in the frame. The clock is fake: "not drawn yet" means not before the frame's
 // timer, not "not yet on a busy machine".
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Text } from 'ink';
 import { cleanup, render } from 'ink-testing-library';
 import { createStore } from 'zustand/vanilla';
-import { FRAME_MS, useBatchedStore } from '../../src/ui/hooks/useBatchedStore.js';
+import { FRAME_MS, useThrottledStore } from '../../src/ui/hooks/useThrottledStore.js';
 import { advanceClock, plain } from './harness.js';
 import { settled } from './settle.js';
 import { resetUiBetweenTests } from './lifecycle.js';
@@ -35,7 +35,7 @@ function mount() {
   const store = createStore<S>(() => ({ count: 0, turn: undefined, other: 0 }));
   let renders = 0;
   function View() {
-    const [slice] = useBatchedStore(store, select, OPTIONS);
+    const [slice] = useThrottledStore(store, select, OPTIONS);
     renders++;
     return <Text>{`count ${slice.count} turn ${slice.turn ?? '-'}`}</Text>;
   }
@@ -51,7 +51,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('useBatchedStore', () => {
+describe('useThrottledStore with urgent changes (the chat slices)', () => {
   it('takes a burst of changes once, at the next frame, and draws the last of them', async () => {
     const m = mount();
     await advanceClock(FRAME_MS * 2);

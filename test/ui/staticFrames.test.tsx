@@ -8,7 +8,7 @@ import React from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/ui/App.js';
 import { MAX_FPS } from '../../src/ui/renderApp.js';
-import { FRAME_MS } from '../../src/ui/hooks/useBatchedStore.js';
+import { FRAME_MS } from '../../src/ui/hooks/useThrottledStore.js';
 import { FakeRuntime } from './fakeRuntime.js';
 import { advanceClock, plain, waitOnClock } from './harness.js';
 import { renderCounted } from './ink/countedRender.js';

@@ -58,7 +58,7 @@ function AgentsPaneImpl({ runtime, width, maxRows, close, archiveAfterMinutes, f
   // (setMode) already compares what the new mode reads.
   const readsTranscripts = useRef(false);
   const samePane = useCallback((a: RuntimeState, b: RuntimeState) => samePaneState(a, b, readsTranscripts.current), []);
-  const [state, refresh] = useThrottledStore(runtime.store, identity, samePane);
+  const [state, refresh] = useThrottledStore(runtime.store, identity, { equal: samePane });
   const keys = useKeyTable();
   const [filter, setFilter] = useState<AgentsFilter>('all');
   const [mode, setModeState] = useState<Mode>({ kind: 'list' });

@@ -27,8 +27,11 @@ export interface TranscriptCardProps {
 export function TranscriptCard({ item, model, width, frame }: TranscriptCardProps) {
   const live = useContext(RuntimeStoreContext);
   const store = item.restored ? undefined : live;
-  const [runs] = useThrottledStore<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), sameRuns, NO_RUNS);
-  const [usage] = useThrottledStore<RuntimeState, CallUsage>(store, (s) => callUsage(s, boundRuns(s, item)), sameUsage, NO_USAGE);
+  const [runs] = useThrottledStore<RuntimeState, readonly Run[]>(store, (s) => boundRuns(s, item), { equal: sameRuns, fallback: NO_RUNS });
+  const [usage] = useThrottledStore<RuntimeState, CallUsage>(store, (s) => callUsage(s, boundRuns(s, item)), {
+    equal: sameUsage,
+    fallback: NO_USAGE,
+  });
   useTicker(runs.some(isAlive), CLOCK_MS);
   const lines = collapsedLines({ item, model, runs, width, frame, now: Date.now(), usage });
   return <LinesView lines={lines} width={width} />;

@@ -8,7 +8,7 @@ import type { RuntimeApi } from '../../runtime/runtimeApi.js';
 import type { RuntimeInfo, RuntimeState } from '../../model/state.js';
 import { t } from '../../i18n/index.js';
 import { useTicker } from '../hooks/useTicker.js';
-import { FRAME_MS, useBatchedStore } from '../hooks/useBatchedStore.js';
+import { FRAME_MS, useThrottledStore } from '../hooks/useThrottledStore.js';
 import { formatCost, formatElapsed, formatTokens } from '../text/format.js';
 import { truncate, wrapText } from '../text/width.js';
 import { SPINNER_INTERVAL_MS, spinnerFrame } from '../theme.js';
@@ -49,7 +49,7 @@ const TOTALS_OPTIONS = { equal: Object.is, intervalMs: FRAME_MS };
 function useStatusSlices(store: RuntimeApi['store']) {
   const info = useStore(store, (s) => s.info);
   // Every child's every step adds to the totals: taken once a frame, not per step.
-  const [totals] = useBatchedStore(store, selectTotals, TOTALS_OPTIONS);
+  const [totals] = useThrottledStore(store, selectTotals, TOTALS_OPTIONS);
   const retryNotice = useStore(store, (s) => s.retryNotice);
   const saveFailing = useStore(store, (s) => s.saveError !== undefined);
   const mcpFailed = useStore(store, (s) => s.mcpServers?.filter((m) => m.status === 'failed').length ?? 0);
