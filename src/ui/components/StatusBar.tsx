@@ -42,7 +42,7 @@ export function providerText({ providerLabel, autoDetectedFrom }: RuntimeInfo): 
 }
 
 const selectTotals = (s: RuntimeState) => s.totals;
-const TOTALS_OPTIONS = { equal: Object.is, intervalMs: FRAME_MS };
+const TOTALS_OPTIONS = { intervalMs: FRAME_MS };
 
 /** The store slices the line draws, each its own selector so the line redraws only when
  * one of them changes. */
